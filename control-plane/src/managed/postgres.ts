@@ -1,0 +1,58 @@
+import { execFileSync } from 'node:child_process';
+import { chownSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { ProcessLaunch } from '../runtimes/process/child.js';
+
+/** Where Debian's postgresql package puts the server binaries. */
+export function postgresBinDir(): string {
+  const fromEnv = process.env.REGLAB_PG_BIN;
+  if (fromEnv) return fromEnv;
+  for (const version of ['17', '16', '15']) {
+    const dir = `/usr/lib/postgresql/${version}/bin`;
+    if (existsSync(join(dir, 'postgres'))) return dir;
+  }
+  throw new Error('PostgreSQL server binaries not found: install them with `apt-get install postgresql` or set REGLAB_PG_BIN');
+}
+
+const runsAsRoot = () => process.getuid?.() === 0;
+const SYSTEM_USER = 'postgres';
+
+/**
+ * Creates a throw-away cluster in `dataDir` (once) with trust auth on loopback: a lab database
+ * holds test coins only, and the lab records the URL for its services.
+ */
+export function initPostgresCluster(dataDir: string): void {
+  if (existsSync(join(dataDir, 'PG_VERSION'))) return;
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  const args = ['-D', dataDir, '-U', 'postgres', '--auth=trust', '--encoding=UTF8', '--no-sync'];
+  if (runsAsRoot()) {
+    chownRecursive(dataDir);
+    execFileSync('runuser', ['-u', SYSTEM_USER, '--', join(postgresBinDir(), 'initdb'), ...args], { stdio: 'pipe' });
+  } else {
+    execFileSync(join(postgresBinDir(), 'initdb'), args, { stdio: 'pipe' });
+  }
+  writeFileSync(join(dataDir, 'postgresql.auto.conf'), "listen_addresses = '127.0.0.1'\nfsync = off\nsynchronous_commit = off\nfull_page_writes = off\nmax_connections = 200\n");
+}
+
+function chownRecursive(dir: string): void {
+  execFileSync('chown', ['-R', `${SYSTEM_USER}:${SYSTEM_USER}`, dir]);
+  chownSync(dir, uidOf(SYSTEM_USER), uidOf(SYSTEM_USER, 'g'));
+}
+
+function uidOf(user: string, flag: 'u' | 'g' = 'u'): number {
+  return Number(execFileSync('id', [`-${flag}`, user]).toString().trim());
+}
+
+export function postgresLaunch(dataDir: string, port: number): ProcessLaunch {
+  return {
+    command: join(postgresBinDir(), 'postgres'),
+    // the socket goes to the data folder: /var/run/postgresql may not exist or be writable
+    args: ['-D', dataDir, '-p', String(port), '-k', dataDir],
+    user: runsAsRoot() ? SYSTEM_USER : undefined,
+    stopSignal: 'SIGINT',
+  };
+}
+
+export function postgresUrl(port: number, database = 'postgres'): string {
+  return `postgres://postgres@127.0.0.1:${port}/${database}`;
+}

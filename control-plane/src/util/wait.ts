@@ -1,0 +1,30 @@
+export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+export interface WaitOptions {
+  timeoutMs: number;
+  intervalMs?: number;
+  /** Says what was awaited, for the error thrown on time-out. */
+  what: string;
+}
+
+/**
+ * Polls `probe` until it returns a value other than undefined/false, or throws after the time-out
+ * with the last error the probe raised (which is usually what the user needs to see).
+ */
+export async function waitFor<T>(probe: () => Promise<T | undefined | false>, options: WaitOptions): Promise<T> {
+  const deadline = Date.now() + options.timeoutMs;
+  let lastError: unknown;
+  for (;;) {
+    try {
+      const value = await probe();
+      if (value !== undefined && value !== false) return value as T;
+    } catch (error) {
+      lastError = error;
+    }
+    if (Date.now() > deadline) {
+      const reason = lastError instanceof Error ? `: ${lastError.message}` : '';
+      throw new Error(`timed out after ${options.timeoutMs} ms waiting for ${options.what}${reason}`);
+    }
+    await sleep(options.intervalMs ?? 200);
+  }
+}

@@ -1,0 +1,78 @@
+// Real PostgreSQL and Redis servers for tests: each on a free loopback port, in a temp folder,
+// stopped by the test that started them.
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { Redis } from 'ioredis';
+import { initPostgresCluster, postgresLaunch, postgresUrl } from '../../control-plane/src/managed/postgres.js';
+import { redisLaunch, redisUrl } from '../../control-plane/src/managed/redis.js';
+import { startDetached, stopProcessGroup } from '../../control-plane/src/runtimes/process/child.js';
+import { freePort } from '../../control-plane/src/util/ports.js';
+import { waitFor } from '../../control-plane/src/util/wait.js';
+
+export interface RunningServer {
+  url: string;
+  port: number;
+  stop(): Promise<void>;
+}
+
+export async function startPostgres(): Promise<RunningServer & { createDatabase(name: string): Promise<string> }> {
+  const dir = mkdtempSync(join(tmpdir(), 'reglab-pg-'));
+  chmodSync(dir, 0o755); // the postgres system user must reach the data folder inside
+  const dataDir = join(dir, 'data');
+  initPostgresCluster(dataDir);
+  const port = await freePort();
+  const launch = postgresLaunch(dataDir, port);
+  const pid = startDetached(launch, join(dir, 'postgres.log'));
+  const url = postgresUrl(port);
+  await waitFor(async () => {
+    const client = new pg.Client({ connectionString: url });
+    try {
+      await client.connect();
+      await client.query('select 1');
+      return true;
+    } finally {
+      await client.end().catch(() => undefined);
+    }
+  }, { timeoutMs: 30_000, what: `PostgreSQL on port ${port} (log: ${dir}/postgres.log)` });
+  return {
+    url,
+    port,
+    async createDatabase(name: string) {
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      await client.query(`create database "${name}"`);
+      await client.end();
+      return postgresUrl(port, name);
+    },
+    async stop() {
+      await stopProcessGroup(pid, 10_000, launch.stopSignal);
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export async function startRedis(): Promise<RunningServer> {
+  const dir = mkdtempSync(join(tmpdir(), 'reglab-redis-'));
+  const port = await freePort();
+  const pid = startDetached(redisLaunch(dir, port), join(dir, 'redis.log'));
+  const url = redisUrl(port);
+  await waitFor(async () => {
+    const client = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+    try {
+      await client.connect();
+      return (await client.ping()) === 'PONG';
+    } finally {
+      client.disconnect();
+    }
+  }, { timeoutMs: 15_000, what: `Redis on port ${port}` });
+  return {
+    url,
+    port,
+    async stop() {
+      await stopProcessGroup(pid);
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
