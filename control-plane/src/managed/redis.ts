@@ -9,12 +9,14 @@ export function redisServerBinary(): string {
   return binary;
 }
 
+/** A Redis that keeps nothing on disk: lab queues and cool-downs live as long as the lab. */
+export function redisArgs(dataDir: string, port: number, host = '127.0.0.1'): string[] {
+  return ['--port', String(port), '--bind', host, '--dir', dataDir, '--save', '', '--appendonly', 'no', '--daemonize', 'no', '--protected-mode', 'no'];
+}
+
 export function redisLaunch(dataDir: string, port: number): ProcessLaunch {
   mkdirSync(dataDir, { recursive: true });
-  return {
-    command: redisServerBinary(),
-    args: ['--port', String(port), '--bind', '127.0.0.1', '--dir', dataDir, '--save', '', '--appendonly', 'no', '--daemonize', 'no'],
-  };
+  return { command: redisServerBinary(), args: redisArgs(dataDir, port) };
 }
 
 export const redisUrl = (port: number) => `redis://127.0.0.1:${port}`;

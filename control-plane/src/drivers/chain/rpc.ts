@@ -1,0 +1,60 @@
+import { Agent as HttpAgent, request as httpRequest } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { ChainRpcError, type ChainRpcConfig } from './types.js';
+
+/** A JSON-RPC 1.0 client (bitcoind and btcd dialect) over HTTP or HTTPS with basic auth. */
+export class JsonRpcClient {
+  private readonly url: URL;
+  private readonly auth: string;
+  private readonly agent: HttpAgent;
+  private nextId = 0;
+
+  constructor(private readonly config: ChainRpcConfig) {
+    this.url = new URL(config.url);
+    this.auth = 'Basic ' + Buffer.from(`${config.user}:${config.password}`).toString('base64');
+    this.agent = this.url.protocol === 'https:'
+      ? new HttpsAgent({ keepAlive: true, maxSockets: 8, ca: config.tlsCertPem })
+      : new HttpAgent({ keepAlive: true, maxSockets: 8 });
+  }
+
+  async call<T>(method: string, params: unknown[] = []): Promise<T> {
+    const body = JSON.stringify({ jsonrpc: '1.0', id: ++this.nextId, method, params });
+    const { status, text } = await this.post(body);
+    let parsed: { result?: T; error?: { code: number; message: string } | null };
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      throw new ChainRpcError(method, status, `${this.config.kind} answered ${status}: ${text.slice(0, 200) || '(empty)'}`);
+    }
+    if (parsed.error) throw new ChainRpcError(method, parsed.error.code, parsed.error.message);
+    return parsed.result as T;
+  }
+
+  close(): void {
+    this.agent.destroy();
+  }
+
+  private post(body: string): Promise<{ status: number; text: string }> {
+    const send = this.url.protocol === 'https:' ? httpsRequest : httpRequest;
+    return new Promise((resolve, reject) => {
+      const req = send(
+        this.url,
+        {
+          method: 'POST',
+          agent: this.agent,
+          headers: { 'content-type': 'application/json', authorization: this.auth, 'content-length': Buffer.byteLength(body) },
+          timeout: 60_000,
+        },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (chunk: Buffer) => chunks.push(chunk));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
+          res.on('error', reject);
+        },
+      );
+      req.on('timeout', () => req.destroy(new Error(`${this.config.kind} RPC timed out at ${this.config.url}`)));
+      req.on('error', reject);
+      req.end(body);
+    });
+  }
+}

@@ -1,0 +1,149 @@
+import { existsSync, realpathSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { ServiceKind } from '../kinds/types.js';
+import { nodeBinDir } from '../kinds/binaries.js';
+import { productionModules } from './modules.js';
+
+/**
+ * local: built on this machine from the Debian base and host-built binaries (works offline).
+ * upstream: third-party nodes built from their releases or sources (needs the internet).
+ */
+export type ImageFlavour = 'local' | 'upstream';
+
+export type ImageId =
+  | 'debian'
+  | 'btcd'
+  | 'lnd'
+  | 'services'
+  | 'postgres'
+  | 'redis'
+  | 'bitcoind'
+  | 'electrs'
+  | 'lnd-upstream'
+  | 'rln'
+  | 'rgb-proxy-server';
+
+/** Files from outside the recipe folder that go into the build context, as `tar -C dir entries`. */
+export interface ContextPart {
+  dir: string;
+  entries: string[];
+  /** Stands for the content in the pin when hashing it all would be slow (node_modules). */
+  fingerprint?: string;
+  /** Names the entries take in the context, when they differ from the names on disk. */
+  rename?: Record<string, string>;
+}
+
+export interface ImageRecipe {
+  id: ImageId;
+  ref: string;
+  /** Folder holding the Containerfile, relative to the project's images/ folder. */
+  folder?: string;
+  buildArgs: Record<string, string>;
+  /** Recipes whose images this one is built FROM. */
+  from: ImageId[];
+  /** False where the build needs registries or GitHub that offline machines cannot reach. */
+  offline: boolean;
+  /** Extra context, resolved only when the image is built (it may need dist/ or binaries). */
+  parts?: () => ContextPart[];
+}
+
+export const DEBIAN_BASE_REF = 'localhost/reglab-debian:bookworm';
+
+/** The project root: the folder holding images/local (works from sources and from dist/). */
+export function projectRoot(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  while (!existsSync(join(dir, 'images', 'local'))) {
+    const parent = dirname(dir);
+    if (parent === dir) throw new Error('cannot find the reglab project folder (the one holding images/local)');
+    dir = parent;
+  }
+  return dir;
+}
+
+const localArgs = () => ({ BASE_IMAGE: DEBIAN_BASE_REF });
+
+function nodeBinaries(names: string[]): () => ContextPart[] {
+  return () => {
+    const dir = nodeBinDir();
+    for (const name of names) {
+      if (!existsSync(join(dir, name))) {
+        throw new Error(`${join(dir, name)} is missing: build the node binaries with scripts/build-nodes.sh`);
+      }
+    }
+    return [{ dir, entries: names }];
+  };
+}
+
+export const RECIPES: Record<ImageId, ImageRecipe> = {
+  debian: { id: 'debian', ref: DEBIAN_BASE_REF, buildArgs: { SUITE: 'bookworm', VARIANT: 'minbase' }, from: [], offline: true },
+  btcd: {
+    id: 'btcd',
+    ref: 'localhost/reglab-btcd:local',
+    folder: 'local/btcd',
+    buildArgs: localArgs(),
+    from: ['debian'],
+    offline: true,
+    parts: nodeBinaries(['btcd', 'btcctl']),
+  },
+  lnd: {
+    id: 'lnd',
+    ref: 'localhost/reglab-lnd:local',
+    folder: 'local/lnd',
+    buildArgs: localArgs(),
+    from: ['debian'],
+    offline: true,
+    parts: nodeBinaries(['lnd', 'lncli']),
+  },
+  services: {
+    id: 'services',
+    ref: 'localhost/reglab-services:local',
+    folder: 'local/services',
+    buildArgs: { ...localArgs(), NODE_VERSION: process.version },
+    from: ['debian'],
+    offline: true,
+    parts: () => servicesParts(projectRoot()),
+  },
+  postgres: { id: 'postgres', ref: 'localhost/reglab-postgres:local', folder: 'local/postgres', buildArgs: { ...localArgs(), POSTGRES_MAJOR: '15' }, from: ['debian'], offline: true },
+  redis: { id: 'redis', ref: 'localhost/reglab-redis:local', folder: 'local/redis', buildArgs: localArgs(), from: ['debian'], offline: true },
+  bitcoind: { id: 'bitcoind', ref: 'localhost/reglab-bitcoind:29.1', folder: 'upstream/bitcoind', buildArgs: { BITCOIN_VERSION: '29.1' }, from: [], offline: false },
+  electrs: { id: 'electrs', ref: 'localhost/reglab-electrs:0.10.10', folder: 'upstream/electrs', buildArgs: { ELECTRS_VERSION: '0.10.10' }, from: [], offline: false },
+  'lnd-upstream': { id: 'lnd-upstream', ref: 'localhost/reglab-lnd:v0.20.1-beta', folder: 'upstream/lnd', buildArgs: { LND_VERSION: 'v0.20.1-beta' }, from: [], offline: false },
+  rln: {
+    id: 'rln',
+    ref: 'localhost/reglab-rln:0c3bf104',
+    folder: 'upstream/rln',
+    buildArgs: { RLN_REF: '0c3bf1047ee01a8c8077508276fa2c4a63c87857' },
+    from: [],
+    offline: false,
+  },
+  'rgb-proxy-server': { id: 'rgb-proxy-server', ref: 'localhost/reglab-rgb-proxy-server:v0.3.0', folder: 'upstream/rgb-proxy-server', buildArgs: { RGB_PROXY_REF: 'v0.3.0' }, from: [], offline: false },
+};
+
+/** The image that runs a kind of service. Only lnd exists in both flavours. */
+export function imageIdForKind(kind: ServiceKind, flavour: ImageFlavour): ImageId {
+  switch (kind) {
+    case 'lnd':
+      return flavour === 'upstream' ? 'lnd-upstream' : 'lnd';
+    case 'indexer':
+    case 'wallet-server':
+    case 'faucet':
+    case 'chain-adapter':
+      return 'services';
+    default:
+      return kind;
+  }
+}
+
+/** dist/, package.json, the host's Node binary and the production packages of node_modules. */
+export function servicesParts(root: string): ContextPart[] {
+  if (!existsSync(join(root, 'dist'))) {
+    throw new Error(`${join(root, 'dist')} is missing: the services image copies the compiled project, run \`npm run build\` first`);
+  }
+  const node = realpathSync(process.execPath);
+  return [
+    { dir: root, entries: ['package.json', 'dist'] },
+    { dir: dirname(node), entries: [basename(node)], rename: { [basename(node)]: 'node' } },
+    productionModules(root),
+  ];
+}

@@ -1,0 +1,44 @@
+import type { LaunchSpec, Placement } from './types.js';
+
+export interface BtcdSettings {
+  rpcUser: string;
+  rpcPassword: string;
+  /** Where btcd's own miner (`generate`) pays: the lab wallet's address. */
+  miningAddress: string;
+}
+
+export const BTCD_PORTS = ['rpc', 'p2p'] as const;
+
+/** btcd on regtest as lnd's harness runs it, plus the address index the lab wallet needs. */
+export function btcdLaunch(placement: Placement, settings: BtcdSettings): LaunchSpec {
+  const dir = placement.dataDir;
+  return {
+    program: { type: 'node-binary', name: 'btcd' },
+    args: [
+      '--regtest',
+      `--datadir=${dir}/data`,
+      `--logdir=${dir}/logs`,
+      `--rpcuser=${settings.rpcUser}`,
+      `--rpcpass=${settings.rpcPassword}`,
+      `--rpclisten=${placement.listenHost}:${placement.port('rpc')}`,
+      `--listen=${placement.listenHost}:${placement.port('p2p')}`,
+      `--rpccert=${dir}/rpc.cert`,
+      `--rpckey=${dir}/rpc.key`,
+      `--miningaddr=${settings.miningAddress}`,
+      '--txindex',
+      '--addrindex',
+      '--nobanning',
+      '--nostalldetect',
+      '--nodnsseed',
+      '--trickleinterval=50ms',
+      '--rpcmaxclients=200',
+      '--rpcmaxwebsockets=50',
+      '--rpcmaxconcurrentreqs=100',
+      '--debuglevel=info',
+    ],
+    env: {},
+  };
+}
+
+/** The certificate btcd generates on first start, relative to its data folder. */
+export const BTCD_RPC_CERT_FILE = 'rpc.cert';

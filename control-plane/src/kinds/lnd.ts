@@ -1,0 +1,56 @@
+import type { LaunchSpec, Placement } from './types.js';
+
+export interface LndSettings {
+  alias: string;
+  chainService: string;
+  chainRpcUser: string;
+  chainRpcPassword: string;
+  /** btcd's TLS certificate (PEM), passed inline so the same flags work in a container. */
+  chainRpcCertPem: string;
+  /** Extra host names for lnd's TLS certificate (a container's name). */
+  tlsExtraDomains?: string[];
+}
+
+export const LND_PORTS = ['grpc', 'rest', 'p2p'] as const;
+
+/** Files lnd writes in its folder that clients need, relative to its data folder. */
+export const LND_TLS_CERT_FILE = 'tls.cert';
+export const LND_ADMIN_MACAROON_FILE = 'data/chain/bitcoin/regtest/admin.macaroon';
+
+/**
+ * lnd on regtest over btcd, with the settings of lnd's own test harness that make a lab quick:
+ * no seed backup (the wallet is created and unlocked at start), one confirmation for channels,
+ * a short trickle delay, keysend and AMP accepted.
+ */
+export function lndLaunch(placement: Placement, settings: LndSettings): LaunchSpec {
+  const host = placement.listenHost;
+  return {
+    program: { type: 'node-binary', name: 'lnd' },
+    args: [
+      `--lnddir=${placement.dataDir}`,
+      `--alias=${settings.alias}`,
+      '--noseedbackup',
+      '--nobootstrap',
+      '--bitcoin.regtest',
+      '--bitcoin.node=btcd',
+      `--btcd.rpchost=${placement.reach(settings.chainService, 'rpc')}`,
+      `--btcd.rpcuser=${settings.chainRpcUser}`,
+      `--btcd.rpcpass=${settings.chainRpcPassword}`,
+      `--btcd.rawrpccert=${Buffer.from(settings.chainRpcCertPem).toString('hex')}`,
+      `--rpclisten=${host}:${placement.port('grpc')}`,
+      `--restlisten=${host}:${placement.port('rest')}`,
+      `--listen=${host}:${placement.port('p2p')}`,
+      '--tlsextradomain=localhost',
+      ...(settings.tlsExtraDomains ?? []).map((domain) => `--tlsextradomain=${domain}`),
+      '--tlsextraip=127.0.0.1',
+      '--bitcoin.defaultchanconfs=1',
+      '--trickledelay=50',
+      '--accept-keysend',
+      '--accept-amp',
+      '--maxpendingchannels=20',
+      '--protocol.wumbo-channels',
+      '--debuglevel=info',
+    ],
+    env: {},
+  };
+}

@@ -1,0 +1,59 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import Docker from 'dockerode';
+
+/** A Docker Engine API that answered a ping: Docker itself or Podman's compatible service. */
+export interface Engine {
+  docker: Docker;
+  /** Where it was found, as a DOCKER_HOST-style address (for messages). */
+  address: string;
+}
+
+/** The addresses tried, in order: DOCKER_HOST, then the usual Docker and Podman sockets. */
+export function engineCandidates(env: NodeJS.ProcessEnv = process.env): string[] {
+  const candidates: string[] = [];
+  if (env.DOCKER_HOST) candidates.push(env.DOCKER_HOST);
+  candidates.push('unix:///var/run/docker.sock', 'unix:///run/podman/podman.sock');
+  if (env.XDG_RUNTIME_DIR) candidates.push(`unix://${join(env.XDG_RUNTIME_DIR, 'podman', 'podman.sock')}`);
+  return [...new Set(candidates)];
+}
+
+export function dockerClient(address: string): Docker {
+  if (address.startsWith('unix://')) return new Docker({ socketPath: address.slice('unix://'.length) });
+  const url = new URL(address.replace(/^tcp:/, 'http:'));
+  return new Docker({ host: url.hostname, port: Number(url.port || 2375), protocol: url.protocol === 'https:' ? 'https' : 'http' });
+}
+
+async function answers(docker: Docker, timeoutMs: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), timeoutMs);
+  });
+  try {
+    return await Promise.race([docker.ping().then(() => true as const, () => false as const), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * Finds a Docker Engine API that answers. DOCKER_HOST, when set, is tried first but does not
+ * stop the search, so a stale value still finds the local Podman socket.
+ */
+export async function discoverEngine(options: { env?: NodeJS.ProcessEnv; timeoutMs?: number } = {}): Promise<Engine> {
+  const tried: string[] = [];
+  for (const address of engineCandidates(options.env)) {
+    if (address.startsWith('unix://') && !existsSync(address.slice('unix://'.length))) {
+      tried.push(`${address} (no socket)`);
+      continue;
+    }
+    const docker = dockerClient(address);
+    if (await answers(docker, options.timeoutMs ?? 3_000)) return { docker, address };
+    tried.push(`${address} (no answer)`);
+  }
+  throw new Error(
+    `no Docker Engine API answers (tried ${tried.join(', ')}). ` +
+      'Start Podman\'s Docker-compatible service as root with `scripts/podman-setup.sh` ' +
+      '(it listens on unix:///run/podman/podman.sock), or point DOCKER_HOST at a running Docker engine.',
+  );
+}

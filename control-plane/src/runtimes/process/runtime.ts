@@ -1,0 +1,80 @@
+import { existsSync, mkdirSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { nodeBinary } from '../../kinds/binaries.js';
+import type { LaunchSpec } from '../../kinds/types.js';
+import { initPostgresCluster, postgresBinDir } from '../../managed/postgres.js';
+import { redisServerBinary } from '../../managed/redis.js';
+import { projectRoot } from '../../util/project-root.js';
+import type { LabHandleInfo, Runtime, RuntimeHandle, ServiceLocation, StartRequest } from '../types.js';
+import { isRunning, startDetached, stopProcessGroup, type ProcessLaunch } from './child.js';
+import { serviceDataDir, serviceLogFile } from './placement.js';
+
+/** Runs each service as a local child process group, with its data and logs in the lab folder. */
+export class ProcessRuntime implements Runtime {
+  readonly name = 'process' as const;
+
+  async prepareLab(lab: LabHandleInfo): Promise<void> {
+    mkdirSync(join(lab.dir, 'services'), { recursive: true });
+    mkdirSync(join(lab.dir, 'logs'), { recursive: true });
+  }
+
+  async start(request: StartRequest): Promise<RuntimeHandle> {
+    const dataDir = serviceDataDir(request.lab.dir, request.service);
+    mkdirSync(dataDir, { recursive: true });
+    if (request.launch.program.type === 'system' && request.launch.program.name === 'postgres') {
+      initPostgresCluster(join(dataDir, 'data'));
+    }
+    const pid = startDetached(toProcessLaunch(request.launch, dataDir), serviceLogFile(request.lab.dir, request.service));
+    return { runtime: 'process', pid };
+  }
+
+  async stop(handle: RuntimeHandle, stopSignal?: NodeJS.Signals): Promise<void> {
+    if (handle.runtime !== 'process') throw new Error('not a process handle');
+    await stopProcessGroup(handle.pid, 15_000, stopSignal);
+  }
+
+  async isAlive(handle: RuntimeHandle): Promise<boolean> {
+    return handle.runtime === 'process' && isRunning(handle.pid);
+  }
+
+  readServiceFile(location: ServiceLocation, relativePath: string): Promise<Buffer> {
+    return readFile(join(serviceDataDir(location.lab.dir, location.service), relativePath));
+  }
+
+  async logs(location: ServiceLocation, _handle: RuntimeHandle | undefined, lines: number): Promise<string> {
+    const file = serviceLogFile(location.lab.dir, location.service);
+    if (!existsSync(file)) return '';
+    const text = await readFile(file, 'utf8');
+    return text.split('\n').slice(-lines - 1).join('\n');
+  }
+
+  async removeLab(): Promise<void> {
+    // the lab folder itself is removed by the lab manager, which owns it
+  }
+}
+
+function toProcessLaunch(launch: LaunchSpec, cwd: string): ProcessLaunch {
+  const base = { args: launch.args, env: launch.env, cwd, user: launch.user, stopSignal: launch.stopSignal };
+  const program = launch.program;
+  switch (program.type) {
+    case 'node-binary': {
+      const binary = nodeBinary(program.name);
+      if (!existsSync(binary)) throw new Error(`${binary} is missing: build the node binaries with \`bash scripts/build-nodes.sh\``);
+      return { ...base, command: binary };
+    }
+    case 'system':
+      return { ...base, command: program.name === 'postgres' ? join(postgresBinDir(), 'postgres') : redisServerBinary() };
+    case 'service':
+      return { ...base, ...serviceCommand(program.entry, launch.args) };
+  }
+}
+
+/** A project service from dist/ when built, otherwise from its TypeScript source through tsx. */
+function serviceCommand(entry: string, args: string[]): { command: string; args: string[] } {
+  const root = projectRoot();
+  const compiled = join(root, 'dist', entry);
+  if (existsSync(compiled)) return { command: process.execPath, args: [compiled, ...args] };
+  const source = join(root, entry.replace(/\.js$/, '.ts'));
+  return { command: process.execPath, args: ['--import', import.meta.resolve('tsx'), source, ...args] };
+}

@@ -1,0 +1,97 @@
+const name = { type: 'string', pattern: '^[a-z][a-z0-9-]{0,30}$' };
+const port = { type: 'integer', minimum: 1024, maximum: 65535 };
+const sat = { type: 'integer', minimum: 0 };
+const externalOrManaged = {
+  oneOf: [
+    { const: 'managed' },
+    { type: 'object', additionalProperties: false, required: ['url'], properties: { url: { type: 'string', minLength: 1 } } },
+  ],
+};
+
+/** The JSON schema of lab.yaml; defaults fill what a file leaves out. */
+export const labSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['name'],
+  properties: {
+    name,
+    runtime: { enum: ['process', 'docker'], default: 'process' },
+    chain: {
+      type: 'object',
+      additionalProperties: false,
+      default: {},
+      properties: { kind: { enum: ['btcd', 'bitcoind'], default: 'btcd' } },
+    },
+    indexer: {
+      type: 'object',
+      additionalProperties: false,
+      default: {},
+      properties: { enabled: { type: 'boolean', default: true } },
+    },
+    nodes: {
+      type: 'array',
+      default: [],
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['name'],
+        properties: {
+          name,
+          kind: { enum: ['lnd', 'rln'], default: 'lnd' },
+          funding_sat: { ...sat, default: 10_000_000 },
+        },
+      },
+    },
+    channels: {
+      type: 'array',
+      default: [],
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['from', 'to', 'capacity_sat'],
+        properties: {
+          from: { type: 'string' },
+          to: { type: 'string' },
+          capacity_sat: { type: 'integer', minimum: 20_000 },
+          push_sat: { ...sat, default: 0 },
+        },
+      },
+    },
+    services: {
+      type: 'object',
+      additionalProperties: false,
+      default: {},
+      properties: {
+        'wallet-server': {
+          type: 'object',
+          additionalProperties: false,
+          required: ['node'],
+          properties: { node: { type: 'string' }, port, admin_pubkeys: { type: 'array', items: { type: 'string', pattern: '^0[23][0-9a-f]{64}$' }, default: [] } },
+        },
+        faucet: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['node'],
+          properties: {
+            node: { type: 'string' },
+            port,
+            claim_sat: { type: 'integer', minimum: 1000, default: 100_000 },
+            cooldown_seconds: { type: 'integer', minimum: 0, default: 900 },
+          },
+        },
+        'chain-adapter': { type: 'object', additionalProperties: false, properties: { port } },
+      },
+    },
+    postgres: { ...externalOrManaged, default: 'managed' },
+    redis: { ...externalOrManaged, default: 'managed' },
+    mining: {
+      type: 'object',
+      additionalProperties: false,
+      default: {},
+      properties: {
+        initial_blocks: { type: 'integer', minimum: 432, default: 432 },
+        auto_mine_seconds: { type: 'integer', minimum: 0, default: 0 },
+      },
+    },
+  },
+} as const;

@@ -1,0 +1,65 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { LabSpecError, parseLabSpec } from '../../control-plane/src/spec/parse.js';
+
+function problemsOf(text: string) {
+  try {
+    parseLabSpec(text, 'broken.yaml');
+  } catch (error) {
+    if (error instanceof LabSpecError) return error.problems;
+    throw error;
+  }
+  throw new Error('expected the lab spec to be rejected');
+}
+
+describe('lab.yaml', () => {
+  it('accepts the default lab and fills defaults', () => {
+    const lab = parseLabSpec(readFileSync('lab.yaml', 'utf8'));
+    expect(lab.name).toBe('default');
+    expect(lab.nodes.map((node) => node.name)).toEqual(['alice', 'bob', 'carol']);
+    expect(lab.channels).toHaveLength(2);
+    expect(lab.postgres).toEqual({ managed: true });
+    expect(lab.mining.initial_blocks).toBe(432);
+  });
+
+  it('points at the line of an unknown key', () => {
+    const [problem] = problemsOf('name: x\nnodes:\n  - name: a\n    colour: red\n');
+    expect(problem).toMatchObject({ file: 'broken.yaml', line: 4, path: 'nodes[0].colour' });
+    expect(problem.message).toContain('unknown key "colour"');
+  });
+
+  it('points at a wrong type', () => {
+    const [problem] = problemsOf('name: x\nnodes:\n  - name: a\n    funding_sat: lots\n');
+    expect(problem).toMatchObject({ line: 4, path: 'nodes[0].funding_sat' });
+    expect(problem.message).toContain('integer');
+  });
+
+  it('rejects a channel to a node that does not exist, on its line', () => {
+    const problems = problemsOf('name: x\nnodes:\n  - name: a\n  - name: b\nchannels:\n  - from: a\n    to: zed\n    capacity_sat: 100000\n');
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toMatchObject({ line: 7, path: 'channels[0].to' });
+    expect(problems[0].message).toContain('no node named "zed"');
+  });
+
+  it('rejects duplicate node names', () => {
+    const [problem] = problemsOf('name: x\nnodes:\n  - name: a\n  - name: a\n');
+    expect(problem).toMatchObject({ line: 4, path: 'nodes[1].name' });
+    expect(problem.message).toContain('duplicate');
+  });
+
+  it('rejects two services on one port', () => {
+    const [problem] = problemsOf('name: x\nnodes:\n  - name: a\nservices:\n  faucet:\n    node: a\n    port: 9000\n  chain-adapter:\n    port: 9000\n');
+    expect(problem).toMatchObject({ line: 9, path: 'services.chain-adapter.port' });
+    expect(problem.message).toContain('already taken by faucet');
+  });
+
+  it('reports YAML syntax errors with their line', () => {
+    const [problem] = problemsOf('name: x\nnodes: [a\n');
+    expect(problem.line).toBeGreaterThanOrEqual(2);
+  });
+
+  it('reports every problem at once', () => {
+    const problems = problemsOf('name: X\nruntime: vm\n');
+    expect(problems.map((p) => p.path).sort()).toEqual(['name', 'runtime']);
+  });
+});
