@@ -1,0 +1,154 @@
+import { EventEmitter } from 'node:events';
+import type { ChainDriver } from '../../../control-plane/src/drivers/chain/types.js';
+import { toDisplayHex } from './hashes.js';
+import type { Logger } from './log.js';
+import type { Mempool } from './mempool.js';
+import { parseBlockHex, type ParsedBlock } from './parse.js';
+import type { IndexStore } from './store.js';
+
+export interface ChainChange {
+  /** True when the indexed tip moved (new blocks, or a reorg). */
+  tipChanged: boolean;
+  /** Script hashes (internal-order hex) whose history may have changed. */
+  scriptHashes: Set<string>;
+}
+
+export interface FollowerEvents {
+  change: [ChainChange];
+}
+
+/** Blocks fetched ahead of the one being applied, so catch-up is not bound by one RPC round trip a block. */
+const PREFETCH = 16;
+
+/**
+ * Follows the node by polling: new blocks, reorgs (unwinding to the fork point) and the mempool.
+ * Every step runs in one serial loop, so the index is never written by two steps at once.
+ */
+export class ChainFollower extends EventEmitter<FollowerEvents> {
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<void> | undefined;
+  private stopped = false;
+  private rerun = false;
+
+  constructor(
+    private readonly driver: ChainDriver,
+    private readonly store: IndexStore,
+    private readonly mempool: Mempool,
+    private readonly log: Logger,
+    private readonly pollMs: number,
+  ) {
+    super();
+  }
+
+  start(): void {
+    this.stopped = false;
+    this.schedule(0);
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    await this.running;
+  }
+
+  /** Runs a sync step now (or right after the current one), e.g. after a broadcast. */
+  poke(): Promise<void> {
+    if (this.running) {
+      this.rerun = true;
+      return this.running;
+    }
+    return this.step();
+  }
+
+  private schedule(delayMs: number): void {
+    if (this.stopped) return;
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => void this.step(), delayMs);
+  }
+
+  private step(): Promise<void> {
+    if (this.running) return this.running;
+    this.running = (async () => {
+      do {
+        this.rerun = false;
+        try {
+          await this.syncOnce();
+        } catch (error) {
+          this.log.warn('sync with the node failed; retrying', { error: (error as Error).message });
+        }
+      } while (this.rerun && !this.stopped);
+    })().finally(() => {
+      this.running = undefined;
+      this.schedule(this.pollMs);
+    });
+    return this.running;
+  }
+
+  /** One pass: blocks (with reorg handling), then the mempool. */
+  private async syncOnce(): Promise<void> {
+    const change: ChainChange = { tipChanged: false, scriptHashes: new Set() };
+    try {
+      await this.syncBlocks(change);
+      for (const scriptHash of await this.mempool.sync(this.driver, this.store)) change.scriptHashes.add(scriptHash);
+    } finally {
+      if (change.tipChanged || change.scriptHashes.size > 0) this.emit('change', change);
+    }
+  }
+
+  private async syncBlocks(change: ChainChange): Promise<void> {
+    for (;;) {
+      const best = await this.driver.getBestBlockHash();
+      const tip = this.store.hashAt(this.store.height);
+      if (tip && toDisplayHex(tip) === best) return;
+      await this.unwindToForkPoint(change);
+      const nodeHeight = await this.driver.getBlockCount();
+      const complete = await this.applyBlocks(this.store.height + 1, nodeHeight, change);
+      if (complete) return;
+      // The node switched chains while we were fetching: go round again from the new fork point.
+    }
+  }
+
+  private async unwindToForkPoint(change: ChainChange): Promise<void> {
+    const nodeHeight = await this.driver.getBlockCount();
+    while (this.store.height >= 0) {
+      const height = this.store.height;
+      const hash = toDisplayHex(this.store.hashAt(height)!);
+      if (height <= nodeHeight && (await this.driver.getBlockHash(height)) === hash) return;
+      const effect = await this.store.unwindTip();
+      change.tipChanged = true;
+      for (const scriptHash of effect.scriptHashes) change.scriptHashes.add(scriptHash);
+      this.log.info('unwound a block that left the best chain', { height, hash });
+    }
+  }
+
+  /** Applies blocks from..to; false when a block does not extend the indexed tip (a reorg under way). */
+  private async applyBlocks(from: number, to: number, change: ChainChange): Promise<boolean> {
+    const pending = new Map<number, Promise<ParsedBlock>>();
+    const fetch = (height: number) => {
+      if (height > to || pending.has(height)) return;
+      const block = this.fetchBlock(height);
+      block.catch(() => undefined); // awaited in order below; a failure ahead of that must not go unhandled
+      pending.set(height, block);
+    };
+    for (let height = from; height < from + PREFETCH; height++) fetch(height);
+    for (let height = from; height <= to; height++) {
+      fetch(height + PREFETCH);
+      const block = await pending.get(height)!;
+      pending.delete(height);
+      const tip = this.store.hashAt(this.store.height);
+      if (tip && !tip.equals(block.prevHash)) return false;
+      // The genesis coinbase is not spendable; only its header is indexed.
+      const effect = await this.store.applyBlock(height === 0 ? { ...block, txs: [] } : block);
+      change.tipChanged = true;
+      for (const scriptHash of effect.scriptHashes) change.scriptHashes.add(scriptHash);
+      this.mempool.removeConfirmed(effect.txids.map(toDisplayHex), change.scriptHashes);
+      if (height % 1000 === 0 || height === to) this.log.info('indexed block', { height, hash: toDisplayHex(block.hash) });
+    }
+    return true;
+  }
+
+  private async fetchBlock(height: number): Promise<ParsedBlock> {
+    const hash = await this.driver.getBlockHash(height);
+    return parseBlockHex(await this.driver.getBlockHex(hash));
+  }
+}

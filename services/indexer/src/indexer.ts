@@ -1,0 +1,61 @@
+import { createChainDriver } from '../../../control-plane/src/drivers/chain/from-env.js';
+import type { ChainDriver } from '../../../control-plane/src/drivers/chain/types.js';
+import type { IndexerConfig } from './config.js';
+import { ChainFollower } from './follower.js';
+import { createLogger } from './log.js';
+import { Mempool } from './mempool.js';
+import { ScriptHashQueries } from './queries.js';
+import { ElectrumServer } from './rpc/server.js';
+import { IndexStore } from './store.js';
+
+export interface RunningIndexer {
+  port: number;
+  host: string;
+  store: IndexStore;
+  follower: ChainFollower;
+  /** Indexed tip height, -1 before the first block. */
+  height(): number;
+  close(): Promise<void>;
+}
+
+export interface IndexerOptions {
+  /** A driver to use instead of one made from `config.chain` (tests, benches); it is not closed. */
+  driver?: ChainDriver;
+}
+
+/** Opens the index, starts following the node and serves the Electrum protocol. */
+export async function startIndexer(config: IndexerConfig, options: IndexerOptions = {}): Promise<RunningIndexer> {
+  const log = createLogger(config.logLevel);
+  const ownDriver = options.driver ? undefined : createChainDriver(config.chain);
+  const driver = options.driver ?? ownDriver!;
+  const store = await IndexStore.open(config.dataDir);
+  const mempool = new Mempool();
+  const queries = new ScriptHashQueries(store, mempool);
+  const follower = new ChainFollower(driver, store, mempool, log, config.pollMs);
+  const server = new ElectrumServer(
+    { store, queries, driver, pokeFollower: () => follower.poke(), banner: config.banner },
+    store,
+    queries,
+    log,
+  );
+  follower.on('change', (change) => {
+    server.notify(change).catch((error: Error) => log.error('notifying subscribers failed', { error: error.message }));
+  });
+  const port = await server.listen(config.port, config.host);
+  log.info('indexer listening', { host: config.host, port, dataDir: config.dataDir, indexedHeight: store.height });
+  follower.start();
+  return {
+    port,
+    host: config.host,
+    store,
+    follower,
+    height: () => store.height,
+    async close() {
+      await server.close();
+      await follower.stop();
+      await store.close();
+      ownDriver?.close();
+      log.info('indexer stopped');
+    },
+  };
+}

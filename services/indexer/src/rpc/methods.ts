@@ -1,0 +1,221 @@
+import { ChainRpcError, FALLBACK_FEE_SAT_PER_VB, type ChainDriver } from '../../../../control-plane/src/drivers/chain/types.js';
+import { fromDisplayHex, merkleBranch, toDisplayHex } from '../hashes.js';
+import { transactionHexInBlock } from '../parse.js';
+import type { ScriptHashQueries } from '../queries.js';
+import type { IndexStore } from '../store.js';
+import { ErrorCode, Params, RpcError } from './protocol.js';
+
+export const SERVER_VERSION = 'reglab-indexer 0.1.0';
+export const PROTOCOL_VERSION = '1.4';
+/** Most headers one blockchain.block.headers call returns (ElectrumX's and electrs' figure). */
+const MAX_HEADERS = 2016;
+/** btcd's default minimum relay fee, in BTC/kvB. */
+const RELAY_FEE_BTC_PER_KVB = 0.00001;
+
+export interface MethodContext {
+  store: IndexStore;
+  queries: ScriptHashQueries;
+  driver: ChainDriver;
+  /** Makes the follower look at the node now (after a broadcast). */
+  pokeFollower(): Promise<void>;
+  banner: string;
+}
+
+/** What a method may do to the connection that called it. */
+export interface SessionHandle {
+  subscribeHeaders(): void;
+  /** `scriptHash` is internal-order hex. */
+  subscribeScriptHash(scriptHash: string, status: string | null): void;
+  unsubscribeScriptHash(scriptHash: string): boolean;
+}
+
+type Method = (params: Params, session: SessionHandle) => Promise<unknown> | unknown;
+
+interface MethodSpec {
+  names: string[];
+  run: Method;
+}
+
+/** Electrum clients send script hashes byte-reversed; the index keys them in internal order. */
+function internalScriptHash(params: Params, index: number): string {
+  return fromDisplayHex(params.hash(index)).toString('hex');
+}
+
+function btcPerKvB(satPerVb: number): number {
+  return Math.round(satPerVb * 1000) / 1e8;
+}
+
+export function createMethods(context: MethodContext): Map<string, MethodSpec> {
+  const { store, queries, driver } = context;
+
+  const tipHeader = () => {
+    const height = store.height;
+    if (height < 0) throw new RpcError(ErrorCode.daemonError, 'the index has no blocks yet; wait for it to catch up with the node');
+    return { height, hex: store.headerAt(height)!.toString('hex') };
+  };
+
+  const headerHex = (height: number) => {
+    const header = store.headerAt(height);
+    if (!header) throw new RpcError(ErrorCode.badRequest, `height ${height} is above the indexed tip ${store.height}`);
+    return header.toString('hex');
+  };
+
+  /** Proof that the header at `height` is in the Merkle tree of the block hashes 0..cpHeight. */
+  const checkpointProof = (height: number, cpHeight: number) => {
+    if (height > cpHeight) throw new RpcError(ErrorCode.badRequest, `height ${height} is above cp_height ${cpHeight}`);
+    if (cpHeight > store.height) throw new RpcError(ErrorCode.badRequest, `cp_height ${cpHeight} is above the indexed tip ${store.height}`);
+    const leaves = Array.from({ length: cpHeight + 1 }, (_, h) => store.hashAt(h)!);
+    const { branch, root } = merkleBranch(leaves, height);
+    return { branch: branch.map(toDisplayHex), root: toDisplayHex(root) };
+  };
+
+  const txMerkle = async (txidHex: string, expectedHeight?: number) => {
+    const txid = fromDisplayHex(txidHex);
+    const position = await store.txPosition(txid);
+    if (!position || (expectedHeight !== undefined && position.height !== expectedHeight)) {
+      throw new RpcError(ErrorCode.badRequest, `tx ${txidHex} is not in the block at height ${expectedHeight ?? '(any)'}`);
+    }
+    const { branch } = merkleBranch(await store.blockTxids(position.height), position.position);
+    return { block_height: position.height, merkle: branch.map(toDisplayHex), pos: position.position };
+  };
+
+  const rawTransaction = async (txidHex: string): Promise<string> => {
+    try {
+      return await driver.getRawTransactionHex(txidHex);
+    } catch (error) {
+      // Without a transaction index the node cannot find confirmed txs by id; the block has it.
+      const position = await store.txPosition(fromDisplayHex(txidHex));
+      if (!position) throw new RpcError(ErrorCode.badRequest, `unknown transaction ${txidHex}: ${(error as Error).message}`);
+      return transactionHexInBlock(await driver.getBlockHex(toDisplayHex(store.hashAt(position.height)!)), position.position);
+    }
+  };
+
+  const specs: Record<string, MethodSpec> = {
+    'server.version': {
+      names: ['client_name', 'protocol_version'],
+      run: () => [SERVER_VERSION, PROTOCOL_VERSION],
+    },
+    'server.ping': { names: [], run: () => null },
+    'server.banner': { names: [], run: () => context.banner },
+    'server.donation_address': { names: [], run: () => '' },
+    'server.peers.subscribe': { names: [], run: () => [] },
+    'server.features': {
+      names: [],
+      run: () => ({
+        genesis_hash: toDisplayHex(store.hashAt(0) ?? Buffer.alloc(32)),
+        hosts: {},
+        protocol_max: PROTOCOL_VERSION,
+        protocol_min: PROTOCOL_VERSION,
+        pruning: null,
+        server_version: SERVER_VERSION,
+        hash_function: 'sha256',
+      }),
+    },
+    'blockchain.headers.subscribe': {
+      names: [],
+      run: (_params, session) => {
+        session.subscribeHeaders();
+        return tipHeader();
+      },
+    },
+    'blockchain.block.header': {
+      names: ['height', 'cp_height'],
+      run: (params) => {
+        const height = params.nonNegativeInt(0);
+        const cpHeight = params.nonNegativeInt(1, 0);
+        const header = headerHex(height);
+        return cpHeight === 0 ? header : { header, ...checkpointProof(height, cpHeight) };
+      },
+    },
+    'blockchain.block.headers': {
+      names: ['start_height', 'count', 'cp_height'],
+      run: (params) => {
+        const start = params.nonNegativeInt(0);
+        const count = Math.min(params.nonNegativeInt(1), MAX_HEADERS, Math.max(0, store.height - start + 1));
+        const cpHeight = params.nonNegativeInt(2, 0);
+        const hex = Array.from({ length: count }, (_, i) => headerHex(start + i)).join('');
+        const result = { count, hex, max: MAX_HEADERS };
+        return cpHeight === 0 || count === 0 ? result : { ...result, ...checkpointProof(start + count - 1, cpHeight) };
+      },
+    },
+    'blockchain.estimatefee': {
+      names: ['number'],
+      run: async (params) => {
+        const target = params.nonNegativeInt(0);
+        const rate = await driver.estimateFeeRate(Math.max(1, target)).catch(() => undefined);
+        return btcPerKvB(rate ?? FALLBACK_FEE_SAT_PER_VB);
+      },
+    },
+    'blockchain.relayfee': { names: [], run: () => RELAY_FEE_BTC_PER_KVB },
+    'mempool.get_fee_histogram': { names: [], run: () => [] },
+    'blockchain.scripthash.get_history': {
+      names: ['scripthash'],
+      run: (params) => queries.history(internalScriptHash(params, 0)),
+    },
+    'blockchain.scripthash.get_mempool': {
+      names: ['scripthash'],
+      run: (params) => queries.mempoolHistory(internalScriptHash(params, 0)),
+    },
+    'blockchain.scripthash.get_balance': {
+      names: ['scripthash'],
+      run: (params) => queries.balance(internalScriptHash(params, 0)),
+    },
+    'blockchain.scripthash.listunspent': {
+      names: ['scripthash'],
+      run: (params) => queries.listUnspent(internalScriptHash(params, 0)),
+    },
+    'blockchain.scripthash.subscribe': {
+      names: ['scripthash'],
+      run: async (params, session) => {
+        const scriptHash = internalScriptHash(params, 0);
+        const status = await queries.status(scriptHash);
+        session.subscribeScriptHash(scriptHash, status);
+        return status;
+      },
+    },
+    'blockchain.scripthash.unsubscribe': {
+      names: ['scripthash'],
+      run: (params, session) => session.unsubscribeScriptHash(internalScriptHash(params, 0)),
+    },
+    'blockchain.transaction.get': {
+      names: ['tx_hash', 'verbose'],
+      run: (params) => {
+        const txid = params.hash(0);
+        if (params.bool(1, false)) {
+          throw new RpcError(ErrorCode.badRequest, 'verbose transactions are not supported by this server; ask with verbose=false and decode the hex');
+        }
+        return rawTransaction(txid);
+      },
+    },
+    'blockchain.transaction.broadcast': {
+      names: ['raw_tx'],
+      run: async (params) => {
+        try {
+          const txid = await driver.sendRawTransaction(params.hex(0));
+          await context.pokeFollower();
+          return txid;
+        } catch (error) {
+          if (error instanceof ChainRpcError) throw new RpcError(ErrorCode.badRequest, `the transaction was rejected: ${error.message}`);
+          throw new RpcError(ErrorCode.daemonError, `the node could not be asked: ${(error as Error).message}`);
+        }
+      },
+    },
+    'blockchain.transaction.get_merkle': {
+      names: ['tx_hash', 'height'],
+      run: (params) => txMerkle(params.hash(0), params.value(1) === undefined ? undefined : params.nonNegativeInt(1)),
+    },
+    'blockchain.transaction.id_from_pos': {
+      names: ['height', 'tx_pos', 'merkle'],
+      run: async (params) => {
+        const height = params.nonNegativeInt(0);
+        const position = params.nonNegativeInt(1);
+        const txids = await store.blockTxids(height);
+        const txid = txids[position];
+        if (!txid) throw new RpcError(ErrorCode.badRequest, `no transaction at position ${position} of block ${height}`);
+        if (!params.bool(2, false)) return toDisplayHex(txid);
+        return { tx_hash: toDisplayHex(txid), merkle: merkleBranch(txids, position).branch.map(toDisplayHex) };
+      },
+    },
+  };
+  return new Map(Object.entries(specs));
+}

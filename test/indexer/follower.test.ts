@@ -1,0 +1,142 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { IndexerConfig } from '../../services/indexer/src/config.js';
+import { toDisplayHex } from '../../services/indexer/src/hashes.js';
+import { startIndexer, type RunningIndexer } from '../../services/indexer/src/indexer.js';
+import { FakeChain, electrumScriptHash, p2wpkhScript, spend } from './fake-chain.js';
+import { connectLineClient, type LineClient } from './rpc-line-client.js';
+
+const alice = p2wpkhScript(1);
+const bob = p2wpkhScript(2);
+const aliceHash = electrumScriptHash(alice);
+const bobHash = electrumScriptHash(bob);
+
+describe('indexer on a staged chain', () => {
+  let dataDir: string;
+  let chain: FakeChain;
+  let indexer: RunningIndexer;
+  let client: LineClient;
+
+  const config = (): IndexerConfig => ({
+    host: '127.0.0.1',
+    port: 0,
+    dataDir,
+    chain: { kind: 'btcd', url: 'http://127.0.0.1:1', user: 'unused', password: 'unused' },
+    pollMs: 60_000, // tests drive the follower with poke()
+    logLevel: 'silent',
+    banner: 'test',
+  });
+
+  const start = async () => {
+    indexer = await startIndexer(config(), { driver: chain.asDriver() });
+    await indexer.follower.poke();
+    client = await connectLineClient(indexer.port);
+  };
+
+  beforeEach(async () => {
+    dataDir = mkdtempSync(join(tmpdir(), 'indexer-unit-'));
+    chain = new FakeChain();
+    await start();
+  });
+
+  afterEach(async () => {
+    client.close();
+    await indexer.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('indexes coinbases, mempool spends, confirmations and a reorg that replaces them', async () => {
+    const funding = chain.mineTo(alice).transactions![0]!;
+    chain.mineTo(p2wpkhScript(9));
+    await indexer.follower.poke();
+    expect(await client.request('blockchain.scripthash.get_balance', [aliceHash])).toEqual({ confirmed: 50, unconfirmed: 0 });
+    expect(await client.request('blockchain.scripthash.get_history', [aliceHash])).toEqual([{ tx_hash: funding.getId(), height: 1 }]);
+    const aliceStatus = await client.request('blockchain.scripthash.subscribe', [aliceHash]);
+    expect(aliceStatus).toMatch(/^[0-9a-f]{64}$/);
+
+    const payment = spend([{ txid: funding.getId(), vout: 0 }], [{ script: bob, value: 30n }, { script: alice, value: 19n }]);
+    chain.mempool.set(payment.getId(), payment);
+    await indexer.follower.poke();
+    expect(await client.request('blockchain.scripthash.get_balance', [aliceHash])).toEqual({ confirmed: 50, unconfirmed: -31 });
+    expect(await client.request('blockchain.scripthash.get_mempool', [bobHash])).toEqual([{ tx_hash: payment.getId(), height: 0, fee: 1 }]);
+    expect(await client.request('blockchain.scripthash.listunspent', [aliceHash])).toEqual([
+      { tx_hash: payment.getId(), tx_pos: 1, height: 0, value: 19 },
+    ]);
+    expect(client.notifications.map((n) => n.params[0])).toContain(aliceHash);
+
+    chain.mineTo(p2wpkhScript(9), [payment]);
+    await indexer.follower.poke();
+    expect(await client.request('blockchain.scripthash.get_balance', [bobHash])).toEqual({ confirmed: 30, unconfirmed: 0 });
+    expect(await client.request('blockchain.scripthash.get_history', [aliceHash])).toEqual([
+      { tx_hash: funding.getId(), height: 1 },
+      { tx_hash: payment.getId(), height: 3 },
+    ]);
+    const merkle = (await client.request('blockchain.transaction.get_merkle', [payment.getId(), 3])) as { pos: number };
+    expect(merkle.pos).toBe(1);
+
+    // A longer chain from height 2 replaces block 3: the payment leaves the index, Alice's coin is unspent again.
+    chain.mineTo(p2wpkhScript(8), [], 2);
+    chain.mineTo(p2wpkhScript(8));
+    await indexer.follower.poke();
+    expect(indexer.height()).toBe(4);
+    expect(toDisplayHex(indexer.store.hashAt(3)!)).toBe(chain.blocks[3]!.getId());
+    expect(await client.request('blockchain.scripthash.get_history', [bobHash])).toEqual([]);
+    expect(await client.request('blockchain.scripthash.get_balance', [aliceHash])).toEqual({ confirmed: 50, unconfirmed: 0 });
+    expect(await client.request('blockchain.scripthash.listunspent', [aliceHash])).toEqual([
+      { tx_hash: funding.getId(), tx_pos: 0, height: 1, value: 50 },
+    ]);
+    await expect(client.request('blockchain.transaction.get_merkle', [payment.getId(), 3])).rejects.toThrow(/not in the block/);
+  });
+
+  it('resumes from its index on disk after a restart', async () => {
+    const funding = chain.mineTo(alice).transactions![0]!;
+    await indexer.follower.poke();
+    const tipBefore = await client.request('blockchain.headers.subscribe');
+    client.close();
+    await indexer.close();
+
+    chain.mineTo(bob);
+    let fetched = 0;
+    const driver = chain.asDriver();
+    const counting = { ...driver, getBlockHex: (hash: string) => (fetched++, driver.getBlockHex(hash)) };
+    indexer = await startIndexer(config(), { driver: counting });
+    expect(indexer.height()).toBe(1);
+    await indexer.follower.poke();
+    client = await connectLineClient(indexer.port);
+    expect(fetched).toBe(1);
+    expect(indexer.height()).toBe(2);
+    expect(tipBefore).toMatchObject({ height: 1 });
+    expect(await client.request('blockchain.scripthash.get_history', [aliceHash])).toEqual([{ tx_hash: funding.getId(), height: 1 }]);
+  });
+
+  it('answers batches, headers with checkpoints, and protocol errors', async () => {
+    chain.mineTo(alice);
+    chain.mineTo(alice);
+    await indexer.follower.poke();
+    const batch = (await client.raw(
+      JSON.stringify([
+        { jsonrpc: '2.0', id: 1, method: 'server.ping', params: [] },
+        { jsonrpc: '2.0', id: 2, method: 'blockchain.block.header', params: [1] },
+        { jsonrpc: '2.0', id: 3, method: 'no.such.method', params: [] },
+      ]),
+    )) as { id: number; result?: unknown; error?: { code: number } }[];
+    expect(batch.map((r) => r.id)).toEqual([1, 2, 3]);
+    expect(batch[0]!.result).toBeNull();
+    expect(batch[1]!.result).toBe(chain.blocks[1]!.toHex(true));
+    expect(batch[2]!.error!.code).toBe(-32601);
+
+    const headers = (await client.request('blockchain.block.headers', [0, 10])) as { count: number; hex: string };
+    expect(headers.count).toBe(3);
+    expect(headers.hex).toBe(chain.blocks.map((b) => b.toHex(true)).join(''));
+    const proof = (await client.request('blockchain.block.header', [1, 2])) as { branch: string[]; root: string };
+    expect(proof.branch).toHaveLength(2);
+
+    expect(await client.raw('not json')).toMatchObject({ error: { code: -32700 } });
+    await expect(client.request('blockchain.scripthash.get_balance', ['xyz'])).rejects.toThrow(/64-character hex/);
+    const features = (await client.request('server.features')) as { genesis_hash: string; hash_function: string };
+    expect(features).toMatchObject({ genesis_hash: chain.blocks[0]!.getId(), hash_function: 'sha256' });
+    expect(await client.request('blockchain.estimatefee', [2])).toBe(0.0002);
+  });
+});
