@@ -1,0 +1,161 @@
+import { join } from 'node:path';
+import type Docker from 'dockerode';
+import type { ServiceKind } from '../kinds/types.js';
+import { imageIdForKind, projectRoot, RECIPES, type ContextPart, type ImageFlavour, type ImageId, type ImageRecipe } from './catalog.js';
+import { contextTar } from './context.js';
+import { buildDebianBase } from './debian-base.js';
+import { IMAGE_LABEL, PIN_LABEL, recipePin } from './pin.js';
+import { followBuild } from './progress.js';
+
+export type ImageMap = Partial<Record<ServiceKind, string>>;
+
+export interface BuildImagesOptions {
+  docker: Docker;
+  /** The kinds of service the lab runs. */
+  kinds: Iterable<ServiceKind>;
+  flavour?: ImageFlavour;
+  /** Images the lab names itself (lab.yaml): used as they are, never built. */
+  overrides?: ImageMap;
+  onProgress?: (line: string) => void;
+  /** Rebuild even when an image with the same pin exists. */
+  force?: boolean;
+}
+
+export interface BuiltImage {
+  id: ImageId;
+  ref: string;
+  pin: string;
+  action: 'built' | 'up-to-date';
+}
+
+export interface BuildImagesResult {
+  /** The image for each kind, to give to createDockerRuntime({ images }). */
+  images: ImageMap;
+  built: BuiltImage[];
+}
+
+/**
+ * Builds the images a lab needs, base images first, skipping every image that already carries
+ * the pin of what it would be built from.
+ */
+export async function buildImages(options: BuildImagesOptions): Promise<BuildImagesResult> {
+  const flavour = options.flavour ?? 'local';
+  const onProgress = options.onProgress ?? (() => undefined);
+  const images: ImageMap = {};
+  const wanted = new Set<ImageId>();
+  for (const kind of new Set(options.kinds)) {
+    const override = options.overrides?.[kind];
+    if (override !== undefined) {
+      images[kind] = override;
+      continue;
+    }
+    const id = imageIdForKind(kind, flavour);
+    images[kind] = RECIPES[id].ref;
+    wanted.add(id);
+  }
+  const builder = new Builder(options.docker, onProgress, options.force ?? false, flavour === 'local');
+  for (const id of wanted) await builder.ensure(RECIPES[id]);
+  return { images, built: builder.done };
+}
+
+class Builder {
+  readonly done: BuiltImage[] = [];
+  private readonly pins = new Map<ImageId, string>();
+  private readonly imagesDir = join(projectRoot(), 'images');
+
+  constructor(
+    private readonly docker: Docker,
+    private readonly onProgress: (line: string) => void,
+    private readonly force: boolean,
+    /** Local flavour: images that need the internet are used when present, never built. */
+    private readonly offlineOnly: boolean,
+  ) {}
+
+  async ensure(recipe: ImageRecipe): Promise<string> {
+    const known = this.pins.get(recipe.id);
+    if (known !== undefined) return known;
+    const basePins: string[] = [];
+    for (const base of recipe.from) basePins.push(await this.ensure(RECIPES[base]));
+    if (!recipe.offline && this.offlineOnly) return this.requirePresent(recipe);
+    const parts = recipe.parts?.() ?? [];
+    const pin = recipePin(recipe, this.imagesDir, parts, basePins);
+    const current = await this.currentPin(recipe.ref);
+    if (current === pin && !this.force) {
+      this.onProgress(`${recipe.ref} is up to date (pin ${pin.slice(0, 12)})`);
+      this.done.push({ id: recipe.id, ref: recipe.ref, pin, action: 'up-to-date' });
+    } else {
+      this.onProgress(`building ${recipe.ref} (pin ${pin.slice(0, 12)}${current ? `, was ${current.slice(0, 12)}` : ''})`);
+      await this.build(recipe, parts, pin);
+      this.done.push({ id: recipe.id, ref: recipe.ref, pin, action: 'built' });
+    }
+    this.pins.set(recipe.id, pin);
+    return pin;
+  }
+
+  private async requirePresent(recipe: ImageRecipe): Promise<string> {
+    const present = await this.currentPin(recipe.ref).then(
+      (pin) => pin ?? 'unpinned',
+      () => undefined,
+    );
+    if (present === undefined) throw new Error(missingUpstream(recipe));
+    this.onProgress(`${recipe.ref} is present (built elsewhere, pin ${present.slice(0, 12)})`);
+    this.done.push({ id: recipe.id, ref: recipe.ref, pin: present, action: 'up-to-date' });
+    this.pins.set(recipe.id, present);
+    return present;
+  }
+
+  private async currentPin(ref: string): Promise<string | undefined> {
+    try {
+      const info = await this.docker.getImage(ref).inspect();
+      return info.Config?.Labels?.[PIN_LABEL];
+    } catch (error) {
+      if ((error as { statusCode?: number }).statusCode === 404) return undefined;
+      throw error;
+    }
+  }
+
+  private async build(recipe: ImageRecipe, parts: ContextPart[], pin: string): Promise<void> {
+    if (recipe.id === 'debian') return buildDebianBase(this.docker, pin, this.onProgress);
+    if (!recipe.folder) throw new Error(`image ${recipe.id} has no Containerfile folder`);
+    const context = contextTar([{ dir: join(this.imagesDir, recipe.folder), entries: ['.'] }, ...parts]);
+    try {
+      const stream = await this.docker.buildImage(context, {
+        t: recipe.ref,
+        dockerfile: 'Containerfile',
+        buildargs: recipe.buildArgs,
+        labels: { [PIN_LABEL]: pin, [IMAGE_LABEL]: recipe.id },
+        rm: true,
+      });
+      await followBuild(this.docker, stream, this.onProgress);
+    } catch (error) {
+      throw new Error(buildFailure(recipe, error));
+    }
+    const built = await this.currentPin(recipe.ref);
+    if (built !== pin) throw new Error(`building ${recipe.ref} finished but the image does not carry pin ${pin} (found ${built ?? 'no image'})`);
+  }
+}
+
+function missingUpstream(recipe: ImageRecipe): string {
+  const why =
+    recipe.id === 'rln'
+      ? 'RGB Lightning Node cannot be built on this machine: its build needs GitHub (the RGB-Tools/rust-lightning ' +
+        'submodule, branch rgb, and a git-patched rgb-lib) and Docker Hub, and nothing publishes an image. '
+      : `it is built from sources on the internet (images/${recipe.folder}/Containerfile). `;
+  return (
+    `the lab needs image ${recipe.ref} and it is not here: ${why}` +
+    `Build it where the internet is reachable (\`reglab images build --upstream\` or \`podman build -t ${recipe.ref} images/${recipe.folder}\`), ` +
+    'bring it here with `podman save` / `podman load`, or name an existing image for the service in lab.yaml.'
+  );
+}
+
+function buildFailure(recipe: ImageRecipe, error: unknown): string {
+  const reason = error instanceof Error ? error.message : String(error);
+  const where = `images/${recipe.folder}/Containerfile`;
+  if (recipe.offline) return `building ${recipe.ref} from ${where} failed: ${reason}`;
+  return (
+    `building ${recipe.ref} from ${where} failed: ${reason}. ` +
+    'This upstream image downloads its base image and sources from the internet (Docker Hub, GitHub, ' +
+    'release sites). On a machine without that access, build it elsewhere, bring it here with ' +
+    `\`podman save\` / \`podman load\`, tag it ${recipe.ref}, or name an image for the service in lab.yaml.`
+  );
+}

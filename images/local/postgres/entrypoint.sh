@@ -1,0 +1,23 @@
+#!/bin/sh
+# Usage: reglab-postgres -D <data folder> [postgres arguments...]
+# Creates the cluster when the folder has none, open to the lab network, then execs postgres.
+set -eu
+data=
+prev=
+for arg in "$@"; do
+  [ "$prev" = "-D" ] && data=$arg
+  prev=$arg
+done
+if [ -z "$data" ]; then
+  data=/data/pgdata
+  set -- -D "$data" "$@"
+fi
+if [ ! -f "$data/PG_VERSION" ]; then
+  mkdir -p "$data"
+  chmod 700 "$data"
+  initdb -D "$data" -U postgres --auth=trust --encoding=UTF8 --no-sync >/dev/null
+  echo "host all all 0.0.0.0/0 trust" >> "$data/pg_hba.conf"
+  printf "listen_addresses = '*'\nfsync = off\nsynchronous_commit = off\nfull_page_writes = off\nmax_connections = 200\n" \
+    > "$data/postgresql.auto.conf"
+fi
+exec postgres "$@"
