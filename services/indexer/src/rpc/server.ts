@@ -153,6 +153,7 @@ export class ElectrumServer {
     const { id, method, params } = request as Required<Request> & { method: string };
     const isNotification = !('id' in (request as object));
     const spec = this.methods.get(method);
+    this.log.debug('request', { method });
     try {
       if (!spec) throw new RpcError(ErrorCode.methodNotFound, `unknown method "${method}"`);
       const result = await spec.run(new Params(method, params, spec.names), session);
