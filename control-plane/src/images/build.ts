@@ -1,7 +1,8 @@
 import { join } from 'node:path';
 import type Docker from 'dockerode';
 import type { ServiceKind } from '../kinds/types.js';
-import { imageIdForKind, projectRoot, RECIPES, type ContextPart, type ImageFlavour, type ImageId, type ImageRecipe } from './catalog.js';
+import { projectRoot } from '../util/project-root.js';
+import { imageIdForKind, RECIPES, type ContextPart, type ImageFlavour, type ImageId, type ImageRecipe } from './catalog.js';
 import { contextTar } from './context.js';
 import { buildDebianBase } from './debian-base.js';
 import { IMAGE_LABEL, PIN_LABEL, recipePin } from './pin.js';
@@ -133,6 +134,14 @@ class Builder {
     const built = await this.currentPin(recipe.ref);
     if (built !== pin) throw new Error(`building ${recipe.ref} finished but the image does not carry pin ${pin} (found ${built ?? 'no image'})`);
   }
+}
+
+/** What to tell a user whose lab needs image `ref` that is not in the engine. */
+export function missingImageMessage(ref: string): string {
+  const recipe = Object.values(RECIPES).find((candidate) => candidate.ref === ref);
+  if (recipe === undefined) return `image ${ref} is not in the container engine: build or load it, or name another image in lab.yaml`;
+  if (!recipe.offline) return missingUpstream(recipe);
+  return `image ${ref} is not built yet: run \`reglab images build\` (it builds what the lab needs, once)`;
 }
 
 function missingUpstream(recipe: ImageRecipe): string {

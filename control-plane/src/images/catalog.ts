@@ -1,8 +1,8 @@
 import { existsSync, realpathSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { ServiceKind } from '../kinds/types.js';
 import { nodeBinDir } from '../kinds/binaries.js';
+import { projectRoot } from '../util/project-root.js';
 import { productionModules } from './modules.js';
 
 /**
@@ -49,17 +49,6 @@ export interface ImageRecipe {
 }
 
 export const DEBIAN_BASE_REF = 'localhost/reglab-debian:bookworm';
-
-/** The project root: the folder holding images/local (works from sources and from dist/). */
-export function projectRoot(): string {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  while (!existsSync(join(dir, 'images', 'local'))) {
-    const parent = dirname(dir);
-    if (parent === dir) throw new Error('cannot find the reglab project folder (the one holding images/local)');
-    dir = parent;
-  }
-  return dir;
-}
 
 const localArgs = () => ({ BASE_IMAGE: DEBIAN_BASE_REF });
 

@@ -1,4 +1,4 @@
-import type { LaunchSpec } from '../kinds/types.js';
+import type { LaunchSpec, ServiceKind } from '../kinds/types.js';
 
 /** Where a running service lives: a process group or a container. Stored in the lab state. */
 export type RuntimeHandle = { runtime: 'process'; pid: number } | { runtime: 'docker'; containerId: string };
@@ -32,6 +32,8 @@ export interface ServiceLocation {
 }
 
 export interface StartRequest extends ServiceLocation {
+  /** The docker runtime picks the image, container ports and labels by kind; the process runtime ignores it. */
+  kind: ServiceKind;
   launch: LaunchSpec;
   /** Host ports to publish (docker) or that the process listens on, by port name. */
   hostPorts: Record<string, number>;

@@ -5,6 +5,8 @@ export interface WaitOptions {
   intervalMs?: number;
   /** Says what was awaited, for the error thrown on time-out. */
   what: string;
+  /** An error for which waiting longer is pointless (the process died): rethrown at once. */
+  stopOn?: (error: unknown) => boolean;
 }
 
 /**
@@ -19,6 +21,7 @@ export async function waitFor<T>(probe: () => Promise<T | undefined | false>, op
       const value = await probe();
       if (value !== undefined && value !== false) return value as T;
     } catch (error) {
+      if (options.stopOn?.(error)) throw error;
       lastError = error;
     }
     if (Date.now() > deadline) {

@@ -9,11 +9,21 @@ export interface Engine {
   address: string;
 }
 
-/** The addresses tried, in order: DOCKER_HOST, then the usual Docker and Podman sockets. */
-export function engineCandidates(env: NodeJS.ProcessEnv = process.env): string[] {
+export const WELL_KNOWN_SOCKETS = ['unix:///var/run/docker.sock', 'unix:///run/podman/podman.sock'];
+
+export interface DiscoveryOptions {
+  env?: NodeJS.ProcessEnv;
+  /** The sockets tried after DOCKER_HOST (WELL_KNOWN_SOCKETS unless given). */
+  sockets?: string[];
+  timeoutMs?: number;
+}
+
+/** The addresses tried, in order: DOCKER_HOST, the usual Docker and Podman sockets, rootless Podman's. */
+export function engineCandidates(options: DiscoveryOptions = {}): string[] {
+  const env = options.env ?? process.env;
   const candidates: string[] = [];
   if (env.DOCKER_HOST) candidates.push(env.DOCKER_HOST);
-  candidates.push('unix:///var/run/docker.sock', 'unix:///run/podman/podman.sock');
+  candidates.push(...(options.sockets ?? WELL_KNOWN_SOCKETS));
   if (env.XDG_RUNTIME_DIR) candidates.push(`unix://${join(env.XDG_RUNTIME_DIR, 'podman', 'podman.sock')}`);
   return [...new Set(candidates)];
 }
@@ -40,9 +50,9 @@ async function answers(docker: Docker, timeoutMs: number): Promise<boolean> {
  * Finds a Docker Engine API that answers. DOCKER_HOST, when set, is tried first but does not
  * stop the search, so a stale value still finds the local Podman socket.
  */
-export async function discoverEngine(options: { env?: NodeJS.ProcessEnv; timeoutMs?: number } = {}): Promise<Engine> {
+export async function discoverEngine(options: DiscoveryOptions = {}): Promise<Engine> {
   const tried: string[] = [];
-  for (const address of engineCandidates(options.env)) {
+  for (const address of engineCandidates(options)) {
     if (address.startsWith('unix://') && !existsSync(address.slice('unix://'.length))) {
       tried.push(`${address} (no socket)`);
       continue;

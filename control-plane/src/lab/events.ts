@@ -1,0 +1,10 @@
+import type { LabStatus, ServiceStatus } from './state.js';
+
+export type LabEvent =
+  | { type: 'lab'; lab: string; status: LabStatus; message?: string }
+  | { type: 'service'; lab: string; service: string; status: ServiceStatus; message?: string; info?: Record<string, string> }
+  | { type: 'phase'; lab: string; phase: string; ms: number }
+  | { type: 'blocks'; lab: string; height: number; mined: number }
+  | { type: 'job'; lab: string; job: string; queue: string; state: 'completed' | 'failed'; result?: unknown; error?: string };
+
+export type LabEventListener = (event: LabEvent) => void;

@@ -1,0 +1,38 @@
+import { rmSync } from 'node:fs';
+import type { Runtime } from '../runtimes/types.js';
+import type { LabEventListener } from './events.js';
+import type { LabState, ServiceState } from './state.js';
+
+/**
+ * Stops every service, dependents before what they depend on, then removes the lab's resources
+ * and folder: nothing of the lab is left running or listening.
+ */
+export async function tearDown(lab: LabState, runtime: Runtime, options: { volumes: boolean; onEvent?: LabEventListener }): Promise<void> {
+  lab.status = 'stopping';
+  for (const wave of stopWaves(Object.values(lab.services))) {
+    await Promise.all(wave.map(async (service) => {
+      if (service.handle) await runtime.stop(service.handle);
+      service.status = 'stopped';
+      service.handle = undefined;
+      options.onEvent?.({ type: 'service', lab: lab.name, service: service.name, status: 'stopped' });
+    }));
+  }
+  await runtime.removeLab({ name: lab.name, dir: lab.dir }, { volumes: options.volumes });
+  rmSync(lab.dir, { recursive: true, force: true });
+  lab.status = 'stopped';
+  options.onEvent?.({ type: 'lab', lab: lab.name, status: 'stopped' });
+}
+
+/** Groups services so that each group depends only on later groups: stop them group by group. */
+function stopWaves(services: ServiceState[]): ServiceState[][] {
+  const remaining = new Map(services.map((service) => [service.name, service]));
+  const waves: ServiceState[][] = [];
+  while (remaining.size > 0) {
+    const neededByOthers = new Set([...remaining.values()].flatMap((service) => service.dependsOn));
+    let wave = [...remaining.values()].filter((service) => !neededByOthers.has(service.name));
+    if (wave.length === 0) wave = [...remaining.values()];
+    wave.forEach((service) => remaining.delete(service.name));
+    waves.push(wave);
+  }
+  return waves;
+}

@@ -1,0 +1,61 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { getChannels } from 'lightning';
+import { isListening } from '../../control-plane/src/util/ports.js';
+import { isRunning } from '../../control-plane/src/runtimes/process/child.js';
+import { mineBlocks, payBetween, fund } from '../../control-plane/src/lab/operations.js';
+import { startRegtest, type Regtest } from '../support/regtest.js';
+
+describe('a lab of btcd and three lnd nodes in a line', () => {
+  let regtest: Regtest;
+  beforeAll(async () => {
+    regtest = await startRegtest({
+      lnd: ['alice', 'bob', 'carol'],
+      channels: [
+        { from: 'alice', to: 'bob', capacity_sat: 1_000_000 },
+        { from: 'bob', to: 'carol', capacity_sat: 1_000_000 },
+      ],
+    });
+  });
+  afterAll(async () => {
+    await regtest?.stop();
+  });
+
+  it('activated segwit and reported each service as ready', async () => {
+    expect(await regtest.chain.getBlockCount()).toBeGreaterThanOrEqual(432 + 1 + 6);
+    const ready = regtest.events.filter((event) => event.type === 'service' && event.status === 'ready').map((event) => event.type === 'service' && event.service);
+    expect(ready).toEqual(expect.arrayContaining(['chain', 'alice', 'bob', 'carol']));
+  });
+
+  it('opened the declared channels, active on both sides', async () => {
+    const { channels } = await getChannels({ lnd: regtest.lnd('bob'), is_active: true });
+    expect(channels).toHaveLength(2);
+  });
+
+  it('pays alice -> carol over bob', async () => {
+    const payment = await payBetween(regtest.session, { from: 'alice', to: 'carol', amountSat: 5_000 });
+    expect(payment.amountSat).toBe(5_000);
+    expect(payment.hops).toBe(2);
+  });
+
+  it('mines exactly the blocks asked for, to the lab wallet or to any address', async () => {
+    const before = await regtest.chain.getBlockCount();
+    await mineBlocks(regtest.session, 3);
+    const { height } = await mineBlocks(regtest.session, 2, 'bcrt1qw508d6qejxtdg4y5r3zarvary0c5xw7kygt080');
+    expect(height).toBe(before + 5);
+  });
+
+  it('funds any address from the lab wallet and confirms it', async () => {
+    const result = await fund(regtest.session, { address: 'bcrt1qw508d6qejxtdg4y5r3zarvary0c5xw7kygt080', amountSat: 123_456n });
+    const tx = await regtest.chain.call<{ vout: { value: number }[]; confirmations: number }>('getrawtransaction', [result.txid, 1]);
+    expect(tx.confirmations).toBe(1);
+    expect(tx.vout.map((out) => Math.round(out.value * 1e8))).toContain(123_456);
+  });
+
+  it('leaves no process and no port after tear-down', async () => {
+    const pids = Object.values(regtest.lab.services).map((service) => (service.handle?.runtime === 'process' ? service.handle.pid : 0));
+    const ports = Object.values(regtest.lab.services).flatMap((service) => Object.values(service.hostPorts));
+    await regtest.stop();
+    for (const pid of pids) expect(isRunning(pid)).toBe(false);
+    for (const port of ports) expect(await isListening(port)).toBe(false);
+  });
+});
