@@ -94,15 +94,15 @@ class Builder {
   }
 
   private async requirePresent(recipe: ImageRecipe): Promise<string> {
-    const present = await this.currentPin(recipe.ref).then(
-      (pin) => pin ?? 'unpinned',
-      () => undefined,
-    );
-    if (present === undefined) throw new Error(missingUpstream(recipe));
-    this.onProgress(`${recipe.ref} is present (built elsewhere, pin ${present.slice(0, 12)})`);
-    this.done.push({ id: recipe.id, ref: recipe.ref, pin: present, action: 'up-to-date' });
-    this.pins.set(recipe.id, present);
-    return present;
+    const image = await this.docker.getImage(recipe.ref).inspect().catch((error: unknown) => {
+      if ((error as { statusCode?: number }).statusCode === 404) throw new Error(missingUpstream(recipe));
+      throw error;
+    });
+    const pin = image.Config?.Labels?.[PIN_LABEL] ?? `unpinned ${image.Id}`;
+    this.onProgress(`${recipe.ref} is present (built elsewhere: ${pin.slice(0, 20)})`);
+    this.done.push({ id: recipe.id, ref: recipe.ref, pin, action: 'up-to-date' });
+    this.pins.set(recipe.id, pin);
+    return pin;
   }
 
   private async currentPin(ref: string): Promise<string | undefined> {

@@ -1,0 +1,81 @@
+import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type Docker from 'dockerode';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { buildImages } from '../../control-plane/src/images/build.js';
+import { RECIPES } from '../../control-plane/src/images/catalog.js';
+import { PIN_LABEL, recipePin } from '../../control-plane/src/images/pin.js';
+import { projectRoot } from '../../control-plane/src/util/project-root.js';
+import { engine } from './support.js';
+
+const labelOf = async (docker: Docker, ref: string) => (await docker.getImage(ref).inspect()).Config.Labels?.[PIN_LABEL];
+
+describe('image pins', () => {
+  it('change with the Containerfile folder, the build arguments, the extra context and the base', () => {
+    const images = mkdtempSync(join(tmpdir(), 'reglab-pin-'));
+    try {
+      cpSync(join(projectRoot(), 'images', 'local', 'btcd'), join(images, 'local', 'btcd'), { recursive: true });
+      cpSync(join(projectRoot(), 'package.json'), join(images, 'bin-file'));
+      const parts = [{ dir: images, entries: ['bin-file'] }];
+      const recipe = RECIPES.btcd;
+      const pin = recipePin(recipe, images, parts, ['base-1']);
+      expect(recipePin(recipe, images, parts, ['base-1'])).toBe(pin);
+      expect(recipePin(recipe, images, parts, ['base-2'])).not.toBe(pin);
+      expect(recipePin({ ...recipe, buildArgs: { ...recipe.buildArgs, NODES_PIN: 'x' } }, images, parts, ['base-1'])).not.toBe(pin);
+      expect(recipePin(recipe, images, [{ ...parts[0], fingerprint: 'lock-1' }], ['base-1'])).not.toBe(pin);
+      writeFileSync(join(images, 'bin-file'), 'other binary');
+      const afterBinary = recipePin(recipe, images, parts, ['base-1']);
+      expect(afterBinary).not.toBe(pin);
+      writeFileSync(join(images, 'local', 'btcd', 'Containerfile'), '# changed\n', { flag: 'a' });
+      expect(recipePin(recipe, images, parts, ['base-1'])).not.toBe(afterBinary);
+    } finally {
+      rmSync(images, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('buildImages on Podman', () => {
+  let docker: Docker;
+  beforeAll(async () => {
+    docker = await engine();
+    // the first run here builds the Debian base (debootstrap, once per machine) and the btcd image
+    await buildImages({ docker, kinds: ['btcd'], onProgress: () => undefined });
+  });
+
+  it('skips every image that already carries its pin', async () => {
+    const lines: string[] = [];
+    const result = await buildImages({ docker, kinds: ['btcd'], onProgress: (line) => lines.push(line) });
+    expect(result.images).toEqual({ btcd: 'localhost/reglab-btcd:local' });
+    expect(result.built.map((image) => [image.id, image.action])).toEqual([
+      ['debian', 'up-to-date'],
+      ['btcd', 'up-to-date'],
+    ]);
+    expect(lines.join('\n')).toMatch(/localhost\/reglab-btcd:local is up to date/);
+    for (const image of result.built) expect(await labelOf(docker, image.ref)).toBe(image.pin);
+  });
+
+  it('rebuilds an image whose pin differs, and only that one', async () => {
+    // put another pinned image under btcd's name: the builder must notice and build btcd again
+    await docker.getImage('localhost/reglab-debian:bookworm').tag({ repo: 'localhost/reglab-btcd', tag: 'local' });
+    const lines: string[] = [];
+    const result = await buildImages({ docker, kinds: ['btcd'], onProgress: (line) => lines.push(line) });
+    expect(result.built.map((image) => [image.id, image.action])).toEqual([
+      ['debian', 'up-to-date'],
+      ['btcd', 'built'],
+    ]);
+    expect(lines.join('\n')).toMatch(/COPY btcd btcctl/);
+    expect(await labelOf(docker, 'localhost/reglab-btcd:local')).toBe(result.built[1].pin);
+  });
+
+  it('uses the images a lab names itself without building them', async () => {
+    const result = await buildImages({ docker, kinds: ['redis'], overrides: { redis: 'example.org/my-redis:7' } });
+    expect(result).toEqual({ images: { redis: 'example.org/my-redis:7' }, built: [] });
+  });
+
+  it('fails clearly when a lab asks for rln and no RLN image exists', async () => {
+    await expect(buildImages({ docker, kinds: ['rln'] })).rejects.toThrow(
+      /needs image localhost\/reglab-rln:\S+ and it is not here: RGB Lightning Node cannot be built on this machine: its build needs GitHub.*podman load/,
+    );
+  });
+});
