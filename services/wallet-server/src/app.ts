@@ -1,0 +1,73 @@
+import Fastify, { type FastifyInstance, type FastifyPluginAsync } from 'fastify';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { Redis } from 'ioredis';
+import './types.js';
+import type { Config } from './config.js';
+import type { Db } from './db/db.js';
+import { openDatabase } from './db/open.js';
+import { openRedis } from './redis.js';
+import { Ledger } from './ledger/index.js';
+import { HealthRegistry, healthRoutes } from './health.js';
+import { installErrorHandling } from './errors.js';
+import { installValidation } from './validation.js';
+import { installAuthHook } from './auth/hook.js';
+import { SessionStore } from './auth/sessions.js';
+import { authRoutes } from './auth/routes.js';
+import { walletRoutes } from './wallets/routes.js';
+import { paymentRoutes } from './payments/routes.js';
+import { adminRoutes } from './admin/routes.js';
+
+export interface AppOptions {
+  /** Use this database instead of opening one from config (it is then not closed with the app). */
+  db?: Db;
+  /** Use this Redis client instead of opening one from config (likewise not closed). */
+  redis?: Redis;
+  /** Feature plugins registered after the core routes, e.g. the Lightning routes. */
+  plugins?: FastifyPluginAsync[];
+  logger?: boolean | Record<string, unknown>;
+}
+
+export async function buildApp(config: Config, options: AppOptions = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: options.logger ?? { level: config.logLevel },
+  });
+  const db = options.db ?? (await openDatabase(config));
+  const redis = options.redis ?? openRedis(config.redisUrl);
+  app.addHook('onClose', async () => {
+    if (!options.redis) redis.disconnect();
+    if (!options.db) await db.close();
+  });
+
+  app.decorate('config', config);
+  app.decorate('db', db);
+  app.decorate('redis', redis);
+  app.decorate('ledger', new Ledger(db));
+  app.decorate('health', new HealthRegistry());
+
+  installValidation(app);
+  installErrorHandling(app);
+  const sessions = new SessionStore(redis, { nonceSec: config.nonceTtlSec, refreshSec: config.refreshTokenTtlSec });
+  installAuthHook(app, sessions);
+
+  app.addHook('onRoute', (route) => {
+    if (route.url.startsWith('/docs')) route.config = { ...(route.config ?? {}), auth: 'public' };
+    if (route.config?.auth !== 'public' && route.schema) route.schema = { ...route.schema, security: [{ bearerAuth: [] }] };
+  });
+  await app.register(swagger, {
+    openapi: {
+      info: { title: 'reglab wallet server', version: '0.1.0', description: 'Wallet server interface 0.1.0 (regtest).' },
+      components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer' } } },
+    },
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs' });
+  app.get('/openapi.json', { config: { auth: 'public' }, schema: { hide: true } }, async () => app.swagger());
+
+  await app.register(healthRoutes);
+  await app.register(authRoutes, { sessions });
+  await app.register(walletRoutes);
+  await app.register(paymentRoutes);
+  await app.register(adminRoutes);
+  for (const plugin of options.plugins ?? []) await app.register(plugin);
+  return app;
+}

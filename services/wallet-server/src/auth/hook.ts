@@ -1,0 +1,59 @@
+// Resolves the caller of every non-public route before validation, so unauthenticated callers
+// learn nothing about request shapes: Bearer access token (sign-in session) or Bearer API key.
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { forbidden, unauthorized } from '../errors.js';
+import { API_KEY_PREFIX, findActiveApiKey } from './api-keys.js';
+import { scopeAllows, type Principal, type Scope } from './principal.js';
+import type { SessionStore } from './sessions.js';
+import { verifyAccessToken } from './tokens.js';
+import { findUserById } from './users.js';
+
+function bearer(request: FastifyRequest): string {
+  const header = request.headers.authorization;
+  const match = header ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
+  if (!match) throw unauthorized('send Authorization: Bearer <access token or API key>', 'MISSING_CREDENTIALS');
+  return match[1]!;
+}
+
+async function resolve(app: FastifyInstance, sessions: SessionStore, token: string): Promise<Principal> {
+  const isAdmin = (pubkey: string) => app.config.adminPubkeys.has(pubkey);
+  if (token.startsWith(API_KEY_PREFIX)) {
+    const key = await findActiveApiKey(app.db, token);
+    if (!key) throw unauthorized('API key is unknown, revoked or expired', 'INVALID_API_KEY');
+    return {
+      userId: key.user_id, pubkey: key.pubkey, isAdmin: isAdmin(key.pubkey), via: 'api_key', scope: key.scope,
+      apiKeyId: key.id, walletRestriction: key.wallet_id, sessionId: null,
+    };
+  }
+  const claims = verifyAccessToken(app.config.tokenSecret, token);
+  if (!claims) throw unauthorized('access token is invalid or expired; refresh it or sign in again', 'INVALID_TOKEN');
+  if (!(await sessions.sessionAlive(claims.sid))) throw unauthorized('session was logged out; sign in again', 'SESSION_ENDED');
+  const user = await findUserById(app.db, claims.sub);
+  if (!user) throw unauthorized('user no longer exists', 'INVALID_TOKEN');
+  return {
+    userId: user.id, pubkey: user.pubkey, isAdmin: isAdmin(user.pubkey), via: 'access_token', scope: 'full',
+    apiKeyId: null, walletRestriction: null, sessionId: claims.sid,
+  };
+}
+
+export function installAuthHook(app: FastifyInstance, sessions: SessionStore): void {
+  app.decorateRequest('principal', null);
+  app.addHook('onRequest', async (request) => {
+    const config = request.routeOptions.config ?? {};
+    const auth = config.auth ?? 'user';
+    if (auth === 'public' || !request.routeOptions.url) return; // unknown routes fall through to 404
+    const principal = await resolve(app, sessions, bearer(request));
+    const needs: Scope = config.scope ?? (request.method === 'GET' || request.method === 'HEAD' ? 'read' : 'full');
+    if (!scopeAllows(principal.scope, needs)) {
+      throw forbidden(`this API key has scope "${principal.scope}"; ${request.method} ${request.routeOptions.url} needs "${needs}"`, 'INSUFFICIENT_SCOPE');
+    }
+    if (auth === 'admin' && !principal.isAdmin) throw forbidden('admin only: your pubkey is not in ADMIN_PUBKEYS', 'NOT_ADMIN');
+    request.principal = principal;
+  });
+}
+
+/** The caller of a route that is not public (the hook guarantees it is set). */
+export function principalOf(request: FastifyRequest): Principal {
+  if (!request.principal) throw unauthorized('authentication required', 'MISSING_CREDENTIALS');
+  return request.principal;
+}

@@ -1,0 +1,51 @@
+import * as bitcoin from 'bitcoinjs-lib';
+import * as ecc from 'tiny-secp256k1';
+import { Point, verifyAsync } from '@noble/secp256k1';
+import type { Network } from '../config.js';
+
+bitcoin.initEccLib(ecc); // taproot (bech32m) addresses need it
+
+const NETWORKS: Record<Network, bitcoin.Network> = {
+  regtest: bitcoin.networks.regtest,
+  testnet: bitcoin.networks.testnet,
+  signet: bitcoin.networks.testnet,
+  bitcoin: bitcoin.networks.bitcoin,
+};
+
+export const PUBKEY_PATTERN = '^0[23][0-9a-fA-F]{64}$';
+
+/** A 33-byte compressed key that is a point on the curve. */
+export function isValidPubkey(hex: string): boolean {
+  if (!new RegExp(PUBKEY_PATTERN).test(hex)) return false;
+  try {
+    Point.fromHex(hex.toLowerCase());
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export function isValidAddress(address: string, network: Network): boolean {
+  try {
+    bitcoin.address.toOutputScript(address, NETWORKS[network]);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The text a client signs to sign in; the signature is ECDSA over sha256(utf8(message)). */
+export const loginMessage = (nonce: string) => `reglab-wallet-server:login:${nonce}`;
+
+/** Accepts a 64-byte compact signature (128 hex chars) or a DER signature (hex); high-S is
+ * accepted too, since a single-use nonce makes malleability harmless here. */
+export async function verifyLoginSignature(pubkeyHex: string, nonce: string, signatureHex: string): Promise<boolean> {
+  if (!/^([0-9a-fA-F]{2})+$/.test(signatureHex)) return false;
+  const sig = Buffer.from(signatureHex, 'hex');
+  const format = sig.length === 64 ? 'compact' : 'der';
+  try {
+    return await verifyAsync(sig, Buffer.from(loginMessage(nonce), 'utf8'), Buffer.from(pubkeyHex, 'hex'), { format, lowS: false });
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,44 @@
+import pg from 'pg';
+import { asDependencyError, type Db, type Queryable, type QueryResult } from './db.js';
+
+export function openPostgres(url: string, poolMax = 10): Db {
+  const pool = new pg.Pool({ connectionString: url, max: poolMax, connectionTimeoutMillis: 5_000 });
+  // An idle client losing its server must not crash the process; the next query reports it.
+  pool.on('error', () => undefined);
+
+  const run = async <T>(client: pg.Pool | pg.PoolClient, text: string, params?: unknown[]): Promise<QueryResult<T>> => {
+    try {
+      const res = await client.query(text, params as unknown[]);
+      return { rows: res.rows as T[], rowCount: res.rowCount ?? 0 };
+    } catch (err) {
+      throw asDependencyError(err);
+    }
+  };
+
+  return {
+    kind: 'postgres',
+    query: (text, params) => run(pool, text, params),
+    async transaction(fn) {
+      let client: pg.PoolClient;
+      try {
+        client = await pool.connect();
+      } catch (err) {
+        throw asDependencyError(err);
+      }
+      const tx: Queryable = { query: (text, params) => run(client, text, params) };
+      let broken = false;
+      try {
+        await tx.query('BEGIN');
+        const result = await fn(tx);
+        await tx.query('COMMIT');
+        return result;
+      } catch (err) {
+        await client.query('ROLLBACK').catch(() => { broken = true; });
+        throw err;
+      } finally {
+        client.release(broken);
+      }
+    },
+    close: () => pool.end(),
+  };
+}

@@ -1,0 +1,54 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { DependencyError } from './db/db.js';
+
+/** An error a route answers with: HTTP status, a stable machine code and a message saying what to do. */
+export class ApiError extends Error {
+  constructor(readonly statusCode: number, readonly code: string, message: string) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+export const badRequest = (code: string, message: string) => new ApiError(400, code, message);
+export const unauthorized = (message: string, code = 'UNAUTHORIZED') => new ApiError(401, code, message);
+export const forbidden = (message: string, code = 'FORBIDDEN') => new ApiError(403, code, message);
+export const notFound = (what: string) => new ApiError(404, 'NOT_FOUND', `${what} not found`);
+export const conflict = (code: string, message: string) => new ApiError(409, code, message);
+
+export interface ErrorBody {
+  error: { code: string; message: string };
+}
+
+const body = (code: string, message: string): ErrorBody => ({ error: { code, message } });
+
+/** JSON schema of the error body, for OpenAPI. */
+export const errorSchema = {
+  type: 'object',
+  required: ['error'],
+  properties: {
+    error: {
+      type: 'object',
+      required: ['code', 'message'],
+      properties: { code: { type: 'string' }, message: { type: 'string' } },
+    },
+  },
+} as const;
+
+export function installErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((err: FastifyError | Error, request, reply) => {
+    if (err instanceof ApiError) return reply.status(err.statusCode).send(body(err.code, err.message));
+    if (err instanceof DependencyError) {
+      request.log.error({ err }, 'dependency failure');
+      return reply.status(502).send(body('DEPENDENCY_UNAVAILABLE', `${err.message}; retry when it is back`));
+    }
+    const fe = err as FastifyError;
+    if (fe.validation) return reply.status(400).send(body('BAD_REQUEST', fe.message));
+    if (fe.statusCode && fe.statusCode >= 400 && fe.statusCode < 500) {
+      return reply.status(fe.statusCode).send(body(fe.code ?? 'BAD_REQUEST', fe.message));
+    }
+    request.log.error({ err }, 'unhandled error');
+    return reply.status(500).send(body('INTERNAL', 'internal error; see the server log'));
+  });
+  app.setNotFoundHandler((request, reply) =>
+    reply.status(404).send(body('NOT_FOUND', `no route ${request.method} ${request.url.split('?')[0]}`)));
+}

@@ -1,0 +1,205 @@
+import { createHash } from 'node:crypto';
+import type { EventEmitter } from 'node:events';
+import {
+  cancelHodlInvoice, createInvoice, decodePaymentRequest, getChainBalance, getChannelBalance, getChannels,
+  getInvoice, getPayment, getWalletInfo, subscribeToInvoices, subscribeToPastPayment, subscribeToPayViaDetails,
+  subscribeToPayViaRequest, type AuthenticatedLnd,
+} from 'lightning';
+import {
+  NodeError, NodeRejected, type CreateInvoiceInput, type CreatedInvoice, type DecodedInvoice, type InvoiceState,
+  type KeysendInput, type NodeGateway, type PayInvoiceInput, type PaymentLookup, type PaymentOutcome,
+} from './gateway.js';
+
+/** TLV record type of a keysend preimage (what lnd's --accept-keysend reads). */
+const KEYSEND_TYPE = '5482373484';
+
+/** ln-service fails with [code, 'Message', {err}]; lnd's own text is in err.details. */
+function lndErrorText(err: unknown): string {
+  if (Array.isArray(err)) {
+    const details = (err[2] as { err?: { details?: string } } | undefined)?.err?.details;
+    return [err[1], details].filter(Boolean).join(': ');
+  }
+  return err instanceof Error ? err.message : String(err);
+}
+
+const lndErrorCode = (err: unknown): number | undefined => (Array.isArray(err) && typeof err[0] === 'number' ? err[0] : undefined);
+
+async function call<T>(what: string, fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (err) {
+    throw new NodeError(`lnd ${what} failed: ${lndErrorText(err)}`, { cause: err });
+  }
+}
+
+interface FailedEvent {
+  is_insufficient_balance?: boolean;
+  is_invalid_payment?: boolean;
+  is_pathfinding_timeout?: boolean;
+  is_route_not_found?: boolean;
+}
+
+function failureReason(f: FailedEvent | undefined): string {
+  if (f?.is_insufficient_balance) return 'the node has too little outbound liquidity';
+  if (f?.is_invalid_payment) return 'the destination rejected the payment (unknown, expired or already paid invoice)';
+  if (f?.is_pathfinding_timeout) return 'no route found before the pathfinding timeout';
+  if (f?.is_route_not_found) return 'no route to the destination within the fee limit';
+  return 'the payment failed';
+}
+
+// lnd refuses these before sending anything: this request never left the node.
+const REFUSED_BEFORE_SENDING = /already paid|in transition|already exists|invoice expired|self-payments not allowed/i;
+
+export class LndGateway implements NodeGateway {
+  readonly kind = 'lnd' as const;
+  readonly supportsAssets = false;
+  readonly keysendPreimageFromCaller = true;
+  private readonly subscriptions = new Set<EventEmitter>();
+
+  constructor(private readonly lnd: AuthenticatedLnd) {}
+
+  async info() {
+    const [w, { channels }] = await Promise.all([
+      call('getWalletInfo', () => getWalletInfo({ lnd: this.lnd })),
+      call('getChannels', () => getChannels({ lnd: this.lnd })),
+    ]);
+    const active = channels.filter((c) => c.is_active).length;
+    return {
+      kind: this.kind, alias: w.alias, pubkey: w.public_key, synced: w.is_synced_to_chain,
+      height: w.current_block_height, peers: w.peers_count,
+      channels: { active, pending: w.pending_channels_count, inactive: channels.length - active },
+    };
+  }
+
+  async balances() {
+    const [chain, channel] = await Promise.all([
+      call('getChainBalance', () => getChainBalance({ lnd: this.lnd })),
+      call('getChannelBalance', () => getChannelBalance({ lnd: this.lnd })),
+    ]);
+    return {
+      onchainSat: BigInt(chain.chain_balance),
+      lightningLocalMsat: BigInt(channel.channel_balance_mtokens ?? BigInt(channel.channel_balance) * 1000n),
+    };
+  }
+
+  assetBalances(): Promise<never> {
+    return Promise.reject(new NodeRejected('ASSETS_NEED_RGB_NODE', 'RGB assets need an RGB Lightning Node (NODE_KIND=rln); this server runs on lnd'));
+  }
+
+  async createInvoice(input: CreateInvoiceInput): Promise<CreatedInvoice> {
+    if (input.asset) throw new NodeRejected('ASSETS_NEED_RGB_NODE', 'asset_id/asset_amount need an RGB Lightning Node (NODE_KIND=rln); this server runs on lnd');
+    const expiresAt = new Date(Date.now() + input.expirySec * 1000);
+    const inv = await call('createInvoice', () => createInvoice({
+      lnd: this.lnd,
+      mtokens: input.amountMsat.toString(),
+      expires_at: expiresAt.toISOString(),
+      ...(input.descriptionHash ? { description_hash: input.descriptionHash } : { description: input.description ?? '' }),
+    }));
+    return { bolt11: inv.request, paymentHash: inv.id, expiresAt };
+  }
+
+  async decodeInvoice(bolt11: string): Promise<DecodedInvoice> {
+    const d = await call('decodePaymentRequest', () => decodePaymentRequest({ lnd: this.lnd, request: bolt11 }));
+    return { paymentHash: d.id, amountMsat: d.mtokens ? BigInt(d.mtokens) : null, asset: null };
+  }
+
+  async lookupInvoice(paymentHash: string): Promise<InvoiceState | null> {
+    let inv;
+    try {
+      inv = await getInvoice({ lnd: this.lnd, id: paymentHash });
+    } catch (err) {
+      if (lndErrorCode(err) === 404) return null;
+      throw new NodeError(`lnd getInvoice failed: ${lndErrorText(err)}`, { cause: err });
+    }
+    if (inv.is_confirmed) return { state: 'settled', receivedMsat: BigInt(inv.received_mtokens), preimage: inv.secret };
+    if (inv.is_canceled) return { state: 'closed' };
+    return { state: 'open' };
+  }
+
+  async cancelInvoice(paymentHash: string): Promise<void> {
+    await call('cancelInvoice', () => cancelHodlInvoice({ lnd: this.lnd, id: paymentHash }));
+  }
+
+  watchSettledInvoices(onSettled: (paymentHash: string) => void): () => void {
+    const sub = subscribeToInvoices({ lnd: this.lnd, restart_delay_ms: 1000 });
+    sub.on('invoice_updated', (inv: { id: string; is_confirmed: boolean }) => {
+      if (inv.is_confirmed) onSettled(inv.id);
+    });
+    // It restarts by itself; invoices settled in a gap are found by the periodic reconcile.
+    sub.on('error', () => undefined);
+    return this.track(sub);
+  }
+
+  payInvoice(input: PayInvoiceInput): Promise<PaymentOutcome> {
+    return this.pay(input.paymentHash, subscribeToPayViaRequest({
+      lnd: this.lnd, request: input.bolt11, max_fee_mtokens: input.maxFeeMsat.toString(),
+    }));
+  }
+
+  async keysend(input: KeysendInput): Promise<PaymentOutcome & { paymentHash: string }> {
+    const id = createHash('sha256').update(Buffer.from(input.preimage, 'hex')).digest('hex');
+    const outcome = await this.pay(id, subscribeToPayViaDetails({
+      lnd: this.lnd, destination: input.destPubkey, id, mtokens: input.amountMsat.toString(),
+      max_fee_mtokens: input.maxFeeMsat.toString(), messages: [{ type: KEYSEND_TYPE, value: input.preimage }],
+    }));
+    return { ...outcome, paymentHash: id };
+  }
+
+  /** Follows one payment subscription to its final answer. */
+  private pay(paymentHash: string, sub: EventEmitter): Promise<PaymentOutcome> {
+    const untrack = this.track(sub);
+    return new Promise<PaymentOutcome>((resolve) => {
+      sub.once('confirmed', (p: { fee_mtokens: string; secret: string }) =>
+        resolve({ status: 'succeeded', feeMsat: BigInt(p.fee_mtokens), preimage: p.secret }));
+      sub.once('failed', (f: FailedEvent) => resolve({ status: 'failed', error: failureReason(f) }));
+      sub.once('error', (err: unknown) => {
+        const text = lndErrorText(err);
+        if (REFUSED_BEFORE_SENDING.test(text)) return resolve({ status: 'failed', error: `lnd refused the payment: ${text}` });
+        // The stream broke: the node holds the answer; ask it.
+        this.lookupPayment(paymentHash).then(
+          (r) => resolve(r.status === 'unknown' ? { status: 'failed', error: `lnd did not take the payment: ${text}` } : r),
+          () => resolve({ status: 'pending' }),
+        );
+      });
+    }).finally(untrack);
+  }
+
+  async lookupPayment(paymentHash: string): Promise<PaymentLookup> {
+    try {
+      const r = await getPayment({ lnd: this.lnd, id: paymentHash });
+      if (r.is_confirmed && r.payment) return { status: 'succeeded', feeMsat: BigInt(r.payment.fee_mtokens), preimage: r.payment.secret };
+      if (r.is_failed) return { status: 'failed', error: failureReason(r.failed) };
+      return { status: 'pending' };
+    } catch (err) {
+      if (lndErrorCode(err) === 404) return { status: 'unknown' };
+      throw new NodeError(`lnd getPayment failed: ${lndErrorText(err)}`, { cause: err });
+    }
+  }
+
+  awaitPayment(paymentHash: string): Promise<PaymentLookup> {
+    const sub = subscribeToPastPayment({ lnd: this.lnd, id: paymentHash });
+    const untrack = this.track(sub);
+    return new Promise<PaymentLookup>((resolve, reject) => {
+      sub.once('confirmed', (p: { fee_mtokens: string; secret: string }) =>
+        resolve({ status: 'succeeded', feeMsat: BigInt(p.fee_mtokens), preimage: p.secret }));
+      sub.once('failed', (f: FailedEvent) => resolve({ status: 'failed', error: failureReason(f) }));
+      sub.once('error', (err: unknown) => {
+        if (lndErrorCode(err) === 404) resolve({ status: 'unknown' });
+        else reject(new NodeError(`lnd payment tracking failed: ${lndErrorText(err)}`, { cause: err }));
+      });
+    }).finally(untrack);
+  }
+
+  private track(sub: EventEmitter): () => void {
+    this.subscriptions.add(sub);
+    return () => {
+      this.subscriptions.delete(sub);
+      sub.removeAllListeners();
+    };
+  }
+
+  async close(): Promise<void> {
+    for (const sub of this.subscriptions) sub.removeAllListeners();
+    this.subscriptions.clear();
+  }
+}

@@ -1,0 +1,90 @@
+import type { FastifyInstance } from 'fastify';
+import { parseAmount, amountSchema } from '../amounts.js';
+import { principalOf } from '../auth/hook.js';
+import { ownedWallet, walletFromHeader, walletKeyHeaderSchema } from '../auth/wallet-access.js';
+import { badRequest, notFound } from '../errors.js';
+import { paymentJson, paymentSchema, type Asset } from '../ledger/index.js';
+import { errors, uuidParams, uuidString } from '../schemas.js';
+import { findOwnedWallet } from '../wallets/store.js';
+
+interface InternalBody {
+  from_wallet_id: string;
+  to_wallet_id: string;
+  asset_kind: 'btc' | 'rgb';
+  amount_msat?: number | string | null;
+  asset_id?: string | null;
+  asset_amount?: string | null;
+}
+
+/** asset_kind 'btc' moves amount_msat; 'rgb' moves asset_amount of asset_id. */
+function transferAsset(body: InternalBody): { asset: Asset; amount: bigint } {
+  if (body.asset_kind === 'btc') {
+    if (body.amount_msat === undefined || body.amount_msat === null) throw badRequest('INVALID_AMOUNT', 'asset_kind "btc" needs amount_msat');
+    return { asset: { kind: 'btc' }, amount: parseAmount(body.amount_msat, 'amount_msat') };
+  }
+  if (!body.asset_id) throw badRequest('INVALID_ASSET', 'asset_kind "rgb" needs asset_id');
+  if (body.asset_amount === undefined || body.asset_amount === null) throw badRequest('INVALID_AMOUNT', 'asset_kind "rgb" needs asset_amount');
+  return { asset: { kind: 'rgb', assetId: body.asset_id }, amount: parseAmount(body.asset_amount, 'asset_amount') };
+}
+
+export async function paymentRoutes(app: FastifyInstance): Promise<void> {
+  app.post<{ Body: InternalBody }>('/payments/internal', {
+    schema: {
+      tags: ['payments'],
+      summary: 'Move funds between two of your wallets (BTC in msat, or an RGB asset amount)',
+      body: {
+        type: 'object',
+        required: ['from_wallet_id', 'to_wallet_id', 'asset_kind'],
+        properties: {
+          from_wallet_id: uuidString,
+          to_wallet_id: uuidString,
+          asset_kind: { type: 'string', enum: ['btc', 'rgb'] },
+          amount_msat: { anyOf: [...amountSchema.anyOf, { type: 'null' }] },
+          asset_id: { type: ['string', 'null'], minLength: 1, maxLength: 200 },
+          asset_amount: { type: ['string', 'null'], pattern: '^[0-9]{1,38}$' },
+        },
+      },
+      response: {
+        200: {
+          type: 'object',
+          properties: { transfer_id: { type: 'string' }, status: { type: 'string' }, out: paymentSchema, in: paymentSchema },
+        },
+        ...errors(400, 401, 403, 404, 502),
+      },
+    },
+  }, async (request) => {
+    const p = principalOf(request);
+    const body = request.body;
+    const { asset, amount } = transferAsset(body);
+    // A wallet-restricted key may send from its wallet to any wallet of the same user.
+    const from = await ownedWallet(request, body.from_wallet_id);
+    const to = await findOwnedWallet(app.db, p.userId, body.to_wallet_id);
+    if (!to) throw notFound(`wallet ${body.to_wallet_id}`);
+    const transfer = await app.ledger.transferInternal({
+      fromWalletId: from.id,
+      toWalletId: to.id,
+      asset,
+      amount,
+      audit: {
+        userId: p.userId, action: 'payment.internal', targetType: 'wallet', targetId: from.id, ip: request.ip,
+        details: { to_wallet_id: to.id, asset_kind: asset.kind, asset_id: asset.kind === 'rgb' ? asset.assetId : null, amount: amount.toString() },
+      },
+    });
+    return { transfer_id: transfer.transferId, status: 'succeeded', out: paymentJson(transfer.out), in: paymentJson(transfer.in) };
+  });
+
+  app.get<{ Params: { id: string } }>('/payments/:id', {
+    schema: {
+      tags: ['payments'],
+      summary: 'A payment record of the wallet named by x-service-wallet-key',
+      params: uuidParams,
+      headers: walletKeyHeaderSchema,
+      response: { 200: paymentSchema, ...errors(400, 401, 404, 502) },
+    },
+  }, async (request) => {
+    const wallet = await walletFromHeader(request);
+    const payment = await app.ledger.getPayment(request.params.id, wallet.id);
+    if (!payment) throw notFound(`payment ${request.params.id} in wallet ${wallet.id}`);
+    return paymentJson(payment);
+  });
+}

@@ -1,0 +1,82 @@
+import type { Queryable } from '../db/db.js';
+import { badRequest } from '../errors.js';
+import { newId } from '../ids.js';
+import type { Balance } from '../ledger/index.js';
+
+export interface Wallet {
+  id: string;
+  user_id: string;
+  name: string;
+  metadata: unknown;
+  archived_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+const COLUMNS = 'id::text, user_id::text, name, metadata, archived_at, created_at, updated_at';
+
+export async function createWallet(q: Queryable, userId: string, name: string, metadata: unknown): Promise<Wallet> {
+  const { rows } = await q.query<Wallet>(
+    `insert into wallets (id, user_id, name, metadata) values ($1, $2, $3, $4) returning ${COLUMNS}`,
+    [newId(), userId, name, metadata === undefined || metadata === null ? null : JSON.stringify(metadata)],
+  );
+  return rows[0]!;
+}
+
+/** The wallet if it exists and belongs to userId; null otherwise (callers answer 404 either way). */
+export async function findOwnedWallet(q: Queryable, userId: string, id: string): Promise<Wallet | null> {
+  const { rows } = await q.query<Wallet>(`select ${COLUMNS} from wallets where id = $1 and user_id = $2`, [id, userId]);
+  return rows[0] ?? null;
+}
+
+export async function listWallets(q: Queryable, userId: string, opts: { includeArchived: boolean; onlyId: string | null }): Promise<Wallet[]> {
+  const { rows } = await q.query<Wallet>(
+    `select ${COLUMNS} from wallets where user_id = $1 and ($2 or archived_at is null) and ($3::uuid is null or id = $3)
+     order by id`,
+    [userId, opts.includeArchived, opts.onlyId],
+  );
+  return rows;
+}
+
+export async function updateWallet(q: Queryable, id: string, patch: { name?: string | null; metadata?: unknown }): Promise<Wallet> {
+  const { rows } = await q.query<Wallet>(
+    `update wallets set name = coalesce($2, name),
+       metadata = case when $3 then $4::jsonb else metadata end, updated_at = now()
+     where id = $1 returning ${COLUMNS}`,
+    [id, patch.name ?? null, 'metadata' in patch, patch.metadata === undefined || patch.metadata === null ? null : JSON.stringify(patch.metadata)],
+  );
+  return rows[0]!;
+}
+
+/** Archives only when every balance (BTC and each RGB asset) is zero. The wallet row is locked
+ * exclusively, and ledger writes share-lock it, so no credit can land between check and archive. */
+export async function archiveWallet(tx: Queryable, id: string): Promise<Wallet> {
+  await tx.query('select 1 from wallets where id = $1 for update', [id]);
+  const { rows: nonZero } = await tx.query<{ asset_kind: string; asset_id: string; amount: string }>(
+    `select asset_kind, asset_id, amount::text from balances where wallet_id = $1 and amount <> 0`,
+    [id],
+  );
+  if (nonZero.length > 0) {
+    const list = nonZero.map((b) => (b.asset_kind === 'btc' ? `${b.amount} msat` : `${b.amount} of ${b.asset_id}`)).join(', ');
+    throw badRequest('BALANCE_NOT_ZERO', `wallet balance is not zero (${list}); move the funds out first`);
+  }
+  const { rows } = await tx.query<Wallet>(
+    `update wallets set archived_at = coalesce(archived_at, now()), updated_at = now() where id = $1 returning ${COLUMNS}`,
+    [id],
+  );
+  return rows[0]!;
+}
+
+export function walletJson(w: Wallet, balances: Balance[]) {
+  return {
+    id: w.id,
+    name: w.name,
+    metadata: w.metadata ?? null,
+    archived: w.archived_at !== null,
+    archived_at: w.archived_at ? new Date(w.archived_at).toISOString() : null,
+    balance_msat: (balances.find((b) => b.assetKind === 'btc')?.amount ?? 0n).toString(),
+    assets: balances.filter((b) => b.assetKind === 'rgb').map((b) => ({ asset_id: b.assetId, amount: b.amount.toString() })),
+    created_at: new Date(w.created_at).toISOString(),
+    updated_at: new Date(w.updated_at).toISOString(),
+  };
+}
