@@ -1,0 +1,77 @@
+// btcd and lnd from the local images, run by the docker runtime as a planner would: lnd reaches
+// btcd by container name on the lab network, the test reaches both on their 127.0.0.1 ports.
+import { randomBytes } from 'node:crypto';
+import type Docker from 'dockerode';
+import { getWalletInfo } from 'lightning';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BtcdDriver } from '../../control-plane/src/drivers/chain/btcd.js';
+import { connectLnd } from '../../control-plane/src/drivers/lnd.js';
+import { buildImages } from '../../control-plane/src/images/build.js';
+import { BTCD_RPC_CERT_FILE, btcdLaunch } from '../../control-plane/src/kinds/btcd.js';
+import { LND_ADMIN_MACAROON_FILE, LND_TLS_CERT_FILE, lndLaunch } from '../../control-plane/src/kinds/lnd.js';
+import type { ServiceKind } from '../../control-plane/src/kinds/types.js';
+import { containerName, dockerPlacement } from '../../control-plane/src/runtimes/docker/placement.js';
+import { createDockerRuntime, type DockerRuntime } from '../../control-plane/src/runtimes/docker/runtime.js';
+import { freePorts } from '../../control-plane/src/util/ports.js';
+import { waitFor } from '../../control-plane/src/util/wait.js';
+import { engine, labLeftovers, uniqueLab } from './support.js';
+
+// a regtest P2WPKH address (any valid one will do as btcd's --miningaddr)
+const MINING_ADDRESS = 'bcrt1qw508d6qejxtdg4y5r3zarvary0c5xw7kygt080';
+const kinds: Record<string, ServiceKind> = { chain: 'btcd', alice: 'lnd' };
+
+describe('btcd and lnd containers from the local images', () => {
+  let docker: Docker;
+  let runtime: DockerRuntime;
+  let btcd: BtcdDriver | undefined;
+  const lab = { name: uniqueLab('nodes'), dir: '/nonexistent' };
+  const rpc = { user: 'reglab', password: randomBytes(8).toString('hex') };
+  let ports: number[];
+
+  beforeAll(async () => {
+    docker = await engine();
+    const { images } = await buildImages({ docker, kinds: ['btcd', 'lnd'] });
+    runtime = createDockerRuntime({ docker, images });
+    await runtime.prepareLab(lab);
+    ports = await freePorts(3);
+  });
+
+  afterAll(async () => {
+    btcd?.close();
+    await runtime?.removeLab(lab, { volumes: true });
+    expect(await labLeftovers(docker, lab.name)).toEqual({ containers: [], networks: [], volumes: [] });
+  });
+
+  it('btcd answers RPC over TLS on its published 127.0.0.1 port', async () => {
+    const launch = btcdLaunch(dockerPlacement(lab.name, 'chain', kinds), { rpcUser: rpc.user, rpcPassword: rpc.password, miningAddress: MINING_ADDRESS });
+    await runtime.start({ lab, service: 'chain', kind: 'btcd', launch, hostPorts: { rpc: ports[0] } });
+    const cert = await waitFor(() => runtime.readServiceFile({ lab, service: 'chain' }, BTCD_RPC_CERT_FILE), { timeoutMs: 30_000, what: 'btcd rpc.cert' });
+    btcd = new BtcdDriver({ kind: 'btcd', url: `https://127.0.0.1:${ports[0]}`, user: rpc.user, password: rpc.password, tlsCertPem: cert.toString() });
+    expect(await waitFor(() => btcd!.getBlockCount().then((count) => count + 1), { timeoutMs: 30_000, what: 'btcd RPC' })).toBe(1);
+    await btcd.generate(3);
+    expect(await btcd.getBlockCount()).toBe(3);
+  });
+
+  it('lnd reaches btcd by container name and serves gRPC on its published port', async () => {
+    const cert = await runtime.readServiceFile({ lab, service: 'chain' }, BTCD_RPC_CERT_FILE);
+    const launch = lndLaunch(dockerPlacement(lab.name, 'alice', kinds), {
+      alias: 'alice',
+      chainService: 'chain',
+      chainRpcUser: rpc.user,
+      chainRpcPassword: rpc.password,
+      chainRpcCertPem: cert.toString(),
+      tlsExtraDomains: [containerName(lab.name, 'alice')],
+    });
+    await runtime.start({ lab, service: 'alice', kind: 'lnd', launch, hostPorts: { grpc: ports[1], rest: ports[2] } });
+    const location = { lab, service: 'alice' };
+    const macaroon = await waitFor(() => runtime.readServiceFile(location, LND_ADMIN_MACAROON_FILE), { timeoutMs: 90_000, what: 'lnd admin.macaroon' });
+    const tls = await runtime.readServiceFile(location, LND_TLS_CERT_FILE);
+    const lnd = connectLnd({ socket: `127.0.0.1:${ports[1]}`, certBase64: tls.toString('base64'), macaroonHex: macaroon.toString('hex') });
+    const info = await waitFor(async () => {
+      const wallet = await getWalletInfo({ lnd });
+      return wallet.current_block_height === 3 && wallet;
+    }, { timeoutMs: 60_000, intervalMs: 1000, what: 'lnd synced to btcd' });
+    expect(info.alias).toBe('alice');
+    expect(await runtime.logs(location, undefined, 500)).toMatch(/Chain backend is fully synced|Started rescan|Opened wallet/);
+  });
+});

@@ -1,0 +1,114 @@
+import type Docker from 'dockerode';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildImages } from '../../control-plane/src/images/build.js';
+import { redisServiceLaunch } from '../../control-plane/src/kinds/redis.js';
+import type { ServiceKind } from '../../control-plane/src/kinds/types.js';
+import { createDockerRuntime, type DockerRuntime } from '../../control-plane/src/runtimes/docker/runtime.js';
+import { dockerPlacement } from '../../control-plane/src/runtimes/docker/placement.js';
+import type { RuntimeHandle } from '../../control-plane/src/runtimes/types.js';
+import { freePort } from '../../control-plane/src/util/ports.js';
+import { waitFor } from '../../control-plane/src/util/wait.js';
+import { engine, labLeftovers, uniqueLab } from './support.js';
+
+const kinds: Record<string, ServiceKind> = { cache: 'redis' };
+
+async function ping(port: number): Promise<string> {
+  const client = new Redis({ host: '127.0.0.1', port, lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  client.on('error', () => undefined); // connect() rejects with the same error
+  try {
+    await client.connect();
+    return await client.ping();
+  } finally {
+    client.disconnect();
+  }
+}
+
+describe('docker runtime on Podman', () => {
+  let docker: Docker;
+  let runtime: DockerRuntime;
+  const lab = { name: uniqueLab('rt'), dir: '/nonexistent' };
+  const location = { lab, service: 'cache' };
+  let handle: RuntimeHandle;
+  let hostPort: number;
+
+  beforeAll(async () => {
+    docker = await engine();
+    const { images } = await buildImages({ docker, kinds: ['redis'] });
+    runtime = createDockerRuntime({ docker, images });
+    await runtime.prepareLab(lab);
+    hostPort = await freePort();
+    handle = await runtime.start({ ...location, kind: 'redis', launch: redisServiceLaunch(dockerPlacement(lab.name, 'cache', kinds)), hostPorts: { redis: hostPort } });
+  });
+
+  afterAll(async () => {
+    await runtime?.removeLab(lab, { volumes: true });
+  });
+
+  it('runs the service in a labelled container with an init, a volume and ports on 127.0.0.1 only', async () => {
+    expect(handle.runtime).toBe('docker');
+    const info = await docker.getContainer(handle.runtime === 'docker' ? handle.containerId : '').inspect();
+    expect(info.Name.replace(/^\//, '')).toBe(`reglab-${lab.name}-cache`);
+    expect(info.Config.Labels).toMatchObject({ 'reglab.lab': lab.name, 'reglab.service': 'cache', 'reglab.kind': 'redis' });
+    expect(info.HostConfig.Init).toBe(true);
+    expect(info.HostConfig.PortBindings).toEqual({ '6379/tcp': [{ HostIp: '127.0.0.1', HostPort: String(hostPort) }] });
+    expect(info.Mounts.map((mount) => [mount.Name, mount.Destination])).toEqual([[`reglab-${lab.name}-cache`, '/data']]);
+    expect(Object.keys(info.NetworkSettings.Networks)).toEqual([`reglab-${lab.name}`]);
+    expect(await waitFor(() => ping(hostPort), { timeoutMs: 20_000, what: 'redis in its container' })).toBe('PONG');
+    expect(await runtime.isAlive(handle)).toBe(true);
+  });
+
+  it('gives the last lines of the output, by handle and by service name', async () => {
+    const text = await waitFor(async () => {
+      const logs = await runtime.logs(location, handle, 50);
+      return logs.includes('Ready to accept connections') && logs;
+    }, { timeoutMs: 10_000, what: 'redis start-up logs' });
+    expect(text).not.toMatch(/[\x00-\x08]/); // the stream framing is gone
+    expect(await runtime.logs(location, undefined, 1)).toMatch(/^[^\n]*\n?$/);
+  });
+
+  it('reads files from the service data folder, also after the service stopped', async () => {
+    await ping(hostPort); // the redis folder is /data; make it write a file there
+    const client = new Redis({ host: '127.0.0.1', port: hostPort });
+    await client.save();
+    client.disconnect();
+    const dump = await runtime.readServiceFile(location, 'dump.rdb');
+    expect(dump.subarray(0, 5).toString()).toBe('REDIS');
+    await expect(runtime.readServiceFile(location, 'no-such-file')).rejects.toThrow(/cache has no file \/data\/no-such-file/);
+  });
+
+  it('is found again by a new runtime from the container labels', async () => {
+    const restarted = createDockerRuntime({ docker });
+    const found = await restarted.findContainers(lab.name);
+    expect(found).toEqual([{ service: 'cache', kind: 'redis', containerId: handle.runtime === 'docker' ? handle.containerId : '', running: true, hostPorts: { '6379/tcp': hostPort } }]);
+    expect(await restarted.isAlive({ runtime: 'docker', containerId: found[0].containerId })).toBe(true);
+  });
+
+  it('stops promptly, keeps the logs and data, and starts again on the same volume', async () => {
+    const started = Date.now();
+    await runtime.stop(handle);
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(await runtime.isAlive(handle)).toBe(false);
+    await runtime.stop(handle); // stopping twice is fine
+    expect(await runtime.logs(location, undefined, 200)).toMatch(/Ready to accept connections/);
+    handle = await runtime.start({ ...location, kind: 'redis', launch: redisServiceLaunch(dockerPlacement(lab.name, 'cache', kinds)), hostPorts: { redis: hostPort } });
+    expect(await waitFor(() => ping(hostPort), { timeoutMs: 20_000, what: 'redis restarted' })).toBe('PONG');
+    expect((await runtime.readServiceFile(location, 'dump.rdb')).subarray(0, 5).toString()).toBe('REDIS');
+    expect(await runtime.findContainers(lab.name)).toHaveLength(1);
+  });
+
+  it('says which image is missing and how to build it', async () => {
+    const bare = createDockerRuntime({ docker, images: { redis: 'localhost/reglab-nothing:here' } });
+    const launch = redisServiceLaunch(dockerPlacement(lab.name, 'cache', kinds));
+    await expect(bare.start({ lab, service: 'other', kind: 'redis', launch, hostPorts: {} })).rejects.toThrow(/cannot start other \(redis\): image localhost\/reglab-nothing:here is not in the container engine/);
+    await expect(createDockerRuntime({ docker }).start({ lab, service: 'rgb', kind: 'rln', launch, hostPorts: {} })).rejects.toThrow(/cannot start rgb \(rln\).*RGB Lightning Node cannot be built on this machine/);
+  });
+
+  it('removes the lab without leaving a container, a network or a volume', async () => {
+    expect((await labLeftovers(docker, lab.name)).volumes).toEqual([`reglab-${lab.name}-cache`]);
+    await runtime.removeLab(lab, { volumes: false });
+    expect(await labLeftovers(docker, lab.name)).toEqual({ containers: [], networks: [], volumes: [`reglab-${lab.name}-cache`] });
+    await runtime.removeLab(lab, { volumes: true });
+    expect(await labLeftovers(docker, lab.name)).toEqual({ containers: [], networks: [], volumes: [] });
+  });
+});
