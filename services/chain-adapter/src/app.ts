@@ -1,0 +1,48 @@
+import type { FastifyInstance, FastifyServerOptions } from 'fastify';
+import { ChainRpcError, type ChainDriver } from '../../../control-plane/src/drivers/chain/types.js';
+import { NETWORKS, type NetworkName } from './address.js';
+import { ChainData } from './esplora/chain-data.js';
+import { FeeEstimator } from './fees.js';
+import { HttpError, unavailable } from './http/errors.js';
+import { createService } from './http/service.js';
+import { IndexerUnavailableError, type Indexer } from './indexer.js';
+import { addressRoutes } from './routes/address.js';
+import { blockRoutes } from './routes/blocks.js';
+import { feeRoutes } from './routes/fees.js';
+import { healthRoutes } from './routes/health.js';
+import { txRoutes } from './routes/tx.js';
+
+export interface AdapterDeps {
+  network: NetworkName;
+  driver: ChainDriver;
+  indexer: Indexer;
+  logger?: FastifyServerOptions['logger'];
+}
+
+/** A failure of the node or the indexer is the lab's, not the caller's: 503 naming which part. */
+function mapDependencyError(error: Error): HttpError | undefined {
+  if (error instanceof IndexerUnavailableError) return unavailable('INDEXER_UNAVAILABLE', error.message);
+  if (error instanceof ChainRpcError) return new HttpError(502, 'NODE_ERROR', `the node answered ${error.method} with an error: ${error.message}`);
+  if ('code' in error && typeof error.code === 'string' && /^E(CONNREFUSED|CONNRESET|HOSTUNREACH|TIMEDOUT)|^UND_ERR/.test(error.code)) {
+    return unavailable('NODE_UNAVAILABLE', `the node cannot be reached: ${error.message}`);
+  }
+  return undefined;
+}
+
+/** The chain-data adapter: Esplora-style HTTP over a chain node and an Electrum indexer. */
+export async function buildApp(deps: AdapterDeps): Promise<FastifyInstance> {
+  const app = await createService({
+    title: 'reglab chain-data adapter',
+    description: 'Esplora-style, browser-safe chain data over a regtest node and an Electrum indexer.',
+    version: '0.1.0',
+    logger: deps.logger ?? false,
+    mapError: mapDependencyError,
+  });
+  const data = new ChainData(deps.indexer, NETWORKS[deps.network]);
+  feeRoutes(app, new FeeEstimator(deps.driver));
+  addressRoutes(app, data, deps.network);
+  txRoutes(app, data, deps.driver);
+  blockRoutes(app, deps.driver, deps.indexer);
+  healthRoutes(app, deps.driver, deps.indexer, deps.network);
+  return app;
+}

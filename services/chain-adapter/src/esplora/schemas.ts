@@ -1,0 +1,82 @@
+// JSON schemas of Esplora's shapes, for validation-free fast serialization and the OpenAPI document.
+const integer = { type: 'integer' } as const;
+const string = { type: 'string' } as const;
+
+export const txStatusSchema = {
+  type: 'object',
+  required: ['confirmed'],
+  properties: { confirmed: { type: 'boolean' }, block_height: integer, block_hash: string, block_time: { ...integer, description: 'Unix seconds' } },
+} as const;
+
+const outputSchema = {
+  type: 'object',
+  required: ['scriptpubkey', 'scriptpubkey_asm', 'scriptpubkey_type', 'value'],
+  properties: { scriptpubkey: string, scriptpubkey_asm: string, scriptpubkey_type: string, scriptpubkey_address: string, value: { ...integer, description: 'satoshis' } },
+} as const;
+
+export const txSchema = {
+  type: 'object',
+  required: ['txid', 'version', 'locktime', 'size', 'weight', 'fee', 'vin', 'vout', 'status'],
+  properties: {
+    txid: string,
+    version: integer,
+    locktime: integer,
+    size: integer,
+    weight: integer,
+    fee: { ...integer, description: 'satoshis' },
+    vin: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['txid', 'vout', 'prevout', 'scriptsig', 'scriptsig_asm', 'is_coinbase', 'sequence'],
+        properties: {
+          txid: string,
+          vout: integer,
+          prevout: { ...outputSchema, type: ['object', 'null'] },
+          scriptsig: string,
+          scriptsig_asm: string,
+          witness: { type: 'array', items: string },
+          is_coinbase: { type: 'boolean' },
+          sequence: integer,
+        },
+      },
+    },
+    vout: { type: 'array', items: outputSchema },
+    status: txStatusSchema,
+  },
+} as const;
+
+export const txListSchema = { type: 'array', items: txSchema } as const;
+
+export const utxoListSchema = {
+  type: 'array',
+  items: { type: 'object', required: ['txid', 'vout', 'value', 'status'], properties: { txid: string, vout: integer, value: integer, status: txStatusSchema } },
+} as const;
+
+const statsSchema = {
+  type: 'object',
+  required: ['funded_txo_count', 'funded_txo_sum', 'spent_txo_count', 'spent_txo_sum', 'tx_count'],
+  properties: { funded_txo_count: integer, funded_txo_sum: integer, spent_txo_count: integer, spent_txo_sum: integer, tx_count: integer },
+} as const;
+
+export const addressObjectSchema = {
+  type: 'object',
+  required: ['chain_stats', 'mempool_stats'],
+  properties: { address: string, scripthash: string, chain_stats: statsSchema, mempool_stats: statsSchema },
+} as const;
+
+export const outspendsSchema = {
+  type: 'array',
+  items: { type: 'object', required: ['spent'], properties: { spent: { type: 'boolean' }, txid: string, vin: integer, status: txStatusSchema } },
+} as const;
+
+export const feeRecommendationSchema = {
+  type: 'object',
+  description: 'sat/vB (integers). Targets: fastest 1 block, half hour 3, hour 6, economy 144; 20 sat/vB (0.0002 BTC/kvB) where the node cannot estimate; minimum is the relay minimum.',
+  required: ['fastestFee', 'halfHourFee', 'hourFee', 'economyFee', 'minimumFee'],
+  properties: { fastestFee: integer, halfHourFee: integer, hourFee: integer, economyFee: integer, minimumFee: integer },
+} as const;
+
+export const txidParam = { type: 'string', pattern: '^[0-9a-fA-F]{64}$', description: 'transaction id, 64 hex characters' } as const;
+export const hashParam = { type: 'string', pattern: '^[0-9a-fA-F]{64}$', description: '32-byte hash as 64 hex characters' } as const;
+export const addressParam = { type: 'string', minLength: 1, maxLength: 200 } as const;

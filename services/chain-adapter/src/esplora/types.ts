@@ -1,0 +1,64 @@
+/** Esplora's JSON shapes (Blockstream esplora API.md), as the adapter serves them. */
+export interface TxStatus {
+  confirmed: boolean;
+  block_height?: number;
+  block_hash?: string;
+  /** Unix seconds. */
+  block_time?: number;
+}
+
+export interface EsploraOutput {
+  scriptpubkey: string;
+  scriptpubkey_asm: string;
+  scriptpubkey_type: string;
+  scriptpubkey_address?: string;
+  /** Satoshis. */
+  value: number;
+}
+
+export interface EsploraInput {
+  txid: string;
+  vout: number;
+  /** null for a coinbase input. */
+  prevout: EsploraOutput | null;
+  scriptsig: string;
+  scriptsig_asm: string;
+  witness?: string[];
+  is_coinbase: boolean;
+  sequence: number;
+}
+
+export interface EsploraTx {
+  txid: string;
+  version: number;
+  locktime: number;
+  size: number;
+  weight: number;
+  /** Satoshis; 0 for a coinbase. */
+  fee: number;
+  vin: EsploraInput[];
+  vout: EsploraOutput[];
+  status: TxStatus;
+}
+
+export interface EsploraUtxo {
+  txid: string;
+  vout: number;
+  value: number;
+  status: TxStatus;
+}
+
+export interface Stats {
+  funded_txo_count: number;
+  funded_txo_sum: number;
+  spent_txo_count: number;
+  spent_txo_sum: number;
+  tx_count: number;
+}
+
+export interface Outspend {
+  spent: boolean;
+  txid?: string;
+  vin?: number;
+  status?: TxStatus;
+}

@@ -1,0 +1,31 @@
+/** An error a route answers with: HTTP status, a stable machine code and a message saying what to do. */
+export class HttpError extends Error {
+  constructor(
+    readonly statusCode: number,
+    readonly code: string,
+    message: string,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+    this.name = 'HttpError';
+  }
+}
+
+export const badRequest = (code: string, message: string) => new HttpError(400, code, message);
+export const notFound = (message: string) => new HttpError(404, 'NOT_FOUND', message);
+export const unavailable = (code: string, message: string) => new HttpError(503, code, message);
+export const badGateway = (code: string, message: string) => new HttpError(502, code, message);
+
+export const errorSchema = {
+  type: 'object',
+  required: ['error'],
+  properties: {
+    error: {
+      type: 'object',
+      required: ['code', 'message'],
+      properties: { code: { type: 'string' }, message: { type: 'string' } },
+    },
+  },
+} as const;
+
+export const errorBody = (code: string, message: string) => ({ error: { code, message } });

@@ -1,0 +1,51 @@
+import type { FastifyInstance } from 'fastify';
+import { ChainRpcError, type ChainDriver } from '../../../../control-plane/src/drivers/chain/types.js';
+import type { ChainData } from '../esplora/chain-data.js';
+import { outspendsSchema, txSchema, txStatusSchema, txidParam } from '../esplora/schemas.js';
+import { badRequest } from '../http/errors.js';
+
+const text = { type: 'string' } as const;
+const params = { type: 'object', required: ['txid'], properties: { txid: txidParam } } as const;
+const txidOf = (request: { params: unknown }) => (request.params as { txid: string }).txid.toLowerCase();
+
+export function txRoutes(app: FastifyInstance, data: ChainData, driver: ChainDriver) {
+  app.get('/api/tx/:txid', { schema: { tags: ['tx'], summary: 'A transaction, with its inputs\' prevouts', params, response: { 200: txSchema } } }, (request) => data.tx(txidOf(request)));
+  app.get('/api/tx/:txid/hex', { schema: { tags: ['tx'], summary: 'Raw transaction as hex (text)', params, response: { 200: text } } }, async (request, reply) =>
+    reply.type('text/plain; charset=utf-8').send(await data.txHex(txidOf(request))),
+  );
+  app.get('/api/tx/:txid/raw', { schema: { tags: ['tx'], summary: 'Raw transaction as bytes', params } }, async (request, reply) =>
+    reply.type('application/octet-stream').send(Buffer.from(await data.txHex(txidOf(request)), 'hex')),
+  );
+  app.get('/api/tx/:txid/status', { schema: { tags: ['tx'], summary: 'Confirmation status', params, response: { 200: txStatusSchema } } }, (request) => data.txStatus(txidOf(request)));
+  app.get('/api/tx/:txid/outspends', { schema: { tags: ['tx'], summary: 'For each output: spent or not, and by what', params, response: { 200: outspendsSchema } } }, (request) =>
+    data.outspends(txidOf(request)),
+  );
+
+  // Esplora clients post the hex as text, some without any Content-Type: take any body as text here.
+  app.register(async (scope) => {
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser('*', { parseAs: 'string', bodyLimit: 4 * 1024 * 1024 }, (_request, body, done) => done(null, body));
+    scope.post(
+      '/api/tx',
+      {
+        schema: {
+          tags: ['tx'],
+          summary: 'Broadcast a raw transaction (hex as the text body); answers the txid as text',
+          consumes: ['text/plain'],
+          body: { type: 'string', description: 'raw transaction hex' },
+          response: { 200: text },
+        },
+      },
+      async (request, reply) => {
+        const hex = String(request.body ?? '').trim();
+        if (!/^(?:[0-9a-fA-F]{2})+$/.test(hex)) throw badRequest('INVALID_TX_HEX', 'the body must be the raw transaction as hex text (an even number of 0-9a-f characters)');
+        try {
+          return reply.type('text/plain; charset=utf-8').send(await driver.sendRawTransaction(hex));
+        } catch (error) {
+          if (error instanceof ChainRpcError) throw badRequest('TX_REJECTED', `the node rejected the transaction: ${error.message}`);
+          throw error;
+        }
+      },
+    );
+  });
+}
