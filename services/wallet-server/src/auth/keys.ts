@@ -37,14 +37,14 @@ export function isValidAddress(address: string, network: Network): boolean {
 /** The text a client signs to sign in; the signature is ECDSA over sha256(utf8(message)). */
 export const loginMessage = (nonce: string) => `reglab-wallet-server:login:${nonce}`;
 
-/** Accepts a 64-byte compact signature (128 hex chars) or a DER signature (hex); high-S is
- * accepted too, since a single-use nonce makes malleability harmless here. */
+/** Signatures are 64-byte compact (r || s) in hex; DER is not accepted. High-S is accepted, since a
+ * single-use nonce makes malleability harmless here. */
+export const SIGNATURE_PATTERN = '^[0-9a-fA-F]{128}$';
+
 export async function verifyLoginSignature(pubkeyHex: string, nonce: string, signatureHex: string): Promise<boolean> {
-  if (!/^([0-9a-fA-F]{2})+$/.test(signatureHex)) return false;
-  const sig = Buffer.from(signatureHex, 'hex');
-  const format = sig.length === 64 ? 'compact' : 'der';
   try {
-    return await verifyAsync(sig, Buffer.from(loginMessage(nonce), 'utf8'), Buffer.from(pubkeyHex, 'hex'), { format, lowS: false });
+    const sig = Buffer.from(signatureHex, 'hex');
+    return await verifyAsync(sig, Buffer.from(loginMessage(nonce), 'utf8'), Buffer.from(pubkeyHex, 'hex'), { lowS: false });
   } catch {
     return false;
   }

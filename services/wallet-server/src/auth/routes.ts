@@ -6,7 +6,7 @@ import { errors, idParams, uuidString } from '../schemas.js';
 import { findOwnedWallet } from '../wallets/store.js';
 import { apiKeyJson, createApiKey, revokeApiKey } from './api-keys.js';
 import { principalOf } from './hook.js';
-import { isValidAddress, isValidPubkey, loginMessage, PUBKEY_PATTERN, verifyLoginSignature } from './keys.js';
+import { isValidAddress, isValidPubkey, loginMessage, PUBKEY_PATTERN, SIGNATURE_PATTERN, verifyLoginSignature } from './keys.js';
 import type { Scope } from './principal.js';
 import type { SessionStore } from './sessions.js';
 import { signAccessToken } from './tokens.js';
@@ -120,7 +120,7 @@ export async function authRoutes(app: FastifyInstance, opts: { sessions: Session
         properties: {
           pubkey,
           nonce: { type: 'string', minLength: 1, maxLength: 200 },
-          signature: { type: 'string', pattern: '^([0-9a-fA-F]{2}){8,80}$', description: 'compact (64-byte) or DER, hex' },
+          signature: { type: 'string', pattern: SIGNATURE_PATTERN, description: '64-byte compact ECDSA signature (r || s), hex; DER is not accepted' },
         },
       },
       response: { 200: tokensSchema, ...errors(400, 401, 502) },

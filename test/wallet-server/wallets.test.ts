@@ -1,0 +1,157 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FastifyInstance } from 'fastify';
+import { appOn, as, createWallet, enrollAndSignIn, fund, startInfra, type Infra, type TestUser } from './support.js';
+
+describe('wallet-server wallets and API keys', () => {
+  let infra: Infra;
+  let app: FastifyInstance;
+  let alice: TestUser;
+  let mallory: TestUser;
+
+  beforeAll(async () => {
+    infra = await startInfra();
+    ({ app } = await appOn(infra));
+    [alice, mallory] = [await enrollAndSignIn(app), await enrollAndSignIn(app)];
+  });
+  afterAll(async () => {
+    await app?.close();
+    await infra?.stop();
+  });
+
+  const apiKey = async (token: string, body: Record<string, unknown>) => {
+    const res = await as(app, token)({ method: 'POST', url: '/auth/api-keys', payload: body });
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json() as { id: string; api_key: string; scope: string };
+  };
+
+  it('creates, lists, reads and renames wallets', async () => {
+    const call = as(app, alice.accessToken);
+    const created = await call({ method: 'POST', url: '/wallets', payload: { name: 'spending', metadata: { color: 'red' } } });
+    expect(created.statusCode).toBe(200);
+    const w = created.json();
+    expect(w).toMatchObject({ name: 'spending', metadata: { color: 'red' }, archived: false, balance_msat: '0', assets: [] });
+    expect((await call({ url: `/wallets/${w.id}` })).json().name).toBe('spending');
+    const renamed = await call({ method: 'PATCH', url: `/wallets/${w.id}`, payload: { name: 'daily' } });
+    expect(renamed.json()).toMatchObject({ name: 'daily', metadata: { color: 'red' } });
+    const list = (await call({ url: '/wallets' })).json().wallets as Array<{ id: string }>;
+    expect(list.map((x) => x.id)).toContain(w.id);
+    expect((await call({ method: 'POST', url: '/wallets', payload: { name: '' } })).statusCode).toBe(400);
+    expect((await call({ method: 'POST', url: '/wallets', payload: {} })).statusCode).toBe(400);
+  });
+
+  it('archives only a zero-balance wallet and hides it from the list unless include_archived', async () => {
+    const call = as(app, alice.accessToken);
+    const rich = await createWallet(app, alice.accessToken, 'rich');
+    await fund(app, rich, 0n, { assetId: 'rgb:asset-1', amount: 5n });
+    const refused = await call({ method: 'DELETE', url: `/wallets/${rich}` });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().error.code).toBe('BALANCE_NOT_ZERO');
+    expect(refused.json().error.message).toMatch(/rgb:asset-1/);
+    const empty = await createWallet(app, alice.accessToken, 'empty');
+    const archived = await call({ method: 'DELETE', url: `/wallets/${empty}` });
+    expect(archived.statusCode).toBe(200);
+    expect(archived.json().archived).toBe(true);
+    const ids = (q: string) => call({ url: `/wallets${q}` }).then((r) => (r.json().wallets as Array<{ id: string }>).map((x) => x.id));
+    expect(await ids('')).not.toContain(empty);
+    expect(await ids('?include_archived=true')).toContain(empty);
+    const into = await call({ method: 'POST', url: '/payments/internal', payload: { from_wallet_id: rich, to_wallet_id: empty, asset_kind: 'rgb', asset_id: 'rgb:asset-1', asset_amount: '1' } });
+    expect(into.statusCode).toBe(400);
+    expect(into.json().error.code).toBe('WALLET_ARCHIVED');
+  });
+
+  it("answers 404 for another user's wallet on every route and changes nothing", async () => {
+    const victim = await createWallet(app, alice.accessToken, 'victim');
+    await fund(app, victim, 10_000n);
+    const own = await createWallet(app, mallory.accessToken, 'mine');
+    const call = as(app, mallory.accessToken);
+    for (const req of [
+      { url: `/wallets/${victim}` },
+      { method: 'PATCH' as const, url: `/wallets/${victim}`, payload: { name: 'pwned' } },
+      { method: 'DELETE' as const, url: `/wallets/${victim}` },
+      { url: `/wallets/${victim}/transactions` },
+      { method: 'POST' as const, url: '/payments/internal', payload: { from_wallet_id: victim, to_wallet_id: own, asset_kind: 'btc', amount_msat: 1000 } },
+      { method: 'POST' as const, url: '/payments/internal', payload: { from_wallet_id: own, to_wallet_id: victim, asset_kind: 'btc', amount_msat: 1 } },
+      { url: '/wallets/not-a-uuid' },
+    ]) {
+      const res = await call(req);
+      expect(res.statusCode, `${req.method ?? 'GET'} ${req.url}`).toBe(404);
+    }
+    const wallet = (await as(app, alice.accessToken)({ url: `/wallets/${victim}` })).json();
+    expect(wallet).toMatchObject({ name: 'victim', balance_msat: '10000', archived: false });
+    const theirs = (await call({ url: '/wallets' })).json().wallets as Array<{ id: string }>;
+    expect(theirs.map((w) => w.id)).toEqual([own]);
+    // through the wallet-key header, someone else's wallet is a rejected credential
+    const viaHeader = await as(app, mallory.accessToken, victim)({ url: `/payments/00000000-0000-7000-8000-000000000000` });
+    expect(viaHeader.statusCode).toBe(401);
+  });
+
+  it('enforces API key scopes: read is GET only, invoice cannot move funds, full can', async () => {
+    const a = await createWallet(app, alice.accessToken, 'a');
+    const b = await createWallet(app, alice.accessToken, 'b');
+    await fund(app, a, 5_000n);
+    const transfer = { method: 'POST' as const, url: '/payments/internal', payload: { from_wallet_id: a, to_wallet_id: b, asset_kind: 'btc', amount_msat: 1000 } };
+    const read = await apiKey(alice.accessToken, { name: 'ro', scope: 'read' });
+    expect((await as(app, read.api_key)({ url: `/wallets/${a}` })).statusCode).toBe(200);
+    const denied = await as(app, read.api_key)(transfer);
+    expect(denied.statusCode).toBe(403);
+    expect(denied.json().error.code).toBe('INSUFFICIENT_SCOPE');
+    expect((await as(app, read.api_key)({ method: 'POST', url: '/wallets', payload: { name: 'x' } })).statusCode).toBe(403);
+    expect((await as(app, read.api_key)({ method: 'POST', url: '/auth/api-keys', payload: { name: 'escalate', scope: 'full' } })).statusCode).toBe(403);
+    const invoice = await apiKey(alice.accessToken, { name: 'inv', scope: 'invoice' });
+    expect((await as(app, invoice.api_key)(transfer)).statusCode).toBe(403);
+    const full = await apiKey(alice.accessToken, { name: 'all' });
+    expect(full.scope).toBe('full');
+    expect((await as(app, full.api_key)(transfer)).statusCode).toBe(200);
+    expect((await as(app, alice.accessToken)({ url: `/wallets/${a}` })).json().balance_msat).toBe('4000');
+    const me = (await as(app, invoice.api_key)({ url: '/me' })).json();
+    expect(me.credential).toMatchObject({ type: 'api_key', scope: 'invoice', api_key_id: invoice.id });
+  });
+
+  it('restricts a wallet-bound key to its wallet', async () => {
+    const a = await createWallet(app, alice.accessToken, 'bound');
+    const other = await createWallet(app, alice.accessToken, 'other');
+    const key = await apiKey(alice.accessToken, { name: 'bound', wallet_id: a });
+    const call = as(app, key.api_key);
+    expect((await call({ url: `/wallets/${a}` })).statusCode).toBe(200);
+    expect((await call({ url: `/wallets/${other}` })).statusCode).toBe(404);
+    expect((await call({ url: '/wallets' })).json().wallets.map((w: { id: string }) => w.id)).toEqual([a]);
+    expect((await as(app, key.api_key, other)({ url: '/payments/00000000-0000-7000-8000-000000000000' })).statusCode).toBe(401);
+    expect((await as(app, key.api_key, a)({ url: '/payments/00000000-0000-7000-8000-000000000000' })).statusCode).toBe(404);
+    expect((await call({ method: 'POST', url: '/wallets', payload: { name: 'nope' } })).statusCode).toBe(403);
+    const foreign = await createWallet(app, mallory.accessToken, 'm');
+    const bad = await as(app, alice.accessToken)({ method: 'POST', url: '/auth/api-keys', payload: { name: 'x', wallet_id: foreign } });
+    expect(bad.statusCode).toBe(400);
+  });
+
+  it('refuses revoked and expired keys with 401; revoking unknown or foreign keys is 404', async () => {
+    const key = await apiKey(alice.accessToken, { name: 'temp', scope: 'read' });
+    expect((await as(app, key.api_key)({ url: '/wallets' })).statusCode).toBe(200);
+    expect((await as(app, mallory.accessToken)({ method: 'DELETE', url: `/auth/api-keys/${key.id}` })).statusCode).toBe(404);
+    expect((await as(app, alice.accessToken)({ method: 'DELETE', url: '/auth/api-keys/00000000-0000-7000-8000-000000000000' })).statusCode).toBe(404);
+    const revoked = await as(app, alice.accessToken)({ method: 'DELETE', url: `/auth/api-keys/${key.id}` });
+    expect(revoked.statusCode).toBe(200);
+    expect(revoked.json().revoked_at).toBeTruthy();
+    const after = await as(app, key.api_key)({ url: '/wallets' });
+    expect(after.statusCode).toBe(401);
+    expect(after.json().error.code).toBe('INVALID_API_KEY');
+
+    const soon = await apiKey(alice.accessToken, { name: 'soon', expires_at: new Date(Date.now() + 1_500).toISOString() });
+    expect((await as(app, soon.api_key)({ url: '/wallets' })).statusCode).toBe(200);
+    await new Promise((r) => setTimeout(r, 1_700));
+    expect((await as(app, soon.api_key)({ url: '/wallets' })).statusCode).toBe(401);
+    const past = await as(app, alice.accessToken)({ method: 'POST', url: '/auth/api-keys', payload: { name: 'p', expires_at: '2000-01-01T00:00:00Z' } });
+    expect(past.statusCode).toBe(400);
+    const badScope = await as(app, alice.accessToken)({ method: 'POST', url: '/auth/api-keys', payload: { name: 'p', scope: 'admin' } });
+    expect(badScope.statusCode).toBe(400);
+    expect((await as(app, 'rlk_' + 'a'.repeat(64))({ url: '/wallets' })).statusCode).toBe(401);
+  });
+
+  it('serves its OpenAPI document and docs page', async () => {
+    const doc = await app.inject({ url: '/openapi.json' });
+    expect(doc.statusCode).toBe(200);
+    const paths = Object.keys(doc.json().paths);
+    expect(paths).toEqual(expect.arrayContaining(['/auth/enroll', '/wallets/{id}/transactions', '/payments/internal', '/admin/audit', '/health']));
+    expect(doc.json().paths['/wallets'].get.security).toEqual([{ bearerAuth: [] }]);
+    expect((await app.inject({ url: '/docs' })).statusCode).toBe(200);
+  });
+});
