@@ -1,9 +1,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { waitFor } from '../../control-plane/src/util/wait.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { IndexerConfig } from '../../services/indexer/src/config.js';
-import { toDisplayHex } from '../../services/indexer/src/hashes.js';
+import { sha256d, toDisplayHex } from '../../services/indexer/src/hashes.js';
 import { startIndexer, type RunningIndexer } from '../../services/indexer/src/indexer.js';
 import { FakeChain, electrumScriptHash, p2wpkhScript, spend } from './fake-chain.js';
 import { connectLineClient, type LineClient } from './rpc-line-client.js';
@@ -90,6 +91,35 @@ describe('indexer on a staged chain', () => {
     await expect(client.request('blockchain.transaction.get_merkle', [payment.getId(), 3])).rejects.toThrow(/not in the block/);
   });
 
+  it('marks a mempool tx with an unconfirmed parent with height -1 until the parent confirms', async () => {
+    const funding = chain.mineTo(alice).transactions![0]!;
+    const parent = spend([{ txid: funding.getId(), vout: 0 }], [{ script: bob, value: 49n }]);
+    const child = spend([{ txid: parent.getId(), vout: 0 }], [{ script: bob, value: 47n }]);
+    chain.mempool.set(parent.getId(), parent);
+    chain.mempool.set(child.getId(), child);
+    await indexer.follower.poke();
+    await client.request('blockchain.scripthash.subscribe', [bobHash]);
+    expect(await client.request('blockchain.scripthash.get_history', [bobHash])).toEqual([
+      { tx_hash: parent.getId(), height: 0, fee: 1 },
+      { tx_hash: child.getId(), height: -1, fee: 2 },
+    ]);
+    expect(await client.request('blockchain.scripthash.listunspent', [bobHash])).toEqual([
+      { tx_hash: child.getId(), tx_pos: 0, height: 0, value: 47 },
+    ]);
+    expect(await client.request('blockchain.scripthash.get_balance', [bobHash])).toEqual({ confirmed: 0, unconfirmed: 47 });
+
+    chain.mineTo(p2wpkhScript(9), [parent]);
+    chain.mempool.set(child.getId(), child);
+    await indexer.follower.poke();
+    expect(await client.request('blockchain.scripthash.get_history', [bobHash])).toEqual([
+      { tx_hash: parent.getId(), height: 2 },
+      { tx_hash: child.getId(), height: 0, fee: 2 },
+    ]);
+    expect(await client.request('blockchain.scripthash.get_balance', [bobHash])).toEqual({ confirmed: 49, unconfirmed: -2 });
+    await waitFor(async () => client.notifications.length > 0, { timeoutMs: 2_000, what: 'a status notification' });
+    expect(client.notifications.at(-1)!.params).toEqual([bobHash, expect.stringMatching(/^[0-9a-f]{64}$/)]);
+  });
+
   it('resumes from its index on disk after a restart', async () => {
     const funding = chain.mineTo(alice).transactions![0]!;
     await indexer.follower.poke();
@@ -102,8 +132,6 @@ describe('indexer on a staged chain', () => {
     const driver = chain.asDriver();
     const counting = { ...driver, getBlockHex: (hash: string) => (fetched++, driver.getBlockHex(hash)) };
     indexer = await startIndexer(config(), { driver: counting });
-    expect(indexer.height()).toBe(1);
-    await indexer.follower.poke();
     client = await connectLineClient(indexer.port);
     expect(fetched).toBe(1);
     expect(indexer.height()).toBe(2);
@@ -130,13 +158,30 @@ describe('indexer on a staged chain', () => {
     const headers = (await client.request('blockchain.block.headers', [0, 10])) as { count: number; hex: string };
     expect(headers.count).toBe(3);
     expect(headers.hex).toBe(chain.blocks.map((b) => b.toHex(true)).join(''));
-    const proof = (await client.request('blockchain.block.header', [1, 2])) as { branch: string[]; root: string };
-    expect(proof.branch).toHaveLength(2);
+    const proof = (await client.request('blockchain.block.header', [1, 2])) as { header: string; branch: string[]; root: string };
+    expect(proof.header).toBe(chain.blocks[1]!.toHex(true));
+    // Block hashes 0..2: the root pairs (h0, h1) and (h2, h2); the branch of h1 is h0, then hash(h2, h2).
+    const h = chain.blocks.map((b) => Buffer.from(b.getHash()));
+    expect(proof.branch).toEqual([toDisplayHex(h[0]!), toDisplayHex(sha256d(Buffer.concat([h[2]!, h[2]!])))]);
+    expect(proof.root).toBe(toDisplayHex(sha256d(Buffer.concat([sha256d(Buffer.concat([h[0]!, h[1]!])), sha256d(Buffer.concat([h[2]!, h[2]!]))]))));
 
     expect(await client.raw('not json')).toMatchObject({ error: { code: -32700 } });
     await expect(client.request('blockchain.scripthash.get_balance', ['xyz'])).rejects.toThrow(/64-character hex/);
     const features = (await client.request('server.features')) as { genesis_hash: string; hash_function: string };
     expect(features).toMatchObject({ genesis_hash: chain.blocks[0]!.getId(), hash_function: 'sha256' });
     expect(await client.request('blockchain.estimatefee', [2])).toBe(0.0002);
+  });
+
+  it('serves confirmed transactions from their block when the node has no transaction index', async () => {
+    client.close();
+    await indexer.close();
+    const funding = chain.mineTo(alice).transactions![0]!;
+    const driver = chain.asDriver();
+    const withoutTxIndex = { ...driver, getRawTransactionHex: () => Promise.reject(new Error('No information available about transaction')) };
+    indexer = await startIndexer(config(), { driver: withoutTxIndex });
+    client = await connectLineClient(indexer.port);
+    expect(await client.request('blockchain.transaction.get', [funding.getId()])).toBe(funding.toHex());
+    await expect(client.request('blockchain.transaction.get', ['ab'.repeat(32)])).rejects.toThrow(/unknown transaction/);
+    await expect(client.request('blockchain.transaction.get', [funding.getId(), true])).rejects.toThrow(/verbose/);
   });
 });

@@ -18,6 +18,20 @@ export interface RunningIndexer {
   close(): Promise<void>;
 }
 
+/** How long start-up waits for the index to reach the node's tip before it serves anyway (and goes on catching up). */
+const STARTUP_CATCH_UP_MS = 30_000;
+
+/**
+ * Serving only once caught up (within reason) means that when the lab sees the port open, answers
+ * already reflect the chain as it was at start-up.
+ */
+async function firstCatchUp(follower: ChainFollower): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<void>((resolve) => (timer = setTimeout(resolve, STARTUP_CATCH_UP_MS)));
+  await Promise.race([follower.poke(), timeout]);
+  clearTimeout(timer);
+}
+
 export interface IndexerOptions {
   /** A driver to use instead of one made from `config.chain` (tests, benches); it is not closed. */
   driver?: ChainDriver;
@@ -41,9 +55,10 @@ export async function startIndexer(config: IndexerConfig, options: IndexerOption
   follower.on('change', (change) => {
     server.notify(change).catch((error: Error) => log.error('notifying subscribers failed', { error: error.message }));
   });
+  follower.start();
+  await firstCatchUp(follower);
   const port = await server.listen(config.port, config.host);
   log.info('indexer listening', { host: config.host, port, dataDir: config.dataDir, indexedHeight: store.height });
-  follower.start();
   return {
     port,
     host: config.host,

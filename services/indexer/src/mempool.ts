@@ -69,7 +69,14 @@ export class Mempool {
 
   /** Drops txs that a block confirmed (before the next poll would), so no tx is counted twice. */
   removeConfirmed(txids: readonly string[], touched: Set<string>): void {
+    const confirmed = new Set(txids);
     for (const txid of txids) this.remove(txid, touched);
+    // A child of a confirmed tx goes from height -1 to 0, which changes its script hashes' status.
+    for (const entry of this.entries.values()) {
+      if (entry.inputs.some((input) => confirmed.has(input.parentTxid))) {
+        for (const scriptHash of this.scriptHashesOf(entry)) touched.add(scriptHash);
+      }
+    }
   }
 
   entriesFor(scriptHash: string): MempoolEntry[] {
@@ -116,6 +123,13 @@ export class Mempool {
     return output && { scriptHash: output.scriptHash, value: output.value, height: 0 };
   }
 
+  private scriptHashesOf(entry: MempoolEntry): string[] {
+    return [
+      ...entry.tx.outputs.map((output) => output.scriptHash.toString('hex')),
+      ...entry.inputs.flatMap((input) => (input.spent ? [input.spent.scriptHash.toString('hex')] : [])),
+    ];
+  }
+
   private index(scriptHash: string, txid: string, touched: Set<string>): void {
     let txids = this.byScriptHash.get(scriptHash);
     if (!txids) this.byScriptHash.set(scriptHash, (txids = new Set()));
@@ -127,11 +141,7 @@ export class Mempool {
     const entry = this.entries.get(txid);
     if (!entry) return;
     this.entries.delete(txid);
-    const scriptHashes = [
-      ...entry.tx.outputs.map((output) => output.scriptHash.toString('hex')),
-      ...entry.inputs.flatMap((input) => (input.spent ? [input.spent.scriptHash.toString('hex')] : [])),
-    ];
-    for (const scriptHash of scriptHashes) {
+    for (const scriptHash of this.scriptHashesOf(entry)) {
       touched.add(scriptHash);
       const txids = this.byScriptHash.get(scriptHash);
       txids?.delete(txid);
