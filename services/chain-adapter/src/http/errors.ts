@@ -5,6 +5,8 @@ export class HttpError extends Error {
     readonly code: string,
     message: string,
     readonly headers: Record<string, string> = {},
+    /** Extra machine-readable fields of the error object (e.g. retry_after_seconds). */
+    readonly details: Record<string, unknown> = {},
   ) {
     super(message);
     this.name = 'HttpError';
@@ -24,8 +26,9 @@ export const errorSchema = {
       type: 'object',
       required: ['code', 'message'],
       properties: { code: { type: 'string' }, message: { type: 'string' } },
+      additionalProperties: true,
     },
   },
 } as const;
 
-export const errorBody = (code: string, message: string) => ({ error: { code, message } });
+export const errorBody = (code: string, message: string, details: Record<string, unknown> = {}) => ({ error: { code, message, ...details } });

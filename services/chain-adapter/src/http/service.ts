@@ -31,7 +31,7 @@ export async function createService(options: ServiceOptions): Promise<FastifyIns
   app.setErrorHandler((raw: FastifyError | HttpError | Error, request, reply) => {
     const error = options.mapError?.(raw) ?? raw;
     if (error instanceof HttpError) {
-      return reply.status(error.statusCode).headers(error.headers).send(errorBody(error.code, error.message));
+      return reply.status(error.statusCode).headers(error.headers).send(errorBody(error.code, error.message, error.details));
     }
     const fastifyError = error as FastifyError;
     if (fastifyError.validation) {

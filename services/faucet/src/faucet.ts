@@ -1,0 +1,112 @@
+import type { ChainDriver } from '../../../control-plane/src/drivers/chain/types.js';
+import { AddressError, parseAddress } from '../../chain-adapter/src/address.js';
+import { HttpError, badRequest } from '../../chain-adapter/src/http/errors.js';
+import type { Cooldowns } from './cooldown.js';
+import type { Miner } from './miner.js';
+import { WalletEmptyError, type FaucetWallet } from './wallet.js';
+
+export interface ClaimResult {
+  txid: string;
+  amount_sat: number;
+  address: string;
+  block_hash: string;
+  block_height: number;
+}
+
+export interface FaucetStatus {
+  network: 'regtest';
+  balance_sat: number;
+  pending_balance_sat: number;
+  claim_amount_sat: number;
+  cooldown_seconds: number;
+  height: number;
+  mining: Miner['kind'];
+  adapter_url: string | null;
+}
+
+export interface FaucetParts {
+  wallet: FaucetWallet;
+  miner: Miner;
+  cooldowns: Cooldowns;
+  driver: ChainDriver;
+  claimSat: number;
+  cooldownSeconds: number;
+  adapterUrl?: string;
+}
+
+/** The faucet pays regtest bech32/bech32m addresses only (the spec's `bcrt1` addresses). */
+export function claimAddress(input: string): string {
+  let parsed;
+  try {
+    parsed = parseAddress(input, 'regtest');
+  } catch (error) {
+    if (error instanceof AddressError) throw badRequest('INVALID_ADDRESS', error.message);
+    throw error;
+  }
+  if (parsed.kind !== 'bech32') throw badRequest('INVALID_ADDRESS', `"${input}" is a base58 address; the faucet pays regtest bech32/bech32m addresses only (bcrt1q... or bcrt1p...)`);
+  return parsed.address;
+}
+
+const unavailableStore = (error: unknown) =>
+  new HttpError(503, 'COOLDOWN_STORE_UNAVAILABLE', `the faucet cannot reach its cool-down store (Redis), so it pays nobody until it can: ${(error as Error).message}`);
+
+/** One claim: cool-down first, then the payment, then one block so that it confirms. */
+export class Faucet {
+  constructor(private readonly parts: FaucetParts) {}
+
+  async claim(input: string, clientIp: string): Promise<ClaimResult> {
+    const { wallet, miner, cooldowns, claimSat } = this.parts;
+    const address = claimAddress(input);
+    const cooldown = await cooldowns.acquire(clientIp, address).catch((error: unknown) => {
+      throw unavailableStore(error);
+    });
+    if (!cooldown.granted) {
+      const who = cooldown.blockedBy.map((subject) => (subject === 'ip' ? `your IP ${clientIp}` : `address ${address}`)).join(' and ');
+      throw new HttpError(
+        429,
+        'COOLDOWN',
+        `${who} claimed less than ${this.parts.cooldownSeconds / 60} minutes ago; try again in ${cooldown.retryAfterSeconds} s`,
+        { 'retry-after': String(cooldown.retryAfterSeconds) },
+        { retry_after_seconds: cooldown.retryAfterSeconds, blocked_by: cooldown.blockedBy },
+      );
+    }
+    let txid: string;
+    try {
+      txid = await wallet.send(address, claimSat);
+    } catch (error) {
+      await cooldown.release().catch(() => undefined);
+      if (error instanceof WalletEmptyError) {
+        throw new HttpError(503, 'FAUCET_EMPTY', `the faucet is empty: ${error.message}. Fund the faucet's node (e.g. mine to it or send to its wallet) and try again`);
+      }
+      throw new HttpError(502, 'SEND_FAILED', `the faucet could not send: ${(error as Error).message}`);
+    }
+    // The coins are gone from here on, so the cool-down stays even if mining fails.
+    try {
+      const block = await miner.mineOne();
+      return { txid, amount_sat: claimSat, address, block_hash: block.hash, block_height: block.height };
+    } catch (error) {
+      throw new HttpError(
+        502,
+        'MINE_FAILED',
+        `sent ${txid} but could not mine a block (${(error as Error).message}); the transaction waits in the mempool and confirms with the next block`,
+        {},
+        { txid },
+      );
+    }
+  }
+
+  async status(): Promise<FaucetStatus> {
+    const { wallet, driver, miner, claimSat, cooldownSeconds, adapterUrl } = this.parts;
+    const [balance, height] = await Promise.all([wallet.balance(), driver.getBlockCount()]);
+    return {
+      network: 'regtest',
+      balance_sat: balance.confirmedSat,
+      pending_balance_sat: balance.pendingSat,
+      claim_amount_sat: claimSat,
+      cooldown_seconds: cooldownSeconds,
+      height,
+      mining: miner.kind,
+      adapter_url: adapterUrl ?? null,
+    };
+  }
+}
