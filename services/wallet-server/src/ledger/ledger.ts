@@ -34,6 +34,18 @@ async function applyDelta(tx: Queryable, walletId: string, asset: Asset, delta: 
   return rowCount === 1;
 }
 
+type Move = [walletId: string, asset: Asset, delta: bigint, paymentId: string, reason: EntryReason];
+
+/** Applies several balance changes, locking balance rows in wallet-id order so two transactions
+ * moving funds in opposite directions cannot deadlock. False (roll back!) when a debit is short. */
+async function applyMoves(tx: Queryable, moves: Move[]): Promise<boolean> {
+  const ordered = [...moves].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  for (const [walletId, asset, delta, paymentId, reason] of ordered) {
+    if (!(await applyDelta(tx, walletId, asset, delta, paymentId, reason))) return false;
+  }
+  return true;
+}
+
 /** Share-locks the wallets for the rest of the transaction (archiving takes them exclusively) and
  * checks they exist and are not archived. */
 async function lockActiveWallets(tx: Queryable, walletIds: string[]): Promise<void> {
@@ -270,19 +282,45 @@ export class Ledger {
     return this.db.transaction(async (tx) => {
       await lockActiveWallets(tx, [from, to]);
       const [out, inn] = await insertPayments(tx, [leg(from, 'out', to), leg(to, 'in', from)]);
-      // Balance rows are locked in wallet-id order so opposite transfers cannot deadlock.
-      const moves: Array<[string, bigint, string, EntryReason]> = [
-        [from, -amount, out!.id, 'transfer_out'],
-        [to, amount, inn!.id, 'transfer_in'],
-      ];
-      moves.sort((a, b) => (a[0] < b[0] ? -1 : 1));
-      for (const [walletId, delta, paymentId, reason] of moves) {
-        if (!(await applyDelta(tx, walletId, asset, delta, paymentId, reason))) {
-          throw insufficientFunds(`wallet ${from} has less than ${amount}${asset.kind === 'btc' ? ' msat' : ` of asset ${asset.assetId}`}`);
-        }
-      }
+      const moved = await applyMoves(tx, [[from, asset, -amount, out!.id, 'transfer_out'], [to, asset, amount, inn!.id, 'transfer_in']]);
+      if (!moved) throw insufficientFunds(`wallet ${from} has less than ${amount}${asset.kind === 'btc' ? ' msat' : ` of asset ${asset.assetId}`}`);
       if (input.audit) await recordAudit(tx, input.audit);
       return { transferId, out: out!, in: inn! };
+    });
+  }
+
+  /** Pays a pending invoice issued to another wallet of this server without the node: the payer's
+   * out payment (kind 'pay', succeeded, no fee) and the invoice's credit in one transaction.
+   * 400 for the payee's own wallet, a paid, failed or expired invoice, or insufficient funds. */
+  payInvoiceInternally(input: { payerWalletId: string; invoicePaymentId: string; preimage?: string | null; audit?: AuditEvent }): Promise<Transfer> {
+    return this.db.transaction(async (tx) => {
+      const inv = await lockPayment(tx, input.invoicePaymentId);
+      if (inv.direction !== 'in' || inv.kind !== 'invoice') throw badRequest('NOT_AN_INVOICE', `payment ${inv.id} is not an invoice`);
+      if (inv.walletId === input.payerWalletId) {
+        throw badRequest('SELF_PAYMENT', 'this invoice was issued by the paying wallet itself; pay it from another wallet');
+      }
+      if (inv.status === 'succeeded') throw badRequest('INVOICE_ALREADY_PAID', 'this invoice is already paid');
+      if (inv.status === 'failed' || (inv.expiresAt && inv.expiresAt.getTime() <= Date.now())) {
+        throw badRequest('INVOICE_EXPIRED', 'this invoice expired or was cancelled; ask the payee for a new one');
+      }
+      await lockActiveWallets(tx, [input.payerWalletId, inv.walletId]);
+      const transferId = newId();
+      const [out] = await insertPayments(tx, [{
+        walletId: input.payerWalletId, direction: 'out', kind: 'pay', status: 'succeeded', paymentHash: inv.paymentHash,
+        bolt11: inv.bolt11, preimage: input.preimage ?? null, description: inv.description, amountMsat: inv.amountMsat,
+        assetId: inv.assetId, assetAmount: inv.assetAmount, transferId, counterpartyWalletId: inv.walletId,
+      }]);
+      const legs: Array<[Asset, bigint]> = [[BTC, inv.amountMsat]];
+      if (inv.assetId && inv.assetAmount) legs.push([{ kind: 'rgb', assetId: inv.assetId }, inv.assetAmount]);
+      const moves: Move[] = legs.filter(([, a]) => a > 0n).flatMap(([asset, amount]): Move[] => [
+        [input.payerWalletId, asset, -amount, out!.id, 'transfer_out'], [inv.walletId, asset, amount, inv.id, 'transfer_in']]);
+      if (!(await applyMoves(tx, moves))) {
+        throw insufficientFunds(`the invoice asks for ${inv.amountMsat} msat${inv.assetId ? ` and ${inv.assetAmount} of ${inv.assetId}` : ''}`);
+      }
+      await tx.query('update payments set transfer_id = $2, counterparty_wallet_id = $3 where id = $1', [inv.id, transferId, input.payerWalletId]);
+      const paid = await finish(tx, inv.id, { status: 'succeeded', preimage: input.preimage ?? null });
+      if (input.audit) await recordAudit(tx, input.audit);
+      return { transferId, out: out!, in: paid };
     });
   }
 
