@@ -41,6 +41,11 @@ function internalScriptHash(params: Params, index: number): string {
   return fromDisplayHex(params.hash(index)).toString('hex');
 }
 
+/** A method whose one parameter is a script hash. */
+function byScriptHash(run: (scriptHash: string, session: SessionHandle) => unknown): MethodSpec {
+  return { names: ['scripthash'], run: (params, session) => run(internalScriptHash(params, 0), session) };
+}
+
 function btcPerKvB(satPerVb: number): number {
   return Math.round(satPerVb * 1000) / 1e8;
 }
@@ -148,35 +153,16 @@ export function createMethods(context: MethodContext): Map<string, MethodSpec> {
     },
     'blockchain.relayfee': { names: [], run: () => RELAY_FEE_BTC_PER_KVB },
     'mempool.get_fee_histogram': { names: [], run: () => [] },
-    'blockchain.scripthash.get_history': {
-      names: ['scripthash'],
-      run: (params) => queries.history(internalScriptHash(params, 0)),
-    },
-    'blockchain.scripthash.get_mempool': {
-      names: ['scripthash'],
-      run: (params) => queries.mempoolHistory(internalScriptHash(params, 0)),
-    },
-    'blockchain.scripthash.get_balance': {
-      names: ['scripthash'],
-      run: (params) => queries.balance(internalScriptHash(params, 0)),
-    },
-    'blockchain.scripthash.listunspent': {
-      names: ['scripthash'],
-      run: (params) => queries.listUnspent(internalScriptHash(params, 0)),
-    },
-    'blockchain.scripthash.subscribe': {
-      names: ['scripthash'],
-      run: async (params, session) => {
-        const scriptHash = internalScriptHash(params, 0);
-        const status = await queries.status(scriptHash);
-        session.subscribeScriptHash(scriptHash, status);
-        return status;
-      },
-    },
-    'blockchain.scripthash.unsubscribe': {
-      names: ['scripthash'],
-      run: (params, session) => session.unsubscribeScriptHash(internalScriptHash(params, 0)),
-    },
+    'blockchain.scripthash.get_history': byScriptHash((scriptHash) => queries.history(scriptHash)),
+    'blockchain.scripthash.get_mempool': byScriptHash((scriptHash) => queries.mempoolHistory(scriptHash)),
+    'blockchain.scripthash.get_balance': byScriptHash((scriptHash) => queries.balance(scriptHash)),
+    'blockchain.scripthash.listunspent': byScriptHash((scriptHash) => queries.listUnspent(scriptHash)),
+    'blockchain.scripthash.subscribe': byScriptHash(async (scriptHash, session) => {
+      const status = await queries.status(scriptHash);
+      session.subscribeScriptHash(scriptHash, status);
+      return status;
+    }),
+    'blockchain.scripthash.unsubscribe': byScriptHash((scriptHash, session) => session.unsubscribeScriptHash(scriptHash)),
     'blockchain.transaction.get': {
       names: ['tx_hash', 'verbose'],
       run: (params) => {
