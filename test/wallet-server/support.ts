@@ -54,6 +54,7 @@ export async function enrollAndSignIn(app: FastifyInstance, key = newKey()): Pro
 
 export async function signIn(app: FastifyInstance, key: { secretKey: Uint8Array; pubkey: string }): Promise<TestUser> {
   const challenge = await app.inject({ url: `/auth/challenge?pubkey=${key.pubkey}` });
+  if (challenge.statusCode !== 200) throw new Error(`challenge: ${challenge.statusCode} ${challenge.body}`);
   const { nonce } = challenge.json() as { nonce: string };
   const verify = await app.inject({
     method: 'POST', url: '/auth/verify',

@@ -6,7 +6,7 @@ import './types.js';
 import type { Config } from './config.js';
 import type { Db } from './db/db.js';
 import { openDatabase } from './db/open.js';
-import { openRedis } from './redis.js';
+import { openRedis, redisReady } from './redis.js';
 import { Ledger } from './ledger/index.js';
 import { HealthRegistry, healthRoutes } from './health.js';
 import { installErrorHandling } from './errors.js';
@@ -34,6 +34,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   });
   const db = options.db ?? (await openDatabase(config));
   const redis = options.redis ?? openRedis(config.redisUrl);
+  if (!(await redisReady(redis))) app.log.warn(`Redis at ${config.redisUrl} is not reachable yet; sign-in answers 502 until it is`);
   app.addHook('onClose', async () => {
     if (!options.redis) redis.disconnect();
     if (!options.db) await db.close();

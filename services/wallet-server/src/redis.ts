@@ -14,6 +14,22 @@ export function openRedis(url: string): Redis {
   return redis;
 }
 
+/** Resolves when the client is connected, or after timeoutMs (false) so a server can start while
+ * Redis is still away and answer 502 until it comes. */
+export function redisReady(redis: Redis, timeoutMs = 5_000): Promise<boolean> {
+  if (redis.status === 'ready') return Promise.resolve(true);
+  return new Promise((resolve) => {
+    const done = (ok: boolean) => {
+      clearTimeout(timer);
+      redis.off('ready', onReady);
+      resolve(ok);
+    };
+    const onReady = () => done(true);
+    const timer = setTimeout(() => done(false), timeoutMs);
+    redis.on('ready', onReady);
+  });
+}
+
 /** Runs a Redis command, turning any failure into a DependencyError (502). */
 export async function redisCall<T>(fn: () => Promise<T>): Promise<T> {
   try {

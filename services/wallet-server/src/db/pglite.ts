@@ -7,7 +7,8 @@ export async function openPglite(dataDir?: string): Promise<Db> {
   const run = async <T>(q: Pick<PGlite, 'query'>, text: string, params?: unknown[]): Promise<QueryResult<T>> => {
     try {
       const res = await q.query<T>(text, params as unknown[]);
-      return { rows: res.rows, rowCount: res.affectedRows ?? res.rows.length };
+      // PGlite reports affectedRows 0 for a SELECT; rows counts it, affectedRows counts writes.
+      return { rows: res.rows, rowCount: res.rows.length || (res.affectedRows ?? 0) };
     } catch (err) {
       throw asDependencyError(err);
     }
