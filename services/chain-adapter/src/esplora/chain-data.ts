@@ -58,9 +58,9 @@ export class ChainData {
   }
 
   private async esploraTx(txid: string, status: Promise<TxStatus>): Promise<EsploraTx> {
-    const tx = await this.transaction(txid);
+    const [tx, known] = await Promise.all([this.transaction(txid), status]);
     const parents = new Map(await Promise.all(parentTxids(tx).map(async (parent) => [parent, await this.transaction(parent)] as const)));
-    return toEsploraTx(tx, parents, await status, this.network);
+    return toEsploraTx(tx, parents, known, this.network);
   }
 
   private esploraTxs(items: HistoryItem[], statusOf: StatusOf = this.statusLookup()): Promise<EsploraTx[]> {

@@ -1,0 +1,60 @@
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Cooldowns } from '../../services/faucet/src/cooldown.js';
+import { startRedis, type RunningServer } from '../support/infra.js';
+
+describe('faucet cool-downs (real Redis)', () => {
+  let server: RunningServer;
+  let redis: Redis;
+
+  beforeAll(async () => {
+    server = await startRedis();
+    redis = new Redis(server.url);
+  });
+  afterAll(async () => {
+    redis?.disconnect();
+    await server?.stop();
+  });
+
+  it('grants one claim per IP and per address, and says which one blocks and for how long', async () => {
+    const cooldowns = new Cooldowns(redis, 900, 'test1');
+    expect((await cooldowns.acquire('10.0.0.1', 'bcrt1qa')).granted).toBe(true);
+    const sameAddress = await cooldowns.acquire('10.0.0.2', 'bcrt1qa');
+    expect(sameAddress).toMatchObject({ granted: false, blockedBy: ['address'] });
+    const sameIp = await cooldowns.acquire('10.0.0.1', 'bcrt1qb');
+    expect(sameIp).toMatchObject({ granted: false, blockedBy: ['ip'] });
+    const both = await cooldowns.acquire('10.0.0.1', 'bcrt1qa');
+    expect(both).toMatchObject({ granted: false, blockedBy: ['ip', 'address'] });
+    if (both.granted) throw new Error('unreachable');
+    expect(both.retryAfterSeconds).toBeGreaterThan(890);
+    expect(both.retryAfterSeconds).toBeLessThanOrEqual(900);
+    // A refused claim sets nothing: the other IP is still free for another address.
+    expect((await cooldowns.acquire('10.0.0.2', 'bcrt1qc')).granted).toBe(true);
+    expect(await redis.pttl('test1:ip:10.0.0.1')).toBeGreaterThan(890_000);
+  });
+
+  it('frees both keys on release, but never a later claim of the same keys', async () => {
+    const cooldowns = new Cooldowns(redis, 900, 'test2');
+    const first = await cooldowns.acquire('10.0.0.1', 'bcrt1qa');
+    if (!first.granted) throw new Error('first claim refused');
+    await first.release();
+    const second = await cooldowns.acquire('10.0.0.1', 'bcrt1qa');
+    expect(second.granted).toBe(true);
+    await first.release(); // late, repeated release of the first claim
+    expect((await cooldowns.acquire('10.0.0.1', 'bcrt1qa')).granted).toBe(false);
+  });
+
+  it('grants exactly one of many simultaneous claims for one address', async () => {
+    const cooldowns = new Cooldowns(redis, 900, 'test3');
+    const results = await Promise.all(Array.from({ length: 50 }, (_, i) => cooldowns.acquire(`10.1.0.${i}`, 'bcrt1qsame')));
+    expect(results.filter((result) => result.granted)).toHaveLength(1);
+  });
+
+  it('expires after the cool-down', async () => {
+    const cooldowns = new Cooldowns(redis, 1, 'test4');
+    expect((await cooldowns.acquire('10.0.0.1', 'bcrt1qa')).granted).toBe(true);
+    expect((await cooldowns.acquire('10.0.0.1', 'bcrt1qa')).granted).toBe(false);
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    expect((await cooldowns.acquire('10.0.0.1', 'bcrt1qa')).granted).toBe(true);
+  });
+});
