@@ -4,9 +4,8 @@ import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { Redis } from 'ioredis';
-import { initPostgresCluster, postgresLaunch, postgresUrl } from '../../control-plane/src/managed/postgres.js';
-import { redisLaunch, redisUrl } from '../../control-plane/src/managed/redis.js';
+import { initPostgresCluster, pingPostgres, postgresLaunch, postgresUrl } from '../../control-plane/src/managed/postgres.js';
+import { pingRedis, redisLaunch, redisUrl } from '../../control-plane/src/managed/redis.js';
 import { startDetached, stopProcessGroup } from '../../control-plane/src/runtimes/process/child.js';
 import { freePort } from '../../control-plane/src/util/ports.js';
 import { waitFor } from '../../control-plane/src/util/wait.js';
@@ -26,16 +25,7 @@ export async function startPostgres(): Promise<RunningServer & { createDatabase(
   const launch = postgresLaunch(dataDir, port);
   const pid = startDetached(launch, join(dir, 'postgres.log'));
   const url = postgresUrl(port);
-  await waitFor(async () => {
-    const client = new pg.Client({ connectionString: url });
-    try {
-      await client.connect();
-      await client.query('select 1');
-      return true;
-    } finally {
-      await client.end().catch(() => undefined);
-    }
-  }, { timeoutMs: 30_000, what: `PostgreSQL on port ${port} (log: ${dir}/postgres.log)` });
+  await waitFor(() => pingPostgres(url), { timeoutMs: 30_000, what: `PostgreSQL on port ${port} (log: ${dir}/postgres.log)` });
   return {
     url,
     port,
@@ -58,15 +48,7 @@ export async function startRedis(): Promise<RunningServer> {
   const port = await freePort();
   const pid = startDetached(redisLaunch(dir, port), join(dir, 'redis.log'));
   const url = redisUrl(port);
-  await waitFor(async () => {
-    const client = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
-    try {
-      await client.connect();
-      return (await client.ping()) === 'PONG';
-    } finally {
-      client.disconnect();
-    }
-  }, { timeoutMs: 15_000, what: `Redis on port ${port}` });
+  await waitFor(() => pingRedis(url), { timeoutMs: 15_000, what: `Redis on port ${port}` });
   return {
     url,
     port,

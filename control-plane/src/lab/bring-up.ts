@@ -5,6 +5,7 @@ import type { Placement } from '../kinds/types.js';
 import type { Runtime } from '../runtimes/types.js';
 import type { LabSpec } from '../spec/types.js';
 import { freePort, isListening } from '../util/ports.js';
+import { describeError } from '../util/errors.js';
 import { waitFor } from '../util/wait.js';
 import { newPrivateKeyHex } from '../wallet/keys.js';
 import type { LabEventListener } from './events.js';
@@ -88,7 +89,7 @@ export async function bringUp(lab: LabState, options: LabDriverOptions): Promise
     return session;
   } catch (error) {
     lab.status = 'failed';
-    lab.error = (error as Error).message;
+    lab.error = describeError(error);
     await options.persist();
     options.onEvent({ type: 'lab', lab: lab.name, status: 'failed', message: lab.error });
     session.close();
@@ -136,7 +137,7 @@ export async function startService(session: LabSession, name: string, options: L
   } catch (error) {
     service.status = 'failed';
     const tail = await options.runtime.logs({ lab: session.labInfo, service: name }, service.handle, 15).catch(() => '');
-    service.error = `${(error as Error).message}${tail ? `\n--- last lines of ${name}'s log ---\n${tail}` : ''}`;
+    service.error = `${describeError(error)}${tail ? `\n--- last lines of ${name}'s log ---\n${tail}` : ''}`;
     await options.persist();
     emit(service.error);
     throw new Error(`${name} did not start: ${service.error}`);

@@ -1,4 +1,4 @@
-import { addPeer, createChainAddress, createInvoice, getChainBalance, getChannels, getNetworkGraph, getWalletInfo, openChannel, pay } from 'lightning';
+import { addPeer, createChainAddress, createInvoice, decodePaymentRequest, getPayment, getChainBalance, getChannels, getNetworkGraph, getWalletInfo, openChannel, pay } from 'lightning';
 import { address as addressLib, networks } from 'bitcoinjs-lib';
 import { BtcdDriver } from '../drivers/chain/btcd.js';
 import { waitFor } from '../util/wait.js';
@@ -128,10 +128,19 @@ export interface PaymentRequest {
   memo?: string;
 }
 
-/** An invoice on `to`, paid by `from` over the lab's channels. */
-export async function payBetween(session: LabSession, request: PaymentRequest) {
+/**
+ * An invoice on `to`, paid by `from` over the lab's channels. A retry passes the invoice of the
+ * first attempt, so a payment that went through is found instead of being made twice.
+ */
+export async function payBetween(session: LabSession, request: PaymentRequest, retry: { invoice?: string; onInvoice?: (invoice: string) => Promise<void> } = {}) {
   if (request.from === request.to) throw new UserInputError('a payment needs two different nodes');
-  const invoice = await createInvoice({ lnd: session.lnd(request.to), tokens: request.amountSat, description: request.memo ?? `reglab ${request.from} -> ${request.to}` });
-  const paid = await pay({ lnd: session.lnd(request.from), request: invoice.request });
-  return { paymentHash: invoice.id, amountSat: paid.tokens - paid.fee, feeSat: paid.fee, hops: paid.hops.length, preimage: paid.secret };
+  let invoice = retry.invoice;
+  if (!invoice) {
+    invoice = (await createInvoice({ lnd: session.lnd(request.to), tokens: request.amountSat, description: request.memo ?? `reglab ${request.from} -> ${request.to}` })).request;
+    await retry.onInvoice?.(invoice);
+  }
+  const { id } = await decodePaymentRequest({ lnd: session.lnd(request.from), request: invoice });
+  const earlier = await getPayment({ lnd: session.lnd(request.from), id }).catch(() => undefined);
+  const paid = earlier?.payment ?? (await pay({ lnd: session.lnd(request.from), request: invoice }));
+  return { paymentHash: id, amountSat: paid.tokens - paid.fee, feeSat: paid.fee, hops: paid.hops.length, preimage: paid.secret };
 }

@@ -1,6 +1,6 @@
 import { createConnection } from 'node:net';
-import pg from 'pg';
-import { Redis } from 'ioredis';
+import { pingPostgres } from '../managed/postgres.js';
+import { pingRedis } from '../managed/redis.js';
 import type { ServiceKind } from '../kinds/types.js';
 import type { LabSession } from './session.js';
 import { waitNodeSynced } from './operations.js';
@@ -18,9 +18,9 @@ export async function probeReady(session: LabSession, service: string, kind: Ser
       await waitNodeSynced(session, service, { timeoutMs: 1_000 });
       return true;
     case 'postgres':
-      return probePostgres(`postgres://postgres@${address('sql')}/postgres`);
+      return pingPostgres(`postgres://postgres@${address('sql')}/postgres`);
     case 'redis':
-      return probeRedis(`redis://${address('redis')}`);
+      return pingRedis(`redis://${address('redis')}`);
     case 'indexer':
     case 'electrs':
       return probeElectrum(address('electrum'));
@@ -32,27 +32,6 @@ export async function probeReady(session: LabSession, service: string, kind: Ser
       return probeHttp(`http://${address('http')}/api/health`);
     case 'rln':
       return probeHttp(`http://${address('api')}/networkinfo`);
-  }
-}
-
-async function probePostgres(url: string): Promise<boolean> {
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 1_000 });
-  try {
-    await client.connect();
-    await client.query('select 1');
-    return true;
-  } finally {
-    await client.end().catch(() => undefined);
-  }
-}
-
-async function probeRedis(url: string): Promise<boolean> {
-  const client = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null, connectTimeout: 1_000 });
-  try {
-    await client.connect();
-    return (await client.ping()) === 'PONG';
-  } finally {
-    client.disconnect();
   }
 }
 

@@ -3,7 +3,8 @@ import type { RuntimeHandle } from '../runtimes/types.js';
 import type { LabSpec } from '../spec/types.js';
 
 export type ServiceStatus = 'pending' | 'starting' | 'ready' | 'failed' | 'stopped';
-export type LabStatus = 'starting' | 'ready' | 'failed' | 'stopping' | 'stopped';
+/** `degraded`: a service of a lab that was ready no longer runs (found when the control plane re-attaches). */
+export type LabStatus = 'starting' | 'ready' | 'degraded' | 'failed' | 'stopping' | 'stopped';
 
 export interface ServiceState {
   name: string;

@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import pg from 'pg';
 import { chownSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ProcessLaunch } from '../runtimes/process/child.js';
@@ -55,4 +56,16 @@ export function postgresLaunch(dataDir: string, port: number): ProcessLaunch {
 
 export function postgresUrl(port: number, database = 'postgres'): string {
   return `postgres://postgres@127.0.0.1:${port}/${database}`;
+}
+
+/** True when PostgreSQL answers a query at `url`; throws while it cannot be reached. */
+export async function pingPostgres(url: string): Promise<boolean> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 1_000 });
+  try {
+    await client.connect();
+    await client.query('select 1');
+    return true;
+  } finally {
+    await client.end().catch(() => undefined);
+  }
 }

@@ -1,4 +1,5 @@
 import { existsSync, mkdirSync } from 'node:fs';
+import { Redis } from 'ioredis';
 import type { ProcessLaunch } from '../runtimes/process/child.js';
 
 export function redisServerBinary(): string {
@@ -20,3 +21,14 @@ export function redisLaunch(dataDir: string, port: number): ProcessLaunch {
 }
 
 export const redisUrl = (port: number) => `redis://127.0.0.1:${port}`;
+
+/** True when a Redis answers PING at `url`; throws while it cannot be reached. */
+export async function pingRedis(url: string): Promise<boolean> {
+  const client = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null, connectTimeout: 1_000 });
+  try {
+    await client.connect();
+    return (await client.ping()) === 'PONG';
+  } finally {
+    client.disconnect();
+  }
+}

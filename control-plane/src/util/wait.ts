@@ -1,3 +1,5 @@
+import { describeError } from './errors.js';
+
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 export interface WaitOptions {
@@ -25,7 +27,7 @@ export async function waitFor<T>(probe: () => Promise<T | undefined | false>, op
       lastError = error;
     }
     if (Date.now() > deadline) {
-      const reason = lastError instanceof Error ? `: ${lastError.message}` : '';
+      const reason = lastError === undefined ? '' : `: ${describeError(lastError)}`;
       throw new Error(`timed out after ${options.timeoutMs} ms waiting for ${options.what}${reason}`);
     }
     await sleep(options.intervalMs ?? 200);

@@ -1,0 +1,103 @@
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, openSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { daemonInfoFile, type DaemonInfo } from '../home.js';
+import { isRunning } from '../runtimes/process/child.js';
+import { sleep, waitFor } from '../util/wait.js';
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly problems?: { file: string; line: number; column: number; path: string; message: string }[],
+  ) {
+    super(message);
+  }
+}
+
+/** The CLI's view of the control plane: plain HTTP calls, errors turned into ApiError. */
+export class ControlPlaneClient {
+  constructor(readonly url: string) {}
+
+  async request<T>(method: string, path: string, body?: unknown): Promise<T> {
+    const response = await fetch(`${this.url}${path}`, {
+      method,
+      headers: body === undefined ? {} : { 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await response.text();
+    const parsed = text && response.headers.get('content-type')?.includes('json') ? JSON.parse(text) : text;
+    if (!response.ok) {
+      const error = parsed?.error ?? {};
+      throw new ApiError(response.status, error.code ?? 'error', error.message ?? String(parsed), error.problems);
+    }
+    return parsed as T;
+  }
+
+  /** Reads the server-sent events of `path`, calling `onEvent` until it returns true. */
+  async follow(path: string, onEvent: (event: { type: string; [key: string]: unknown }) => boolean): Promise<void> {
+    const response = await fetch(`${this.url}${path}`, { headers: { accept: 'text/event-stream' } });
+    if (!response.ok || !response.body) throw new ApiError(response.status, 'error', `cannot follow ${path}`);
+    const decoder = new TextDecoder();
+    let buffer = '';
+    for await (const chunk of response.body) {
+      buffer += decoder.decode(chunk as Uint8Array, { stream: true });
+      let end: number;
+      while ((end = buffer.indexOf('\n\n')) >= 0) {
+        const frame = buffer.slice(0, end);
+        buffer = buffer.slice(end + 2);
+        const data = frame.split('\n').find((line) => line.startsWith('data: '));
+        if (data && onEvent(JSON.parse(data.slice(6)))) {
+          await response.body.cancel().catch(() => undefined);
+          return;
+        }
+      }
+    }
+  }
+}
+
+function readDaemonInfo(home: string): DaemonInfo | undefined {
+  const file = daemonInfoFile(home);
+  if (!existsSync(file)) return undefined;
+  const info = JSON.parse(readFileSync(file, 'utf8')) as DaemonInfo;
+  return isRunning(info.pid) ? info : undefined;
+}
+
+async function answers(url: string): Promise<boolean> {
+  try {
+    return (await fetch(`${url}/health`, { signal: AbortSignal.timeout(2_000) })).ok;
+  } catch {
+    return false;
+  }
+}
+
+/** The running control plane of this home folder, if any. */
+export async function findControlPlane(home: string): Promise<ControlPlaneClient | undefined> {
+  const info = readDaemonInfo(home);
+  return info && (await answers(info.url)) ? new ControlPlaneClient(info.url) : undefined;
+}
+
+/** The control plane of this home folder, started in the background when none runs. */
+export async function ensureControlPlane(home: string): Promise<ControlPlaneClient> {
+  const running = await findControlPlane(home);
+  if (running) return running;
+  mkdirSync(join(home, 'logs'), { recursive: true });
+  const log = openSync(join(home, 'logs', 'control-plane.log'), 'a');
+  const cli = fileURLToPath(new URL('./main.js', import.meta.url));
+  const entry = existsSync(cli) ? [cli] : ['--import', import.meta.resolve('tsx'), cli.replace(/\.js$/, '.ts')];
+  const child = spawn(process.execPath, [...entry, 'serve'], { detached: true, stdio: ['ignore', log, log], env: { ...process.env, REGLAB_HOME: home } });
+  child.unref();
+  return waitFor(async () => {
+    if (child.exitCode !== null) throw new Error(`the control plane exited at start (log: ${join(home, 'logs', 'control-plane.log')})`);
+    return findControlPlane(home);
+  }, { timeoutMs: 30_000, intervalMs: 100, what: 'the control plane to start', stopOn: () => child.exitCode !== null });
+}
+
+/** Asks the control plane to stop and waits until its process is gone. */
+export async function stopControlPlane(home: string, client: ControlPlaneClient): Promise<void> {
+  const info = readDaemonInfo(home);
+  await client.request('POST', '/shutdown').catch(() => undefined);
+  while (info && isRunning(info.pid)) await sleep(100);
+}

@@ -1,0 +1,179 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { Command, Option } from 'commander';
+import type { LabEvent } from '../lab/events.js';
+import { startControlPlane } from '../daemon.js';
+import { reglabHome } from '../home.js';
+import { formatProblem, LabSpecError, parseLabSpec } from '../spec/parse.js';
+import { ApiError, ensureControlPlane, findControlPlane, stopControlPlane, type ControlPlaneClient } from './client.js';
+import { formatEvent, formatLab } from './print.js';
+
+/** Exit codes scripts can rely on. */
+export const EXIT = { ok: 0, failed: 1, invalidInput: 2, conflictOrMissing: 3 } as const;
+
+const program = new Command('reglab')
+  .description('A regtest lab for Lightning and RGB payments')
+  .option('--json', 'machine-readable output')
+  .option('--lab <name>', 'the lab to act on (default: the only lab that is up)')
+  .showHelpAfterError();
+
+const json = () => Boolean(program.opts().json);
+const out = (human: string, machine: unknown) => console.log(json() ? JSON.stringify(machine, null, 2) : human);
+
+async function labName(client: ControlPlaneClient): Promise<string> {
+  const chosen = program.opts().lab as string | undefined;
+  if (chosen) return chosen;
+  const { labs } = await client.request<{ labs: { name: string }[] }>('GET', '/labs');
+  if (labs.length === 1) return labs[0].name;
+  throw new ApiError(404, 'not_found', labs.length === 0 ? 'no lab is up: start one with `reglab up`' : `several labs are up (${labs.map((lab) => lab.name).join(', ')}): choose one with --lab`);
+}
+
+async function runningClient(): Promise<ControlPlaneClient> {
+  const client = await findControlPlane(reglabHome());
+  if (!client) throw new ApiError(404, 'not_found', 'no lab is up here (no control plane runs for this folder): start one with `reglab up`');
+  return client;
+}
+
+program.command('validate').description('check lab.yaml without starting anything')
+  .option('-f, --file <path>', 'lab file', 'lab.yaml')
+  .action((options: { file: string }) => {
+    const spec = parseLabSpec(readFileSync(options.file, 'utf8'), options.file);
+    out(`${options.file}: valid (lab ${spec.name}, ${spec.nodes.length} nodes, ${spec.channels.length} channels)`, { valid: true, spec });
+  });
+
+program.command('up').description('bring a lab up and wait until it is ready')
+  .option('-f, --file <path>', 'lab file', 'lab.yaml')
+  .action(async (options: { file: string }) => {
+    const file = resolve(options.file);
+    const yaml = readFileSync(file, 'utf8');
+    parseLabSpec(yaml, options.file);
+    const client = await ensureControlPlane(reglabHome());
+    const started = Date.now();
+    const lab = await client.request<{ name: string }>('POST', '/labs', { yaml, file: options.file });
+    if (!json()) console.log(`bringing lab ${lab.name} up (control plane ${client.url})`);
+    let final: LabEvent | undefined;
+    await client.follow(`/labs/${lab.name}/events`, (event) => {
+      const line = formatEvent(event as LabEvent);
+      if (line && !json()) console.log(line);
+      if (event.type === 'lab' && ['ready', 'failed', 'degraded'].includes(event.status as string)) final = event as LabEvent;
+      return final !== undefined;
+    });
+    const inspected = await client.request<Parameters<typeof formatLab>[0]>('GET', `/labs/${lab.name}`);
+    out(`\n${formatLab(inspected)}\nready in ${((Date.now() - started) / 1000).toFixed(1)}s`, inspected);
+    if (final?.type === 'lab' && final.status !== 'ready') process.exitCode = EXIT.failed;
+  });
+
+program.command('down').description('stop the lab and remove its processes, containers and data')
+  .option('--volumes', 'also remove docker volumes')
+  .action(async (options: { volumes?: boolean }) => {
+    const home = reglabHome();
+    const client = (await findControlPlane(home)) ?? (await ensureControlPlane(home));
+    const { labs } = await client.request<{ labs: { name: string }[] }>('GET', '/labs');
+    const name = (program.opts().lab as string | undefined) ?? (labs.length === 1 ? labs[0].name : undefined);
+    if (labs.length === 0) {
+      await stopControlPlane(home, client);
+      out('no lab is up', { stopped: [] });
+      return;
+    }
+    if (!name) throw new ApiError(404, 'not_found', `several labs are up (${labs.map((lab) => lab.name).join(', ')}): choose one with --lab`);
+    await client.request('DELETE', `/labs/${name}?volumes=${Boolean(options.volumes)}`);
+    const rest = await client.request<{ labs: unknown[] }>('GET', '/labs');
+    if (rest.labs.length === 0) await stopControlPlane(home, client);
+    out(`lab ${name} is down`, { stopped: [name] });
+  });
+
+program.command('status').description('services, ports, node pubkeys, balances, channels and chain height')
+  .action(async () => {
+    const client = await runningClient();
+    const inspected = await client.request<Parameters<typeof formatLab>[0]>('GET', `/labs/${await labName(client)}`);
+    out(formatLab(inspected), inspected);
+  });
+
+type JobView = { id: string; state: string; result?: Record<string, unknown>; error?: string };
+
+async function runJob(path: string, body: unknown, describe: (result: Record<string, unknown>) => string): Promise<void> {
+  const client = await runningClient();
+  const job = await client.request<JobView>('POST', `/labs/${await labName(client)}${path}?wait=true`, body);
+  if (job.state !== 'completed') {
+    out(`${job.id} ${job.state}: ${job.error ?? 'not finished within 120 s'}`, job);
+    process.exitCode = EXIT.failed;
+    return;
+  }
+  out(describe(job.result ?? {}), job);
+}
+
+const integer = (name: string) => (value: string) => {
+  if (!/^\d+$/.test(value)) throw new ApiError(400, 'invalid_request', `${name} must be a whole number, not "${value}"`);
+  return Number(value);
+};
+
+program.command('mine').description('mine blocks (to the lab wallet, or to --address)')
+  .argument('[blocks]', 'how many', integer('blocks'), 1)
+  .option('--address <address>', 'pay the block rewards to this regtest address')
+  .action((blocks: number, options: { address?: string }) => runJob('/mine', { blocks, address: options.address }, (result) => `mined ${blocks} block(s); height ${result.height}`));
+
+program.command('fund').description('send coins from the lab wallet to a node or an address, and confirm them')
+  .argument('<target>', 'a node name or a regtest address')
+  .argument('<amount_sat>', 'amount in satoshis', integer('amount_sat'))
+  .action((target: string, amount: number) => {
+    const isAddress = /^(bcrt1|[mn2])/.test(target) && target.length > 25;
+    return runJob('/fund', { ...(isAddress ? { address: target } : { node: target }), amount_sat: amount }, (result) => `sent ${amount} sat to ${result.address} in ${result.txid} (confirmed at height ${result.height})`);
+  });
+
+program.command('channel').description('channels between the lab nodes')
+  .command('open')
+  .argument('<from>').argument('<to>')
+  .argument('<capacity_sat>', 'capacity in satoshis', integer('capacity_sat'))
+  .option('--push <sat>', 'satoshis given to the other side', integer('push'), 0)
+  .action((from: string, to: string, capacity: number, options: { push: number }) =>
+    runJob('/channels', { from, to, capacity_sat: capacity, push_sat: options.push }, (result) => `channel ${from} -> ${to} open (${result.fundingTxid}:${result.fundingVout})`));
+
+program.command('pay').description('an invoice on <to>, paid by <from> over the lab channels')
+  .argument('<from>').argument('<to>')
+  .argument('<amount_sat>', 'amount in satoshis', integer('amount_sat'))
+  .action((from: string, to: string, amount: number) =>
+    runJob('/payments', { from, to, amount_sat: amount }, (result) => `paid ${result.amountSat} sat ${from} -> ${to} over ${result.hops} hop(s), fee ${result.feeSat} sat (hash ${result.paymentHash})`));
+
+program.command('auto-mine').description('mine one block every N seconds (0 stops)')
+  .argument('<seconds>', 'interval', integer('seconds'))
+  .action(async (seconds: number) => {
+    const client = await runningClient();
+    const name = await labName(client);
+    await client.request('PUT', `/labs/${name}/auto-mining`, { seconds });
+    out(seconds > 0 ? `lab ${name} mines a block every ${seconds}s` : `auto-mining of lab ${name} stopped`, { lab: name, seconds });
+  });
+
+program.command('logs').description("the last lines of a service's log")
+  .argument('<service>')
+  .addOption(new Option('-n, --lines <n>', 'how many lines').argParser(integer('lines')).default(100))
+  .action(async (service: string, options: { lines: number }) => {
+    const client = await runningClient();
+    const text = await client.request<string>('GET', `/labs/${await labName(client)}/logs/${service}?lines=${options.lines}`);
+    process.stdout.write(json() ? JSON.stringify({ service, log: text }) + '\n' : text);
+  });
+
+program.command('serve').description('run the control plane in the foreground (reglab up starts it when needed)')
+  .action(async () => {
+    const running = await startControlPlane({ logger: true });
+    console.log(`control plane listening on ${running.url}`);
+    const stop = () => void running.stop().then(() => process.exit(0));
+    process.once('SIGTERM', stop);
+    process.once('SIGINT', stop);
+  });
+
+program.parseAsync().catch((error: unknown) => {
+  if (error instanceof LabSpecError) {
+    out(error.problems.map(formatProblem).join('\n'), { error: { code: 'invalid_lab_spec', problems: error.problems } });
+    process.exitCode = EXIT.invalidInput;
+  } else if (error instanceof ApiError) {
+    const message = error.problems ? error.problems.map(formatProblem).join('\n') : error.message;
+    if (json()) console.log(JSON.stringify({ error: { code: error.code, message: error.message, problems: error.problems } }, null, 2));
+    else console.error(`reglab: ${message}`);
+    process.exitCode = error.status === 400 ? EXIT.invalidInput : error.status === 404 || error.status === 409 ? EXIT.conflictOrMissing : EXIT.failed;
+  } else {
+    const message = error instanceof Error ? error.message : String(error);
+    if (json()) console.log(JSON.stringify({ error: { code: 'failed', message } }));
+    else console.error(`reglab: ${message}`);
+    process.exitCode = (error as NodeJS.ErrnoException).code === 'ENOENT' ? EXIT.invalidInput : EXIT.failed;
+  }
+});

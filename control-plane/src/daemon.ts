@@ -1,0 +1,60 @@
+import { existsSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { buildControlPlaneApp } from './api/app.js';
+import { daemonInfoFile, reglabHome, type DaemonInfo } from './home.js';
+import { JobQueues } from './jobs.js';
+import { LabManager } from './manager.js';
+import { pingRedis, redisLaunch, redisUrl } from './managed/redis.js';
+import { startDetached, stopProcessGroup } from './runtimes/process/child.js';
+import { StateStore } from './store.js';
+import { freePort } from './util/ports.js';
+import { waitFor } from './util/wait.js';
+
+export interface RunningControlPlane {
+  url: string;
+  manager: LabManager;
+  jobs: JobQueues;
+  stop(): Promise<void>;
+}
+
+/**
+ * The control plane: the API, the job workers, and a Redis of its own for the queues (unless
+ * REGLAB_REDIS_URL names one). Labs outlive it: a restarted control plane re-attaches to them.
+ */
+export async function startControlPlane(options: { home?: string; port?: number; logger?: boolean } = {}): Promise<RunningControlPlane> {
+  const home = options.home ?? reglabHome();
+  const store = new StateStore(home);
+  await store.load();
+  const queueRedis = await startQueueRedis(home);
+  const port = options.port ?? (process.env.REGLAB_PORT ? Number(process.env.REGLAB_PORT) : await freePort());
+  const url = `http://127.0.0.1:${port}`;
+  let jobs: JobQueues | undefined;
+  const manager = new LabManager(store, (runtime) => (runtime === 'process' ? url : undefined), async (lab) => {
+    if (lab.spec.mining.auto_mine_seconds > 0) await jobs?.setAutoMining(lab.name, lab.spec.mining.auto_mine_seconds);
+  });
+  jobs = new JobQueues(queueRedis.url, (lab) => manager.session(lab), (event) => manager.events.emit('event', event));
+  let stopping: Promise<void> | undefined;
+  const stop = () => (stopping ??= (async () => {
+    await app.close();
+    await manager.waitForBringUps();
+    await jobs.close();
+    manager.closeSessions();
+    await queueRedis.stop();
+    if (existsSync(daemonInfoFile(home))) rmSync(daemonInfoFile(home));
+  })());
+  const app = await buildControlPlaneApp({ manager, jobs, logger: options.logger, shutdown: () => void stop().then(() => process.exit(0)) });
+  await manager.reattachAll();
+  await app.listen({ host: '127.0.0.1', port });
+  const info: DaemonInfo = { pid: process.pid, url, startedAt: new Date().toISOString() };
+  writeFileSync(daemonInfoFile(home), JSON.stringify(info, null, 2));
+  return { url, manager, jobs, stop };
+}
+
+async function startQueueRedis(home: string): Promise<{ url: string; stop(): Promise<void> }> {
+  if (process.env.REGLAB_REDIS_URL) return { url: process.env.REGLAB_REDIS_URL, stop: async () => undefined };
+  const port = await freePort();
+  const pid = startDetached(redisLaunch(join(home, 'redis'), port), join(home, 'logs', 'control-plane-redis.log'));
+  const url = redisUrl(port);
+  await waitFor(() => pingRedis(url), { timeoutMs: 15_000, what: `the control plane's Redis on port ${port}` });
+  return { url, stop: () => stopProcessGroup(pid) };
+}

@@ -1,0 +1,178 @@
+import { randomUUID } from 'node:crypto';
+import { Queue, QueueEvents, UnrecoverableError, Worker, type Job } from 'bullmq';
+import { Redis } from 'ioredis';
+import { fund, mineBlocks, openChannelBetween, payBetween, UserInputError, waitChannelActive } from './lab/operations.js';
+import type { LabSession } from './lab/session.js';
+import type { LabEventListener } from './lab/events.js';
+import { describeError } from './util/errors.js';
+
+export type QueueName = 'mining' | 'funding' | 'channels' | 'payments';
+export const QUEUE_NAMES: QueueName[] = ['mining', 'funding', 'channels', 'payments'];
+
+export type JobRequest = (
+  | { queue: 'mining'; lab: string; blocks: number; address?: string }
+  | { queue: 'funding'; lab: string; node?: string; address?: string; amountSat: string }
+  | { queue: 'channels'; lab: string; from: string; to: string; capacitySat: number; pushSat: number }
+  | { queue: 'payments'; lab: string; from: string; to: string; amountSat: number }
+) & {
+  /** What an earlier attempt of the job already did (see perform). */
+  progress?: Record<string, unknown>;
+};
+
+export interface JobView {
+  id: string;
+  queue: QueueName;
+  lab: string;
+  state: string;
+  request: JobRequest;
+  result?: unknown;
+  error?: string;
+  attempts: number;
+  createdAt: string;
+  finishedAt?: string;
+}
+
+/**
+ * The lab's work queues on Redis (BullMQ). Mining has one worker with concurrency 1, so blocks are
+ * mined strictly one request after another; funding too, since it spends from one lab wallet.
+ * Channel and payment jobs retry; mining never does (a retried mine could mine twice).
+ */
+export class JobQueues {
+  private readonly queues = new Map<QueueName, Queue>();
+  private readonly events = new Map<QueueName, QueueEvents>();
+  private readonly workers: Worker[] = [];
+  private readonly connection: Redis;
+
+  constructor(
+    redisUrl: string,
+    private readonly sessionOf: (lab: string) => LabSession,
+    private readonly onEvent: LabEventListener,
+  ) {
+    this.connection = new Redis(redisUrl, { maxRetriesPerRequest: null });
+    const concurrency: Record<QueueName, number> = { mining: 1, funding: 1, channels: 2, payments: 4 };
+    for (const name of QUEUE_NAMES) {
+      this.queues.set(name, new Queue(name, { connection: this.connection, prefix: 'reglab' }));
+      this.events.set(name, new QueueEvents(name, { connection: new Redis(redisUrl, { maxRetriesPerRequest: null }), prefix: 'reglab' }));
+      const worker = new Worker(name, (job: Job<JobRequest>) => this.run(job), {
+        connection: new Redis(redisUrl, { maxRetriesPerRequest: null }),
+        prefix: 'reglab',
+        concurrency: concurrency[name],
+      });
+      worker.on('completed', (job) => this.onEvent({ type: 'job', lab: job.data.lab, job: job.id!, queue: name, state: 'completed', result: job.returnvalue }));
+      worker.on('failed', (job, error) => job && this.onEvent({ type: 'job', lab: job.data.lab, job: job.id!, queue: name, state: 'failed', error: error.message }));
+      this.workers.push(worker);
+    }
+  }
+
+  async add(request: JobRequest): Promise<string> {
+    const id = `${request.queue}-${randomUUID()}`;
+    const retries = request.queue === 'mining' ? 1 : 3;
+    await this.queue(request.queue).add(request.queue, request, {
+      jobId: id,
+      attempts: retries,
+      backoff: { type: 'exponential', delay: 1_000 },
+      removeOnComplete: { age: 24 * 3600 },
+      removeOnFail: { age: 24 * 3600 },
+    });
+    return id;
+  }
+
+  async get(id: string): Promise<JobView | undefined> {
+    const queueName = QUEUE_NAMES.find((name) => id.startsWith(`${name}-`));
+    if (!queueName) return undefined;
+    const job = await this.queue(queueName).getJob(id);
+    if (!job) return undefined;
+    return {
+      id,
+      queue: queueName,
+      lab: job.data.lab,
+      state: await job.getState(),
+      request: job.data,
+      result: job.returnvalue ?? undefined,
+      error: job.failedReason || undefined,
+      attempts: job.attemptsMade,
+      createdAt: new Date(job.timestamp).toISOString(),
+      finishedAt: job.finishedOn ? new Date(job.finishedOn).toISOString() : undefined,
+    };
+  }
+
+  /** Waits until the job has finished (or `timeoutMs` passed) and returns its view. */
+  async wait(id: string, timeoutMs: number): Promise<JobView | undefined> {
+    const view = await this.get(id);
+    if (!view) return undefined;
+    const job = await this.queue(view.queue).getJob(id);
+    await job?.waitUntilFinished(this.events.get(view.queue)!, timeoutMs).catch(() => undefined);
+    return this.get(id);
+  }
+
+  /** Mines one block every `seconds` for the lab (0 stops it). */
+  async setAutoMining(lab: string, seconds: number): Promise<void> {
+    const schedulerId = `auto-mine-${lab}`;
+    if (seconds <= 0) {
+      await this.queue('mining').removeJobScheduler(schedulerId);
+      return;
+    }
+    await this.queue('mining').upsertJobScheduler(schedulerId, { every: seconds * 1000 }, { name: 'mining', data: { queue: 'mining', lab, blocks: 1 } satisfies JobRequest });
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.workers.map((worker) => worker.close()));
+    await Promise.all([...this.events.values()].map((events) => events.close()));
+    await Promise.all([...this.queues.values()].map((queue) => queue.close()));
+    this.connection.disconnect();
+  }
+
+  private queue(name: QueueName): Queue {
+    return this.queues.get(name)!;
+  }
+
+  private async run(job: Job<JobRequest>): Promise<unknown> {
+    try {
+      return await this.perform(job);
+    } catch (error) {
+      // a wrong request stays wrong: do not retry it
+      if (error instanceof UserInputError) throw new UnrecoverableError(error.message);
+      throw error instanceof Error ? error : new Error(describeError(error));
+    }
+  }
+
+  /**
+   * Retries must not repeat what already happened: the irreversible step of each job (a funding
+   * transaction, a channel opening, an invoice) is recorded in the job before the steps after it.
+   */
+  private async perform(job: Job<JobRequest>): Promise<unknown> {
+    const request = job.data;
+    const session = this.sessionOf(request.lab);
+    const progress = job.data.progress ?? {};
+    const record = async (step: Record<string, unknown>) => {
+      Object.assign(progress, step);
+      await job.updateData({ ...request, progress });
+    };
+    switch (request.queue) {
+      case 'mining': {
+        const result = await mineBlocks(session, request.blocks, request.address);
+        this.onEvent({ type: 'blocks', lab: request.lab, height: result.height, mined: request.blocks });
+        return result;
+      }
+      case 'funding': {
+        if (!progress.txid) {
+          const sent = await fund(session, { node: request.node, address: request.address, amountSat: BigInt(request.amountSat), confirm: false });
+          await record(sent);
+        }
+        const { height } = await mineBlocks(session, 1);
+        return { ...progress, height };
+      }
+      case 'channels': {
+        if (!progress.fundingTxid) await record(await openChannelBetween(session, request));
+        await mineBlocks(session, 6);
+        await waitChannelActive(session, request.from, request.to);
+        return progress;
+      }
+      case 'payments':
+        return payBetween(session, request, {
+          invoice: progress.invoice as string | undefined,
+          onInvoice: (invoice) => record({ invoice }),
+        });
+    }
+  }
+}
