@@ -1,6 +1,7 @@
 // btcd and lnd from the local images, run by the docker runtime as a planner would: lnd reaches
 // btcd by container name on the lab network, the test reaches both on their 127.0.0.1 ports.
 import { randomBytes } from 'node:crypto';
+import { createConnection } from 'node:net';
 import type Docker from 'dockerode';
 import { getWalletInfo } from 'lightning';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -9,6 +10,7 @@ import { connectLnd } from '../../control-plane/src/drivers/lnd.js';
 import { buildImages } from '../../control-plane/src/images/build.js';
 import { BTCD_RPC_CERT_FILE, btcdLaunch } from '../../control-plane/src/kinds/btcd.js';
 import { LND_ADMIN_MACAROON_FILE, LND_TLS_CERT_FILE, lndLaunch } from '../../control-plane/src/kinds/lnd.js';
+import { indexerLaunch } from '../../control-plane/src/kinds/services.js';
 import type { ServiceKind } from '../../control-plane/src/kinds/types.js';
 import { containerName, dockerPlacement } from '../../control-plane/src/runtimes/docker/placement.js';
 import { createDockerRuntime, type DockerRuntime } from '../../control-plane/src/runtimes/docker/runtime.js';
@@ -18,7 +20,26 @@ import { engine, labLeftovers, uniqueLab } from './support.js';
 
 // a regtest P2WPKH address (any valid one will do as btcd's --miningaddr)
 const MINING_ADDRESS = 'bcrt1qw508d6qejxtdg4y5r3zarvary0c5xw7kygt080';
-const kinds: Record<string, ServiceKind> = { chain: 'btcd', alice: 'lnd' };
+const kinds: Record<string, ServiceKind> = { chain: 'btcd', alice: 'lnd', indexer: 'indexer' };
+
+/** One Electrum JSON-RPC call over a fresh TCP connection. */
+function electrum<T>(port: number, method: string, params: unknown[] = []): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const socket = createConnection({ host: '127.0.0.1', port });
+    let buffer = '';
+    socket.setTimeout(5_000, () => socket.destroy(new Error('no answer')));
+    socket.on('error', reject);
+    socket.on('connect', () => socket.write(JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) + '\n'));
+    socket.on('data', (data) => {
+      buffer += data.toString();
+      if (!buffer.includes('\n')) return;
+      socket.destroy();
+      const reply = JSON.parse(buffer.split('\n')[0]) as { result?: T; error?: unknown };
+      if (reply.error) reject(new Error(JSON.stringify(reply.error)));
+      else resolve(reply.result as T);
+    });
+  });
+}
 
 describe('btcd and lnd containers from the local images', () => {
   let docker: Docker;
@@ -30,10 +51,11 @@ describe('btcd and lnd containers from the local images', () => {
 
   beforeAll(async () => {
     docker = await engine();
-    const { images } = await buildImages({ docker, kinds: ['btcd', 'lnd'] });
+    // the services image compiles the project once per change of its sources (about a minute)
+    const { images } = await buildImages({ docker, kinds: ['btcd', 'lnd', 'indexer'] });
     runtime = createDockerRuntime({ docker, images });
     await runtime.prepareLab(lab);
-    ports = await freePorts(3);
+    ports = await freePorts(4);
   });
 
   afterAll(async () => {
@@ -73,5 +95,17 @@ describe('btcd and lnd containers from the local images', () => {
     }, { timeoutMs: 60_000, intervalMs: 1000, what: 'lnd synced to btcd' });
     expect(info.alias).toBe('alice');
     expect(await runtime.logs(location, undefined, 500)).toMatch(/Chain backend is fully synced|Started rescan|Opened wallet/);
+  });
+
+  it('the indexer from the services image follows btcd over the lab network and serves Electrum', async () => {
+    const cert = await runtime.readServiceFile({ lab, service: 'chain' }, BTCD_RPC_CERT_FILE);
+    const placement = dockerPlacement(lab.name, 'indexer', kinds);
+    const chain = { kind: 'btcd' as const, url: `https://${placement.reach('chain', 'rpc')}`, user: rpc.user, password: rpc.password, tlsCertPem: cert.toString() };
+    await runtime.start({ lab, service: 'indexer', kind: 'indexer', launch: indexerLaunch(placement, chain), hostPorts: { electrum: ports[3] } });
+    const tip = await waitFor(async () => {
+      const header = await electrum<{ height: number }>(ports[3], 'blockchain.headers.subscribe');
+      return header.height === 3 && header;
+    }, { timeoutMs: 60_000, intervalMs: 500, what: 'the indexer container at height 3' });
+    expect(tip.height).toBe(3);
   });
 });

@@ -78,7 +78,7 @@ class Builder {
     const basePins: string[] = [];
     for (const base of recipe.from) basePins.push(await this.ensure(RECIPES[base]));
     if (!recipe.offline && this.offlineOnly) return this.requirePresent(recipe);
-    const parts = recipe.parts?.() ?? [];
+    const parts = recipe.parts?.(this.onProgress) ?? [];
     const pin = recipePin(recipe, this.imagesDir, parts, basePins);
     const current = await this.currentPin(recipe.ref);
     if (current === pin && !this.force) {

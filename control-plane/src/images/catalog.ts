@@ -1,9 +1,9 @@
-import { existsSync, realpathSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import type { ServiceKind } from '../kinds/types.js';
 import { nodeBinDir } from '../kinds/binaries.js';
 import { projectRoot } from '../util/project-root.js';
-import { productionModules } from './modules.js';
+import { servicesParts } from './services-build.js';
 
 /**
  * local: built on this machine from the Debian base and host-built binaries (works offline).
@@ -45,7 +45,7 @@ export interface ImageRecipe {
   /** False where the build needs registries or GitHub that offline machines cannot reach. */
   offline: boolean;
   /** Extra context, resolved only when the image is built (it may need dist/ or binaries). */
-  parts?: () => ContextPart[];
+  parts?: (onProgress: (line: string) => void) => ContextPart[];
 }
 
 export const DEBIAN_BASE_REF = 'localhost/reglab-debian:bookworm';
@@ -91,7 +91,7 @@ export const RECIPES: Record<ImageId, ImageRecipe> = {
     buildArgs: { ...localArgs(), NODE_VERSION: process.version },
     from: ['debian'],
     offline: true,
-    parts: () => servicesParts(projectRoot()),
+    parts: (onProgress) => servicesParts(projectRoot(), onProgress),
   },
   postgres: { id: 'postgres', ref: 'localhost/reglab-postgres:local', folder: 'local/postgres', buildArgs: { ...localArgs(), POSTGRES_MAJOR: '15' }, from: ['debian'], offline: true },
   redis: { id: 'redis', ref: 'localhost/reglab-redis:local', folder: 'local/redis', buildArgs: localArgs(), from: ['debian'], offline: true },
@@ -122,17 +122,4 @@ export function imageIdForKind(kind: ServiceKind, flavour: ImageFlavour): ImageI
     default:
       return kind;
   }
-}
-
-/** dist/, package.json, the host's Node binary and the production packages of node_modules. */
-export function servicesParts(root: string): ContextPart[] {
-  if (!existsSync(join(root, 'dist'))) {
-    throw new Error(`${join(root, 'dist')} is missing: the services image copies the compiled project, run \`npm run build\` first`);
-  }
-  const node = realpathSync(process.execPath);
-  return [
-    { dir: root, entries: ['package.json', 'dist'] },
-    { dir: dirname(node), entries: [basename(node)], rename: { [basename(node)]: 'node' } },
-    productionModules(root),
-  ];
 }

@@ -22,7 +22,7 @@ export function recipePin(recipe: ImageRecipe, imagesDir: string, parts: Context
   return hash.digest('hex').slice(0, 32);
 }
 
-function hashTree(hash: Hash, path: string, name: string): void {
+export function hashTree(hash: Hash, path: string, name: string): void {
   const stat = statSync(path);
   if (stat.isDirectory()) {
     for (const child of readdirSync(path).sort()) hashTree(hash, join(path, child), `${name}/${child}`);

@@ -1,0 +1,14 @@
+import type Docker from 'dockerode';
+import { planLab } from '../lab/plan.js';
+import type { LabSpec } from '../spec/types.js';
+import { buildImages, type BuildImagesResult } from './build.js';
+import type { ImageFlavour } from './catalog.js';
+
+/** `reglab images build [--upstream]`: the images of every service the lab's plan runs. */
+export function buildLabImages(
+  docker: Docker,
+  spec: LabSpec,
+  options: { flavour?: ImageFlavour; force?: boolean; onProgress?: (line: string) => void } = {},
+): Promise<BuildImagesResult> {
+  return buildImages({ docker, kinds: planLab(spec).map((service) => service.kind), ...options });
+}

@@ -1,0 +1,64 @@
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { basename, dirname, join } from 'node:path';
+import type { ContextPart } from './catalog.js';
+import { productionModules } from './modules.js';
+import { hashTree } from './pin.js';
+
+/** Where the services image's compiled copy of the project is staged (never the repo's dist/). */
+export function servicesStageDir(): string {
+  return join(process.env.REGLAB_CACHE_DIR ?? join(homedir(), '.cache', 'reglab'), 'services-build');
+}
+
+/** Folders with static files the services read next to their compiled code. */
+const assetFolders = (root: string) =>
+  readdirSync(join(root, 'services')).filter((service) => existsSync(join(root, 'services', service, 'public'))).map((service) => join('services', service, 'public'));
+
+/** The hash of everything the compiled project is made from. */
+export function sourcesPin(root: string): string {
+  const hash = createHash('sha256');
+  for (const file of ['tsconfig.json', 'package.json']) hash.update(readFileSync(join(root, file)));
+  for (const folder of ['control-plane/src', 'scenarios/src', 'bench']) if (existsSync(join(root, folder))) hashTree(hash, join(root, folder), folder);
+  for (const service of readdirSync(join(root, 'services'))) {
+    for (const sub of ['src', 'public']) {
+      const folder = join('services', service, sub);
+      if (existsSync(join(root, folder))) hashTree(hash, join(root, folder), folder);
+    }
+  }
+  return hash.digest('hex').slice(0, 32);
+}
+
+/**
+ * Compiles the project into the stage folder (once per sources pin) with its static assets: the
+ * services image runs this, so the repo's own dist/ (which the process runtime prefers) is left alone.
+ */
+export function stageServices(root: string, onProgress: (line: string) => void): { dir: string; pin: string } {
+  const dir = servicesStageDir();
+  const pin = sourcesPin(root);
+  const stamp = join(dir, '.pin');
+  if (existsSync(stamp) && readFileSync(stamp, 'utf8') === pin) return { dir, pin };
+  onProgress(`compiling the project for the services image into ${dir}`);
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  const tsc = spawnSync(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(root, 'tsconfig.json'), '--outDir', join(dir, 'dist'), '--sourceMap', 'false'], { cwd: root, encoding: 'utf8' });
+  // tsc emits even with type errors (exit 2); refuse only when it emitted nothing usable
+  if (tsc.status !== 0) onProgress(`tsc reported problems (exit ${tsc.status}):\n${(tsc.stdout + tsc.stderr).trim().split('\n').slice(0, 20).join('\n')}`);
+  if (!existsSync(join(dir, 'dist', 'services'))) throw new Error(`compiling the project for the services image failed:\n${tsc.stdout}${tsc.stderr}`);
+  for (const folder of assetFolders(root)) cpSync(join(root, folder), join(dir, 'dist', folder), { recursive: true });
+  writeFileSync(stamp, pin);
+  return { dir, pin };
+}
+
+/** dist/ (staged), package.json, the host's Node binary and the production packages of node_modules. */
+export function servicesParts(root: string, onProgress: (line: string) => void): ContextPart[] {
+  const staged = stageServices(root, onProgress);
+  const node = realpathSync(process.execPath);
+  return [
+    { dir: staged.dir, entries: ['dist'], fingerprint: staged.pin },
+    { dir: root, entries: ['package.json'] },
+    { dir: dirname(node), entries: [basename(node)], rename: { [basename(node)]: 'node' } },
+    productionModules(root),
+  ];
+}
