@@ -120,6 +120,31 @@ describe('indexer on a staged chain', () => {
     expect(client.notifications.at(-1)!.params).toEqual([bobHash, expect.stringMatching(/^[0-9a-f]{64}$/)]);
   });
 
+  it('resolves a mempool spend of an output in a block the index had not reached when it saw the spend', async () => {
+    client.close();
+    await indexer.close();
+    const driver = chain.asDriver();
+    let frozenHeight: number | undefined;
+    const lagging = {
+      ...driver,
+      getBlockCount: async () => frozenHeight ?? driver.getBlockCount(),
+      getBestBlockHash: async () => (frozenHeight === undefined ? driver.getBestBlockHash() : driver.getBlockHash(frozenHeight)),
+    };
+    indexer = await startIndexer(config(), { driver: lagging });
+    client = await connectLineClient(indexer.port);
+    frozenHeight = indexer.height();
+    const funding = chain.mineTo(alice).transactions![0]!;
+    const payment = spend([{ txid: funding.getId(), vout: 0 }], [{ script: bob, value: 45n }]);
+    chain.mempool.set(payment.getId(), payment);
+    await indexer.follower.poke();
+    expect(await client.request('blockchain.scripthash.get_mempool', [bobHash])).toEqual([{ tx_hash: payment.getId(), height: 0 }]);
+
+    frozenHeight = undefined;
+    await indexer.follower.poke();
+    expect(await client.request('blockchain.scripthash.get_mempool', [bobHash])).toEqual([{ tx_hash: payment.getId(), height: 0, fee: 5 }]);
+    expect(await client.request('blockchain.scripthash.get_balance', [aliceHash])).toEqual({ confirmed: 50, unconfirmed: -50 });
+  });
+
   it('resumes from its index on disk after a restart', async () => {
     const funding = chain.mineTo(alice).transactions![0]!;
     await indexer.follower.poke();

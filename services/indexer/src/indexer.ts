@@ -52,8 +52,12 @@ export async function startIndexer(config: IndexerConfig, options: IndexerOption
     queries,
     log,
   );
+  // One change is notified after the other, so a status computed earlier is never sent later.
+  let notifying = Promise.resolve();
   follower.on('change', (change) => {
-    server.notify(change).catch((error: Error) => log.error('notifying subscribers failed', { error: error.message }));
+    notifying = notifying
+      .then(() => server.notify(change))
+      .catch((error: Error) => log.error('notifying subscribers failed', { error: error.message }));
   });
   follower.start();
   await firstCatchUp(follower);

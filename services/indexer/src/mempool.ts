@@ -57,11 +57,17 @@ export class Mempool {
       const entry = this.entries.get(txid)!;
       for (const spend of tx.spends) {
         const outpoint = outpointKey(spend);
-        const parentTxid = toDisplayHex(spend.txid);
-        const spent = this.mempoolOutput(parentTxid, spend.vout) ?? (await store.output(spend));
-        entry.inputs.push({ outpoint, parentTxid, spent });
+        entry.inputs.push({ outpoint, parentTxid: toDisplayHex(spend.txid) });
         this.spentBy.set(outpoint, txid);
-        if (spent) this.index(spent.scriptHash.toString('hex'), txid, touched);
+      }
+    }
+    // Also retried for older entries: a parent may have been in a block the index had not reached.
+    for (const entry of this.entries.values()) {
+      for (const [index, input] of entry.inputs.entries()) {
+        if (input.spent) continue;
+        const spend = entry.tx.spends[index]!;
+        input.spent = this.mempoolOutput(input.parentTxid, spend.vout) ?? (await store.output(spend));
+        if (input.spent) this.index(input.spent.scriptHash.toString('hex'), entry.txid, touched);
       }
     }
     return touched;

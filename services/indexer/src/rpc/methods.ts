@@ -181,7 +181,7 @@ export function createMethods(context: MethodContext): Map<string, MethodSpec> {
           await context.pokeFollower();
           return txid;
         } catch (error) {
-          if (error instanceof ChainRpcError) throw new RpcError(ErrorCode.badRequest, `the transaction was rejected: ${error.message}`);
+          if (error instanceof ChainRpcError) throw new RpcError(ErrorCode.badRequest, error.message);
           throw new RpcError(ErrorCode.daemonError, `the node could not be asked: ${(error as Error).message}`);
         }
       },
