@@ -1,9 +1,11 @@
 // Entry point: `tsx services/wallet-server/src/main.ts` (config from env, see ../README.md).
 import { buildApp } from './app.js';
 import { loadConfig } from './config.js';
+import { gatewayFromEnv, lightningPlugin, loadLightningConfig } from './lightning/index.js';
 
 const config = loadConfig();
-const app = await buildApp(config);
+const lightning = loadLightningConfig();
+const app = await buildApp(config, { plugins: [lightningPlugin(lightning, await gatewayFromEnv(lightning))] });
 if (!config.databaseUrl) {
   app.log.warn(config.pgliteDataDir
     ? `DATABASE_URL not set: embedded PGlite in ${config.pgliteDataDir}`

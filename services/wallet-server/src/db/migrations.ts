@@ -93,4 +93,30 @@ export const migrations: Migration[] = [
         created_at timestamptz not null default now())`,
     ],
   },
+  {
+    version: 2,
+    name: 'lightning: one live outgoing payment per hash, lightning addresses, LNURL-withdraw challenges',
+    statements: [
+      // The node knows one payment per hash: two live outgoing records for one hash could both be
+      // settled from the node's single answer. Failed ones may be retried.
+      `create unique index payments_out_hash_live on payments (payment_hash)
+        where direction = 'out' and status <> 'failed' and payment_hash is not null`,
+      `create unique index payments_in_invoice_hash on payments (payment_hash)
+        where direction = 'in' and kind = 'invoice' and payment_hash is not null`,
+      `create table lightning_addresses (
+        username text primary key,
+        wallet_id uuid not null unique references wallets(id),
+        withdraw_enabled boolean not null default false,
+        withdraw_max_msat bigint not null default 0 check (withdraw_max_msat >= 0),
+        withdraw_budget_msat bigint not null default 0 check (withdraw_budget_msat >= 0),
+        withdraw_spent_msat bigint not null default 0 check (withdraw_spent_msat >= 0),
+        created_at timestamptz not null default now(),
+        updated_at timestamptz not null default now())`,
+      `create table lnurlw_challenges (
+        k1 text primary key,
+        username text not null references lightning_addresses(username) on delete cascade on update cascade,
+        expires_at timestamptz not null,
+        used_at timestamptz)`,
+    ],
+  },
 ];

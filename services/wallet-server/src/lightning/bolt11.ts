@@ -1,0 +1,45 @@
+import { decode } from 'light-bolt11-decoder';
+import type { Network } from '../config.js';
+import { badRequest } from '../errors.js';
+import { BOLT11_PREFIX } from './rules.js';
+
+export interface Bolt11 {
+  paymentHash: string;
+  /** null for an invoice without an amount. */
+  amountMsat: bigint | null;
+  expiresAt: Date;
+  description: string | null;
+  descriptionHash: string | null;
+}
+
+/** BOLT11 default expiry when the invoice has no expiry field. */
+const DEFAULT_BOLT11_EXPIRY_SEC = 3600;
+
+/** Decodes a BOLT11 invoice and checks it is for this server's network; 400 otherwise. */
+export function decodeBolt11(invoice: string, network: Network): Bolt11 {
+  let decoded: ReturnType<typeof decode>;
+  try {
+    decoded = decode(invoice.trim().toLowerCase().replace(/^lightning:/, ''));
+  } catch (err) {
+    throw badRequest('INVALID_INVOICE', `not a valid BOLT11 invoice: ${(err as Error).message}`);
+  }
+  const section = <N extends string>(name: N) => decoded.sections.find((s) => s.name === name) as
+    Extract<(typeof decoded.sections)[number], { name: N }> | undefined;
+  const prefix = section('coin_network')?.value?.bech32;
+  if (prefix !== BOLT11_PREFIX[network]) {
+    throw badRequest('WRONG_NETWORK', `the invoice is for network "${prefix}", this server runs on ${network} ("${BOLT11_PREFIX[network]}")`);
+  }
+  const hash = section('payment_hash')?.value;
+  if (!hash) throw badRequest('INVALID_INVOICE', 'the invoice has no payment hash');
+  const timestamp = section('timestamp')!.value;
+  const expiry = section('expiry')?.value ?? DEFAULT_BOLT11_EXPIRY_SEC;
+  const amount = section('amount')?.value;
+  const descriptionHash = decoded.sections.find((s) => s.name === ('description_hash' as string)) as { value?: string } | undefined;
+  return {
+    paymentHash: hash,
+    amountMsat: amount ? BigInt(amount) : null,
+    expiresAt: new Date((timestamp + expiry) * 1000),
+    description: section('description')?.value ?? null,
+    descriptionHash: descriptionHash?.value ?? null,
+  };
+}

@@ -1,0 +1,38 @@
+import type { NodeKind } from './gateway.js';
+
+export interface LightningConfig {
+  nodeKind: NodeKind;
+  /** RLN daemon base URL (NODE_KIND=rln). */
+  rlnUrl: string;
+  rlnToken?: string;
+  /** Base URL the LNURL callbacks are reached at (their host is the lightning-address domain). */
+  publicUrl: string;
+  /** How long POST /payments/pay waits for the node's final answer before returning 'pending'
+   * (the payment is still settled or refunded in the background when the answer comes). */
+  payWaitMs: number;
+  /** Interval of the invoice reconcile (the safety net behind lnd's invoice stream; RLN's only source). */
+  reconcileMs: number;
+}
+
+function positiveInt(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n <= 0) throw new Error(`${name} must be a positive integer, got "${raw}"`);
+  return n;
+}
+
+export function loadLightningConfig(env: NodeJS.ProcessEnv = process.env): LightningConfig {
+  const nodeKind = (env.NODE_KIND ?? 'lnd') as NodeKind;
+  if (nodeKind !== 'lnd' && nodeKind !== 'rln') throw new Error(`NODE_KIND must be lnd or rln, got "${env.NODE_KIND}"`);
+  const host = env.HOST ?? '127.0.0.1';
+  const port = env.PORT ?? '8080';
+  return {
+    nodeKind,
+    rlnUrl: env.RLN_URL ?? 'http://127.0.0.1:3001',
+    rlnToken: env.RLN_TOKEN || undefined,
+    publicUrl: (env.PUBLIC_URL ?? `http://${host}:${port}`).replace(/\/+$/, ''),
+    payWaitMs: positiveInt(env, 'PAY_WAIT_MS', 30_000),
+    reconcileMs: positiveInt(env, 'INVOICE_RECONCILE_MS', nodeKind === 'rln' ? 2_000 : 15_000),
+  };
+}

@@ -1,0 +1,99 @@
+// Invoices this server issues, and their settlement: a node invoice that is paid credits its
+// wallet exactly once (ledger.settleIncoming is idempotent per payment, and a hash has one invoice
+// record). The node's push stream (lnd) triggers it at once; a periodic reconcile of every pending
+// invoice against the node (also run at start) catches what was settled while the server was down
+// or the stream was broken.
+import type { FastifyBaseLogger } from 'fastify';
+import { badRequest } from '../errors.js';
+import type { Ledger, Payment } from '../ledger/index.js';
+import type { NodeGateway, RgbAmount } from './gateway.js';
+import { nodeCall } from './node-call.js';
+import { RGB_MIN_MSAT } from './rules.js';
+
+export interface NewInvoice {
+  walletId: string;
+  amountMsat: bigint;
+  expirySec: number;
+  description?: string;
+  descriptionHash?: string;
+  asset?: RgbAmount;
+}
+
+export class IncomingInvoices {
+  private stopWatching: (() => void) | null = null;
+  private timer: NodeJS.Timeout | null = null;
+  private reconciling: Promise<void> | null = null;
+
+  constructor(
+    private readonly gateway: NodeGateway,
+    private readonly ledger: Ledger,
+    private readonly log: FastifyBaseLogger,
+    private readonly reconcileMs: number,
+  ) {}
+
+  async create(input: NewInvoice): Promise<Payment> {
+    if (input.asset) {
+      if (!this.gateway.supportsAssets) {
+        throw badRequest('ASSETS_NEED_RGB_NODE', 'asset_id/asset_amount need an RGB Lightning Node (NODE_KIND=rln); this server runs on lnd');
+      }
+      if (input.amountMsat < RGB_MIN_MSAT) {
+        throw badRequest('RGB_AMOUNT_TOO_LOW', `an RGB invoice needs amount_msat >= ${RGB_MIN_MSAT} (the RGB HTLC minimum)`);
+      }
+    }
+    const inv = await nodeCall(this.gateway.kind, () => this.gateway.createInvoice(input));
+    return this.ledger.createIncoming({
+      walletId: input.walletId, kind: 'invoice', amountMsat: input.amountMsat, paymentHash: inv.paymentHash,
+      bolt11: inv.bolt11, description: input.description ?? null, expiresAt: inv.expiresAt,
+      assetId: input.asset?.assetId ?? null, assetAmount: input.asset?.amount ?? null,
+    });
+  }
+
+  /** Brings one pending invoice up to date with the node; returns the record as it now is. */
+  async refresh(p: Payment): Promise<Payment> {
+    if (p.status !== 'pending' || p.direction !== 'in' || p.kind !== 'invoice' || !p.paymentHash) return p;
+    const state = await nodeCall(this.gateway.kind, () => this.gateway.lookupInvoice(p.paymentHash!, p.bolt11));
+    if (state?.state === 'settled') {
+      const settled = await this.ledger.settleIncoming(p.id, { receivedMsat: state.receivedMsat, preimage: state.preimage });
+      this.log.info({ paymentId: p.id, walletId: p.walletId, msat: state.receivedMsat.toString() }, 'invoice settled');
+      return settled;
+    }
+    if (state?.state === 'closed') return this.ledger.failIncoming(p.id, 'the invoice expired or was cancelled on the node');
+    return p;
+  }
+
+  private async onSettled(paymentHash: string): Promise<void> {
+    const p = await this.ledger.findByHash(paymentHash, undefined, 'in');
+    if (p) await this.refresh(p);
+  }
+
+  /** Every pending invoice against the node, one after another. */
+  reconcile(): Promise<void> {
+    this.reconciling ??= (async () => {
+      try {
+        for (const p of await this.ledger.pendingIncoming()) {
+          await this.refresh(p).catch((err) => this.log.warn({ err, paymentId: p.id }, 'invoice reconcile failed'));
+        }
+      } finally {
+        this.reconciling = null;
+      }
+    })();
+    return this.reconciling;
+  }
+
+  async start(): Promise<void> {
+    this.stopWatching = this.gateway.watchSettledInvoices((hash) => {
+      this.onSettled(hash).catch((err) => this.log.warn({ err, paymentHash: hash }, 'invoice settlement failed; the reconcile retries'));
+    });
+    await this.reconcile().catch((err) => this.log.warn({ err }, 'start-up invoice reconcile failed; retrying on the timer'));
+    this.timer = setInterval(() => {
+      this.reconcile().catch((err) => this.log.warn({ err }, 'invoice reconcile failed'));
+    }, this.reconcileMs);
+    this.timer.unref();
+  }
+
+  async stop(): Promise<void> {
+    this.stopWatching?.();
+    if (this.timer) clearInterval(this.timer);
+    await this.reconciling?.catch(() => undefined);
+  }
+}

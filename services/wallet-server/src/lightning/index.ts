@@ -1,0 +1,42 @@
+// The Lightning side of the wallet server as one Fastify plugin: invoices, pay, keysend, LNURL,
+// lightning addresses, node health. See CONTRACT.md and docs/wallet-server.md.
+import type { FastifyInstance } from 'fastify';
+import { addressRoutes } from './address-routes.js';
+import { LightningAddresses } from './addresses.js';
+import type { LightningConfig } from './config.js';
+import type { NodeGateway } from './gateway.js';
+import { IncomingInvoices } from './incoming.js';
+import { lnurlRoutes } from './lnurl-routes.js';
+import { nodeHealthRoutes } from './node-health.js';
+import { OutgoingPayments } from './outgoing.js';
+import { paymentRoutes } from './payment-routes.js';
+
+export { loadLightningConfig, type LightningConfig } from './config.js';
+export { gatewayFromEnv } from './node.js';
+export type { NodeGateway } from './gateway.js';
+
+/** The plugin owns the gateway: it closes it with the app. */
+export function lightningPlugin(config: LightningConfig, gateway: NodeGateway) {
+  return async function lightning(app: FastifyInstance): Promise<void> {
+    const log = app.log.child({ part: 'lightning', node: gateway.kind });
+    const incoming = new IncomingInvoices(gateway, app.ledger, log, config.reconcileMs);
+    const outgoing = new OutgoingPayments(gateway, app.ledger, incoming, log, {
+      network: app.config.network, payWaitMs: config.payWaitMs, reconcileMs: config.reconcileMs,
+    });
+    const addresses = new LightningAddresses(app.db);
+
+    await app.register(paymentRoutes(incoming, outgoing));
+    await app.register(lnurlRoutes({ addresses, incoming, outgoing, publicUrl: config.publicUrl }));
+    await app.register(addressRoutes(addresses, config.publicUrl));
+    await app.register(nodeHealthRoutes(gateway));
+
+    // Settle what happened while the server was down before taking requests.
+    await incoming.start();
+    await outgoing.start();
+    app.addHook('onClose', async () => {
+      outgoing.stop();
+      await incoming.stop();
+      await gateway.close();
+    });
+  };
+}

@@ -1,0 +1,187 @@
+// LNURL-pay (LUD-06, LUD-16) and LNURL-withdraw (LUD-03) for claimed usernames. Public routes.
+import { createHash } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import { ApiError, notFound } from '../errors.js';
+import { errors } from '../schemas.js';
+import type { LightningAddresses } from './addresses.js';
+import { decodeBolt11 } from './bolt11.js';
+import type { IncomingInvoices } from './incoming.js';
+import type { OutgoingPayments } from './outgoing.js';
+import { DEFAULT_EXPIRY_SEC, largestPayable } from './rules.js';
+
+/** LNURL-pay bounds: 1 sat to 10,000,000 sat (0.1 BTC). */
+export const MIN_SENDABLE_MSAT = 1_000n;
+export const MAX_SENDABLE_MSAT = 10_000_000_000n;
+/** Smallest withdraw offered. */
+const MIN_WITHDRAWABLE_MSAT = 1_000n;
+
+const usernameParams = { type: 'object', required: ['username'], properties: { username: { type: 'string', maxLength: 64 } } } as const;
+const lnurlError = { type: 'object', properties: { status: { type: 'string', enum: ['ERROR'] }, reason: { type: 'string' } } } as const;
+const lnurlOk = { type: 'object', properties: { status: { type: 'string', enum: ['OK', 'ERROR'] }, reason: { type: 'string' } } } as const;
+
+const errorReply = (reason: string) => ({ status: 'ERROR' as const, reason });
+
+export interface LnurlDeps {
+  addresses: LightningAddresses;
+  incoming: IncomingInvoices;
+  outgoing: OutgoingPayments;
+  publicUrl: string;
+}
+
+export function lnurlRoutes({ addresses, incoming, outgoing, publicUrl }: LnurlDeps) {
+  const domain = new URL(publicUrl).host;
+  const metadataOf = (username: string) => JSON.stringify([
+    ['text/plain', `Payment to ${username}@${domain}`],
+    ['text/identifier', `${username}@${domain}`],
+  ]);
+
+  return async (app: FastifyInstance): Promise<void> => {
+    const known = async (username: string) => {
+      const address = await addresses.byUsername(username.toLowerCase());
+      if (!address) throw notFound(`lightning address ${username}@${domain}`);
+      return address;
+    };
+
+    app.get<{ Params: { username: string } }>('/.well-known/lnurlp/:username', {
+      config: { auth: 'public' },
+      schema: {
+        tags: ['lnurl'],
+        summary: 'LNURL-pay (LUD-06/16) parameters of a lightning address',
+        params: usernameParams,
+        response: {
+          200: {
+            type: 'object',
+            properties: {
+              tag: { type: 'string' }, callback: { type: 'string' }, minSendable: { type: 'integer' },
+              maxSendable: { type: 'integer' }, metadata: { type: 'string' }, commentAllowed: { type: 'integer' },
+            },
+          },
+          ...errors(404, 502),
+        },
+      },
+    }, async (request) => {
+      const { username } = await known(request.params.username);
+      return {
+        tag: 'payRequest',
+        callback: `${publicUrl}/lnurlp/${username}/callback`,
+        minSendable: Number(MIN_SENDABLE_MSAT),
+        maxSendable: Number(MAX_SENDABLE_MSAT),
+        metadata: metadataOf(username),
+        commentAllowed: 0,
+      };
+    });
+
+    app.get<{ Params: { username: string }; Querystring: { amount?: number } }>('/lnurlp/:username/callback', {
+      config: { auth: 'public' },
+      schema: {
+        tags: ['lnurl'],
+        summary: 'LNURL-pay callback: a BOLT11 invoice of `amount` msat whose description hash is sha256(metadata), paying the wallet of the username',
+        params: usernameParams,
+        querystring: { type: 'object', properties: { amount: { type: 'integer', minimum: 0 } } },
+        response: {
+          200: { anyOf: [{ type: 'object', properties: { pr: { type: 'string' }, routes: { type: 'array', maxItems: 0 } } }, lnurlError] },
+          ...errors(400, 404, 502),
+        },
+      },
+    }, async (request) => {
+      const address = await known(request.params.username);
+      const amount = request.query.amount;
+      if (amount === undefined) return errorReply('amount (msat) is required');
+      const msat = BigInt(amount);
+      if (msat < MIN_SENDABLE_MSAT || msat > MAX_SENDABLE_MSAT) {
+        return errorReply(`amount must be between ${MIN_SENDABLE_MSAT} and ${MAX_SENDABLE_MSAT} msat`);
+      }
+      const metadata = metadataOf(address.username);
+      const p = await incoming.create({
+        walletId: address.walletId,
+        amountMsat: msat,
+        expirySec: DEFAULT_EXPIRY_SEC,
+        description: `LNURL-pay to ${address.username}@${domain}`,
+        descriptionHash: createHash('sha256').update(metadata, 'utf8').digest('hex'),
+      });
+      return { pr: p.bolt11, routes: [] };
+    });
+
+    app.get<{ Params: { username: string } }>('/lnurlw/:username', {
+      config: { auth: 'public' },
+      schema: {
+        tags: ['lnurl'],
+        summary: 'LNURL-withdraw (LUD-03) parameters with a fresh one-time k1; 404 unless the owner enabled withdraw',
+        params: usernameParams,
+        response: {
+          200: {
+            anyOf: [{
+              type: 'object',
+              properties: {
+                tag: { type: 'string' }, callback: { type: 'string' }, k1: { type: 'string' },
+                minWithdrawable: { type: 'integer' }, maxWithdrawable: { type: 'integer' }, defaultDescription: { type: 'string' },
+              },
+            }, lnurlError],
+          },
+          ...errors(404, 502),
+        },
+      },
+    }, async (request) => {
+      const address = await known(request.params.username);
+      if (!address.withdrawEnabled) throw notFound(`LNURL-withdraw of ${address.username}@${domain} (not enabled by its owner)`);
+      const budgetLeft = address.withdrawBudgetMsat - address.withdrawSpentMsat;
+      const affordable = largestPayable(await app.ledger.btcBalanceMsat(address.walletId));
+      let max = address.withdrawMaxMsat;
+      if (budgetLeft < max) max = budgetLeft;
+      if (affordable < max) max = affordable;
+      if (max < MIN_WITHDRAWABLE_MSAT) return errorReply('nothing to withdraw: the budget is spent or the wallet balance too low');
+      return {
+        tag: 'withdrawRequest',
+        callback: `${publicUrl}/lnurlw/${address.username}/callback`,
+        k1: await addresses.issueK1(address.username),
+        minWithdrawable: Number(MIN_WITHDRAWABLE_MSAT),
+        maxWithdrawable: Number(max),
+        defaultDescription: `Withdraw from ${address.username}@${domain}`,
+      };
+    });
+
+    app.get<{ Params: { username: string }; Querystring: { k1?: string; pr?: string } }>('/lnurlw/:username/callback', {
+      config: { auth: 'public' },
+      schema: {
+        tags: ['lnurl'],
+        summary: 'LNURL-withdraw callback: pays `pr` from the wallet of the username (same pay path as POST /payments/pay); always 200 with status OK or ERROR',
+        params: usernameParams,
+        querystring: { type: 'object', properties: { k1: { type: 'string', maxLength: 128 }, pr: { type: 'string', maxLength: 7089 } } },
+        response: { 200: lnurlOk },
+      },
+    }, async (request) => {
+      const { k1, pr } = request.query;
+      if (!k1 || !pr) return errorReply('k1 and pr are required');
+      const address = await addresses.byUsername(request.params.username.toLowerCase());
+      if (!address?.withdrawEnabled) return errorReply('LNURL-withdraw is not enabled for this username');
+      if (!(await addresses.consumeK1(address.username, k1))) return errorReply('k1 is unknown, already used or expired; scan the LNURL again');
+      let amount: bigint;
+      try {
+        amount = decodeBolt11(pr, app.config.network).amountMsat ?? 0n;
+      } catch (err) {
+        return errorReply((err as Error).message);
+      }
+      if (amount < MIN_WITHDRAWABLE_MSAT || amount > address.withdrawMaxMsat) {
+        return errorReply(`the invoice amount must be between ${MIN_WITHDRAWABLE_MSAT} and ${address.withdrawMaxMsat} msat`);
+      }
+      if (!(await addresses.spendBudget(address.username, amount))) return errorReply('the withdraw budget of this username is spent');
+      try {
+        const { rows } = await app.db.query<{ user_id: string }>('select user_id::text from wallets where id = $1', [address.walletId]);
+        const p = await outgoing.payInvoice(address.walletId, pr, {
+          userId: rows[0]?.user_id ?? null, action: 'lnurl.withdraw', targetType: 'wallet', targetId: address.walletId,
+          ip: request.ip, details: { username: address.username, amount_msat: amount.toString() },
+        });
+        if (p.status === 'failed') {
+          await addresses.returnBudget(address.username, amount);
+          return errorReply(`payment failed: ${p.error ?? 'unknown reason'}`);
+        }
+        return { status: 'OK' };
+      } catch (err) {
+        await addresses.returnBudget(address.username, amount);
+        if (err instanceof ApiError) return errorReply(err.message);
+        request.log.error({ err }, 'LNURL-withdraw payment failed');
+        return errorReply('the payment could not be made; try again later');
+      }
+    });
+  };
+}

@@ -1,0 +1,12 @@
+import { connectLnd, lndCredentialsFromEnv } from '../../../../control-plane/src/drivers/lnd.js';
+import type { LightningConfig } from './config.js';
+import type { NodeGateway } from './gateway.js';
+import { LndGateway } from './lnd-gateway.js';
+import { RlnGateway } from './rln-gateway.js';
+
+/** The node named by the environment: lnd (LND_GRPC_HOST + LND_CERT_PATH/LND_MACAROON_PATH, or
+ * LND_CERT_BASE64/LND_MACAROON_HEX) or RLN (RLN_URL, RLN_TOKEN). */
+export async function gatewayFromEnv(config: LightningConfig, env: NodeJS.ProcessEnv = process.env): Promise<NodeGateway> {
+  if (config.nodeKind === 'rln') return new RlnGateway({ url: config.rlnUrl, token: config.rlnToken });
+  return new LndGateway(connectLnd(await lndCredentialsFromEnv(env)));
+}

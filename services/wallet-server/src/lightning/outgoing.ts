@@ -1,0 +1,186 @@
+// Outgoing payments: reserve amount + fee limit in the ledger, hand the payment to the node, then
+// settle (charge the real fee, refund the rest) or refund from the node's final answer. A payment
+// the server lost track of (killed mid-payment, broken stream) stays 'pending' with its funds
+// reserved until the node is asked again: at start and on every reconcile tick.
+import { createHash, randomBytes } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { FastifyBaseLogger } from 'fastify';
+import type { AuditEvent } from '../audit/audit.js';
+import type { Network } from '../config.js';
+import { sqlState } from '../db/db.js';
+import { badRequest } from '../errors.js';
+import type { Ledger, Payment } from '../ledger/index.js';
+import { decodeBolt11 } from './bolt11.js';
+import { NodeRejected, type NodeGateway, type PaymentLookup, type PaymentOutcome } from './gateway.js';
+import type { IncomingInvoices } from './incoming.js';
+import { nodeCall } from './node-call.js';
+import { feeLimitMsat } from './rules.js';
+
+/** A pending payment the node has no record of is only refunded once it is this old, so a payment
+ * being handed to the node right now is never mistaken for one that never left. */
+const UNKNOWN_GRACE_MS = 120_000;
+
+export interface OutgoingOptions {
+  network: Network;
+  payWaitMs: number;
+  reconcileMs: number;
+}
+
+export class OutgoingPayments {
+  /** Payments this process is sending or following; the reconcile leaves them alone. */
+  private readonly inFlight = new Set<string>();
+  private timer: NodeJS.Timeout | null = null;
+  private nodePubkey: string | null = null;
+  private stopped = false;
+
+  constructor(
+    private readonly gateway: NodeGateway,
+    private readonly ledger: Ledger,
+    private readonly incoming: IncomingInvoices,
+    private readonly log: FastifyBaseLogger,
+    private readonly options: OutgoingOptions,
+  ) {}
+
+  /** Pays a BOLT11 invoice from a wallet. An invoice of another wallet here is paid internally. */
+  async payInvoice(walletId: string, bolt11: string, audit: AuditEvent): Promise<Payment> {
+    const inv = decodeBolt11(bolt11, this.options.network);
+    if (!inv.amountMsat) throw badRequest('AMOUNT_REQUIRED', 'the invoice has no amount; this server pays only invoices that name one');
+    if (inv.expiresAt.getTime() <= Date.now()) throw badRequest('INVOICE_EXPIRED', 'the invoice has expired; ask the payee for a new one');
+    const local = await this.ledger.findByHash(inv.paymentHash, undefined, 'in');
+    if (local?.kind === 'invoice') return this.payInternally(walletId, local, audit);
+    if (this.gateway.supportsAssets) {
+      const decoded = await nodeCall(this.gateway.kind, () => this.gateway.decodeInvoice(bolt11));
+      if (decoded.asset) throw badRequest('RGB_PAY_UNSUPPORTED', 'paying RGB asset invoices to other nodes is not supported yet; only BTC invoices');
+    }
+    const fee = feeLimitMsat(inv.amountMsat);
+    const p = await this.reserve({
+      walletId, kind: 'pay', amountMsat: inv.amountMsat, feeLimitMsat: fee, paymentHash: inv.paymentHash,
+      bolt11, description: inv.description, audit,
+    });
+    return this.send(p, () => this.gateway.payInvoice({ bolt11, paymentHash: inv.paymentHash, maxFeeMsat: fee }));
+  }
+
+  async keysend(walletId: string, destPubkey: string, amountMsat: bigint, audit: AuditEvent): Promise<Payment> {
+    if (amountMsat <= 0n) throw badRequest('INVALID_AMOUNT', 'amount_msat must be greater than 0');
+    if (destPubkey.toLowerCase() === (await this.ownPubkey())) {
+      throw badRequest('KEYSEND_TO_SELF', "dest_pubkey is this server's own node; to pay another wallet here use POST /payments/internal");
+    }
+    const preimage = randomBytes(32).toString('hex');
+    const fee = feeLimitMsat(amountMsat);
+    const p = await this.reserve({
+      walletId, kind: 'keysend', amountMsat, feeLimitMsat: fee, destPubkey: destPubkey.toLowerCase(),
+      paymentHash: this.gateway.keysendPreimageFromCaller ? createHash('sha256').update(Buffer.from(preimage, 'hex')).digest('hex') : null,
+      audit,
+    });
+    return this.send(p, () => this.gateway.keysend({ destPubkey, amountMsat, maxFeeMsat: fee, preimage }));
+  }
+
+  private async ownPubkey(): Promise<string> {
+    this.nodePubkey ??= (await nodeCall(this.gateway.kind, () => this.gateway.info())).pubkey.toLowerCase();
+    return this.nodePubkey;
+  }
+
+  private async reserve(input: Parameters<Ledger['reserveOutgoing']>[0]): Promise<Payment> {
+    try {
+      return await this.ledger.reserveOutgoing(input);
+    } catch (err) {
+      if (sqlState(err) === '23505') throw badRequest('ALREADY_PAYING', 'this invoice is already paid or being paid from this server');
+      throw err;
+    }
+  }
+
+  private async payInternally(walletId: string, invoice: Payment, audit: AuditEvent): Promise<Payment> {
+    if (invoice.walletId === walletId) {
+      throw badRequest('SELF_PAYMENT', 'this invoice was issued by the paying wallet itself; pay it from another wallet');
+    }
+    // Paid on the node already (from outside) but not yet seen: settle that, do not pay twice.
+    const current = await this.incoming.refresh(invoice);
+    if (current.status === 'succeeded') throw badRequest('INVOICE_ALREADY_PAID', 'this invoice is already paid');
+    const { out } = await this.ledger.payInvoiceInternally({
+      payerWalletId: walletId, invoicePaymentId: invoice.id, audit: { ...audit, details: { ...audit.details, internal: true } },
+    });
+    // So nobody can also pay it through the node (best effort: RLN cannot cancel).
+    await this.gateway.cancelInvoice(invoice.paymentHash!).catch((err) => this.log.warn({ err, paymentHash: invoice.paymentHash }, 'could not cancel an internally paid invoice on the node'));
+    return out;
+  }
+
+  /** Hands a reserved payment to the node and waits up to payWaitMs for the final answer; the
+   * record is settled or refunded whenever the answer comes. */
+  private async send(p: Payment, start: () => Promise<PaymentOutcome & { paymentHash?: string | null }>): Promise<Payment> {
+    this.inFlight.add(p.id);
+    const done = start().then(
+      (outcome) => this.apply(p, outcome),
+      (err) => {
+        if (err instanceof NodeRejected) return this.apply(p, { status: 'failed', error: err.message });
+        this.log.warn({ err, paymentId: p.id }, 'sending failed without a final answer; asking the node');
+        return this.follow(p);
+      },
+    ).finally(() => this.inFlight.delete(p.id));
+    const answered = await Promise.race([done, sleep(this.options.payWaitMs, null, { ref: false })]);
+    return answered ?? (await this.ledger.getPayment(p.id, p.walletId))!;
+  }
+
+  private async apply(p: Payment, outcome: PaymentLookup): Promise<Payment> {
+    switch (outcome.status) {
+      case 'succeeded':
+        return this.ledger.settleOutgoing(p.id, { feeMsat: outcome.feeMsat, preimage: outcome.preimage });
+      case 'failed':
+        return this.ledger.failOutgoing(p.id, outcome.error);
+      case 'unknown':
+        return this.ledger.failOutgoing(p.id, 'the node never started this payment');
+      case 'pending':
+        return this.follow(p);
+    }
+  }
+
+  /** Waits on the node for a payment it has in flight (e.g. to a hold invoice). */
+  private async follow(p: Payment): Promise<Payment> {
+    if (!p.paymentHash) {
+      this.log.error({ paymentId: p.id }, 'pending payment without a payment hash: cannot ask the node; resolve it by hand');
+      return p;
+    }
+    this.inFlight.add(p.id);
+    try {
+      return await this.apply(p, await this.gateway.awaitPayment(p.paymentHash));
+    } catch (err) {
+      this.log.warn({ err, paymentId: p.id }, 'following a payment failed; the reconcile asks again');
+      return p;
+    } finally {
+      this.inFlight.delete(p.id);
+    }
+  }
+
+  /** Asks the node about every pending outgoing payment not followed by this process. */
+  async reconcile(atStart = false): Promise<void> {
+    for (const p of await this.ledger.pendingOutgoing()) {
+      if (this.stopped) return;
+      if (this.inFlight.has(p.id) || !p.paymentHash) continue;
+      try {
+        const r = await this.gateway.lookupPayment(p.paymentHash);
+        if (this.inFlight.has(p.id)) continue;
+        if (r.status === 'unknown' && !atStart && Date.now() - p.createdAt.getTime() < UNKNOWN_GRACE_MS) continue;
+        if (r.status === 'pending') {
+          this.follow(p).catch(() => undefined);
+          continue;
+        }
+        const done = await this.apply(p, r);
+        this.log.info({ paymentId: p.id, status: done.status }, 'pending payment resolved from the node');
+      } catch (err) {
+        this.log.warn({ err, paymentId: p.id }, 'could not resolve a pending payment; retrying later');
+      }
+    }
+  }
+
+  async start(): Promise<void> {
+    await this.reconcile(true).catch((err) => this.log.warn({ err }, 'start-up payment reconcile failed; retrying on the timer'));
+    this.timer = setInterval(() => {
+      this.reconcile().catch((err) => this.log.warn({ err }, 'payment reconcile failed'));
+    }, this.options.reconcileMs);
+    this.timer.unref();
+  }
+
+  stop(): void {
+    this.stopped = true;
+    if (this.timer) clearInterval(this.timer);
+  }
+}
