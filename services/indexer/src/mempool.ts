@@ -1,13 +1,18 @@
 import type { ChainDriver } from '../../../control-plane/src/drivers/chain/types.js';
-import { toDisplayHex } from './hashes.js';
+import { fromDisplayHex, toDisplayHex } from './hashes.js';
 import { outpointKey, parseTransactionHex, type IndexedTx } from './parse.js';
-import type { IndexStore, StoredOutput } from './store.js';
+import type { IndexStore } from './store.js';
+
+interface SpentOutput {
+  scriptHash: Buffer;
+  value: bigint;
+}
 
 interface ResolvedInput {
   outpoint: string;
   parentTxid: string;
-  /** The output it spends, when known (confirmed in the index, or created by another mempool tx). */
-  spent?: StoredOutput;
+  /** The output it spends, once known (from another mempool tx, the index, or the node). */
+  spent?: SpentOutput;
 }
 
 export interface MempoolEntry {
@@ -61,16 +66,29 @@ export class Mempool {
         this.spentBy.set(outpoint, txid);
       }
     }
-    // Also retried for older entries: a parent may have been in a block the index had not reached.
+    // Retried for older entries too, should the node not have answered before.
     for (const entry of this.entries.values()) {
       for (const [index, input] of entry.inputs.entries()) {
         if (input.spent) continue;
-        const spend = entry.tx.spends[index]!;
-        input.spent = this.mempoolOutput(input.parentTxid, spend.vout) ?? (await store.output(spend));
+        input.spent = await this.resolve(input.parentTxid, entry.tx.spends[index]!.vout, driver, store);
         if (input.spent) this.index(input.spent.scriptHash.toString('hex'), entry.txid, touched);
       }
     }
     return touched;
+  }
+
+  /**
+   * The output an input spends: from a mempool tx, the index, or else the node (the parent may be in
+   * a block the index has not reached yet).
+   */
+  private async resolve(txid: string, vout: number, driver: ChainDriver, store: IndexStore): Promise<SpentOutput | undefined> {
+    const known = this.entries.get(txid)?.tx.outputs[vout] ?? (await store.output({ txid: fromDisplayHex(txid), vout }));
+    if (known) return known;
+    try {
+      return parseTransactionHex(await driver.getRawTransactionHex(txid)).outputs[vout];
+    } catch {
+      return undefined;
+    }
   }
 
   /** Drops txs that a block confirmed (before the next poll would), so no tx is counted twice. */
@@ -122,11 +140,6 @@ export class Mempool {
 
   get size(): number {
     return this.entries.size;
-  }
-
-  private mempoolOutput(txid: string, vout: number): StoredOutput | undefined {
-    const output = this.entries.get(txid)?.tx.outputs[vout];
-    return output && { scriptHash: output.scriptHash, value: output.value, height: 0 };
   }
 
   private scriptHashesOf(entry: MempoolEntry): string[] {

@@ -5,6 +5,7 @@ import type { IndexStore } from './store.js';
 export interface HistoryEntry {
   tx_hash: string;
   height: number;
+  /** Mempool txs only (Electrum requires it there). */
   fee?: number;
 }
 
@@ -37,10 +38,8 @@ export class ScriptHashQueries {
   mempoolHistory(scriptHash: string): HistoryEntry[] {
     return this.mempool
       .entriesFor(scriptHash)
-      .map((entry) => {
-        const fee = this.mempool.feeOf(entry);
-        return { tx_hash: entry.txid, height: this.mempool.heightOf(entry), ...(fee === undefined ? {} : { fee: Number(fee) }) };
-      })
+      // 0 when an input is still unknown: clients such as Electrum refuse a mempool item without a fee.
+      .map((entry) => ({ tx_hash: entry.txid, height: this.mempool.heightOf(entry), fee: Number(this.mempool.feeOf(entry) ?? 0n) }))
       .sort((a, b) => b.height - a.height || a.tx_hash.localeCompare(b.tx_hash));
   }
 
