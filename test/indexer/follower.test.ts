@@ -144,6 +144,22 @@ describe('indexer on a staged chain', () => {
     expect(await client.request('blockchain.scripthash.get_balance', [aliceHash])).toEqual({ confirmed: 50, unconfirmed: -50 });
   });
 
+  it('starts and serves while the node is down, and catches up once it is back', async () => {
+    client.close();
+    await indexer.close();
+    const driver = chain.asDriver();
+    let down = true;
+    const flaky = { ...driver, getBestBlockHash: () => (down ? Promise.reject(new Error('connect ECONNREFUSED')) : driver.getBestBlockHash()) };
+    chain.mineTo(alice);
+    indexer = await startIndexer(config(), { driver: flaky });
+    client = await connectLineClient(indexer.port);
+    expect(await client.request('server.ping')).toBeNull();
+    expect(indexer.height()).toBe(0);
+    down = false;
+    await indexer.follower.poke();
+    expect(indexer.height()).toBe(1);
+  });
+
   it('resumes from its index on disk after a restart', async () => {
     const funding = chain.mineTo(alice).transactions![0]!;
     await indexer.follower.poke();

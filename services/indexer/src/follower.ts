@@ -29,6 +29,8 @@ export class ChainFollower extends EventEmitter<FollowerEvents> {
   private running: Promise<void> | undefined;
   private stopped = false;
   private rerun = false;
+  /** The last sync error, so a node that is down is reported once, not at every poll. */
+  private failure: string | undefined;
 
   constructor(
     private readonly driver: ChainDriver,
@@ -73,8 +75,12 @@ export class ChainFollower extends EventEmitter<FollowerEvents> {
         this.rerun = false;
         try {
           await this.syncOnce();
+          if (this.failure !== undefined) this.log.info('sync with the node works again', { height: this.store.height });
+          this.failure = undefined;
         } catch (error) {
-          this.log.warn('sync with the node failed; retrying', { error: (error as Error).message });
+          const message = (error as Error).message;
+          if (message !== this.failure) this.log.warn('sync with the node failed; retrying at every poll', { error: message });
+          this.failure = message;
         }
       } while (this.rerun && !this.stopped);
     })().finally(() => {
