@@ -2,7 +2,7 @@ import type { ChainDriver } from '../../../control-plane/src/drivers/chain/types
 import { AddressError, parseAddress } from '../../chain-adapter/src/address.js';
 import { HttpError, badRequest } from '../../chain-adapter/src/http/errors.js';
 import type { Cooldowns } from './cooldown.js';
-import type { Miner } from './miner.js';
+import type { MinedBlock, Miner } from './miner.js';
 import { WalletEmptyError, type FaucetWallet } from './wallet.js';
 
 export interface ClaimResult {
@@ -34,6 +34,8 @@ export interface FaucetParts {
   adapterUrl?: string;
 }
 
+const MAX_MINE_ATTEMPTS = 3;
+
 /** The faucet pays regtest bech32/bech32m addresses only (the spec's `bcrt1` addresses). */
 export function claimAddress(input: string): string {
   let parsed;
@@ -55,7 +57,7 @@ export class Faucet {
   constructor(private readonly parts: FaucetParts) {}
 
   async claim(input: string, clientIp: string): Promise<ClaimResult> {
-    const { wallet, miner, cooldowns, claimSat } = this.parts;
+    const { wallet, cooldowns, claimSat } = this.parts;
     const address = claimAddress(input);
     const cooldown = await cooldowns.acquire(clientIp, address).catch((error: unknown) => {
       throw unavailableStore(error);
@@ -71,7 +73,9 @@ export class Faucet {
       );
     }
     let txid: string;
+    let heightAtSend: number;
     try {
+      heightAtSend = await this.parts.driver.getBlockCount();
       txid = await wallet.send(address, claimSat);
     } catch (error) {
       await cooldown.release().catch(() => undefined);
@@ -82,7 +86,7 @@ export class Faucet {
     }
     // The coins are gone from here on, so the cool-down stays even if mining fails.
     try {
-      const block = await miner.mineOne();
+      const block = await this.mineUntilConfirmed(txid, heightAtSend);
       return { txid, amount_sat: claimSat, address, block_hash: block.hash, block_height: block.height };
     } catch (error) {
       throw new HttpError(
@@ -92,6 +96,27 @@ export class Faucet {
         {},
         { txid },
       );
+    }
+  }
+
+  /**
+   * Mines one block and returns the block that holds `txid`. With claims in flight together, the
+   * block another claim mined may already hold this claim's transaction (it was in the mempool when
+   * that block was built), so this claim's own block can be empty of it: the blocks back to the
+   * height at sending time are searched. Only if none holds it (the node left it out of its block
+   * template) is another block mined.
+   */
+  private async mineUntilConfirmed(txid: string, heightAtSend: number): Promise<MinedBlock> {
+    const { miner, driver } = this.parts;
+    for (let attempt = 1; ; attempt++) {
+      const mined = await miner.mineOne();
+      for (let hash: string | undefined = mined.hash; hash; ) {
+        const block = await driver.getBlockSummary(hash);
+        if (block.height <= heightAtSend) break;
+        if (block.txids.includes(txid)) return { hash: block.hash, height: block.height };
+        hash = block.previousBlockHash;
+      }
+      if (attempt === MAX_MINE_ATTEMPTS) throw new Error(`${attempt} blocks were mined and none holds the transaction`);
     }
   }
 

@@ -1,0 +1,267 @@
+import { Transaction } from 'bitcoinjs-lib';
+import { Redis } from 'ioredis';
+import { chromium, type Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { waitFor } from '../../control-plane/src/util/wait.js';
+import type { EsploraTx, EsploraUtxo } from '../../services/chain-adapter/src/esplora/types.js';
+import { buildApp } from '../../services/faucet/src/app.js';
+import { Cooldowns } from '../../services/faucet/src/cooldown.js';
+import { Faucet } from '../../services/faucet/src/faucet.js';
+import { DirectMiner } from '../../services/faucet/src/miner.js';
+import { LndWallet } from '../../services/faucet/src/wallet.js';
+import { freshKey, startAdapter, waitIndexed, type RunningAdapter } from '../chain-adapter/support.js';
+import { startRedis, type RunningServer } from '../support/infra.js';
+import { startRegtest, type Regtest } from '../support/regtest.js';
+
+const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const CLAIM_SAT = 100_000;
+const COOLDOWN_SECONDS = 900;
+
+interface ClaimAnswer {
+  status: number;
+  retryAfter: string | null;
+  body: {
+    txid?: string;
+    amount_sat?: number;
+    address?: string;
+    block_hash?: string;
+    block_height?: number;
+    error?: { code: string; message: string; retry_after_seconds?: number; blocked_by?: string[] };
+  };
+}
+
+describe('faucet against real btcd, lnd and Redis', () => {
+  let regtest: Regtest;
+  let redisServer: RunningServer;
+  let redis: Redis;
+  let adapter: RunningAdapter;
+  let faucetUrl: string;
+  let close: () => Promise<void>;
+  let wallet: LndWallet;
+  let miner: DirectMiner;
+  let ipCounter = 0;
+  const nextIp = () => `10.9.${Math.floor(++ipCounter / 250)}.${ipCounter % 250}`;
+
+  const claim = async (address: unknown, ip = nextIp(), url = faucetUrl): Promise<ClaimAnswer> => {
+    const response = await fetch(`${url}/api/claim`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-forwarded-for': ip },
+      body: JSON.stringify({ address }),
+    });
+    return { status: response.status, retryAfter: response.headers.get('retry-after'), body: await response.json() };
+  };
+
+  const startFaucet = async (claimSat: number, store: Redis) => {
+    const faucet = new Faucet({ wallet, miner, cooldowns: new Cooldowns(store, COOLDOWN_SECONDS), driver: regtest.chain, claimSat, cooldownSeconds: COOLDOWN_SECONDS, adapterUrl: adapter.url });
+    // The tests play many clients from one host: believe X-Forwarded-For (TRUST_PROXY=true).
+    const app = await buildApp({ faucet, trustProxy: true });
+    return { app, url: await app.listen({ host: '127.0.0.1', port: 0 }) };
+  };
+
+  beforeAll(async () => {
+    regtest = await startRegtest({ lnd: ['alice'] });
+    redisServer = await startRedis();
+    redis = new Redis(redisServer.url);
+    adapter = await startAdapter(regtest);
+    wallet = new LndWallet(regtest.lnd('alice'));
+    miner = new DirectMiner(regtest.chain, () => wallet.ownAddress());
+    const { app, url } = await startFaucet(CLAIM_SAT, redis);
+    faucetUrl = url;
+    close = () => app.close();
+  });
+  afterAll(async () => {
+    await close?.();
+    await adapter?.close();
+    redis?.disconnect();
+    await redisServer?.stop();
+    await regtest?.stop();
+  });
+
+  it('reports its status', async () => {
+    const response = await fetch(`${faucetUrl}/api/status`);
+    expect(response.status).toBe(200);
+    const status = await response.json();
+    expect(status).toEqual({
+      network: 'regtest',
+      balance_sat: expect.any(Number),
+      pending_balance_sat: expect.any(Number),
+      claim_amount_sat: CLAIM_SAT,
+      cooldown_seconds: COOLDOWN_SECONDS,
+      height: await regtest.chain.getBlockCount(),
+      mining: 'direct',
+      adapter_url: adapter.url,
+    });
+    expect(status.balance_sat).toBeGreaterThan(30 * CLAIM_SAT);
+  });
+
+  it('sends the claim amount, mines one block that confirms it, and the adapter shows it', async () => {
+    const receiver = freshKey();
+    const heightBefore = await regtest.chain.getBlockCount();
+    const answer = await claim(receiver.address);
+    expect(answer.status).toBe(200);
+    expect(answer.body).toEqual({ txid: expect.stringMatching(/^[0-9a-f]{64}$/), amount_sat: CLAIM_SAT, address: receiver.address, block_hash: expect.any(String), block_height: heightBefore + 1 });
+    const block = await regtest.chain.getBlockSummary(answer.body.block_hash!);
+    expect(block.height).toBe(heightBefore + 1);
+    expect(block.txids).toContain(answer.body.txid);
+    await waitIndexed(adapter, regtest);
+    const utxos = await adapter.get<EsploraUtxo[]>(`/api/address/${receiver.address}/utxo`);
+    expect(utxos).toEqual([{ txid: answer.body.txid, vout: expect.any(Number), value: CLAIM_SAT, status: expect.objectContaining({ confirmed: true, block_height: heightBefore + 1, block_hash: block.hash }) }]);
+  });
+
+  it('refuses a second claim within the cool-down, per address and per IP, with the time left', async () => {
+    const first = freshKey().address;
+    const ip = nextIp();
+    expect((await claim(first, ip)).status).toBe(200);
+
+    const sameAddress = await claim(first);
+    expect(sameAddress.status).toBe(429);
+    expect(sameAddress.body.error).toMatchObject({ code: 'COOLDOWN', blocked_by: ['address'], message: expect.stringMatching(/try again in \d+ s/) });
+    expect(sameAddress.body.error!.retry_after_seconds).toBeGreaterThan(COOLDOWN_SECONDS - 60);
+    expect(Number(sameAddress.retryAfter)).toBe(sameAddress.body.error!.retry_after_seconds);
+
+    const sameIp = await claim(freshKey().address, ip);
+    expect(sameIp.status).toBe(429);
+    expect(sameIp.body.error).toMatchObject({ code: 'COOLDOWN', blocked_by: ['ip'] });
+  });
+
+  it('pays exactly one of many simultaneous claims for one address (hammering)', async () => {
+    const target = freshKey().address;
+    const answers = await Promise.all(Array.from({ length: 15 }, () => claim(target)));
+    expect(answers.filter((answer) => answer.status === 200)).toHaveLength(1);
+    expect(answers.filter((answer) => answer.status === 429)).toHaveLength(14);
+    // And 15 claims from one IP to different addresses: again one.
+    const ip = nextIp();
+    const fromOneIp = await Promise.all(Array.from({ length: 15 }, () => claim(freshKey().address, ip)));
+    expect(fromOneIp.map((answer) => answer.status).sort()).toEqual([200, ...Array(14).fill(429)]);
+  });
+
+  it('refuses anything but a regtest bech32/bech32m address with 400 saying why', async () => {
+    const receiver = freshKey().address;
+    const cases: [unknown, RegExp][] = [
+      ['bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4', /mainnet address/],
+      ['tb1qw508d6qejxtdg4y5r3zarvary0c5xw7kxpjzsx', /testnet\/signet address/],
+      ['mipcBbFg9gMiCh81Kj8tqqdgoZub1ZJRfn', /base58 address; the faucet pays regtest bech32\/bech32m addresses only/],
+      [receiver.slice(0, -1) + (receiver.endsWith('q') ? 'p' : 'q'), /bad bech32 checksum/],
+      ['not an address', /not a Bitcoin address/],
+      ['', /must NOT have fewer than 1 characters/],
+      [{ address: 'nested' }, /must be string/],
+    ];
+    for (const [address, reason] of cases) {
+      const answer = await claim(address);
+      expect(answer.status, String(address)).toBe(400);
+      expect(answer.body.error!.message).toMatch(reason);
+    }
+    const noBody = await fetch(`${faucetUrl}/api/claim`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    expect(noBody.status).toBe(400);
+    expect((await noBody.json()).error.message).toMatch(/address/);
+    // A refused address sets no cool-down: the same client can claim right after.
+    const ip = nextIp();
+    expect((await claim('bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4', ip)).status).toBe(400);
+    expect((await claim(freshKey().address, ip)).status).toBe(200);
+  });
+
+  it('pays twenty simultaneous claims to different addresses without spending any input twice', async () => {
+    const receivers = Array.from({ length: 20 }, () => freshKey().address);
+    const heightBefore = await regtest.chain.getBlockCount();
+    const answers = await Promise.all(receivers.map((address) => claim(address)));
+    // One block mined per claim; each answer names the block that holds its transaction.
+    expect(await regtest.chain.getBlockCount()).toBe(heightBefore + 20);
+    expect(answers.map((answer) => answer.status)).toEqual(Array(20).fill(200));
+    const txids = answers.map((answer) => answer.body.txid!);
+    expect(new Set(txids).size).toBe(20);
+    const spent = new Set<string>();
+    let inputs = 0;
+    for (const answer of answers) {
+      const tx = Transaction.fromHex(await regtest.chain.getRawTransactionHex(answer.body.txid!));
+      for (const input of tx.ins) {
+        spent.add(`${Buffer.from(input.hash).reverse().toString('hex')}:${input.index}`);
+        inputs++;
+      }
+      const block = await regtest.chain.getBlockSummary(answer.body.block_hash!);
+      expect(block.txids).toContain(answer.body.txid);
+    }
+    expect(spent.size).toBe(inputs);
+    await waitIndexed(adapter, regtest);
+    for (const [i, address] of receivers.entries()) {
+      const utxos = await adapter.get<EsploraUtxo[]>(`/api/address/${address}/utxo`);
+      expect(utxos).toEqual([expect.objectContaining({ txid: txids[i], value: CLAIM_SAT, status: expect.objectContaining({ confirmed: true }) })]);
+    }
+  });
+
+  it('answers 503 when the wallet cannot pay, and frees the cool-down it took', async () => {
+    const rich = await startFaucet(100_000_000_000_000, redis);
+    try {
+      const address = freshKey().address;
+      const ip = nextIp();
+      const first = await claim(address, ip, rich.url);
+      expect(first.status).toBe(503);
+      expect(first.body.error).toMatchObject({ code: 'FAUCET_EMPTY', message: expect.stringMatching(/the faucet is empty/) });
+      const again = await claim(address, ip, rich.url);
+      expect(again.status).toBe(503);
+    } finally {
+      await rich.app.close();
+    }
+  });
+
+  it('answers 503 and pays nothing while Redis is unreachable', async () => {
+    const offline = new Redis({ port: 1, lazyConnect: true, enableOfflineQueue: false, maxRetriesPerRequest: 0, retryStrategy: () => null });
+    offline.on('error', () => undefined);
+    const faucet = await startFaucet(CLAIM_SAT, offline);
+    try {
+      const balance = await wallet.balance();
+      const answer = await claim(freshKey().address, nextIp(), faucet.url);
+      expect(answer.status).toBe(503);
+      expect(answer.body.error!.code).toBe('COOLDOWN_STORE_UNAVAILABLE');
+      expect((await wallet.balance()).confirmedSat).toBe(balance.confirmedSat);
+    } finally {
+      await faucet.app.close();
+      offline.disconnect();
+    }
+  });
+
+  describe('web page in headless Chromium', () => {
+    let browser: Browser;
+    beforeAll(async () => {
+      browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+    });
+    afterAll(async () => {
+      await browser?.close();
+    });
+
+    it('claims to a fresh address, shows the result with a link to the adapter, then the cool-down', async () => {
+      const receiver = freshKey().address;
+      const page = await browser.newPage();
+      await page.goto(faucetUrl);
+      await page.locator('#status', { hasText: 'Balance' }).waitFor();
+      await page.fill('#address', receiver);
+      await page.click('#claim');
+      const result = page.locator('#result');
+      await result.waitFor({ state: 'visible', timeout: 60_000 });
+      const txid = await result.getAttribute('data-txid');
+      expect(txid).toMatch(/^[0-9a-f]{64}$/);
+      expect(await result.textContent()).toContain(`Sent 0.001 BTC (100000 sat) to ${receiver}`);
+      expect(await result.locator(`a[href="${adapter.url}/api/tx/${txid}"]`).count()).toBe(1);
+
+      // The adapter shows the payment confirmed.
+      await waitIndexed(adapter, regtest);
+      const utxos = await adapter.get<EsploraUtxo[]>(`/api/address/${receiver}/utxo`);
+      expect(utxos).toEqual([expect.objectContaining({ txid, value: CLAIM_SAT, status: expect.objectContaining({ confirmed: true }) })]);
+      const txs = await adapter.get<EsploraTx[]>(`/api/address/${receiver}/txs`);
+      expect(txs.map((tx) => [tx.txid, tx.status.confirmed])).toEqual([[txid, true]]);
+      // The link the page shows opens in the browser (the adapter allows any origin).
+      const linked = await page.evaluate(async (url) => (await fetch(url)).json(), `${adapter.url}/api/tx/${txid}`);
+      expect(linked).toMatchObject({ txid, status: { confirmed: true } });
+
+      await page.click('#claim');
+      const error = page.locator('#error');
+      await error.waitFor({ state: 'visible' });
+      expect(await error.textContent()).toMatch(/cool-down: 1[45]:\d\d left/);
+      expect(await result.isHidden()).toBe(true);
+
+      await page.fill('#address', 'bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4');
+      await page.click('#claim');
+      await page.locator('#error', { hasText: 'mainnet address' }).waitFor();
+      await page.close();
+    });
+  });
+});
