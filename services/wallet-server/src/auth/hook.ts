@@ -6,7 +6,6 @@ import { API_KEY_PREFIX, findActiveApiKey } from './api-keys.js';
 import { scopeAllows, type Principal, type Scope } from './principal.js';
 import type { SessionStore } from './sessions.js';
 import { verifyAccessToken } from './tokens.js';
-import { findUserById } from './users.js';
 
 function bearer(request: FastifyRequest): string {
   const header = request.headers.authorization;
@@ -27,11 +26,10 @@ async function resolve(app: FastifyInstance, sessions: SessionStore, token: stri
   }
   const claims = verifyAccessToken(app.config.tokenSecret, token);
   if (!claims) throw unauthorized('access token is invalid or expired; refresh it or sign in again', 'INVALID_TOKEN');
+  // Users are never deleted, so a live session is all an access token needs (no user lookup).
   if (!(await sessions.sessionAlive(claims.sid))) throw unauthorized('session was logged out; sign in again', 'SESSION_ENDED');
-  const user = await findUserById(app.db, claims.sub);
-  if (!user) throw unauthorized('user no longer exists', 'INVALID_TOKEN');
   return {
-    userId: user.id, pubkey: user.pubkey, isAdmin: isAdmin(user.pubkey), via: 'access_token', scope: 'full',
+    userId: claims.sub, pubkey: claims.pk, isAdmin: isAdmin(claims.pk), via: 'access_token', scope: 'full',
     apiKeyId: null, walletRestriction: null, sessionId: claims.sid,
   };
 }

@@ -48,8 +48,8 @@ export async function authRoutes(app: FastifyInstance, opts: { sessions: Session
   const { sessions } = opts;
   const cfg = app.config;
 
-  const tokens = (userId: string, sessionId: string, refreshToken: string) => ({
-    access_token: signAccessToken(cfg.tokenSecret, userId, sessionId, cfg.accessTokenTtlSec),
+  const tokens = (user: { id: string; pubkey: string }, sessionId: string, refreshToken: string) => ({
+    access_token: signAccessToken(cfg.tokenSecret, user.id, user.pubkey, sessionId, cfg.accessTokenTtlSec),
     token_type: 'Bearer',
     expires_in: cfg.accessTokenTtlSec,
     refresh_token: refreshToken,
@@ -137,7 +137,7 @@ export async function authRoutes(app: FastifyInstance, opts: { sessions: Session
     const sessionId = newId();
     const refreshToken = await sessions.startSession(user.id, sessionId);
     await recordAudit(app.db, { userId: user.id, action: 'auth.signed_in', targetType: 'session', targetId: sessionId, ip: request.ip });
-    return tokens(user.id, sessionId, refreshToken);
+    return tokens(user, sessionId, refreshToken);
   });
 
   app.post<{ Body: { refresh_token: string } }>('/auth/refresh', {
@@ -150,10 +150,11 @@ export async function authRoutes(app: FastifyInstance, opts: { sessions: Session
     },
   }, async (request) => {
     const rotated = await sessions.rotateRefresh(request.body.refresh_token);
-    if (!rotated || !(await findUserById(app.db, rotated.userId))) {
+    const user = rotated && (await findUserById(app.db, rotated.userId));
+    if (!rotated || !user) {
       throw unauthorized('refresh token is unknown, already used, expired or logged out; sign in again', 'INVALID_REFRESH_TOKEN');
     }
-    return tokens(rotated.userId, rotated.sessionId, rotated.refreshToken);
+    return tokens(user, rotated.sessionId, rotated.refreshToken);
   });
 
   app.post<{ Body: { refresh_token: string } }>('/auth/logout', {

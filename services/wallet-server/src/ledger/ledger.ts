@@ -1,7 +1,7 @@
 // The ledger is the truth: every balance change is one row in ledger_entries written in the same
 // transaction as the balance update, and a debit is a conditional UPDATE (amount + delta >= 0), so
 // concurrent spends serialise on the balance row and can never overdraw it.
-import type { Db, Queryable } from '../db/db.js';
+import { sqlState, type Db, type Queryable } from '../db/db.js';
 import { recordAudit, type AuditEvent } from '../audit/audit.js';
 import { ApiError, badRequest, conflict, notFound } from '../errors.js';
 import { newId } from '../ids.js';
@@ -32,6 +32,18 @@ async function applyDelta(tx: Queryable, walletId: string, asset: Asset, delta: 
     [walletId, asset.kind, assetIdOf(asset), delta.toString(), newId(), paymentId, reason],
   );
   return rowCount === 1;
+}
+
+/** Maps the errors ledger_transfer raises (SQLSTATE P0001, code as message, wallet id as detail). */
+function transferError(err: unknown, amount: bigint, asset: Asset): unknown {
+  if (sqlState(err) !== 'P0001') return err;
+  const { message, detail } = err as { message: string; detail?: string };
+  if (message === 'WALLET_NOT_FOUND') return notFound(`wallet ${detail}`);
+  if (message === 'WALLET_ARCHIVED') return badRequest('WALLET_ARCHIVED', `wallet ${detail} is archived; use an active wallet`);
+  if (message === 'INSUFFICIENT_FUNDS') {
+    return insufficientFunds(`wallet ${detail} has less than ${amount}${asset.kind === 'btc' ? ' msat' : ` of asset ${asset.assetId}`}`);
+  }
+  return err;
 }
 
 type Move = [walletId: string, asset: Asset, delta: bigint, paymentId: string, reason: EntryReason];
@@ -147,6 +159,8 @@ export interface IncomingInput {
 export interface TransferInput {
   fromWalletId: string;
   toWalletId: string;
+  /** When set, both wallets must belong to this user (else 404, as for a missing wallet). */
+  ownerId?: string | null;
   asset: Asset;
   amount: bigint;
   audit?: AuditEvent;
@@ -267,26 +281,27 @@ export class Ledger {
 
   /** Moves an amount between two wallets: two payments (out and in, one transfer_id) and two
    * entries, or INSUFFICIENT_FUNDS (400) and nothing changed. Ownership is the caller's check. */
-  transferInternal(input: TransferInput): Promise<Transfer> {
+  async transferInternal(input: TransferInput): Promise<Transfer> {
     const { fromWalletId: from, toWalletId: to, asset, amount } = input;
-    if (from === to) return Promise.reject(badRequest('SAME_WALLET', 'from_wallet_id and to_wallet_id must differ'));
-    if (amount <= 0n) return Promise.reject(badRequest('INVALID_AMOUNT', 'a transfer amount must be greater than 0'));
+    if (from === to) throw badRequest('SAME_WALLET', 'from_wallet_id and to_wallet_id must differ');
+    if (amount <= 0n) throw badRequest('INVALID_AMOUNT', 'a transfer amount must be greater than 0');
     const transferId = newId();
-    const leg = (walletId: string, direction: 'in' | 'out', other: string) => ({
-      walletId, direction, kind: 'internal' as const, status: 'succeeded' as const, transferId,
-      counterpartyWalletId: other,
-      amountMsat: asset.kind === 'btc' ? amount : 0n,
-      assetId: asset.kind === 'rgb' ? asset.assetId : null,
-      assetAmount: asset.kind === 'rgb' ? amount : null,
-    });
-    return this.db.transaction(async (tx) => {
-      await lockActiveWallets(tx, [from, to]);
-      const [out, inn] = await insertPayments(tx, [leg(from, 'out', to), leg(to, 'in', from)]);
-      const moved = await applyMoves(tx, [[from, asset, -amount, out!.id, 'transfer_out'], [to, asset, amount, inn!.id, 'transfer_in']]);
-      if (!moved) throw insufficientFunds(`wallet ${from} has less than ${amount}${asset.kind === 'btc' ? ' msat' : ` of asset ${asset.assetId}`}`);
-      if (input.audit) await recordAudit(tx, input.audit);
+    const audit = input.audit && {
+      id: newId(), user_id: input.audit.userId, action: input.audit.action, target_type: input.audit.targetType ?? null,
+      target_id: input.audit.targetId ?? null, details: input.audit.details ?? null, ip: input.audit.ip ?? null,
+    };
+    try {
+      // One statement (the ledger_transfer function of migration 3), so one round trip.
+      const { rows } = await this.db.query<PaymentRow>(
+        `select ${PAYMENT_COLUMNS} from ledger_transfer($1, $2, $3, $4, $5, $6, $7::uuid[], $8::jsonb)`,
+        [from, to, input.ownerId ?? null, asset.kind, assetIdOf(asset), amount.toString(),
+          [newId(), newId(), transferId, newId(), newId()], audit ? JSON.stringify(audit) : null],
+      );
+      const [out, inn] = rows.map(toPayment);
       return { transferId, out: out!, in: inn! };
-    });
+    } catch (err) {
+      throw transferError(err, amount, asset);
+    }
   }
 
   /** Pays a pending invoice issued to another wallet of this server without the node: the payer's

@@ -1,11 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import { parseAmount, amountSchema } from '../amounts.js';
 import { principalOf } from '../auth/hook.js';
-import { ownedWallet, walletFromHeader, walletKeyHeaderSchema } from '../auth/wallet-access.js';
+import { walletFromHeader, walletKeyHeaderSchema } from '../auth/wallet-access.js';
 import { badRequest, notFound } from '../errors.js';
 import { paymentJson, paymentSchema, type Asset } from '../ledger/index.js';
 import { errors, uuidParams, uuidString } from '../schemas.js';
-import { findOwnedWallet } from '../wallets/store.js';
 
 interface InternalBody {
   from_wallet_id: string;
@@ -56,18 +55,18 @@ export async function paymentRoutes(app: FastifyInstance): Promise<void> {
     const p = principalOf(request);
     const body = request.body;
     const { asset, amount } = transferAsset(body);
-    // A wallet-restricted key may send from its wallet to any wallet of the same user.
-    const from = await ownedWallet(request, body.from_wallet_id);
-    const to = await findOwnedWallet(app.db, p.userId, body.to_wallet_id);
-    if (!to) throw notFound(`wallet ${body.to_wallet_id}`);
+    // A wallet-restricted key may send from its wallet to any wallet of the same user. Ownership
+    // of both wallets is checked inside the transfer statement (404 when either is not the caller's).
+    if (p.walletRestriction && p.walletRestriction !== body.from_wallet_id) throw notFound(`wallet ${body.from_wallet_id}`);
     const transfer = await app.ledger.transferInternal({
-      fromWalletId: from.id,
-      toWalletId: to.id,
+      fromWalletId: body.from_wallet_id,
+      toWalletId: body.to_wallet_id,
+      ownerId: p.userId,
       asset,
       amount,
       audit: {
-        userId: p.userId, action: 'payment.internal', targetType: 'wallet', targetId: from.id, ip: request.ip,
-        details: { to_wallet_id: to.id, asset_kind: asset.kind, asset_id: asset.kind === 'rgb' ? asset.assetId : null, amount: amount.toString() },
+        userId: p.userId, action: 'payment.internal', targetType: 'wallet', targetId: body.from_wallet_id, ip: request.ip,
+        details: { to_wallet_id: body.to_wallet_id, asset_kind: asset.kind, asset_id: asset.kind === 'rgb' ? asset.assetId : null, amount: amount.toString() },
       },
     });
     return { transfer_id: transfer.transferId, status: 'succeeded', out: paymentJson(transfer.out), in: paymentJson(transfer.in) };
