@@ -91,6 +91,30 @@ describe('indexer on a staged chain', () => {
     await expect(client.request('blockchain.transaction.get_merkle', [payment.getId(), 3])).rejects.toThrow(/not in the block/);
   });
 
+  it('unwinds a block whose transactions spend each other', async () => {
+    const funding = chain.mineTo(alice).transactions![0]!;
+    chain.mineTo(p2wpkhScript(9));
+    const parent = spend([{ txid: funding.getId(), vout: 0 }], [{ script: bob, value: 49n }]);
+    const child = spend([{ txid: parent.getId(), vout: 0 }], [{ script: alice, value: 48n }]);
+    chain.mineTo(p2wpkhScript(9), [parent, child]);
+    await indexer.follower.poke();
+    expect(await client.request('blockchain.scripthash.listunspent', [bobHash])).toEqual([]);
+    expect(await client.request('blockchain.scripthash.get_history', [bobHash])).toEqual([
+      { tx_hash: parent.getId(), height: 3 },
+      { tx_hash: child.getId(), height: 3 },
+    ]);
+    expect(await client.request('blockchain.scripthash.get_balance', [aliceHash])).toEqual({ confirmed: 48, unconfirmed: 0 });
+
+    chain.mineTo(p2wpkhScript(8), [], 2);
+    chain.mineTo(p2wpkhScript(8));
+    await indexer.follower.poke();
+    expect(await client.request('blockchain.scripthash.get_history', [bobHash])).toEqual([]);
+    expect(await client.request('blockchain.scripthash.listunspent', [bobHash])).toEqual([]);
+    expect(await client.request('blockchain.scripthash.listunspent', [aliceHash])).toEqual([
+      { tx_hash: funding.getId(), tx_pos: 0, height: 1, value: 50 },
+    ]);
+  });
+
   it('marks a mempool tx with an unconfirmed parent with height -1 until the parent confirms', async () => {
     const funding = chain.mineTo(alice).transactions![0]!;
     const parent = spend([{ txid: funding.getId(), vout: 0 }], [{ script: bob, value: 49n }]);

@@ -32,7 +32,9 @@ export class ScriptHashQueries {
       tx_hash: toDisplayHex(item.txid),
       height: item.height,
     }));
-    return [...confirmed, ...this.mempoolHistory(scriptHash)];
+    // A block applied while the index was read may have confirmed a tx still in this mempool view.
+    const seen = new Set(confirmed.map((item) => item.tx_hash));
+    return [...confirmed, ...this.mempoolHistory(scriptHash).filter((item) => !seen.has(item.tx_hash))];
   }
 
   mempoolHistory(scriptHash: string): HistoryEntry[] {
