@@ -79,7 +79,7 @@ export function lnurlRoutes({ addresses, incoming, outgoing, publicUrl }: LnurlD
         params: usernameParams,
         querystring: { type: 'object', properties: { amount: { type: 'integer', minimum: 0 } } },
         response: {
-          200: { anyOf: [{ type: 'object', properties: { pr: { type: 'string' }, routes: { type: 'array', maxItems: 0 } } }, lnurlError] },
+          200: { anyOf: [{ type: 'object', required: ['pr', 'routes'], properties: { pr: { type: 'string' }, routes: { type: 'array', maxItems: 0 } } }, lnurlError] },
           ...errors(400, 404, 502),
         },
       },
@@ -112,6 +112,7 @@ export function lnurlRoutes({ addresses, incoming, outgoing, publicUrl }: LnurlD
           200: {
             anyOf: [{
               type: 'object',
+              required: ['tag', 'k1'],
               properties: {
                 tag: { type: 'string' }, callback: { type: 'string' }, k1: { type: 'string' },
                 minWithdrawable: { type: 'integer' }, maxWithdrawable: { type: 'integer' }, defaultDescription: { type: 'string' },

@@ -1,0 +1,255 @@
+// The Lightning side of the wallet server against real btcd + lnd: the server runs on alice, bob is
+// a node outside the server with a channel from alice.
+import { createHash } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { createInvoice, decodePaymentRequest, getInvoice, getInvoices, getWalletInfo, pay } from 'lightning';
+import { LndGateway } from '../../services/wallet-server/src/lightning/lnd-gateway.js';
+import { startRegtest, type Regtest } from '../support/regtest.js';
+import { as, createWallet, enrollAndSignIn, fund, startInfra, type Infra, type TestUser } from './support.js';
+import { eventually, lightningApp, type LightningApp } from './lightning-support.js';
+
+let infra: Infra;
+let regtest: Regtest;
+let server: LightningApp;
+let user: TestUser;
+
+beforeAll(async () => {
+  [infra, regtest] = await Promise.all([
+    startInfra(),
+    startRegtest({ lnd: ['alice', 'bob'], channels: [{ from: 'alice', to: 'bob', capacity_sat: 5_000_000, push_sat: 2_000_000 }] }),
+  ]);
+  server = await lightningApp(infra, new LndGateway(regtest.lnd('alice')));
+  user = await enrollAndSignIn(server.app);
+});
+
+afterAll(async () => {
+  await server?.app.close();
+  await Promise.all([regtest?.stop(), infra?.stop()]);
+});
+
+const bob = () => regtest.lnd('bob');
+const call = (walletId: string) => as(server.app, user.accessToken, walletId);
+
+async function balance(walletId: string): Promise<bigint> {
+  return server.app.ledger.btcBalanceMsat(walletId);
+}
+
+async function newInvoice(walletId: string, amountMsat: number, extra: Record<string, unknown> = {}) {
+  const res = await call(walletId)({ method: 'POST', url: '/payments/invoices', payload: { amount_msat: amountMsat, ...extra } });
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json() as { payment_request: string; payment_hash: string; expires_at: string; payment: { id: string } };
+}
+
+async function ledgerEntries(paymentId: string): Promise<number> {
+  const { rows } = await server.app.db.query<{ n: string }>('select count(*)::text as n from ledger_entries where payment_id = $1', [paymentId]);
+  return Number(rows[0]!.n);
+}
+
+describe('receiving', () => {
+  test('bob pays a wallet invoice on alice: the wallet is credited exactly once', async () => {
+    const w = await createWallet(server.app, user.accessToken, 'receive');
+    const inv = await newInvoice(w, 10_000_000);
+    expect(inv.payment_request.startsWith('lnbcrt100u')).toBe(true);
+    // Default expiry: one hour.
+    expect(Math.abs(new Date(inv.expires_at).getTime() - Date.now() - 3600_000)).toBeLessThan(60_000);
+
+    await pay({ lnd: bob(), request: inv.payment_request });
+    const paid = await eventually(async () => {
+      const r = await call(w)({ url: `/payments/invoices/${inv.payment_hash}` });
+      const body = r.json() as { status: string; preimage: string | null };
+      return body.status === 'succeeded' && body;
+    }, 'the invoice to settle');
+    expect(paid.preimage).toMatch(/^[0-9a-f]{64}$/);
+    // The stream and two GET refreshes all saw it settled: still one credit.
+    await server.app.inject({ url: `/payments/invoices/${inv.payment_hash}`, headers: { authorization: `Bearer ${user.accessToken}`, 'x-service-wallet-key': w } });
+    expect(await balance(w)).toBe(10_000_000n);
+    expect(await ledgerEntries(inv.payment.id)).toBe(1);
+  });
+
+  test('invoice rules: expiry above 7 days, assets on lnd, unknown hash', async () => {
+    const w = await createWallet(server.app, user.accessToken, 'rules');
+    const tooLong = await call(w)({ method: 'POST', url: '/payments/invoices', payload: { amount_msat: 1000, expiry_sec: 7 * 24 * 3600 + 1 } });
+    expect(tooLong.statusCode).toBe(400);
+    const week = await newInvoice(w, 1000, { expiry_sec: 7 * 24 * 3600 });
+    expect(new Date(week.expires_at).getTime()).toBeGreaterThan(Date.now() + 6.9 * 24 * 3600_000);
+    const asset = await call(w)({ method: 'POST', url: '/payments/invoices', payload: { amount_msat: 3_000_000, asset_id: 'rgb:abc', asset_amount: 5 } });
+    expect(asset.statusCode).toBe(400);
+    expect(asset.json().error.code).toBe('ASSETS_NEED_RGB_NODE');
+    const unknown = await call(w)({ url: `/payments/invoices/${'ab'.repeat(32)}` });
+    expect(unknown.statusCode).toBe(404);
+    const malformed = await call(w)({ url: '/payments/invoices/xyz' });
+    expect(malformed.statusCode).toBe(400);
+  });
+});
+
+describe('paying out', () => {
+  test('pays an invoice of bob: amount charged, unused fee limit refunded', async () => {
+    const w = await createWallet(server.app, user.accessToken, 'payer');
+    await fund(server.app, w, 20_000_000n);
+    const { request, id } = await createInvoice({ lnd: bob(), tokens: 5_000 });
+    const res = await call(w)({ method: 'POST', url: '/payments/pay', payload: { invoice: request } });
+    expect(res.statusCode, res.body).toBe(200);
+    const p = res.json() as { status: string; fee_msat: string; amount_msat: string; preimage: string; id: string };
+    expect(p.status).toBe('succeeded');
+    expect(p.amount_msat).toBe('5000000');
+    expect(createHash('sha256').update(Buffer.from(p.preimage, 'hex')).digest('hex')).toBe(id);
+    expect(await balance(w)).toBe(20_000_000n - 5_000_000n - BigInt(p.fee_msat));
+    expect((await getInvoice({ lnd: bob(), id })).is_confirmed).toBe(true);
+    // Paying it again is refused before the node is asked.
+    const again = await call(w)({ method: 'POST', url: '/payments/pay', payload: { invoice: request } });
+    expect(again.statusCode).toBe(400);
+    expect(again.json().error.code).toBe('ALREADY_PAYING');
+  });
+
+  test('refuses invoices without an amount, of another network, or unpayable (refunded)', async () => {
+    const w = await createWallet(server.app, user.accessToken, 'refusals');
+    await fund(server.app, w, 5_000_000n);
+    const noAmount = await createInvoice({ lnd: bob() });
+    const r1 = await call(w)({ method: 'POST', url: '/payments/pay', payload: { invoice: noAmount.request } });
+    expect(r1.json().error.code).toBe('AMOUNT_REQUIRED');
+    // BOLT11 spec test vector (mainnet).
+    const mainnet = 'lnbc2500u1pvjluezpp5qqqsyqcyq5rqwzqfqqqsyqcyq5rqwzqfqqqsyqcyq5rqwzqfqypqdq5xysxxatsyp3k7enxv4jsxqzpuaztrnwngzn3kdzw5hydlzf03qdgm2hdq27cqv3agm2awhz5se903vruatfhq77w3ls4evs3ch9zw97j25emudupq63nyw24cg27h2rspfj9srp';
+    const r2 = await call(w)({ method: 'POST', url: '/payments/pay', payload: { invoice: mainnet } });
+    expect(r2.statusCode).toBe(400);
+    expect(r2.json().error.code).toBe('WRONG_NETWORK');
+    // More than alice's channel can carry: the node fails it, the reservation comes back.
+    const big = await createInvoice({ lnd: bob(), tokens: 4_000_000 });
+    await fund(server.app, w, 4_100_000_000n);
+    const r3 = await call(w)({ method: 'POST', url: '/payments/pay', payload: { invoice: big.request } });
+    expect(r3.statusCode, r3.body).toBe(200);
+    expect(r3.json().status).toBe('failed');
+    expect(await balance(w)).toBe(4_105_000_000n);
+  });
+
+  test('keysend to bob; keysend to the own node is refused', async () => {
+    const w = await createWallet(server.app, user.accessToken, 'keysend');
+    await fund(server.app, w, 10_000_000n);
+    const bobKey = (await getWalletInfo({ lnd: bob() })).public_key;
+    const res = await call(w)({ method: 'POST', url: '/payments/keysend', payload: { dest_pubkey: bobKey, amount_msat: 2_000_000 } });
+    expect(res.statusCode, res.body).toBe(200);
+    const p = res.json() as { status: string; fee_msat: string; payment_hash: string; kind: string };
+    expect(p.status).toBe('succeeded');
+    expect(p.kind).toBe('keysend');
+    expect(await balance(w)).toBe(8_000_000n - BigInt(p.fee_msat));
+    const received = (await getInvoices({ lnd: bob() })).invoices.find((i) => i.id === p.payment_hash);
+    expect(received?.is_confirmed).toBe(true);
+
+    const aliceKey = (await getWalletInfo({ lnd: regtest.lnd('alice') })).public_key;
+    const self = await call(w)({ method: 'POST', url: '/payments/keysend', payload: { dest_pubkey: aliceKey, amount_msat: 1000 } });
+    expect(self.statusCode).toBe(400);
+    expect(self.json().error.code).toBe('KEYSEND_TO_SELF');
+  });
+
+  test('an invoice of another wallet here is paid internally; the own wallet invoice is refused', async () => {
+    const payer = await createWallet(server.app, user.accessToken, 'internal-payer');
+    const payee = await createWallet(server.app, user.accessToken, 'internal-payee');
+    await fund(server.app, payer, 3_000_000n);
+    const inv = await newInvoice(payee, 1_500_000);
+    const own = await call(payee)({ method: 'POST', url: '/payments/pay', payload: { invoice: inv.payment_request } });
+    expect(own.statusCode).toBe(400);
+    expect(own.json().error.code).toBe('SELF_PAYMENT');
+    const res = await call(payer)({ method: 'POST', url: '/payments/pay', payload: { invoice: inv.payment_request } });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({ status: 'succeeded', fee_msat: '0', counterparty_wallet_id: payee });
+    expect(await balance(payer)).toBe(1_500_000n);
+    expect(await balance(payee)).toBe(1_500_000n);
+    // The node invoice is cancelled so it cannot be paid a second time from outside.
+    expect((await getInvoice({ lnd: regtest.lnd('alice'), id: inv.payment_hash })).is_canceled).toBe(true);
+    const twice = await call(payer)({ method: 'POST', url: '/payments/pay', payload: { invoice: inv.payment_request } });
+    expect(twice.statusCode).toBe(400);
+  });
+
+  test('50 concurrent pays from a wallet funded for 5: exactly 5 succeed', async () => {
+    const w = await createWallet(server.app, user.accessToken, 'concurrent');
+    const amount = 1_000_000n;
+    const feeLimit = 10_000n; // max(1%, 10 sat) of 1000 sat
+    await fund(server.app, w, 5n * (amount + feeLimit));
+    const invoices = await Promise.all(Array.from({ length: 50 }, () => createInvoice({ lnd: bob(), tokens: 1_000 })));
+    const results = await Promise.all(invoices.map((i) => call(w)({ method: 'POST', url: '/payments/pay', payload: { invoice: i.request } })));
+    const ok = results.filter((r) => r.statusCode === 200);
+    expect(ok.map((r) => r.json().status)).toEqual(Array(5).fill('succeeded'));
+    const refused = results.filter((r) => r.statusCode === 400).map((r) => r.json().error.code);
+    expect(refused).toEqual(Array(45).fill('INSUFFICIENT_FUNDS'));
+    const fees = ok.reduce((s, r) => s + BigInt(r.json().fee_msat), 0n);
+    expect(await balance(w)).toBe(5n * feeLimit - fees);
+    const paidOnBob = (await Promise.all(invoices.map((i) => getInvoice({ lnd: bob(), id: i.id })))).filter((i) => i.is_confirmed);
+    expect(paidOnBob).toHaveLength(5);
+  });
+});
+
+describe('lightning address', () => {
+  test('LNURL-pay: bob pays a username; description hash commits to the metadata; unknown username 404', async () => {
+    const w = await createWallet(server.app, user.accessToken, 'lnurlp');
+    const claim = await as(server.app, user.accessToken)({ method: 'PUT', url: `/wallets/${w}/lightning-address`, payload: { username: 'carol' } });
+    expect(claim.statusCode, claim.body).toBe(200);
+    expect(claim.json()).toMatchObject({ lightning_address: 'carol@wallet.test', lnurlw_url: null });
+
+    const params = (await server.app.inject({ url: '/.well-known/lnurlp/carol' })).json();
+    expect(params).toMatchObject({ tag: 'payRequest', callback: 'http://wallet.test/lnurlp/carol/callback', minSendable: 1000 });
+    expect(JSON.parse(params.metadata)).toEqual([['text/plain', 'Payment to carol@wallet.test'], ['text/identifier', 'carol@wallet.test']]);
+
+    const cb = await server.app.inject({ url: '/lnurlp/carol/callback?amount=21000000' });
+    expect(cb.statusCode).toBe(200);
+    const { pr, routes } = cb.json();
+    expect(routes).toEqual([]);
+    const decoded = await decodePaymentRequest({ lnd: bob(), request: pr });
+    expect(decoded.description_hash).toBe(createHash('sha256').update(params.metadata, 'utf8').digest('hex'));
+    expect(decoded.mtokens).toBe('21000000');
+    await pay({ lnd: bob(), request: pr });
+    await eventually(async () => (await balance(w)) === 21_000_000n, 'the LNURL-pay credit');
+
+    const outOfRange = (await server.app.inject({ url: '/lnurlp/carol/callback?amount=10' })).json();
+    expect(outOfRange.status).toBe('ERROR');
+    expect((await server.app.inject({ url: '/.well-known/lnurlp/nobody' })).statusCode).toBe(404);
+    expect((await server.app.inject({ url: '/lnurlp/nobody/callback?amount=1000' })).statusCode).toBe(404);
+    // Another wallet cannot take the name.
+    const other = await createWallet(server.app, user.accessToken, 'other');
+    const taken = await as(server.app, user.accessToken)({ method: 'PUT', url: `/wallets/${other}/lightning-address`, payload: { username: 'carol' } });
+    expect(taken.statusCode).toBe(409);
+  });
+
+  test('LNURL-withdraw: one-time k1, per-withdraw max and total budget; only where enabled', async () => {
+    const w = await createWallet(server.app, user.accessToken, 'lnurlw');
+    await fund(server.app, w, 100_000_000n);
+    const put = (payload: unknown) => as(server.app, user.accessToken)({ method: 'PUT', url: `/wallets/${w}/lightning-address`, payload });
+    expect((await put({ username: 'dave' })).statusCode).toBe(200);
+    expect((await server.app.inject({ url: '/lnurlw/dave' })).statusCode).toBe(404);
+
+    const enabled = await put({ username: 'dave', withdraw: { enabled: true, max_msat_per_withdraw: 50_000_000, budget_msat: 60_000_000 } });
+    expect(enabled.json().lnurlw_url).toBe('http://wallet.test/lnurlw/dave');
+    const offer = (await server.app.inject({ url: '/lnurlw/dave' })).json();
+    expect(offer).toMatchObject({ tag: 'withdrawRequest', callback: 'http://wallet.test/lnurlw/dave/callback', minWithdrawable: 1000, maxWithdrawable: 50_000_000 });
+    expect(offer.k1).toMatch(/^[0-9a-f]{64}$/);
+
+    const inv = await createInvoice({ lnd: bob(), tokens: 30_000 });
+    const ok = await server.app.inject({ url: `/lnurlw/dave/callback?k1=${offer.k1}&pr=${inv.request}` });
+    expect(ok.statusCode).toBe(200);
+    expect(ok.json()).toEqual({ status: 'OK' });
+    expect((await getInvoice({ lnd: bob(), id: inv.id })).is_confirmed).toBe(true);
+    expect(await balance(w)).toBeLessThanOrEqual(70_000_000n);
+
+    const reuse = await server.app.inject({ url: `/lnurlw/dave/callback?k1=${offer.k1}&pr=${(await createInvoice({ lnd: bob(), tokens: 1_000 })).request}` });
+    expect(reuse.statusCode).toBe(200);
+    expect(reuse.json().status).toBe('ERROR');
+
+    // 30,000 sat of 60,000 spent: the offer shrinks, and 40,000 sat does not fit.
+    const second = (await server.app.inject({ url: '/lnurlw/dave' })).json();
+    expect(second.maxWithdrawable).toBe(30_000_000);
+    const tooMuch = await createInvoice({ lnd: bob(), tokens: 40_000 });
+    const over = await server.app.inject({ url: `/lnurlw/dave/callback?k1=${second.k1}&pr=${tooMuch.request}` });
+    expect(over.json().status).toBe('ERROR');
+    expect((await getInvoice({ lnd: bob(), id: tooMuch.id })).is_confirmed).toBe(false);
+  });
+});
+
+describe('restarts', () => {
+  test('an invoice paid while the server was down is credited at start, once', async () => {
+    const w = await createWallet(server.app, user.accessToken, 'downtime');
+    const inv = await newInvoice(w, 7_000_000);
+    await server.app.close();
+    await pay({ lnd: bob(), request: inv.payment_request });
+    server = await lightningApp(infra, new LndGateway(regtest.lnd('alice')), { databaseUrl: server.databaseUrl });
+    expect(await balance(w)).toBe(7_000_000n);
+    expect(await ledgerEntries(inv.payment.id)).toBe(1);
+  });
+});
