@@ -127,7 +127,10 @@ export class ChainFollower extends EventEmitter<FollowerEvents> {
     }
   }
 
-  /** Applies blocks from..to; false when a block does not extend the indexed tip (a reorg under way). */
+  /**
+   * Applies blocks from..to (stopping early when the follower is stopped); false when a block does
+   * not extend the indexed tip (a reorg under way).
+   */
   private async applyBlocks(from: number, to: number, change: ChainChange): Promise<boolean> {
     const pending = new Map<number, Promise<ParsedBlock>>();
     const fetch = (height: number) => {
@@ -137,7 +140,7 @@ export class ChainFollower extends EventEmitter<FollowerEvents> {
       pending.set(height, block);
     };
     for (let height = from; height < from + PREFETCH; height++) fetch(height);
-    for (let height = from; height <= to; height++) {
+    for (let height = from; height <= to && !this.stopped; height++) {
       fetch(height + PREFETCH);
       const block = await pending.get(height)!;
       pending.delete(height);
