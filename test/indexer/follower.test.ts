@@ -142,6 +142,14 @@ describe('indexer on a staged chain', () => {
     expect(await client.request('blockchain.scripthash.get_balance', [bobHash])).toEqual({ confirmed: 49, unconfirmed: -2 });
     await waitFor(async () => client.notifications.length > 0, { timeoutMs: 2_000, what: 'a status notification' });
     expect(client.notifications.at(-1)!.params).toEqual([bobHash, expect.stringMatching(/^[0-9a-f]{64}$/)]);
+
+    expect(await client.request('blockchain.scripthash.unsubscribe', [bobHash])).toBe(true);
+    expect(await client.request('blockchain.scripthash.unsubscribe', [bobHash])).toBe(false);
+    const notified = client.notifications.length;
+    chain.mineTo(p2wpkhScript(9), [child]);
+    await indexer.follower.poke();
+    expect(await client.request('blockchain.scripthash.get_balance', [bobHash])).toEqual({ confirmed: 47, unconfirmed: 0 });
+    expect(client.notifications.length).toBe(notified);
   });
 
   it('resolves a mempool spend of an output in a block the index has not reached yet through the node', async () => {
