@@ -7,7 +7,10 @@ import type { EsploraTx, EsploraUtxo } from '../../services/chain-adapter/src/es
 import { buildApp } from '../../services/faucet/src/app.js';
 import { Cooldowns } from '../../services/faucet/src/cooldown.js';
 import { Faucet } from '../../services/faucet/src/faucet.js';
-import { DirectMiner } from '../../services/faucet/src/miner.js';
+import { DirectMiner, LabQueueMiner, type Miner } from '../../services/faucet/src/miner.js';
+import { buildControlPlaneApp } from '../../control-plane/src/api/app.js';
+import { JobQueues } from '../../control-plane/src/jobs.js';
+import type { LabManager } from '../../control-plane/src/manager.js';
 import { LndWallet } from '../../services/faucet/src/wallet.js';
 import { freshKey, startAdapter, waitIndexed, type RunningAdapter } from '../chain-adapter/support.js';
 import { startRedis, type RunningServer } from '../support/infra.js';
@@ -51,8 +54,8 @@ describe('faucet against real btcd, lnd and Redis', () => {
     return { status: response.status, retryAfter: response.headers.get('retry-after'), body: await response.json() };
   };
 
-  const startFaucet = async (claimSat: number, store: Redis) => {
-    const faucet = new Faucet({ wallet, miner, cooldowns: new Cooldowns(store, COOLDOWN_SECONDS), driver: regtest.chain, claimSat, cooldownSeconds: COOLDOWN_SECONDS, adapterUrl: adapter.url });
+  const startFaucet = async (claimSat: number, store: Redis, using: Miner = miner) => {
+    const faucet = new Faucet({ wallet, miner: using, cooldowns: new Cooldowns(store, COOLDOWN_SECONDS), driver: regtest.chain, claimSat, cooldownSeconds: COOLDOWN_SECONDS, adapterUrl: adapter.url });
     // The tests play many clients from one host: believe X-Forwarded-For (TRUST_PROXY=true).
     const app = await buildApp({ faucet, trustProxy: true });
     return { app, url: await app.listen({ host: '127.0.0.1', port: 0 }) };
@@ -216,6 +219,27 @@ describe('faucet against real btcd, lnd and Redis', () => {
     } finally {
       await faucet.app.close();
       offline.disconnect();
+    }
+  });
+
+  it("mines through the lab's queue when given the control plane's mine endpoint (MINE_URL)", async () => {
+    // The real control-plane API and BullMQ queues; only the lab manager is reduced to this one lab.
+    const jobs = new JobQueues(redisServer.url, () => regtest.session, () => undefined);
+    const manager = { session: () => regtest.session } as unknown as LabManager;
+    const controlPlane = await buildControlPlaneApp({ manager, jobs, shutdown: () => undefined });
+    const controlPlaneUrl = await controlPlane.listen({ host: '127.0.0.1', port: 0 });
+    const queued = await startFaucet(CLAIM_SAT, redis, new LabQueueMiner({ mineUrl: `${controlPlaneUrl}/labs/test/mine`, pollMs: 50 }, regtest.chain));
+    try {
+      expect((await (await fetch(`${queued.url}/api/status`)).json()).mining).toBe('lab-queue');
+      const heightBefore = await regtest.chain.getBlockCount();
+      const answers = await Promise.all([claim(freshKey().address, nextIp(), queued.url), claim(freshKey().address, nextIp(), queued.url)]);
+      expect(answers.map((answer) => answer.status)).toEqual([200, 200]);
+      expect(await regtest.chain.getBlockCount()).toBe(heightBefore + 2);
+      for (const answer of answers) expect((await regtest.chain.getBlockSummary(answer.body.block_hash!)).txids).toContain(answer.body.txid);
+    } finally {
+      await queued.app.close();
+      await controlPlane.close();
+      await jobs.close();
     }
   });
 

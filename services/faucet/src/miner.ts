@@ -33,26 +33,32 @@ export class DirectMiner implements Miner {
   }
 }
 
+/** The control plane's job view (GET /jobs/:id), as far as it is read here. */
 interface JobView {
-  id?: string;
-  state?: string;
+  id: string;
+  state: string;
   result?: { hashes?: string[]; height?: number };
   error?: string;
-  job?: JobView;
+}
+
+/** The control plane's answer to a queued request: 202 `{ job, state, url }`. */
+interface QueuedJob {
+  job: string;
+  state: string;
+  url?: string;
 }
 
 export interface LabMinerOptions {
-  /** POST target: the control plane's mine endpoint of this lab, e.g. http://127.0.0.1:7070/labs/demo/mine. */
+  /** The control plane's mine endpoint of this lab, e.g. http://127.0.0.1:7070/labs/demo/mine. */
   mineUrl: string;
-  /** How a job is read back; by default the Location header of the answer, else {origin}/jobs/{id}. */
-  jobUrl?: (id: string) => string;
   pollMs?: number;
   timeoutMs?: number;
 }
 
 /**
- * In a lab: asks the control plane to mine, so the block goes through the lab's one mining queue
- * with every other mining request (auto-mining, scenario steps), then polls the job until it is done.
+ * In a lab: asks the control plane to mine (POST {MINE_URL} {blocks: 1}), so the block goes through
+ * the lab's one mining queue with every other mining request (auto-mining, scenario steps), then
+ * polls the job (GET /jobs/{id}, the `url` of the answer) until it has completed or failed.
  */
 export class LabQueueMiner implements Miner {
   readonly kind = 'lab-queue' as const;
@@ -64,25 +70,27 @@ export class LabQueueMiner implements Miner {
 
   async mineOne(): Promise<MinedBlock> {
     const { mineUrl, pollMs = 200, timeoutMs = 60_000 } = this.options;
-    const response = await fetch(mineUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ blocks: 1 }), signal: AbortSignal.timeout(timeoutMs) });
-    if (!response.ok) throw new Error(`the lab's mine endpoint ${mineUrl} answered ${response.status}: ${await response.text()}`);
-    let view = unwrap((await response.json()) as JobView);
-    if (!view.id) throw new Error(`the lab's mine endpoint ${mineUrl} answered without a job id`);
-    const location = response.headers.get('location');
-    const jobUrl = location ? new URL(location, mineUrl).toString() : (this.options.jobUrl ?? ((id) => `${new URL(mineUrl).origin}/jobs/${id}`))(view.id);
+    const queued = await readJson<QueuedJob>(mineUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ blocks: 1 }) }, timeoutMs);
+    if (!queued.job) throw new Error(`the lab's mine endpoint ${mineUrl} answered without a job id`);
+    const jobUrl = new URL(queued.url ?? `/jobs/${encodeURIComponent(queued.job)}`, mineUrl).toString();
     const deadline = Date.now() + timeoutMs;
-    while (view.state !== 'completed') {
-      if (view.state === 'failed') throw new Error(`the lab's mining job ${view.id} failed: ${view.error ?? 'no reason given'}`);
-      if (Date.now() > deadline) throw new Error(`the lab's mining job ${view.id} did not finish within ${timeoutMs} ms (last state ${view.state})`);
+    for (;;) {
+      const view = await readJson<JobView>(jobUrl, {}, timeoutMs);
+      if (view.state === 'completed') {
+        const hash = view.result?.hashes?.at(-1);
+        if (!hash) throw new Error(`the lab's mining job ${queued.job} completed without block hashes`);
+        return { hash, height: (await this.driver.getBlockSummary(hash)).height };
+      }
+      if (view.state === 'failed') throw new Error(`the lab's mining job ${queued.job} failed: ${view.error ?? 'no reason given'}`);
+      if (Date.now() > deadline) throw new Error(`the lab's mining job ${queued.job} did not finish within ${timeoutMs} ms (last state ${view.state})`);
       await new Promise((resolve) => setTimeout(resolve, pollMs));
-      const poll = await fetch(jobUrl, { signal: AbortSignal.timeout(timeoutMs) });
-      if (!poll.ok) throw new Error(`reading mining job ${view.id} at ${jobUrl} answered ${poll.status}: ${await poll.text()}`);
-      view = unwrap((await poll.json()) as JobView);
     }
-    const hash = view.result?.hashes?.at(-1);
-    if (!hash) throw new Error(`the lab's mining job ${view.id} finished without block hashes`);
-    return { hash, height: (await this.driver.getBlockSummary(hash)).height };
   }
 }
 
-const unwrap = (view: JobView): JobView => view.job ?? view;
+async function readJson<T>(url: string, init: RequestInit, timeoutMs: number): Promise<T> {
+  const response = await fetch(url, { ...init, signal: AbortSignal.timeout(timeoutMs) });
+  const text = await response.text();
+  if (!response.ok) throw new Error(`${init.method ?? 'GET'} ${url} answered ${response.status}: ${text}`);
+  return JSON.parse(text) as T;
+}
