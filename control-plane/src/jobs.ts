@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { Queue, QueueEvents, UnrecoverableError, Worker, type Job } from 'bullmq';
-import { Redis } from 'ioredis';
 import { fund, mineBlocks, openChannelBetween, payBetween, UserInputError, waitChannelActive } from './lab/operations.js';
 import type { LabSession } from './lab/session.js';
 import type { LabEventListener } from './lab/events.js';
@@ -41,20 +40,21 @@ export class JobQueues {
   private readonly queues = new Map<QueueName, Queue>();
   private readonly events = new Map<QueueName, QueueEvents>();
   private readonly workers: Worker[] = [];
-  private readonly connection: Redis;
 
   constructor(
     redisUrl: string,
     private readonly sessionOf: (lab: string) => LabSession,
     private readonly onEvent: LabEventListener,
   ) {
-    this.connection = new Redis(redisUrl, { maxRetriesPerRequest: null });
+    // BullMQ opens and closes its own connections from these options
+    const { hostname, port } = new URL(redisUrl);
+    const connection = { host: hostname, port: Number(port || 6379), maxRetriesPerRequest: null };
     const concurrency: Record<QueueName, number> = { mining: 1, funding: 1, channels: 2, payments: 4 };
     for (const name of QUEUE_NAMES) {
-      this.queues.set(name, new Queue(name, { connection: this.connection, prefix: 'reglab' }));
-      this.events.set(name, new QueueEvents(name, { connection: new Redis(redisUrl, { maxRetriesPerRequest: null }), prefix: 'reglab' }));
+      this.queues.set(name, new Queue(name, { connection, prefix: 'reglab' }));
+      this.events.set(name, new QueueEvents(name, { connection, prefix: 'reglab' }));
       const worker = new Worker(name, (job: Job<JobRequest>) => this.run(job), {
-        connection: new Redis(redisUrl, { maxRetriesPerRequest: null }),
+        connection,
         prefix: 'reglab',
         concurrency: concurrency[name],
       });
@@ -119,7 +119,6 @@ export class JobQueues {
     await Promise.all(this.workers.map((worker) => worker.close()));
     await Promise.all([...this.events.values()].map((events) => events.close()));
     await Promise.all([...this.queues.values()].map((queue) => queue.close()));
-    this.connection.disconnect();
   }
 
   private queue(name: QueueName): Queue {

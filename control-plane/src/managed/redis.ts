@@ -25,6 +25,7 @@ export const redisUrl = (port: number) => `redis://127.0.0.1:${port}`;
 /** True when a Redis answers PING at `url`; throws while it cannot be reached. */
 export async function pingRedis(url: string): Promise<boolean> {
   const client = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null, connectTimeout: 1_000 });
+  client.on('error', () => undefined); // the failed connect() below already says it
   try {
     await client.connect();
     return (await client.ping()) === 'PONG';

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { Ajv, type ErrorObject } from 'ajv';
-import { LineCounter, parseDocument, type Document } from 'yaml';
+import { isMap, isScalar, LineCounter, parseDocument, type Document } from 'yaml';
 import { labSchema } from './schema.js';
 import type { ExternalOrManaged, LabSpec } from './types.js';
 
@@ -51,9 +51,13 @@ export function parseLabSpec(text: string, file = 'lab.yaml'): LabSpec {
 type Path = (string | number)[];
 type RawLab = Omit<LabSpec, 'postgres' | 'redis'> & { postgres: 'managed' | { url: string }; redis: 'managed' | { url: string } };
 
+/** Finds where a path is written: the key itself for a mapping entry, the item for a list entry. */
 function locator(document: Document, lineCounter: LineCounter, file: string) {
   return (path: Path): SpecProblem => {
-    const node = document.getIn(path, true) as { range?: [number, number, number] } | undefined;
+    const last = path.at(-1);
+    const parent = path.length > 0 ? document.getIn(path.slice(0, -1), true) : undefined;
+    const keyNode = isMap(parent) ? parent.items.find((pair) => isScalar(pair.key) && pair.key.value === last)?.key : undefined;
+    const node = (keyNode ?? document.getIn(path, true)) as { range?: [number, number, number] } | undefined;
     const offset = node?.range?.[0] ?? 0;
     return { file, path: formatPath(path), message: '', ...positionOf(lineCounter, offset) };
   };

@@ -1,0 +1,134 @@
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startControlPlane, type RunningControlPlane } from '../../control-plane/src/daemon.js';
+import { isRunning } from '../../control-plane/src/runtimes/process/child.js';
+import { isListening } from '../../control-plane/src/util/ports.js';
+import { waitFor } from '../../control-plane/src/util/wait.js';
+
+const LAB = `
+name: api
+nodes:
+  - name: alice
+  - name: bob
+channels:
+  - from: alice
+    to: bob
+    capacity_sat: 1000000
+    push_sat: 100000
+`;
+
+describe('control plane API on a real lab', () => {
+  let home: string;
+  let plane: RunningControlPlane;
+  const call = async (method: string, path: string, body?: unknown) => {
+    const response = await fetch(`${plane.url}${path}`, { method, headers: body ? { 'content-type': 'application/json' } : {}, body: body ? JSON.stringify(body) : undefined });
+    return { status: response.status, body: await response.json() };
+  };
+  const height = async () => (await call('GET', '/labs/api')).body.chain.height as number;
+
+  beforeAll(async () => {
+    home = mkdtempSync(join(tmpdir(), 'reglab-home-'));
+    chmodSync(home, 0o755);
+    plane = await startControlPlane({ home });
+    const created = await call('POST', '/labs', { yaml: LAB });
+    expect(created.status).toBe(202);
+    await waitFor(async () => {
+      const { body } = await call('GET', '/labs/api');
+      if (body.status === 'failed') throw new Error(body.error);
+      return body.status === 'ready';
+    }, { timeoutMs: 120_000, what: 'lab api to be ready', stopOn: () => false });
+  });
+
+  afterAll(async () => {
+    if (plane) {
+      await call('DELETE', '/labs/api').catch(() => undefined);
+      await plane.stop();
+    }
+    rmSync(home, { recursive: true, force: true });
+  });
+
+  it('inspects services, ports, pubkeys, balances, channels and height', async () => {
+    const { body } = await call('GET', '/labs/api');
+    expect(body.services.map((s: { name: string }) => s.name).sort()).toEqual(['alice', 'bob', 'chain', 'indexer']);
+    expect(body.services.every((s: { status: string }) => s.status === 'ready')).toBe(true);
+    const alice = body.nodes.find((n: { name: string }) => n.name === 'alice');
+    expect(alice.pubkey).toMatch(/^0[23][0-9a-f]{64}$/);
+    expect(alice.channels).toEqual([expect.objectContaining({ partner: 'bob', capacitySat: 1_000_000, active: true })]);
+    expect(body.chain.height).toBeGreaterThan(432);
+  });
+
+  it('refuses a second up of the same lab', async () => {
+    const { status, body } = await call('POST', '/labs', { yaml: LAB });
+    expect(status).toBe(409);
+    expect(body.error.message).toContain('already up');
+  });
+
+  it('rejects a broken lab.yaml with the line of the problem', async () => {
+    const { status, body } = await call('POST', '/labs', { yaml: 'name: other\nnodes:\n  - name: a\nchannels:\n  - from: a\n    to: b\n    capacity_sat: 100000\n', file: 'other.yaml' });
+    expect(status).toBe(400);
+    expect(body.error.problems[0]).toMatchObject({ file: 'other.yaml', line: 6, path: 'channels[0].to' });
+  });
+
+  it('mines exactly ten blocks for ten concurrent requests of one', async () => {
+    const before = await height();
+    const jobs = await Promise.all(Array.from({ length: 10 }, () => call('POST', '/labs/api/mine', { blocks: 1 })));
+    expect(jobs.every((job) => job.status === 202)).toBe(true);
+    for (const job of jobs) {
+      await waitFor(async () => (await call('GET', `/jobs/${job.body.job}`)).body.state === 'completed', { timeoutMs: 30_000, what: 'mining job' });
+    }
+    expect(await height()).toBe(before + 10);
+  });
+
+  it('funds a node and records the result on the job', async () => {
+    const { body } = await call('POST', '/labs/api/fund?wait=true', { node: 'bob', amount_sat: 250_000 });
+    expect(body.state).toBe('completed');
+    expect(body.result.txid).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it('pays between two nodes through the payments queue', async () => {
+    const { body } = await call('POST', '/labs/api/payments?wait=true', { from: 'alice', to: 'bob', amount_sat: 2_000 });
+    expect(body.state).toBe('completed');
+    expect(body.result.amountSat).toBe(2_000);
+  });
+
+  it('answers bad input with 400 and queues nothing', async () => {
+    const before = await height();
+    const cases = [
+      call('POST', '/labs/api/mine', { blocks: 0 }),
+      call('POST', '/labs/api/mine', { blocks: 'two' }),
+      call('POST', '/labs/api/mine', { blocks: 1, address: 'tb1qw508d6qejxtdg4y5r3zarvary0c5xw7kxpjzsx' }),
+      call('POST', '/labs/api/fund', { node: 'zed', amount_sat: 1000 }),
+      call('POST', '/labs/api/channels', { from: 'alice', to: 'alice', capacity_sat: 100_000 }),
+      call('POST', '/labs/api/payments', { from: 'alice', to: 'bob', amount_sat: -1 }),
+    ];
+    for (const { status, body } of await Promise.all(cases)) {
+      expect(status).toBe(400);
+      expect(body.error.message).toBeTruthy();
+    }
+    expect(await height()).toBe(before);
+    expect((await call('GET', '/labs/nope')).status).toBe(404);
+  });
+
+  it('re-attaches to the running lab after a control-plane restart', async () => {
+    await plane.stop();
+    plane = await startControlPlane({ home });
+    const { body } = await call('GET', '/labs/api');
+    expect(body.status).toBe('ready');
+    expect(body.nodes.find((n: { name: string }) => n.name === 'bob').channels[0].active).toBe(true);
+    const mined = await call('POST', '/labs/api/mine?wait=true', { blocks: 2 });
+    expect(mined.body.state).toBe('completed');
+  });
+
+  it('deletes the lab leaving no process and no port', async () => {
+    const { body } = await call('GET', '/labs/api');
+    const ports = body.services.flatMap((s: { ports: Record<string, number> }) => Object.values(s.ports));
+    const { manager } = plane;
+    const pids = Object.values(manager.get('api').services).map((s) => (s.handle?.runtime === 'process' ? s.handle.pid : 0));
+    expect((await call('DELETE', '/labs/api')).status).toBe(200);
+    for (const pid of pids) expect(isRunning(pid)).toBe(false);
+    for (const port of ports) expect(await isListening(port)).toBe(false);
+    expect((await call('GET', '/labs')).body.labs).toEqual([]);
+  });
+});

@@ -1,0 +1,81 @@
+import { execFile } from 'node:child_process';
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isListening } from '../../control-plane/src/util/ports.js';
+
+const run = promisify(execFile);
+// the CLI as users run it: bin/reglab.js over the build (`npm test` builds first)
+const cli = resolve('bin/reglab.js');
+
+describe('reglab CLI', () => {
+  let home: string;
+  const reglab = async (...args: string[]) => {
+    try {
+      const { stdout, stderr } = await run(process.execPath, [cli, ...args], { cwd: home, env: { ...process.env, REGLAB_HOME: join(home, '.reglab') }, timeout: 180_000 });
+      return { code: 0, stdout, stderr };
+    } catch (error) {
+      const failed = error as { code: number; stdout: string; stderr: string };
+      return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
+    }
+  };
+
+  beforeAll(() => {
+    home = mkdtempSync(join(tmpdir(), 'reglab-cli-'));
+    chmodSync(home, 0o755);
+    writeFileSync(join(home, 'lab.yaml'), 'name: cli\nindexer:\n  enabled: false\nnodes:\n  - name: alice\n  - name: bob\n  - name: carol\nchannels:\n  - from: alice\n    to: bob\n    capacity_sat: 500000\n  - from: bob\n    to: carol\n    capacity_sat: 500000\n');
+    writeFileSync(join(home, 'broken.yaml'), 'name: cli\nnodes:\n  - name: alice\n    fundng_sat: 5\n');
+  });
+  afterAll(async () => {
+    await reglab('down');
+    rmSync(home, { recursive: true, force: true });
+  });
+
+  it('validate points at the broken line and exits 2', async () => {
+    const result = await reglab('validate', '-f', 'broken.yaml');
+    expect(result.code).toBe(2);
+    expect(result.stdout).toContain('broken.yaml:4:5: nodes[0].fundng_sat: unknown key "fundng_sat"');
+  });
+
+  it('up prints each service as it becomes ready, then a summary', async () => {
+    const result = await reglab('up');
+    expect(result.code, result.stderr).toBe(0);
+    for (const service of ['chain', 'alice', 'bob', 'carol']) expect(result.stdout).toMatch(new RegExp(`✓ ${service} ready`));
+    expect(result.stdout).toContain('lab cli: ready');
+  });
+
+  it('mine 10 raises the height by exactly 10', async () => {
+    const before = JSON.parse((await reglab('--json', 'status')).stdout).chain.height;
+    const result = await reglab('mine', '10');
+    expect(result.code).toBe(0);
+    const after = JSON.parse((await reglab('--json', 'status')).stdout).chain.height;
+    expect(after).toBe(before + 10);
+  });
+
+  it('pay moves sats alice -> bob -> carol over the channels', async () => {
+    const result = await reglab('--json', 'pay', 'alice', 'carol', '1500');
+    expect(result.code).toBe(0);
+    const job = JSON.parse(result.stdout);
+    expect(job.result).toMatchObject({ amountSat: 1500, hops: 2 });
+    const status = JSON.parse((await reglab('--json', 'status')).stdout);
+    const carol = status.nodes.find((node: { name: string }) => node.name === 'carol');
+    expect(carol.channelBalanceSat).toBe(1500);
+  });
+
+  it('exit codes tell scripts what went wrong', async () => {
+    expect((await reglab('pay', 'alice', 'nobody', '10')).code).toBe(2);
+    expect((await reglab('mine', 'ten')).code).toBe(2);
+    expect((await reglab('up')).code).toBe(3);
+  });
+
+  it('down leaves no process and no port', async () => {
+    const status = JSON.parse((await reglab('--json', 'status')).stdout);
+    const ports: number[] = status.services.flatMap((service: { ports: Record<string, number> }) => Object.values(service.ports));
+    const result = await reglab('down');
+    expect(result.code).toBe(0);
+    for (const port of ports) expect(await isListening(port)).toBe(false);
+    expect((await reglab('status')).code).toBe(3);
+  });
+});
