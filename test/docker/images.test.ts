@@ -66,6 +66,8 @@ describe('buildImages on Podman', () => {
     ]);
     expect(lines.join('\n')).toMatch(/COPY btcd btcctl/);
     expect(await labelOf(docker, 'localhost/reglab-btcd:local')).toBe(result.built[1].pin);
+    // the replaced image is still the Debian base: it keeps its tag and stays
+    expect(await labelOf(docker, 'localhost/reglab-debian:bookworm')).toBe(result.built[0].pin);
   });
 
   it('uses the images a lab names itself without building them', async () => {

@@ -80,7 +80,8 @@ class Builder {
     if (!recipe.offline && this.offlineOnly) return this.requirePresent(recipe);
     const parts = recipe.parts?.(this.onProgress) ?? [];
     const pin = recipePin(recipe, this.imagesDir, parts, basePins);
-    const current = await this.currentPin(recipe.ref);
+    const existing = await this.inspect(recipe.ref);
+    const current = existing?.pin;
     if (current === pin && !this.force) {
       this.onProgress(`${recipe.ref} is up to date (pin ${pin.slice(0, 12)})`);
       this.done.push({ id: recipe.id, ref: recipe.ref, pin, action: 'up-to-date' });
@@ -88,6 +89,7 @@ class Builder {
       this.onProgress(`building ${recipe.ref} (pin ${pin.slice(0, 12)}${current ? `, was ${current.slice(0, 12)}` : ''})`);
       await this.build(recipe, parts, pin);
       this.done.push({ id: recipe.id, ref: recipe.ref, pin, action: 'built' });
+      if (existing) await this.dropIfUntagged(existing.id);
     }
     this.pins.set(recipe.id, pin);
     return pin;
@@ -105,10 +107,17 @@ class Builder {
     return pin;
   }
 
-  private async currentPin(ref: string): Promise<string | undefined> {
+  /** Removes an image this build replaced, when no tag names it any more and no container uses it. */
+  private async dropIfUntagged(id: string): Promise<void> {
+    const image = await this.docker.getImage(id).inspect().catch(() => undefined);
+    const tags = (image?.RepoTags ?? []).filter((tag) => !tag.startsWith('<none>'));
+    if (image && tags.length === 0) await this.docker.getImage(id).remove().catch(() => undefined);
+  }
+
+  private async inspect(ref: string): Promise<{ id: string; pin?: string } | undefined> {
     try {
       const info = await this.docker.getImage(ref).inspect();
-      return info.Config?.Labels?.[PIN_LABEL];
+      return { id: info.Id, pin: info.Config?.Labels?.[PIN_LABEL] };
     } catch (error) {
       if ((error as { statusCode?: number }).statusCode === 404) return undefined;
       throw error;
@@ -131,7 +140,7 @@ class Builder {
     } catch (error) {
       throw new Error(buildFailure(recipe, error));
     }
-    const built = await this.currentPin(recipe.ref);
+    const built = (await this.inspect(recipe.ref))?.pin;
     if (built !== pin) throw new Error(`building ${recipe.ref} finished but the image does not carry pin ${pin} (found ${built ?? 'no image'})`);
   }
 }
