@@ -6,7 +6,7 @@ import { buildApp } from '../../services/chain-adapter/src/app.js';
 import { ElectrumIndexer } from '../../services/chain-adapter/src/indexer.js';
 import type { EsploraTx, EsploraUtxo, Outspend, TxStatus } from '../../services/chain-adapter/src/esplora/types.js';
 import { startRegtest, type Regtest } from '../support/regtest.js';
-import { freshKey, startAdapter, waitIndexed, type RunningAdapter } from './support.js';
+import { freshKey, runEntryPoint, startAdapter, waitIndexed, type RunningAdapter } from './support.js';
 
 const MAINNET = 'bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4';
 
@@ -216,5 +216,14 @@ describe('chain-data adapter over real btcd and the lab indexer', () => {
       deadIndexer.close();
       driver.close();
     }
+  });
+
+  it('runs from its entry point with the environment the lab gives it, logs JSON and stops on SIGTERM', async () => {
+    const service = await runEntryPoint('services/chain-adapter/src/main.ts', { ...regtest.chainEnv, INDEXER_URL: adapter.indexerUrl, NETWORK: 'regtest' }, '/api/health');
+    const utxos = await (await fetch(`${service.url}/api/address/${receiver.address}/txs`)).json();
+    expect(utxos).toEqual(await adapter.get(`/api/address/${receiver.address}/txs`));
+    expect(await service.stop()).toBe(0);
+    const logs = service.output().trim().split('\n').filter((line) => line.startsWith('{')).map((line) => JSON.parse(line));
+    expect(logs.some((line) => line.msg === 'request completed' && line.res?.statusCode === 200)).toBe(true);
   });
 });

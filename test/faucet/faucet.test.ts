@@ -12,7 +12,7 @@ import { buildControlPlaneApp } from '../../control-plane/src/api/app.js';
 import { JobQueues } from '../../control-plane/src/jobs.js';
 import type { LabManager } from '../../control-plane/src/manager.js';
 import { LndWallet } from '../../services/faucet/src/wallet.js';
-import { freshKey, startAdapter, waitIndexed, type RunningAdapter } from '../chain-adapter/support.js';
+import { freshKey, runEntryPoint, startAdapter, waitIndexed, type RunningAdapter } from '../chain-adapter/support.js';
 import { startRedis, type RunningServer } from '../support/infra.js';
 import { startRegtest, type Regtest } from '../support/regtest.js';
 
@@ -240,6 +240,26 @@ describe('faucet against real btcd, lnd and Redis', () => {
       await queued.app.close();
       await controlPlane.close();
       await jobs.close();
+    }
+  });
+
+  it('runs from its entry point with the lab env; without TRUST_PROXY the client IP is the TCP peer', async () => {
+    const service = await runEntryPoint(
+      'services/faucet/src/main.ts',
+      { ...regtest.chainEnv, ...regtest.lndEnv('alice'), REDIS_URL: `${redisServer.url}/3`, NETWORK: 'regtest', CLAIM_SAT: '50000', COOLDOWN_SECONDS: '60', ADAPTER_PUBLIC_URL: adapter.url },
+      '/api/status',
+    );
+    try {
+      expect(await (await fetch(`${service.url}/api/status`)).json()).toMatchObject({ claim_amount_sat: 50_000, cooldown_seconds: 60, mining: 'direct', adapter_url: adapter.url });
+      const first = await claim(freshKey().address, '10.200.0.1', service.url);
+      expect(first.status).toBe(200);
+      expect(first.body.amount_sat).toBe(50_000);
+      // A forged X-Forwarded-For does not give the same client a new IP.
+      const second = await claim(freshKey().address, '10.200.0.2', service.url);
+      expect(second.status).toBe(429);
+      expect(second.body.error).toMatchObject({ blocked_by: ['ip'], message: expect.stringContaining('127.0.0.1') });
+    } finally {
+      expect(await service.stop()).toBe(0);
     }
   });
 
