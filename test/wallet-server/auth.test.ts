@@ -60,6 +60,8 @@ describe('wallet-server sign-in by key proof', () => {
     const mainnet = await app.inject({ method: 'POST', url: '/auth/enroll', payload: { pubkey: newKey().pubkey, bitcoin_address: 'bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4' } });
     expect(mainnet.statusCode).toBe(400);
     expect(mainnet.json().error.code).toBe('INVALID_ADDRESS');
+    const taproot = await app.inject({ method: 'POST', url: '/auth/enroll', payload: { pubkey: newKey().pubkey, bitcoin_address: 'bcrt1p0xlxvlhemja6c4dqv22uapctqupfhlxm9h8z3k2e72q4k9hcz7vqc8gma6' } });
+    expect(taproot.statusCode).toBe(200);
     const notOnCurve = await app.inject({ method: 'POST', url: '/auth/enroll', payload: { pubkey: '02' + 'f'.repeat(64), bitcoin_address: REGTEST_ADDRESS } });
     expect(notOnCurve.statusCode).toBe(400);
     const uncompressed = await app.inject({ method: 'POST', url: '/auth/enroll', payload: { pubkey: '04' + 'a'.repeat(128), bitcoin_address: REGTEST_ADDRESS } });

@@ -146,6 +146,18 @@ describe('wallet-server wallets and API keys', () => {
     expect((await as(app, 'rlk_' + 'a'.repeat(64))({ url: '/wallets' })).statusCode).toBe(401);
   });
 
+  it('answers unknown routes and bad JSON with the JSON error shape', async () => {
+    const unknown = await app.inject({ url: '/nope' });
+    expect(unknown.statusCode).toBe(404);
+    expect(unknown.json().error.code).toBe('NOT_FOUND');
+    const badJson = await as(app, alice.accessToken)({ method: 'POST', url: '/wallets', payload: '{"name":', headers: { 'content-type': 'application/json' } });
+    expect(badJson.statusCode).toBe(400);
+    expect(badJson.json().error.code).toBe('BAD_REQUEST');
+    const text = await as(app, alice.accessToken)({ method: 'POST', url: '/wallets', payload: '<name>x</name>', headers: { 'content-type': 'application/xml' } });
+    expect(text.statusCode).toBe(415);
+    expect(text.json().error.code).toBe('UNSUPPORTED_MEDIA_TYPE');
+  });
+
   it('serves its OpenAPI document and docs page', async () => {
     const doc = await app.inject({ url: '/openapi.json' });
     expect(doc.statusCode).toBe(200);

@@ -22,7 +22,8 @@ export interface Config {
 
 const NETWORKS: Network[] = ['regtest', 'testnet', 'signet', 'bitcoin'];
 
-function int(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+/** A positive integer from env[name], or fallback when unset; throws naming the variable. */
+export function positiveIntEnv(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
   const n = Number(raw);
@@ -39,18 +40,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   return {
     host: env.HOST ?? '127.0.0.1',
-    port: int(env, 'PORT', 8080),
+    port: positiveIntEnv(env, 'PORT', 8080),
     databaseUrl: env.DATABASE_URL || undefined,
     pgliteDataDir: env.PGLITE_DATA_DIR || undefined,
-    dbPoolMax: int(env, 'DATABASE_POOL_MAX', 10),
+    dbPoolMax: positiveIntEnv(env, 'DATABASE_POOL_MAX', 10),
     redisUrl: env.REDIS_URL ?? 'redis://127.0.0.1:6379',
     network,
     adminPubkeys,
     // Random per process by default: tokens then die with the process, which is fine in a lab.
     tokenSecret: env.TOKEN_SECRET ? Buffer.from(env.TOKEN_SECRET, 'utf8') : randomBytes(32),
-    accessTokenTtlSec: int(env, 'ACCESS_TOKEN_TTL_SEC', 900),
-    refreshTokenTtlSec: int(env, 'REFRESH_TOKEN_TTL_SEC', 30 * 24 * 3600),
-    nonceTtlSec: int(env, 'NONCE_TTL_SEC', 300),
+    accessTokenTtlSec: positiveIntEnv(env, 'ACCESS_TOKEN_TTL_SEC', 900),
+    refreshTokenTtlSec: positiveIntEnv(env, 'REFRESH_TOKEN_TTL_SEC', 30 * 24 * 3600),
+    nonceTtlSec: positiveIntEnv(env, 'NONCE_TTL_SEC', 300),
     logLevel: env.LOG_LEVEL ?? 'info',
   };
 }

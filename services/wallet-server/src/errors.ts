@@ -34,6 +34,12 @@ export const errorSchema = {
   },
 } as const;
 
+const CLIENT_ERROR_CODES: Record<number, string> = {
+  400: 'BAD_REQUEST',
+  413: 'PAYLOAD_TOO_LARGE',
+  415: 'UNSUPPORTED_MEDIA_TYPE',
+};
+
 export function installErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError | Error, request, reply) => {
     if (err instanceof ApiError) return reply.status(err.statusCode).send(body(err.code, err.message));
@@ -44,7 +50,8 @@ export function installErrorHandling(app: FastifyInstance): void {
     const fe = err as FastifyError;
     if (fe.validation) return reply.status(400).send(body('BAD_REQUEST', fe.message));
     if (fe.statusCode && fe.statusCode >= 400 && fe.statusCode < 500) {
-      return reply.status(fe.statusCode).send(body(fe.code ?? 'BAD_REQUEST', fe.message));
+      // Fastify's own client errors (bad JSON, wrong content type, body too large).
+      return reply.status(fe.statusCode).send(body(CLIENT_ERROR_CODES[fe.statusCode] ?? 'BAD_REQUEST', fe.message));
     }
     request.log.error({ err }, 'unhandled error');
     return reply.status(500).send(body('INTERNAL', 'internal error; see the server log'));

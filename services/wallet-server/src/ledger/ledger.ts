@@ -176,14 +176,23 @@ export class Ledger {
   constructor(private readonly db: Db) {}
 
   /** Every balance of the wallet; btc is always present (0 when never funded). */
-  async balances(walletId: string, q: Queryable = this.db): Promise<Balance[]> {
-    const { rows } = await q.query<{ asset_kind: 'btc' | 'rgb'; asset_id: string; amount: string }>(
-      'select asset_kind, asset_id, amount::text from balances where wallet_id = $1 order by asset_kind, asset_id',
-      [walletId],
+  async balances(walletId: string): Promise<Balance[]> {
+    return (await this.balancesOf([walletId])).get(walletId)!;
+  }
+
+  /** Balances of several wallets in one query, keyed by wallet id. */
+  async balancesOf(walletIds: string[]): Promise<Map<string, Balance[]>> {
+    const { rows } = await this.db.query<{ wallet_id: string; asset_kind: 'btc' | 'rgb'; asset_id: string; amount: string }>(
+      `select wallet_id::text, asset_kind, asset_id, amount::text from balances where wallet_id = any($1::uuid[])
+       order by wallet_id, asset_kind, asset_id`,
+      [walletIds],
     );
-    const list: Balance[] = rows.map((r) => ({ assetKind: r.asset_kind, assetId: r.asset_id, amount: BigInt(r.amount) }));
-    if (!list.some((b) => b.assetKind === 'btc')) list.unshift({ assetKind: 'btc', assetId: '', amount: 0n });
-    return list;
+    const byWallet = new Map<string, Balance[]>(walletIds.map((id) => [id, []]));
+    for (const r of rows) byWallet.get(r.wallet_id)?.push({ assetKind: r.asset_kind, assetId: r.asset_id, amount: BigInt(r.amount) });
+    for (const list of byWallet.values()) {
+      if (!list.some((b) => b.assetKind === 'btc')) list.unshift({ assetKind: 'btc', assetId: '', amount: 0n });
+    }
+    return byWallet;
   }
 
   async btcBalanceMsat(walletId: string): Promise<bigint> {

@@ -42,8 +42,12 @@ export async function walletRoutes(app: FastifyInstance): Promise<void> {
   }, async (request) => {
     const p = principalOf(request);
     if (p.walletRestriction) throw forbidden(`this API key is restricted to wallet ${p.walletRestriction} and cannot create wallets`);
-    const wallet = await createWallet(app.db, p.userId, request.body.name, request.body.metadata);
-    return withBalances(wallet);
+    const wallet = await app.db.transaction(async (tx) => {
+      const w = await createWallet(tx, p.userId, request.body.name, request.body.metadata);
+      await recordAudit(tx, { userId: p.userId, action: 'wallet.created', targetType: 'wallet', targetId: w.id, ip: request.ip });
+      return w;
+    });
+    return walletJson(wallet, []);
   });
 
   app.get<{ Querystring: { include_archived?: boolean } }>('/wallets', {
@@ -56,7 +60,8 @@ export async function walletRoutes(app: FastifyInstance): Promise<void> {
   }, async (request) => {
     const p = principalOf(request);
     const wallets = await listWallets(app.db, p.userId, { includeArchived: request.query.include_archived ?? false, onlyId: p.walletRestriction });
-    return { wallets: await Promise.all(wallets.map(withBalances)) };
+    const balances = await app.ledger.balancesOf(wallets.map((w) => w.id));
+    return { wallets: wallets.map((w) => walletJson(w, balances.get(w.id)!)) };
   });
 
   app.get<{ Params: { id: string } }>('/wallets/:id', {
