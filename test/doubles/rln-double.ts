@@ -1,240 +1,189 @@
-// CONTRACT DOUBLE of RGB Lightning Node's HTTP API — NOT RLN. Written from RLN's published API
-// (openapi.yaml, src/error.rs; summarised in ../shared/reference/rgb-lightning-node.md) because RLN
-// cannot be built or run on these machines. It keeps the node's lifecycle rules (init, locked,
-// unlock in HEAD or OLD shape, "changing state"), on-chain funding seen only once confirmed,
-// colored UTXOs, NIA issuance and asset channels that become usable after 6 confirmations, with
-// RLN's status codes and error texts. Extend it here (one double for every test of RLN clients).
-import { randomBytes } from 'node:crypto';
+// CONTRACT DOUBLE of RGB Lightning Node's HTTP API — not RLN. RLN cannot be built or run on these
+// machines (../shared/reference/rgb-lightning-node.md), so the wallet server's RLN gateway is tested
+// against this small Fastify server written from RLN's published API shapes (HEAD): the endpoints
+// the gateway uses, RLN's error body {error, code, name} with its status codes (PaymentNotFound and
+// UnknownLNInvoice are 403, bad input 400), and real signed BOLT11 invoices carrying the RGB tagged
+// fields 30/31. The `control` object is test-only and stands in for what other nodes would do.
+import { createHash, randomBytes } from 'node:crypto';
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
+import { utils } from '@noble/secp256k1';
+import { decode } from 'light-bolt11-decoder';
+import { encodeBolt11, publicKeyHex } from './bolt11-encode.js';
 
-export interface RlnDoubleOptions {
-  /** Which /unlock body the double accepts: HEAD (ldk_chain_sync) or OLD (bitcoind_rpc_*). */
-  unlockShape?: 'head' | 'old';
-  /** The first N /unlock calls answer 403 "changing state", as RLN does while it starts LDK. */
-  unlockBusyCalls?: number;
-  /** The first N /openchannel calls answer 403 (the node not yet ready to fund a channel). */
-  openChannelBusyCalls?: number;
-  /** How long the node takes to follow a new chain height (its /networkinfo lags by this). */
-  syncDelayMs?: number;
+type Status = 'Pending' | 'Succeeded' | 'Failed';
+
+interface Invoice {
+  invoice: string;
+  paymentHash: string;
+  amtMsat: number | null;
+  expirySec: number;
+  timestamp: number;
+  assetId: string | null;
+  assetAmount: number | null;
+  status: Status | 'Expired';
 }
 
-interface Channel {
-  channel_id: string;
-  peer_pubkey: string;
-  capacity_sat: number;
+interface Payment {
+  amt_msat: number | null;
+  asset_amount: number | null;
   asset_id: string | null;
-  asset_local_amount: number | null;
-  openedAt: number;
+  payment_hash: string;
+  inbound: boolean;
+  status: Status;
+  created_at: number;
+  updated_at: number;
+  payee_pubkey: string;
+  preimage: string | null;
 }
 
-/** Errors with RLN's status and text (src/error.rs). */
-const errors = {
-  alreadyInitialized: [403, 'Node has already been initialized'],
-  changingState: [403, 'Cannot call other APIs while node is changing state'],
-  locked: [403, 'Node is locked (hint: call unlock)'],
-  notInitialized: [403, 'Wallet has not been initialized (hint: call init)'],
-  unlocked: [403, 'Node is unlocked (hint: call lock)'],
-  noUtxos: [403, 'No uncolored UTXOs are available (hint: call createutxos)'],
-  wrongPassword: [401, 'The provided password is incorrect'],
-} as const;
-
-export class RlnDouble {
-  readonly pubkey = `02${randomBytes(32).toString('hex')}`;
-  readonly calls: string[] = [];
-  readonly unlockBodies: unknown[] = [];
-  /** [node height, chain height] at each accepted /openchannel. */
-  readonly openHeights: Array<[number, number]> = [];
-  password?: string;
-  unlocked = false;
-  /** The chain tip, as the test's chain sets it. */
-  chainHeight = 0;
-  /** The height the node has synced to (follows chainHeight after syncDelayMs). */
-  nodeHeight = 0;
-  coloredUtxos = 0;
-  readonly peers = new Set<string>();
-  readonly assets = new Map<string, { ticker: string; name: string; precision: number; balance: number }>();
-  readonly channels: Channel[] = [];
-  private readonly addresses = new Set<string>();
-  /** Payments to the node's addresses: amount and the height they confirmed at (undefined: mempool). */
-  private readonly funds: Array<{ sat: number; height?: number }> = [];
-  private unlockBusy: number;
-  private openBusy: number;
-
-  constructor(readonly options: RlnDoubleOptions = {}) {
-    this.unlockBusy = options.unlockBusyCalls ?? 0;
-    this.openBusy = options.openChannelBusyCalls ?? 0;
-  }
-
-  owns(address: string): boolean {
-    return this.addresses.has(address);
-  }
-
-  /** The test's chain paid `sat` to `address` (unconfirmed until the next mined block). */
-  receive(address: string, sat: number): void {
-    if (!this.owns(address)) throw new Error(`the RLN double never gave out ${address}`);
-    this.funds.push({ sat });
-  }
-
-  /** The test's chain mined up to `height`: pending payments confirm, the node syncs after a delay. */
-  setChainHeight(height: number): void {
-    this.chainHeight = height;
-    for (const fund of this.funds) fund.height ??= height;
-    const sync = () => (this.nodeHeight = Math.max(this.nodeHeight, height));
-    if (this.options.syncDelayMs) setTimeout(sync, this.options.syncDelayMs).unref();
-    else sync();
-  }
-
-  confirmedSat(): number {
-    return this.funds.filter((fund) => fund.height !== undefined && fund.height <= this.nodeHeight).reduce((sum, fund) => sum + fund.sat, 0);
-  }
-
-  app(): FastifyInstance {
-    const app = Fastify();
-    const fail = (reply: FastifyReply, [status, error]: readonly [number, string]) => reply.code(status).send({ error, code: status });
-    const missingField = (reply: FastifyReply, field: string) =>
-      reply.code(422).type('text/plain').send(`Failed to deserialize the JSON body into the target type: missing field \`${field}\` at line 1 column 2`);
-
-    app.addHook('onRequest', async (request) => {
-      this.calls.push(request.url);
-    });
-    // every call but /init and /unlock needs an initialised, unlocked node
-    app.addHook('preHandler', async (request, reply) => {
-      if (request.url === '/init' || request.url === '/unlock') return;
-      if (this.password === undefined) return fail(reply, errors.notInitialized);
-      if (!this.unlocked) return fail(reply, errors.locked);
-    });
-
-    app.post<{ Body: { password?: string; mnemonic?: string } }>('/init', async (request, reply) => {
-      if (this.password !== undefined) return fail(reply, errors.alreadyInitialized);
-      const password = request.body?.password;
-      if (password === undefined) return missingField(reply, 'password');
-      if (password.length < 8) return fail(reply, [400, 'Invalid password: must have at least 8 chars']);
-      this.password = password;
-      return { mnemonic: 'abandon '.repeat(11) + 'about' };
-    });
-
-    app.post<{ Body: Record<string, unknown> }>('/unlock', async (request, reply) => {
-      const body = request.body ?? {};
-      if (this.password === undefined) return fail(reply, errors.notInitialized);
-      if (this.unlocked) return fail(reply, errors.unlocked);
-      const required = this.options.unlockShape === 'old' ? ['password', 'bitcoind_rpc_username', 'bitcoind_rpc_password', 'bitcoind_rpc_host', 'bitcoind_rpc_port', 'announce_addresses'] : ['password', 'ldk_chain_sync', 'indexer_url', 'announce_addresses'];
-      const missing = required.find((field) => !(field in body));
-      if (missing) return missingField(reply, missing);
-      if (body.password !== this.password) return fail(reply, errors.wrongPassword);
-      if (this.unlockBusy > 0) {
-        this.unlockBusy--;
-        return fail(reply, errors.changingState);
-      }
-      this.unlockBodies.push(body);
-      this.unlocked = true;
-      return {};
-    });
-
-    app.get('/nodeinfo', async () => ({
-      pubkey: this.pubkey,
-      num_channels: this.channels.length,
-      num_usable_channels: this.channels.filter((channel) => this.usable(channel)).length,
-      num_peers: this.peers.size,
-      local_balance_sat: 0,
-    }));
-    app.get('/networkinfo', async () => ({ network: 'Regtest', height: this.nodeHeight }));
-
-    app.post('/address', async () => {
-      const address = `bcrt1q${randomBytes(20).toString('hex').slice(0, 38)}`;
-      this.addresses.add(address);
-      return { address };
-    });
-
-    app.post('/btcbalance', async () => {
-      const settled = this.confirmedSat();
-      return { vanilla: { settled, future: settled, spendable: settled }, colored: { settled: 0, future: 0, spendable: 0 } };
-    });
-
-    app.post<{ Body: { num?: number; size?: number; fee_rate?: number } }>('/createutxos', async (request, reply) => {
-      const num = request.body?.num ?? 4;
-      const size = request.body?.size ?? 32_000;
-      const needed = num * size + 1_000;
-      if (this.confirmedSat() < needed) return fail(reply, [403, `Not enough funds, call getaddress and send ${needed} satoshis`]);
-      this.coloredUtxos += num;
-      return {};
-    });
-
-    app.post<{ Body: { amounts?: number[]; ticker?: string; name?: string; precision?: number } }>('/issueassetnia', async (request, reply) => {
-      const { amounts, ticker, name, precision } = request.body ?? {};
-      if (!amounts || ticker === undefined || name === undefined || precision === undefined) return missingField(reply, 'amounts');
-      if (!/^[A-Z]{1,8}$/.test(ticker)) return fail(reply, [400, `Invalid ticker: ${ticker}`]);
-      if (precision < 0 || precision > 18) return fail(reply, [400, `Invalid precision: ${precision}`]);
-      if (this.coloredUtxos === 0) return fail(reply, errors.noUtxos);
-      const assetId = `rgb:${randomBytes(12).toString('base64url')}`;
-      const supply = amounts.reduce((sum, amount) => sum + amount, 0);
-      this.assets.set(assetId, { ticker, name, precision, balance: supply });
-      this.coloredUtxos--;
-      return { asset: { asset_id: assetId, ticker, name, precision, issued_supply: supply, timestamp: Math.floor(Date.now() / 1000), added_at: Math.floor(Date.now() / 1000), balance: { settled: supply, future: supply, spendable: supply } } };
-    });
-
-    app.post<{ Body: { peer_pubkey_and_addr?: string } }>('/connectpeer', async (request, reply) => {
-      const peer = request.body?.peer_pubkey_and_addr ?? '';
-      const match = /^([0-9a-f]{66})@[^:]+:\d+$/.exec(peer);
-      if (!match) return fail(reply, [400, `Invalid peer info: ${peer}`]);
-      this.peers.add(match[1]);
-      return {};
-    });
-
-    app.post<{ Body: { peer_pubkey_and_opt_addr?: string; capacity_sat?: number; push_msat?: number; asset_id?: string; asset_amount?: number; with_anchors?: boolean; public?: boolean } }>('/openchannel', async (request, reply) => {
-      const body = request.body ?? {};
-      const pubkey = (body.peer_pubkey_and_opt_addr ?? '').split('@')[0];
-      if (!this.peers.has(pubkey)) return fail(reply, [400, `Invalid peer info: not connected to ${pubkey}`]);
-      if (body.capacity_sat === undefined || body.push_msat === undefined || body.with_anchors === undefined || body.public === undefined) return missingField(reply, 'capacity_sat');
-      if ((body.asset_id === undefined) !== (body.asset_amount === undefined)) return fail(reply, [400, 'Invalid amount: asset_id and asset_amount go together']);
-      if (body.asset_id !== undefined) {
-        if (body.capacity_sat < 30_010) return fail(reply, [400, 'Invalid amount: an RGB channel needs at least 30010 sat']);
-        if (!body.with_anchors) return fail(reply, [400, 'Invalid amount: RGB channels need anchors']);
-        const asset = this.assets.get(body.asset_id);
-        if (!asset) return fail(reply, [403, 'Unknown RGB contract ID']);
-        if (asset.balance < body.asset_amount!) return fail(reply, [403, `Not enough assets, available: ${asset.balance}`]);
-      }
-      if (this.coloredUtxos === 0) return fail(reply, errors.noUtxos);
-      if (this.openBusy > 0) {
-        this.openBusy--;
-        return fail(reply, errors.changingState);
-      }
-      if (body.asset_id !== undefined) this.assets.get(body.asset_id)!.balance -= body.asset_amount!;
-      this.coloredUtxos--;
-      this.openHeights.push([this.nodeHeight, this.chainHeight]);
-      const id = randomBytes(32).toString('hex');
-      this.channels.push({ channel_id: id, peer_pubkey: pubkey, capacity_sat: body.capacity_sat, asset_id: body.asset_id ?? null, asset_local_amount: body.asset_amount ?? null, openedAt: this.chainHeight });
-      return { temporary_channel_id: id };
-    });
-
-    app.get('/listchannels', async () => ({
-      channels: this.channels.map((channel) => {
-        const usable = this.usable(channel);
-        return {
-          channel_id: channel.channel_id,
-          peer_pubkey: channel.peer_pubkey,
-          status: usable ? 'Opened' : 'Opening',
-          ready: usable,
-          is_usable: usable,
-          capacity_sat: channel.capacity_sat,
-          local_balance_sat: channel.capacity_sat,
-          public: true,
-          asset_id: channel.asset_id,
-          asset_local_amount: channel.asset_local_amount,
-          asset_remote_amount: channel.asset_id ? 0 : null,
-        };
-      }),
-    }));
-    return app;
-  }
-
-  private usable(channel: Channel): boolean {
-    return this.nodeHeight - channel.openedAt >= 6;
-  }
+export interface RlnDouble {
+  url: string;
+  pubkey: string;
+  app: FastifyInstance;
+  control: {
+    /** What /sendpayment and /keysend do with the next payments. */
+    outcome: Status;
+    /** An outside node pays one of our invoices. */
+    payInvoice(paymentHash: string): void;
+    /** The network's final answer for an outbound payment left Pending. */
+    resolvePayment(paymentHash: string, status: 'Succeeded' | 'Failed'): void;
+    assets: Map<string, { settled: number; future: number; spendable: number; offchain_outbound: number; offchain_inbound: number }>;
+    calls: string[];
+  };
+  close(): Promise<void>;
 }
 
-export async function startRlnDouble(options: RlnDoubleOptions = {}): Promise<{ double: RlnDouble; url: string; close(): Promise<void> }> {
-  const double = new RlnDouble(options);
-  const app = double.app();
-  const address = await app.listen({ host: '127.0.0.1', port: 0 });
-  return { double, url: address, close: () => app.close() };
+const rlnError = (reply: FastifyReply, code: number, name: string, error: string) => reply.status(code).send({ error, code, name });
+
+export async function startRlnDouble(): Promise<RlnDouble> {
+  const secretKey = utils.randomSecretKey();
+  const pubkey = publicKeyHex(secretKey);
+  const invoices = new Map<string, Invoice>();
+  const payments = new Map<string, Payment>();
+  const control: RlnDouble['control'] = {
+    outcome: 'Succeeded',
+    assets: new Map(),
+    calls: [],
+    payInvoice(paymentHash) {
+      const inv = invoices.get(paymentHash);
+      if (!inv || inv.status !== 'Pending') throw new Error(`no pending invoice ${paymentHash}`);
+      inv.status = 'Succeeded';
+    },
+    resolvePayment(paymentHash, status) {
+      const p = payments.get(paymentHash);
+      if (!p) throw new Error(`no payment ${paymentHash}`);
+      p.status = status;
+      if (status === 'Succeeded') p.preimage ??= randomBytes(32).toString('hex');
+      p.updated_at = Math.floor(Date.now() / 1000);
+    },
+  };
+  const now = () => Math.floor(Date.now() / 1000);
+  const app = Fastify({ logger: false });
+  app.addHook('onRequest', async (request) => {
+    control.calls.push(request.url);
+  });
+
+  app.get('/nodeinfo', async () => ({
+    pubkey, num_channels: 1, num_usable_channels: 1, local_balance_sat: 400_000, pending_outbound_payments_sat: 0, num_peers: 1,
+    rgb_htlc_min_msat: 3_000_000, rgb_channel_capacity_min_sat: 30_010, channel_capacity_min_sat: 5_506,
+    channel_capacity_max_sat: 16_777_215, channel_asset_min_amount: 1, channel_asset_max_amount: 18_446_744_073_709_551_615,
+    network_nodes: 2, network_channels: 1,
+  }));
+  app.get('/networkinfo', async () => ({ network: 'Regtest', height: 321 }));
+  app.get('/listchannels', async () => ({
+    channels: [{
+      channel_id: 'a'.repeat(64), peer_pubkey: '02'.padEnd(66, '1'), status: 'Opened', ready: true, capacity_sat: 1_000_000,
+      local_balance_sat: 400_000, outbound_balance_msat: 390_000_000, inbound_balance_msat: 590_000_000, is_usable: true, public: true,
+    }],
+  }));
+  app.post('/btcbalance', async () => ({
+    vanilla: { settled: 2_500_000, future: 2_500_000, spendable: 2_500_000 },
+    colored: { settled: 320_000, future: 320_000, spendable: 320_000 },
+  }));
+  app.post<{ Body: { asset_id: string } }>('/assetbalance', async (request, reply) => {
+    const b = control.assets.get(request.body.asset_id);
+    return b ?? rlnError(reply, 403, 'UnknownContractId', 'Unknown RGB contract ID');
+  });
+
+  app.post<{ Body: { amt_msat?: number; expiry_sec: number; asset_id?: string; asset_amount?: number; description?: string } }>('/lninvoice', async (request, reply) => {
+    const b = request.body;
+    if ((b.asset_id == null) !== (b.asset_amount == null)) return rlnError(reply, 400, 'IncompleteRGBInfo', 'Incomplete RGB info');
+    if (b.asset_id && (b.amt_msat ?? 0) < 3_000_000) return rlnError(reply, 400, 'InvalidAmount', 'Invalid amount: amt_msat cannot be less than 3000000 when transferring an RGB asset');
+    if (b.asset_id && !control.assets.has(b.asset_id)) return rlnError(reply, 403, 'UnknownContractId', 'Unknown RGB contract ID');
+    const preimage = randomBytes(32);
+    const paymentHash = createHash('sha256').update(preimage).digest('hex');
+    const timestamp = now();
+    const invoice = await encodeBolt11({
+      secretKey, paymentHash, amountMsat: b.amt_msat ? BigInt(b.amt_msat) : undefined, description: b.description, expirySec: b.expiry_sec,
+      timestamp, asset: b.asset_id ? { assetId: b.asset_id, amount: BigInt(b.asset_amount!) } : undefined,
+    });
+    invoices.set(paymentHash, {
+      invoice, paymentHash, amtMsat: b.amt_msat ?? null, expirySec: b.expiry_sec, timestamp, assetId: b.asset_id ?? null,
+      assetAmount: b.asset_amount ?? null, status: 'Pending',
+    });
+    return { invoice };
+  });
+
+  const parse = (invoice: string) => {
+    const d = decode(invoice);
+    const get = (name: string) => (d.sections.find((s) => s.name === name) as { value?: unknown } | undefined)?.value;
+    return { paymentHash: get('payment_hash') as string, amtMsat: get('amount') ? Number(get('amount')) : null, timestamp: get('timestamp') as number, expiry: (get('expiry') as number | undefined) ?? 3600 };
+  };
+
+  app.post<{ Body: { invoice: string } }>('/decodelninvoice', async (request, reply) => {
+    let d;
+    try {
+      d = parse(request.body.invoice);
+    } catch (err) {
+      return rlnError(reply, 400, 'InvalidInvoice', `Invalid invoice: ${(err as Error).message}`);
+    }
+    const own = invoices.get(d.paymentHash);
+    return {
+      amt_msat: d.amtMsat, expiry_sec: d.expiry, timestamp: d.timestamp, asset_id: own?.assetId ?? null, asset_amount: own?.assetAmount ?? null,
+      payment_hash: d.paymentHash, payment_secret: '07'.repeat(32), payee_pubkey: own ? pubkey : null, network: 'Regtest',
+    };
+  });
+
+  app.post<{ Body: { invoice: string } }>('/invoicestatus', async (request, reply) => {
+    const inv = [...invoices.values()].find((i) => i.invoice === request.body.invoice);
+    if (!inv) return rlnError(reply, 403, 'UnknownLNInvoice', 'Unknown LN invoice');
+    if (inv.status === 'Pending' && now() > inv.timestamp + inv.expirySec) inv.status = 'Expired';
+    return { status: inv.status };
+  });
+
+  const outbound = (paymentHash: string, amtMsat: number | null, payee: string, preimage: string | null): Payment => {
+    const p: Payment = {
+      amt_msat: amtMsat, asset_amount: null, asset_id: null, payment_hash: paymentHash, inbound: false, status: control.outcome,
+      created_at: now(), updated_at: now(), payee_pubkey: payee, preimage: control.outcome === 'Succeeded' ? preimage ?? randomBytes(32).toString('hex') : null,
+    };
+    payments.set(paymentHash, p);
+    return p;
+  };
+
+  app.post<{ Body: { invoice: string } }>('/sendpayment', async (request, reply) => {
+    let d;
+    try {
+      d = parse(request.body.invoice);
+    } catch (err) {
+      return rlnError(reply, 400, 'InvalidInvoice', `Invalid invoice: ${(err as Error).message}`);
+    }
+    const p = outbound(d.paymentHash, d.amtMsat, '03'.padEnd(66, '2'), null);
+    return { payment_id: randomBytes(32).toString('hex'), payment_hash: p.payment_hash, payment_secret: '07'.repeat(32), status: p.status };
+  });
+
+  app.post<{ Body: { dest_pubkey: string; amt_msat: number } }>('/keysend', async (request) => {
+    const preimage = randomBytes(32).toString('hex');
+    const hash = createHash('sha256').update(Buffer.from(preimage, 'hex')).digest('hex');
+    const p = outbound(hash, request.body.amt_msat, request.body.dest_pubkey, preimage);
+    return { payment_hash: hash, payment_preimage: preimage, status: p.status };
+  });
+
+  app.post<{ Body: { payment_hash: string } }>('/getpayment', async (request, reply) => {
+    const p = payments.get(request.body.payment_hash);
+    return p ? { payment: p } : rlnError(reply, 403, 'PaymentNotFound', `Payment with hash ${request.body.payment_hash} not found`);
+  });
+
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  const address = app.server.address() as { port: number };
+  return { url: `http://127.0.0.1:${address.port}`, pubkey, app, control, close: () => app.close() };
 }

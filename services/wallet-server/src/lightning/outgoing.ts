@@ -141,7 +141,9 @@ export class OutgoingPayments {
     }
     this.inFlight.add(p.id);
     try {
-      return await this.apply(p, await this.gateway.awaitPayment(p.paymentHash));
+      const answer = await this.gateway.awaitPayment(p.paymentHash);
+      // Still pending only when the gateway is closing: the next start resolves it.
+      return answer.status === 'pending' ? p : await this.apply(p, answer);
     } catch (err) {
       this.log.warn({ err, paymentId: p.id }, 'following a payment failed; the reconcile asks again');
       return p;

@@ -1,0 +1,157 @@
+// The wallet server on an RGB Lightning Node — against the RLN CONTRACT DOUBLE (test/doubles), since
+// RLN cannot run on these machines. What is checked is the server's use of RLN's API shapes.
+import { createHash, randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { utils } from '@noble/secp256k1';
+import { RlnGateway } from '../../services/wallet-server/src/lightning/rln-gateway.js';
+import { encodeBolt11 } from '../doubles/bolt11-encode.js';
+import { startRlnDouble, type RlnDouble } from '../doubles/rln-double.js';
+import { as, createWallet, enrollAndSignIn, fund, newKey, startInfra, type Infra, type TestUser } from './support.js';
+import { eventually, lightningApp, type LightningApp } from './lightning-support.js';
+
+const ASSET = 'rgb:2dkSTbr-jFhznbPmo-TQafzswCN-av4gTsJjX-ttx6CNou5-M98k8Zd';
+// One token secret, so sign-ins survive the restart test.
+const env = { NODE_KIND: 'rln', INVOICE_RECONCILE_MS: '200', TOKEN_SECRET: randomBytes(32).toString('hex') };
+
+let infra: Infra;
+let rln: RlnDouble;
+let server: LightningApp;
+let user: TestUser;
+const adminKey = newKey();
+
+const gateway = () => new RlnGateway({ url: rln.url, pollMs: 50 });
+
+beforeAll(async () => {
+  [infra, rln] = await Promise.all([startInfra(), startRlnDouble()]);
+  rln.control.assets.set(ASSET, { settled: 1000, future: 1000, spendable: 900, offchain_outbound: 50, offchain_inbound: 25 });
+  server = await lightningApp(infra, gateway(), { env: { ...env, ADMIN_PUBKEYS: adminKey.pubkey } });
+  user = await enrollAndSignIn(server.app, adminKey);
+});
+
+afterAll(async () => {
+  await server?.app.close();
+  await rln?.close();
+  await infra?.stop();
+});
+
+const call = (walletId: string) => as(server.app, user.accessToken, walletId);
+
+/** An invoice of some other node on regtest. */
+async function foreignInvoice(amountMsat: bigint): Promise<{ bolt11: string; hash: string }> {
+  const hash = createHash('sha256').update(randomBytes(32)).digest('hex');
+  return { bolt11: await encodeBolt11({ secretKey: utils.randomSecretKey(), paymentHash: hash, amountMsat }), hash };
+}
+
+describe('invoices on RLN', () => {
+  test('asset_id/asset_amount pass through to /lninvoice; settlement credits BTC and the asset once', async () => {
+    const w = await createWallet(server.app, user.accessToken, 'rgb');
+    const low = await call(w)({ method: 'POST', url: '/payments/invoices', payload: { amount_msat: 1_000_000, asset_id: ASSET, asset_amount: 10 } });
+    expect(low.statusCode).toBe(400);
+    expect(low.json().error.code).toBe('RGB_AMOUNT_TOO_LOW');
+    const half = await call(w)({ method: 'POST', url: '/payments/invoices', payload: { amount_msat: 3_000_000, asset_id: ASSET } });
+    expect(half.json().error.code).toBe('INVALID_ASSET');
+
+    const res = await call(w)({ method: 'POST', url: '/payments/invoices', payload: { amount_msat: 3_000_000, asset_id: ASSET, asset_amount: 10, expiry_sec: 600 } });
+    expect(res.statusCode, res.body).toBe(200);
+    const inv = res.json();
+    expect(inv.payment).toMatchObject({ asset_id: ASSET, asset_amount: '10', status: 'pending' });
+    expect(Math.abs(new Date(inv.expires_at).getTime() - Date.now() - 600_000)).toBeLessThan(5_000);
+
+    rln.control.payInvoice(inv.payment_hash);
+    await eventually(async () => (await server.app.ledger.btcBalanceMsat(w)) === 3_000_000n, 'the RLN invoice to be seen paid (polling)');
+    const balances = await server.app.ledger.balances(w);
+    expect(balances).toEqual([
+      { assetKind: 'btc', assetId: '', amount: 3_000_000n },
+      { assetKind: 'rgb', assetId: ASSET, amount: 10n },
+    ]);
+    const got = await call(w)({ url: `/payments/invoices/${inv.payment_hash}` });
+    expect(got.json().status).toBe('succeeded');
+    const { rows } = await server.app.db.query<{ n: string }>('select count(*)::text as n from ledger_entries where payment_id = $1', [inv.payment.id]);
+    expect(rows[0]!.n).toBe('2');
+  });
+
+  test('LNURL-pay needs a description hash, which RLN cannot put in an invoice: a clear 400', async () => {
+    const w = await createWallet(server.app, user.accessToken, 'rln-lnurl');
+    await as(server.app, user.accessToken)({ method: 'PUT', url: `/wallets/${w}/lightning-address`, payload: { username: 'rgbuser' } });
+    const cb = await server.app.inject({ url: '/lnurlp/rgbuser/callback?amount=5000' });
+    expect(cb.statusCode).toBe(400);
+    expect(cb.json().error.code).toBe('DESCRIPTION_HASH_UNSUPPORTED');
+  });
+});
+
+describe('payments on RLN', () => {
+  test('pay succeeds: amount charged, no fee reported, fee reservation refunded', async () => {
+    const w = await createWallet(server.app, user.accessToken, 'rln-pay');
+    await fund(server.app, w, 10_000_000n);
+    rln.control.outcome = 'Succeeded';
+    const { bolt11 } = await foreignInvoice(4_000_000n);
+    const res = await call(w)({ method: 'POST', url: '/payments/pay', payload: { invoice: bolt11 } });
+    expect(res.json()).toMatchObject({ status: 'succeeded', fee_msat: '0', amount_msat: '4000000' });
+    expect(await server.app.ledger.btcBalanceMsat(w)).toBe(6_000_000n);
+  });
+
+  test('pay fails: refunded in full', async () => {
+    const w = await createWallet(server.app, user.accessToken, 'rln-fail');
+    await fund(server.app, w, 10_000_000n);
+    rln.control.outcome = 'Failed';
+    const { bolt11 } = await foreignInvoice(4_000_000n);
+    const res = await call(w)({ method: 'POST', url: '/payments/pay', payload: { invoice: bolt11 } });
+    expect(res.json().status).toBe('failed');
+    expect(await server.app.ledger.btcBalanceMsat(w)).toBe(10_000_000n);
+  });
+
+  test('a payment pending when the server stops is settled from /getpayment after the restart', async () => {
+    const w = await createWallet(server.app, user.accessToken, 'rln-restart');
+    await fund(server.app, w, 10_000_000n);
+    rln.control.outcome = 'Pending';
+    rln.control.calls.length = 0;
+    const { bolt11, hash } = await foreignInvoice(2_000_000n);
+    const paying = call(w)({ method: 'POST', url: '/payments/pay', payload: { invoice: bolt11 } });
+    await eventually(async () => rln.control.calls.includes('/sendpayment'), 'the payment to reach RLN');
+    await server.app.close();
+    await paying.catch(() => undefined);
+    rln.control.resolvePayment(hash, 'Succeeded');
+    server = await lightningApp(infra, gateway(), { databaseUrl: server.databaseUrl, env: { ...env, ADMIN_PUBKEYS: adminKey.pubkey } });
+    const p = await server.app.ledger.findByHash(hash, w, 'out');
+    expect(p).toMatchObject({ status: 'succeeded', feeMsat: 0n });
+    expect(await server.app.ledger.btcBalanceMsat(w)).toBe(8_000_000n);
+    rln.control.outcome = 'Succeeded';
+  });
+
+  test('keysend through RLN (its own preimage)', async () => {
+    const w = await createWallet(server.app, user.accessToken, 'rln-keysend');
+    await fund(server.app, w, 5_000_000n);
+    const res = await call(w)({ method: 'POST', url: '/payments/keysend', payload: { dest_pubkey: `02${'3'.repeat(64)}`, amount_msat: 1_000_000 } });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({ status: 'succeeded', kind: 'keysend' });
+    expect(res.json().preimage).toMatch(/^[0-9a-f]{64}$/);
+    expect(await server.app.ledger.btcBalanceMsat(w)).toBe(4_000_000n);
+    const self = await call(w)({ method: 'POST', url: '/payments/keysend', payload: { dest_pubkey: rln.pubkey, amount_msat: 1_000 } });
+    expect(self.json().error.code).toBe('KEYSEND_TO_SELF');
+  });
+});
+
+describe('node health on RLN', () => {
+  test('admin node-health reports the node and asset balances', async () => {
+    const res = await as(server.app, user.accessToken)({ url: `/admin/node-health?asset_id=${encodeURIComponent(ASSET)}` });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({
+      kind: 'rln', pubkey: rln.pubkey, synced: true, height: 321, peers: 1, channels: { active: 1, pending: 0, inactive: 0 },
+      balances: { onchain_sat: '2500000', lightning_local_msat: '400000000' },
+      assets: [{ asset_id: ASSET, settled: '1000', future: '1000', spendable: '900', offchain_outbound: '50', offchain_inbound: '25' }],
+    });
+    const unknown = await as(server.app, user.accessToken)({ url: '/admin/node-health?asset_ids=rgb:nope' });
+    expect(unknown.statusCode).toBe(502);
+  });
+
+  test('/health carries the node check, and reports it when the node is gone', async () => {
+    const ok = (await server.app.inject({ url: '/health' })).json();
+    expect(ok.checks.rln).toMatchObject({ ok: true, details: { pubkey: rln.pubkey, block_height: 321 } });
+    const stopped = new RlnGateway({ url: 'http://127.0.0.1:9', timeoutMs: 1000 });
+    const down = await lightningApp(infra, stopped, { env });
+    const res = await down.app.inject({ url: '/health' });
+    expect(res.json().checks.rln.ok).toBe(false);
+    expect(res.json().status).toBe('degraded');
+    await down.app.close();
+  });
+});
