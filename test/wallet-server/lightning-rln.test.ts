@@ -145,11 +145,14 @@ describe('node health on RLN', () => {
   });
 
   test('/health carries the node check, and reports it when the node is gone', async () => {
-    const ok = (await server.app.inject({ url: '/health' })).json();
+    const up = await server.app.inject({ url: '/health' });
+    expect(up.statusCode).toBe(200);
+    const ok = up.json();
     expect(ok.checks.rln).toMatchObject({ ok: true, details: { pubkey: rln.pubkey, block_height: 321 } });
     const stopped = new RlnGateway({ url: 'http://127.0.0.1:9', timeoutMs: 1000 });
     const down = await lightningApp(infra, stopped, { env });
     const res = await down.app.inject({ url: '/health' });
+    expect(res.statusCode).toBe(502);
     expect(res.json().checks.rln.ok).toBe(false);
     expect(res.json().status).toBe('degraded');
     await down.app.close();

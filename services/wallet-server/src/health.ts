@@ -38,6 +38,15 @@ export class HealthRegistry {
   }
 }
 
+const healthBody = {
+  type: 'object',
+  properties: {
+    status: { type: 'string', enum: ['ok', 'degraded'] },
+    version: { type: 'string' },
+    checks: { type: 'object', additionalProperties: { type: 'object', additionalProperties: true } },
+  },
+} as const;
+
 export async function healthRoutes(app: FastifyInstance): Promise<void> {
   app.health.register('postgres', async () => {
     await app.db.query('select 1');
@@ -50,17 +59,12 @@ export async function healthRoutes(app: FastifyInstance): Promise<void> {
     config: { auth: 'public' },
     schema: {
       tags: ['health'],
-      summary: 'Service health with one entry per dependency; always 200, status says ok or degraded',
-      response: {
-        200: {
-          type: 'object',
-          properties: {
-            status: { type: 'string', enum: ['ok', 'degraded'] },
-            version: { type: 'string' },
-            checks: { type: 'object', additionalProperties: { type: 'object', additionalProperties: true } },
-          },
-        },
-      },
+      summary: 'Service health with one entry per dependency (postgres, redis, the Lightning node): 200 when all are ok, 502 with the same body (status degraded) when one fails',
+      response: { 200: healthBody, 502: healthBody },
     },
-  }, async () => ({ version: '0.1.0', ...(await app.health.run()) }));
+  }, async (_request, reply) => {
+    const health = await app.health.run();
+    if (health.status !== 'ok') reply.code(502);
+    return { version: '0.1.0', ...health };
+  });
 }

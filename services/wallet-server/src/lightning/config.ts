@@ -1,3 +1,4 @@
+import { positiveIntEnv } from '../config.js';
 import type { NodeKind } from './gateway.js';
 
 export interface LightningConfig {
@@ -14,14 +15,6 @@ export interface LightningConfig {
   reconcileMs: number;
 }
 
-function positiveInt(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n <= 0) throw new Error(`${name} must be a positive integer, got "${raw}"`);
-  return n;
-}
-
 export function loadLightningConfig(env: NodeJS.ProcessEnv = process.env): LightningConfig {
   const nodeKind = (env.NODE_KIND ?? 'lnd') as NodeKind;
   if (nodeKind !== 'lnd' && nodeKind !== 'rln') throw new Error(`NODE_KIND must be lnd or rln, got "${env.NODE_KIND}"`);
@@ -32,7 +25,7 @@ export function loadLightningConfig(env: NodeJS.ProcessEnv = process.env): Light
     rlnUrl: env.RLN_URL ?? 'http://127.0.0.1:3001',
     rlnToken: env.RLN_TOKEN || undefined,
     publicUrl: (env.PUBLIC_URL ?? `http://${host}:${port}`).replace(/\/+$/, ''),
-    payWaitMs: positiveInt(env, 'PAY_WAIT_MS', 30_000),
-    reconcileMs: positiveInt(env, 'INVOICE_RECONCILE_MS', nodeKind === 'rln' ? 2_000 : 15_000),
+    payWaitMs: positiveIntEnv(env, 'PAY_WAIT_MS', 30_000),
+    reconcileMs: positiveIntEnv(env, 'INVOICE_RECONCILE_MS', nodeKind === 'rln' ? 2_000 : 15_000),
   };
 }
