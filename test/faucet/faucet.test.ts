@@ -2,7 +2,6 @@ import { Transaction } from 'bitcoinjs-lib';
 import { Redis } from 'ioredis';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { waitFor } from '../../control-plane/src/util/wait.js';
 import type { EsploraTx, EsploraUtxo } from '../../services/chain-adapter/src/esplora/types.js';
 import { buildApp } from '../../services/faucet/src/app.js';
 import { Cooldowns } from '../../services/faucet/src/cooldown.js';
