@@ -1,8 +1,9 @@
 // Wallet-server throughput: internal transfers/s (and invoice creations/s when the Lightning side
 // provides its part) with p50/p99 latency, over real HTTP against a real Postgres and Redis
 // started like the tests do. Run: npm run bench:wallet  (BENCH_SECONDS, BENCH_CONCURRENCY).
-import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { cpus, loadavg } from 'node:os';
+import { Worker } from 'node:worker_threads';
 import { buildApp } from '../services/wallet-server/src/app.js';
 import { loadConfig } from '../services/wallet-server/src/config.js';
 import { startPostgres, startRedis } from '../test/support/infra.js';
@@ -19,38 +20,55 @@ export interface BenchResult {
   latenciesMs: number[];
 }
 
-const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
-
-export function post(port: number, path: string, token: string, body: unknown, headers: Record<string, string> = {}): Promise<number> {
-  const data = JSON.stringify(body);
-  return new Promise((resolve, reject) => {
-    const req = http.request({
-      host: '127.0.0.1', port, path, method: 'POST', agent,
-      headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(data), authorization: `Bearer ${token}`, ...headers },
-    }, (res) => {
-      res.resume();
-      res.on('end', () => resolve(res.statusCode ?? 0));
-    });
-    req.on('error', reject);
-    req.end(data);
-  });
+export interface HttpCall {
+  path: string;
+  headers: Record<string, string>;
+  body: unknown;
 }
 
-/** Runs `op(worker)` from `concurrency` workers for `seconds`, timing each call. */
-export async function run(name: string, op: (worker: number) => Promise<boolean>): Promise<BenchResult> {
-  const latenciesMs: number[] = [];
-  let errors = 0;
-  const end = performance.now() + seconds * 1000;
-  const started = performance.now();
-  await Promise.all(Array.from({ length: concurrency }, async (_, worker) => {
-    while (performance.now() < end) {
-      const t = performance.now();
-      const ok = await op(worker);
-      latenciesMs.push(performance.now() - t);
-      if (!ok) errors++;
-    }
-  }));
-  return { name, ops: latenciesMs.length - errors, seconds: (performance.now() - started) / 1000, errors, latenciesMs };
+// The load generator runs in a worker thread so that the clients' event loop does not steal the
+// server's: each worker client sends its call (POST, JSON), waits for the answer, and repeats.
+const LOAD_WORKER = `
+const { parentPort, workerData } = require('node:worker_threads');
+const http = require('node:http');
+const { port, calls, seconds } = workerData;
+const agent = new http.Agent({ keepAlive: true, maxSockets: calls.length });
+const latencies = [];
+let errors = 0;
+const end = performance.now() + seconds * 1000;
+const one = (call) => new Promise((resolve) => {
+  const data = JSON.stringify(call.body);
+  const req = http.request({ host: '127.0.0.1', port, path: call.path, method: 'POST', agent,
+    headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(data), ...call.headers } }, (res) => {
+    res.resume();
+    res.on('end', () => resolve(res.statusCode === 200));
+  });
+  req.on('error', () => resolve(false));
+  req.end(data);
+});
+const started = performance.now();
+Promise.all(calls.map(async (call) => {
+  while (performance.now() < end) {
+    const t = performance.now();
+    const ok = await one(call);
+    latencies.push(performance.now() - t);
+    if (!ok) errors++;
+  }
+})).then(() => {
+  parentPort.postMessage({ latencies, errors, seconds: (performance.now() - started) / 1000 });
+});
+`;
+
+/** One client per call, each repeating its call for `seconds`, from a worker thread. */
+export function run(name: string, port: number, calls: HttpCall[]): Promise<BenchResult> {
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(LOAD_WORKER, { eval: true, workerData: { port, calls, seconds } });
+    worker.once('error', reject);
+    worker.once('message', (m: { latencies: number[]; errors: number; seconds: number }) => {
+      resolve({ name, ops: m.latencies.length - m.errors, seconds: m.seconds, errors: m.errors, latenciesMs: m.latencies });
+      void worker.terminate();
+    });
+  });
 }
 
 function percentile(sorted: number[], p: number): number {
@@ -76,24 +94,23 @@ try {
     await app.ledger.recordReceived({ walletId: from!, kind: 'invoice', amountMsat: 10n ** 15n });
     wallets.push({ from: from!, to: to! });
   }
-  const transfer = (worker: number) => {
-    const { from, to } = wallets[worker]!;
-    return post(port, '/payments/internal', user.accessToken, { from_wallet_id: from, to_wallet_id: to, asset_kind: 'btc', amount_msat: 1000 })
-      .then((status) => status === 200);
-  };
-  console.log(`wallet-server bench: ${concurrency} concurrent clients, ${seconds} s per figure, Postgres pool ${config.dbPoolMax}`);
-  await run('warm-up', transfer);
-  report(await run('internal transfers (HTTP)', transfer));
+  const auth = { authorization: `Bearer ${user.accessToken}` };
+  const transfers: HttpCall[] = wallets.map(({ from, to }) => ({
+    path: '/payments/internal', headers: auth, body: { from_wallet_id: from, to_wallet_id: to, asset_kind: 'btc', amount_msat: 1000 },
+  }));
+  console.log(`wallet-server bench: ${concurrency} concurrent clients, ${seconds} s per figure, Postgres pool ${config.dbPoolMax}, ` +
+    `${cpus().length} cores, load average ${loadavg()[0]!.toFixed(1)} at start`);
+  await run('warm-up', port, transfers);
+  report(await run('internal transfers (HTTP)', port, transfers));
 
   // The Lightning side adds invoice creation in services/wallet-server/src/lightning/bench.ts.
   const lightningBench = '../services/wallet-server/src/lightning/bench.js';
   const lightning = await import(lightningBench).catch(() => null) as
-    | { benchInvoices(ctx: { app: typeof app; port: number; token: string; wallets: string[]; run: typeof run; report: typeof report; post: typeof post }): Promise<void> }
+    | { benchInvoices(ctx: { app: typeof app; port: number; token: string; wallets: string[]; run: typeof run; report: typeof report }): Promise<void> }
     | null;
-  if (lightning) await lightning.benchInvoices({ app, port, token: user.accessToken, wallets: wallets.map((w) => w.to), run, report, post });
+  if (lightning) await lightning.benchInvoices({ app, port, token: user.accessToken, wallets: wallets.map((w) => w.to), run, report });
   else console.log('invoice creations: not measured (services/wallet-server/src/lightning/bench.ts not present)');
 } finally {
   await app.close();
-  agent.destroy();
   await Promise.all([postgres.stop(), redis.stop()]);
 }
