@@ -82,6 +82,8 @@ describe('wallet-server ledger and internal transfers', () => {
       { ...base, amount_msat: '1e3' },
       { ...base, amount_msat: '-5' },
       { ...base, amount_msat: 2 ** 60 },
+      { ...base, amount_msat: '9223372036854775808' },
+      { ...base, asset_kind: 'rgb', asset_id: 'rgb:a', asset_amount: '99999999999999999999' },
       { ...base, amount_msat: 0 },
       { ...base, amount_msat: 1_001 },
       { ...base },

@@ -1,9 +1,12 @@
 import { badRequest } from './errors.js';
 
-// Amounts cross the API as JSON integers (up to 2^53-1) or decimal strings (any size up to
-// 10^38); inside they are bigint; responses carry them as decimal strings.
+/** Amounts are int64 in the spec (and bigint columns in the ledger). */
+export const MAX_AMOUNT = 2n ** 63n - 1n;
+
+// Amounts cross the API as JSON integers (up to 2^53-1, beyond which JSON numbers lose precision)
+// or decimal strings (up to 2^63-1); inside they are bigint; responses carry decimal strings.
 export const amountSchema = {
-  anyOf: [{ type: 'integer', minimum: 0 }, { type: 'string', pattern: '^[0-9]{1,38}$' }],
+  anyOf: [{ type: 'integer', minimum: 0 }, { type: 'string', pattern: '^[0-9]{1,19}$' }],
 } as const;
 
 export function parseAmount(value: unknown, field: string): bigint {
@@ -13,6 +16,6 @@ export function parseAmount(value: unknown, field: string): bigint {
     }
     return BigInt(value);
   }
-  if (typeof value === 'string' && /^[0-9]{1,38}$/.test(value)) return BigInt(value);
-  throw badRequest('INVALID_AMOUNT', `${field} must be a non-negative integer or a decimal string of digits`);
+  if (typeof value === 'string' && /^[0-9]{1,19}$/.test(value) && BigInt(value) <= MAX_AMOUNT) return BigInt(value);
+  throw badRequest('INVALID_AMOUNT', `${field} must be a non-negative integer (or a decimal string of digits) up to 2^63-1`);
 }

@@ -40,7 +40,7 @@ export async function paymentRoutes(app: FastifyInstance): Promise<void> {
           asset_kind: { type: 'string', enum: ['btc', 'rgb'] },
           amount_msat: { anyOf: [...amountSchema.anyOf, { type: 'null' }] },
           asset_id: { type: ['string', 'null'], minLength: 1, maxLength: 200 },
-          asset_amount: { type: ['string', 'null'], pattern: '^[0-9]{1,38}$' },
+          asset_amount: { type: ['string', 'null'], pattern: '^[0-9]{1,19}$' },
         },
       },
       response: {
