@@ -8,6 +8,7 @@ import { buildApp } from '../services/wallet-server/src/app.js';
 import { loadConfig } from '../services/wallet-server/src/config.js';
 import { startPostgres, startRedis } from '../test/support/infra.js';
 import { enrollAndSignIn } from '../test/wallet-server/support.js';
+import { benchInvoices } from './wallet-lightning.js';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 16);
@@ -103,13 +104,7 @@ try {
   await run('warm-up', port, transfers);
   report(await run('internal transfers (HTTP)', port, transfers));
 
-  // The Lightning side adds invoice creation in services/wallet-server/src/lightning/bench.ts.
-  const lightningBench = '../services/wallet-server/src/lightning/bench.js';
-  const lightning = await import(lightningBench).catch(() => null) as
-    | { benchInvoices(ctx: { app: typeof app; port: number; token: string; wallets: string[]; run: typeof run; report: typeof report }): Promise<void> }
-    | null;
-  if (lightning) await lightning.benchInvoices({ app, port, token: user.accessToken, wallets: wallets.map((w) => w.to), run, report });
-  else console.log('invoice creations: not measured (services/wallet-server/src/lightning/bench.ts not present)');
+  await benchInvoices({ app, token: user.accessToken, wallets: wallets.map((w) => w.to), run, report });
 } finally {
   await app.close();
   await Promise.all([postgres.stop(), redis.stop()]);

@@ -69,15 +69,15 @@ export function paymentRoutes(incoming: IncomingInvoices, outgoing: OutgoingPaym
     app.get<{ Params: { hash: string } }>('/payments/invoices/:hash', {
       schema: {
         tags: ['payments'],
-        summary: 'The invoice (incoming payment) with this payment hash in the wallet of x-service-wallet-key, refreshed from the node',
+        summary: 'The payment with this payment hash in the wallet of x-service-wallet-key (an invoice is refreshed from the node first)',
         headers: walletKeyHeaderSchema,
         params: { type: 'object', required: ['hash'], properties: { hash: paymentHashSchema } },
         response: { 200: paymentSchema, ...errors(400, 401, 404, 502) },
       },
     }, async (request) => {
       const wallet = await walletFromHeader(request);
-      const p = await app.ledger.findByHash(request.params.hash.toLowerCase(), wallet.id, 'in');
-      if (!p) throw notFound(`invoice ${request.params.hash} in wallet ${wallet.id}`);
+      const p = await app.ledger.findByHash(request.params.hash.toLowerCase(), wallet.id);
+      if (!p) throw notFound(`payment with hash ${request.params.hash} in wallet ${wallet.id}`);
       return paymentJson(await incoming.refresh(p));
     });
 
