@@ -1,7 +1,8 @@
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, openSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { projectRoot } from '../util/project-root.js';
 import { daemonInfoFile, type DaemonInfo } from '../home.js';
 import { isRunning } from '../runtimes/process/child.js';
 import { sleep, waitFor } from '../util/wait.js';
@@ -86,7 +87,7 @@ export async function ensureControlPlane(home: string): Promise<ControlPlaneClie
   mkdirSync(join(home, 'logs'), { recursive: true });
   const log = openSync(join(home, 'logs', 'control-plane.log'), 'a');
   const cli = fileURLToPath(new URL('./main.js', import.meta.url));
-  const entry = existsSync(cli) ? [cli] : ['--import', import.meta.resolve('tsx'), cli.replace(/\.js$/, '.ts')];
+  const entry = existsSync(cli) ? [cli] : ['--import', pathToFileURL(join(projectRoot(), 'node_modules', 'tsx', 'dist', 'loader.mjs')).href, cli.replace(/\.js$/, '.ts')];
   const child = spawn(process.execPath, [...entry, 'serve'], { detached: true, stdio: ['ignore', log, log], env: { ...process.env, REGLAB_HOME: home } });
   child.unref();
   return waitFor(async () => {

@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { nodeBinary } from '../../kinds/binaries.js';
 import type { LaunchSpec } from '../../kinds/types.js';
 import { initPostgresCluster, postgresBinDir } from '../../managed/postgres.js';
@@ -76,5 +77,6 @@ function serviceCommand(entry: string, args: string[]): { command: string; args:
   const compiled = join(root, 'dist', entry);
   if (existsSync(compiled)) return { command: process.execPath, args: [compiled, ...args] };
   const source = join(root, entry.replace(/\.js$/, '.ts'));
-  return { command: process.execPath, args: ['--import', import.meta.resolve('tsx'), source, ...args] };
+  const tsxLoader = pathToFileURL(join(root, 'node_modules', 'tsx', 'dist', 'loader.mjs')).href;
+  return { command: process.execPath, args: ['--import', tsxLoader, source, ...args] };
 }

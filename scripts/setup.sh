@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Everything reglab needs on a fresh Debian machine, idempotent and quick when already done:
+#   Debian packages (PostgreSQL, Redis), npm packages, the pinned btcd and lnd (built with Go, cached
+#   in ~/.cache/reglab/bin per pin), and the compiled TypeScript.
+# With --test it also installs what the tests drive: Debian's Electrum wallet and Chromium, and
+# Podman's Docker API (scripts/podman-setup.sh).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+with_tests=false
+[ "${1:-}" = "--test" ] && with_tests=true
+
+packages=(postgresql redis-server)
+$with_tests && packages+=(electrum chromium)
+missing=()
+for package in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q 'install ok installed' || missing+=("$package")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  if [ "$(id -u)" -ne 0 ]; then
+    echo "missing Debian packages: ${missing[*]} — install them with: sudo apt-get install -y ${missing[*]}" >&2
+    exit 1
+  fi
+  echo "==> installing ${missing[*]}"
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+# Debian starts its own PostgreSQL and Redis where an init system runs; the lab runs its own on free ports.
+
+echo "==> npm packages"
+if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  npm ci --no-audit --no-fund --loglevel=error
+fi
+
+echo "==> node binaries (btcd, lnd)"
+bash scripts/build-nodes.sh
+
+echo "==> TypeScript build"
+npm run --silent build
+
+if $with_tests; then
+  echo "==> Podman's Docker API"
+  bash scripts/podman-setup.sh
+fi
+echo "==> set-up done"
