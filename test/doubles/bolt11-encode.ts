@@ -23,38 +23,25 @@ function bech32(hrp: string, words: number[]): string {
   return `${hrp}1${[...words, ...checksum].map((w) => CHARSET[w]).join('')}`;
 }
 
-/** 8-bit bytes to 5-bit words, zero-padded. */
-function toWords(bytes: Uint8Array): number[] {
-  const words: number[] = [];
-  let acc = 0;
-  let bits = 0;
-  for (const b of bytes) {
-    acc = (acc << 8) | b;
-    bits += 8;
-    while (bits >= 5) {
-      bits -= 5;
-      words.push((acc >> bits) & 31);
-    }
-  }
-  if (bits > 0) words.push((acc << (5 - bits)) & 31);
-  return words;
-}
-
-function toBytes(words: number[]): Uint8Array {
+/** Regroups bits (8 -> 5 for words, 5 -> 8 for bytes), zero-padding the last group. */
+function regroup(values: Iterable<number>, from: number, to: number): number[] {
   const out: number[] = [];
   let acc = 0;
   let bits = 0;
-  for (const w of words) {
-    acc = (acc << 5) | w;
-    bits += 5;
-    while (bits >= 8) {
-      bits -= 8;
-      out.push((acc >> bits) & 0xff);
+  for (const v of values) {
+    acc = ((acc << from) | v) & 0xffffff;
+    bits += from;
+    while (bits >= to) {
+      bits -= to;
+      out.push((acc >> bits) & ((1 << to) - 1));
     }
   }
-  if (bits > 0) out.push((acc << (8 - bits)) & 0xff);
-  return Uint8Array.from(out);
+  if (bits > 0) out.push((acc << (to - bits)) & ((1 << to) - 1));
+  return out;
 }
+
+const toWords = (bytes: Uint8Array) => regroup(bytes, 8, 5);
+const toBytes = (words: number[]) => Uint8Array.from(regroup(words, 5, 8));
 
 function intWords(n: bigint, minLength = 1): number[] {
   const words: number[] = [];

@@ -124,19 +124,21 @@ export async function startRlnDouble(): Promise<RlnDouble> {
     return { invoice };
   });
 
-  const parse = (invoice: string) => {
-    const d = decode(invoice);
-    const get = (name: string) => (d.sections.find((s) => s.name === name) as { value?: unknown } | undefined)?.value;
-    return { paymentHash: get('payment_hash') as string, amtMsat: get('amount') ? Number(get('amount')) : null, timestamp: get('timestamp') as number, expiry: (get('expiry') as number | undefined) ?? 3600 };
+  /** The invoice's fields, or an RLN InvalidInvoice 400 already sent. */
+  const parse = (invoice: string, reply: FastifyReply) => {
+    try {
+      const d = decode(invoice);
+      const get = (name: string) => (d.sections.find((s) => s.name === name) as { value?: unknown } | undefined)?.value;
+      return { paymentHash: get('payment_hash') as string, amtMsat: get('amount') ? Number(get('amount')) : null, timestamp: get('timestamp') as number, expiry: (get('expiry') as number | undefined) ?? 3600 };
+    } catch (err) {
+      void rlnError(reply, 400, 'InvalidInvoice', `Invalid invoice: ${(err as Error).message}`);
+      return null;
+    }
   };
 
   app.post<{ Body: { invoice: string } }>('/decodelninvoice', async (request, reply) => {
-    let d;
-    try {
-      d = parse(request.body.invoice);
-    } catch (err) {
-      return rlnError(reply, 400, 'InvalidInvoice', `Invalid invoice: ${(err as Error).message}`);
-    }
+    const d = parse(request.body.invoice, reply);
+    if (!d) return reply;
     const own = invoices.get(d.paymentHash);
     return {
       amt_msat: d.amtMsat, expiry_sec: d.expiry, timestamp: d.timestamp, asset_id: own?.assetId ?? null, asset_amount: own?.assetAmount ?? null,
@@ -161,12 +163,8 @@ export async function startRlnDouble(): Promise<RlnDouble> {
   };
 
   app.post<{ Body: { invoice: string } }>('/sendpayment', async (request, reply) => {
-    let d;
-    try {
-      d = parse(request.body.invoice);
-    } catch (err) {
-      return rlnError(reply, 400, 'InvalidInvoice', `Invalid invoice: ${(err as Error).message}`);
-    }
+    const d = parse(request.body.invoice, reply);
+    if (!d) return reply;
     const p = outbound(d.paymentHash, d.amtMsat, '03'.padEnd(66, '2'), null);
     return { payment_id: randomBytes(32).toString('hex'), payment_hash: p.payment_hash, payment_secret: '07'.repeat(32), status: p.status };
   });

@@ -80,24 +80,18 @@ describe('invoices on RLN', () => {
 });
 
 describe('payments on RLN', () => {
-  test('pay succeeds: amount charged, no fee reported, fee reservation refunded', async () => {
-    const w = await createWallet(server.app, user.accessToken, 'rln-pay');
+  test.each([
+    { outcome: 'Succeeded' as const, status: 'succeeded', balance: 6_000_000n },
+    { outcome: 'Failed' as const, status: 'failed', balance: 10_000_000n },
+  ])('pay $outcome on RLN: charged without a fee, or refunded in full', async ({ outcome, status, balance }) => {
+    const w = await createWallet(server.app, user.accessToken, `rln-${outcome}`);
     await fund(server.app, w, 10_000_000n);
+    rln.control.outcome = outcome;
+    const { bolt11 } = await foreignInvoice(4_000_000n);
+    const res = await call(w)({ method: 'POST', url: '/payments/pay', payload: { invoice: bolt11 } });
+    expect(res.json()).toMatchObject({ status, fee_msat: '0', amount_msat: '4000000' });
+    expect(await server.app.ledger.btcBalanceMsat(w)).toBe(balance);
     rln.control.outcome = 'Succeeded';
-    const { bolt11 } = await foreignInvoice(4_000_000n);
-    const res = await call(w)({ method: 'POST', url: '/payments/pay', payload: { invoice: bolt11 } });
-    expect(res.json()).toMatchObject({ status: 'succeeded', fee_msat: '0', amount_msat: '4000000' });
-    expect(await server.app.ledger.btcBalanceMsat(w)).toBe(6_000_000n);
-  });
-
-  test('pay fails: refunded in full', async () => {
-    const w = await createWallet(server.app, user.accessToken, 'rln-fail');
-    await fund(server.app, w, 10_000_000n);
-    rln.control.outcome = 'Failed';
-    const { bolt11 } = await foreignInvoice(4_000_000n);
-    const res = await call(w)({ method: 'POST', url: '/payments/pay', payload: { invoice: bolt11 } });
-    expect(res.json().status).toBe('failed');
-    expect(await server.app.ledger.btcBalanceMsat(w)).toBe(10_000_000n);
   });
 
   test('a payment pending when the server stops is settled from /getpayment after the restart', async () => {

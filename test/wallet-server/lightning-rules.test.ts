@@ -1,0 +1,37 @@
+import { describe, expect, test } from 'vitest';
+import { utils } from '@noble/secp256k1';
+import { decodeBolt11 } from '../../services/wallet-server/src/lightning/bolt11.js';
+import { feeLimitMsat, largestPayable } from '../../services/wallet-server/src/lightning/rules.js';
+import { encodeBolt11 } from '../doubles/bolt11-encode.js';
+
+describe('fee limit max(1%, 10 sat)', () => {
+  test.each([
+    [1n, 10_000n], [1_000_000n, 10_000n], [1_000_100n, 10_001n], [1_000_101n, 10_002n], [5_000_000_000n, 50_000_000n],
+  ])('%s msat -> %s msat', (amount, limit) => {
+    expect(feeLimitMsat(amount)).toBe(limit);
+  });
+
+  test('largestPayable is the largest amount whose amount + fee limit fits the balance', () => {
+    for (const balance of [0n, 9_999n, 10_000n, 10_001n, 1_010_000n, 1_010_001n, 1_020_201n, 123_456_789n]) {
+      const a = largestPayable(balance);
+      if (a > 0n) expect(a + feeLimitMsat(a)).toBeLessThanOrEqual(balance);
+      expect(a + 1n + feeLimitMsat(a + 1n)).toBeGreaterThan(balance);
+    }
+  });
+});
+
+describe('decodeBolt11', () => {
+  const hash = 'ef'.repeat(32);
+  test('reads hash, amount, expiry and description of a regtest invoice', async () => {
+    const bolt11 = await encodeBolt11({ secretKey: utils.randomSecretKey(), paymentHash: hash, amountMsat: 2_500n, description: 'coffee', expirySec: 60, timestamp: 1_700_000_000 });
+    expect(decodeBolt11(bolt11.toUpperCase(), 'regtest')).toEqual({
+      paymentHash: hash, amountMsat: 2_500n, expiresAt: new Date(1_700_000_060_000), description: 'coffee', descriptionHash: null,
+    });
+  });
+
+  test('refuses another network and garbage with 400s that say why', async () => {
+    const testnet = await encodeBolt11({ secretKey: utils.randomSecretKey(), paymentHash: hash, prefix: 'tb' });
+    expect(() => decodeBolt11(testnet, 'regtest')).toThrow(/network "tb".*regtest/);
+    expect(() => decodeBolt11('lnbcrt1notaninvoice', 'regtest')).toThrow(/not a valid BOLT11 invoice/);
+  });
+});
