@@ -3,7 +3,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createChainDriver } from '../../control-plane/src/drivers/chain/from-env.js';
 import { waitFor } from '../../control-plane/src/util/wait.js';
 import { buildApp } from '../../services/chain-adapter/src/app.js';
-import { ElectrumIndexer } from '../../services/chain-adapter/src/indexer.js';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ElectrumIndexer, IndexerUnavailableError } from '../../services/chain-adapter/src/indexer.js';
+import { startIndexer } from '../../services/indexer/src/indexer.js';
 import type { EsploraTx, EsploraUtxo, Outspend, TxStatus } from '../../services/chain-adapter/src/esplora/types.js';
 import { startRegtest, type Regtest } from '../support/regtest.js';
 import { freshKey, runEntryPoint, startAdapter, waitIndexed, type RunningAdapter } from './support.js';
@@ -225,5 +229,24 @@ describe('chain-data adapter over real btcd and the lab indexer', () => {
     expect(await service.stop()).toBe(0);
     const logs = service.output().trim().split('\n').filter((line) => line.startsWith('{')).map((line) => JSON.parse(line));
     expect(logs.some((line) => line.msg === 'request completed' && line.res?.statusCode === 200)).toBe(true);
+  });
+
+  it('reconnects to the indexer after it restarts', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'reglab-adapter-restart-'));
+    const config = { host: '127.0.0.1', port: 0, dataDir, chain: regtest.chainRpc, pollMs: 100, logLevel: 'warn' as const, banner: 'test' };
+    let server = await startIndexer(config);
+    const client = new ElectrumIndexer({ host: '127.0.0.1', port: server.port, protocol: 'tcp' }, 2_000);
+    try {
+      const height = await regtest.chain.getBlockCount();
+      expect(await client.tipHeight()).toBe(height);
+      await server.close();
+      await expect(client.tipHeight()).rejects.toBeInstanceOf(IndexerUnavailableError);
+      server = await startIndexer({ ...config, port: server.port });
+      expect(await client.tipHeight()).toBe(height);
+    } finally {
+      client.close();
+      await server.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });

@@ -12,9 +12,13 @@ import { LndWallet } from './wallet.js';
 const config = configFromEnv();
 const driver = createChainDriver(config.chain);
 const wallet = new LndWallet(connectLnd(await lndCredentialsFromEnv()));
-// Fail fast while Redis is down instead of queueing claims: a claim then answers 503 at once.
-const redis = new Redis(config.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false });
+// Without an offline queue a claim answers 503 at once while Redis is down (ioredis reconnects
+// in the background); the first connection is awaited so that claims right after start-up work.
+const redis = new Redis(config.redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1, enableOfflineQueue: false });
 redis.on('error', () => undefined);
+await redis.connect().catch((error: Error) => {
+  throw new Error(`cannot reach Redis at ${config.redisUrl} (REDIS_URL): ${error.message}`);
+});
 const miner: Miner = config.mineUrl
   ? new LabQueueMiner({ mineUrl: config.mineUrl }, driver)
   : new DirectMiner(driver, async () => config.mineAddress ?? wallet.ownAddress());
