@@ -103,6 +103,8 @@ describe('wallet-server wallets and API keys', () => {
     expect(full.scope).toBe('full');
     expect((await as(app, full.api_key)(transfer)).statusCode).toBe(200);
     expect((await as(app, alice.accessToken)({ url: `/wallets/${a}` })).json().balance_msat).toBe('4000');
+    const revokedFull = (await as(app, alice.accessToken)({ method: 'DELETE', url: `/auth/api-keys/${full.id}` })).json();
+    expect(revokedFull.last_used_at).toBeTruthy();
     const me = (await as(app, invoice.api_key)({ url: '/me' })).json();
     expect(me.credential).toMatchObject({ type: 'api_key', scope: 'invoice', api_key_id: invoice.id });
   });

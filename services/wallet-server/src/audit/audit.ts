@@ -33,7 +33,7 @@ export async function recordAudit(q: Queryable, e: AuditEvent): Promise<void> {
 export async function listAudit(q: Queryable, page: { before?: string; limit: number }): Promise<AuditItem[]> {
   const { rows } = await q.query<Omit<AuditItem, 'created_at'> & { created_at: Date }>(
     `select id::text, user_id::text, action, target_type, target_id, details, ip, created_at from audit_log
-     where ($1::text is null or id::text < $1) order by id::text desc limit $2`,
+     where ($1::text is null or id::text < $1) order by id desc limit $2`,
     [page.before ?? null, page.limit],
   );
   return rows.map((r) => ({ ...r, created_at: new Date(r.created_at).toISOString() }));

@@ -16,9 +16,10 @@ export interface ApiKey {
   expires_at: Date | null;
   revoked_at: Date | null;
   created_at: Date;
+  last_used_at: Date | null;
 }
 
-const COLUMNS = 'id::text, user_id::text, name, scope, wallet_id::text, expires_at, revoked_at, created_at';
+const COLUMNS = 'id::text, user_id::text, name, scope, wallet_id::text, expires_at, revoked_at, created_at, last_used_at';
 
 export async function createApiKey(q: Queryable, input: { userId: string; name: string; scope: Scope; walletId: string | null; expiresAt: Date | null }): Promise<{ key: ApiKey; secret: string }> {
   const secret = API_KEY_PREFIX + randomBytes(32).toString('hex');
@@ -30,12 +31,17 @@ export async function createApiKey(q: Queryable, input: { userId: string; name: 
   return { key: rows[0]!, secret };
 }
 
-/** The active (not revoked, not expired) key with this secret, with its owner's pubkey. */
+/** The active (not revoked, not expired) key with this secret, with its owner's pubkey. Marks it
+ * used in the same round trip, at most once a minute so busy keys do not write on every request. */
 export async function findActiveApiKey(q: Queryable, secret: string): Promise<(ApiKey & { pubkey: string }) | null> {
   const { rows } = await q.query<ApiKey & { pubkey: string }>(
-    `select k.id::text, k.user_id::text, k.name, k.scope, k.wallet_id::text, k.expires_at, k.revoked_at, k.created_at, u.pubkey
-     from api_keys k join users u on u.id = k.user_id
-     where k.key_hash = $1 and k.revoked_at is null and (k.expires_at is null or k.expires_at > now())`,
+    `with k as (
+       select k.*, u.pubkey from api_keys k join users u on u.id = k.user_id
+       where k.key_hash = $1 and k.revoked_at is null and (k.expires_at is null or k.expires_at > now())),
+     used as (
+       update api_keys set last_used_at = now()
+       where id = (select id from k) and (last_used_at is null or last_used_at < now() - interval '1 minute'))
+     select ${COLUMNS}, pubkey from k`,
     [hashKey(secret)],
   );
   return rows[0] ?? null;
@@ -58,4 +64,5 @@ export const apiKeyJson = (k: ApiKey) => ({
   expires_at: k.expires_at ? new Date(k.expires_at).toISOString() : null,
   revoked_at: k.revoked_at ? new Date(k.revoked_at).toISOString() : null,
   created_at: new Date(k.created_at).toISOString(),
+  last_used_at: k.last_used_at ? new Date(k.last_used_at).toISOString() : null,
 });

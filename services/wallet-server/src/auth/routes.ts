@@ -40,6 +40,7 @@ const apiKeySchema = {
   properties: {
     id: { type: 'string' }, name: { type: 'string' }, scope: { type: 'string' }, wallet_id: { type: ['string', 'null'] },
     expires_at: { type: ['string', 'null'] }, revoked_at: { type: ['string', 'null'] }, created_at: { type: 'string' },
+    last_used_at: { type: ['string', 'null'] },
     api_key: { type: 'string', description: 'the secret; shown only in this response' },
   },
 } as const;

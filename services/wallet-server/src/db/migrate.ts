@@ -7,8 +7,11 @@ const MIGRATION_LOCK = 0x7265676c; // "regl"
 /** Applies pending migrations in version order, each in its own transaction together with its row
  * in schema_migrations; an advisory lock keeps two starting servers from racing. */
 export async function migrate(db: Db): Promise<number[]> {
-  await db.query(`create table if not exists schema_migrations (
-    version integer primary key, name text not null, applied_at timestamptz not null default now())`);
+  await db.transaction(async (tx) => {
+    await tx.query('select pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
+    await tx.query(`create table if not exists schema_migrations (
+      version integer primary key, name text not null, applied_at timestamptz not null default now())`);
+  });
   const applied: number[] = [];
   for (const m of [...migrations].sort((a, b) => a.version - b.version)) {
     const done = await db.transaction(async (tx) => {
