@@ -1,25 +1,28 @@
 // The Lightning side of the wallet server against real btcd + lnd: the server runs on alice, bob is
 // a node outside the server with a channel from alice.
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { createInvoice, decodePaymentRequest, getInvoice, getInvoices, getWalletInfo, pay } from 'lightning';
+import { createHodlInvoice, createInvoice, decodePaymentRequest, getInvoice, getInvoices, getWalletInfo, pay, settleHodlInvoice } from 'lightning';
 import { LndGateway } from '../../services/wallet-server/src/lightning/lnd-gateway.js';
 import { startRegtest, type Regtest } from '../support/regtest.js';
-import { as, createWallet, enrollAndSignIn, fund, startInfra, type Infra, type TestUser } from './support.js';
+import { as, createWallet, enrollAndSignIn, fund, newKey, startInfra, type Infra, type TestUser } from './support.js';
 import { eventually, lightningApp, type LightningApp } from './lightning-support.js';
 
 let infra: Infra;
 let regtest: Regtest;
 let server: LightningApp;
 let user: TestUser;
+const adminKey = newKey();
+// The user is an admin (for /admin/node-health); one token secret for every app of this file.
+const env = { ADMIN_PUBKEYS: adminKey.pubkey, TOKEN_SECRET: randomBytes(32).toString('hex') };
 
 beforeAll(async () => {
   [infra, regtest] = await Promise.all([
     startInfra(),
     startRegtest({ lnd: ['alice', 'bob'], channels: [{ from: 'alice', to: 'bob', capacity_sat: 5_000_000, push_sat: 2_000_000 }] }),
   ]);
-  server = await lightningApp(infra, new LndGateway(regtest.lnd('alice')));
-  user = await enrollAndSignIn(server.app);
+  server = await lightningApp(infra, new LndGateway(regtest.lnd('alice')), { env });
+  user = await enrollAndSignIn(server.app, adminKey);
 });
 
 afterAll(async () => {
@@ -79,6 +82,16 @@ describe('receiving', () => {
     expect(unknown.statusCode).toBe(404);
     const malformed = await call(w)({ url: '/payments/invoices/xyz' });
     expect(malformed.statusCode).toBe(400);
+  });
+  test('an invoice the node expires becomes failed, with no credit', async () => {
+    const w = await createWallet(server.app, user.accessToken, 'expiring');
+    const inv = await newInvoice(w, 1_000, { expiry_sec: 1 });
+    const failed = await eventually(async () => {
+      const r = (await call(w)({ url: `/payments/invoices/${inv.payment_hash}` })).json();
+      return r.status === 'failed' && r;
+    }, 'lnd to cancel the expired invoice');
+    expect(failed.error).toMatch(/expired or was cancelled/);
+    expect(await balance(w)).toBe(0n);
   });
 });
 
@@ -159,6 +172,30 @@ describe('paying out', () => {
     expect(twice.statusCode).toBe(400);
   });
 
+  test('a payment the node has not finished answers pending, and settles in the background', async () => {
+    const slow = await lightningApp(infra, new LndGateway(regtest.lnd('alice')), { databaseUrl: server.databaseUrl, env: { ...env, PAY_WAIT_MS: '300' } });
+    try {
+      const w = await createWallet(slow.app, user.accessToken, 'slow');
+      await fund(slow.app, w, 5_000_000n);
+      const secret = randomBytes(32).toString('hex');
+      const id = createHash('sha256').update(Buffer.from(secret, 'hex')).digest('hex');
+      const { request } = await createHodlInvoice({ lnd: bob(), id, tokens: 2_000 });
+      const res = await as(slow.app, user.accessToken, w)({ method: 'POST', url: '/payments/pay', payload: { invoice: request } });
+      expect(res.json()).toMatchObject({ status: 'pending', amount_msat: '2000000' });
+      expect(await slow.app.ledger.btcBalanceMsat(w)).toBe(5_000_000n - 2_000_000n - 20_000n);
+      await eventually(async () => (await getInvoice({ lnd: bob(), id })).is_held, 'bob to hold the HTLC');
+      await settleHodlInvoice({ lnd: bob(), secret });
+      const done = await eventually(async () => {
+        const p = (await as(slow.app, user.accessToken, w)({ url: `/payments/invoices/${id}` })).json();
+        return p.status === 'succeeded' && p;
+      }, 'the payment to settle');
+      expect(done.preimage).toBe(secret);
+      expect(await slow.app.ledger.btcBalanceMsat(w)).toBe(3_000_000n - BigInt(done.fee_msat));
+    } finally {
+      await slow.app.close();
+    }
+  });
+
   test('50 concurrent pays from a wallet funded for 5: exactly 5 succeed', async () => {
     const w = await createWallet(server.app, user.accessToken, 'concurrent');
     const amount = 1_000_000n;
@@ -211,7 +248,7 @@ describe('lightning address', () => {
   test('LNURL-withdraw: one-time k1, per-withdraw max and total budget; only where enabled', async () => {
     const w = await createWallet(server.app, user.accessToken, 'lnurlw');
     await fund(server.app, w, 100_000_000n);
-    const put = (payload: unknown) => as(server.app, user.accessToken)({ method: 'PUT', url: `/wallets/${w}/lightning-address`, payload });
+    const put = (payload: Record<string, unknown>) => as(server.app, user.accessToken)({ method: 'PUT', url: `/wallets/${w}/lightning-address`, payload });
     expect((await put({ username: 'dave' })).statusCode).toBe(200);
     expect((await server.app.inject({ url: '/lnurlw/dave' })).statusCode).toBe(404);
 
@@ -242,13 +279,35 @@ describe('lightning address', () => {
   });
 });
 
+describe('node health', () => {
+  test('GET /admin/node-health and /health report the lnd node', async () => {
+    const res = await as(server.app, user.accessToken)({ url: '/admin/node-health' });
+    expect(res.statusCode, res.body).toBe(200);
+    const info = await getWalletInfo({ lnd: regtest.lnd('alice') });
+    expect(res.json()).toMatchObject({
+      kind: 'lnd', alias: 'alice', pubkey: info.public_key, synced: true, peers: 1, channels: { active: 1, pending: 0, inactive: 0 }, assets: [],
+    });
+    expect(res.json().height).toBeGreaterThanOrEqual(info.current_block_height);
+    expect(BigInt(res.json().balances.lightning_local_msat)).toBeGreaterThan(0n);
+    expect(BigInt(res.json().balances.onchain_sat)).toBeGreaterThan(0n);
+    const assets = await as(server.app, user.accessToken)({ url: '/admin/node-health?asset_id=rgb:x' });
+    expect(assets.json().error.code).toBe('ASSETS_NEED_RGB_NODE');
+    const other = await enrollAndSignIn(server.app);
+    expect((await as(server.app, other.accessToken)({ url: '/admin/node-health' })).statusCode).toBe(403);
+
+    const health = await server.app.inject({ url: '/health' });
+    expect(health.statusCode).toBe(200);
+    expect(health.json().checks.lnd).toMatchObject({ ok: true, details: { alias: 'alice', pubkey: info.public_key, synced_to_chain: true } });
+  });
+});
+
 describe('restarts', () => {
   test('an invoice paid while the server was down is credited at start, once', async () => {
     const w = await createWallet(server.app, user.accessToken, 'downtime');
     const inv = await newInvoice(w, 7_000_000);
     await server.app.close();
     await pay({ lnd: bob(), request: inv.payment_request });
-    server = await lightningApp(infra, new LndGateway(regtest.lnd('alice')), { databaseUrl: server.databaseUrl });
+    server = await lightningApp(infra, new LndGateway(regtest.lnd('alice')), { databaseUrl: server.databaseUrl, env });
     expect(await balance(w)).toBe(7_000_000n);
     expect(await ledgerEntries(inv.payment.id)).toBe(1);
   });

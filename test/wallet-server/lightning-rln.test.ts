@@ -152,3 +152,11 @@ describe('node health on RLN', () => {
     await down.app.close();
   });
 });
+
+test('the Lightning routes are in the OpenAPI document', async () => {
+  const doc = (await server.app.inject({ url: '/openapi.json' })).json();
+  expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining([
+    '/payments/invoices', '/payments/invoices/{hash}', '/payments/pay', '/payments/keysend', '/.well-known/lnurlp/{username}',
+    '/lnurlp/{username}/callback', '/lnurlw/{username}', '/lnurlw/{username}/callback', '/wallets/{id}/lightning-address', '/admin/node-health',
+  ]));
+});
