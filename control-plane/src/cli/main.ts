@@ -59,8 +59,10 @@ program.command('up').description('bring a lab up and wait until it is ready')
       return final !== undefined;
     });
     const inspected = await client.request<Parameters<typeof formatLab>[0]>('GET', `/labs/${lab.name}`);
-    out(`\n${formatLab(inspected)}\nready in ${((Date.now() - started) / 1000).toFixed(1)}s`, inspected);
-    if (final?.type === 'lab' && final.status !== 'ready') process.exitCode = EXIT.failed;
+    const failed = final?.type === 'lab' && final.status !== 'ready';
+    const elapsed = ((Date.now() - started) / 1000).toFixed(1);
+    out(`\n${formatLab(inspected)}\n${failed ? `lab ${lab.name} ${final?.type === 'lab' ? final.status : 'failed'} after ${elapsed}s: see \`reglab logs SERVICE\`, then \`reglab down\`` : `ready in ${elapsed}s`}`, inspected);
+    if (failed) process.exitCode = EXIT.failed;
   });
 
 program.command('down').description('stop the lab and remove its processes, containers and data')

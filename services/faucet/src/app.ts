@@ -1,10 +1,13 @@
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { projectRoot } from '../../../control-plane/src/util/project-root.js';
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import { errorSchema } from '../../chain-adapter/src/http/errors.js';
 import { createService } from '../../chain-adapter/src/http/service.js';
 import type { Faucet } from './faucet.js';
 
-const PAGE = readFileSync(new URL('../public/index.html', import.meta.url), 'utf8');
+// from the source folder whether running from src/ (tsx) or from dist/ (the page is not compiled)
+const PAGE = readFileSync(join(projectRoot(), 'services', 'faucet', 'public', 'index.html'), 'utf8');
 
 export interface FaucetAppOptions {
   faucet: Faucet;
