@@ -47,6 +47,14 @@ describe('wallet-server wallets and API keys', () => {
     expect(refused.statusCode).toBe(400);
     expect(refused.json().error.code).toBe('BALANCE_NOT_ZERO');
     expect(refused.json().error.message).toMatch(/rgb:asset-1/);
+    const paying = await createWallet(app, alice.accessToken, 'paying');
+    await fund(app, paying, 1_000n);
+    const pending = await app.ledger.reserveOutgoing({ walletId: paying, kind: 'keysend', amountMsat: 900n, feeLimitMsat: 100n });
+    const whilePending = await call({ method: 'DELETE', url: `/wallets/${paying}` });
+    expect(whilePending.statusCode).toBe(400);
+    expect(whilePending.json().error.code).toBe('PAYMENTS_PENDING');
+    await app.ledger.settleOutgoing(pending.id, { feeMsat: 100n });
+    expect((await call({ method: 'DELETE', url: `/wallets/${paying}` })).statusCode).toBe(200);
     const empty = await createWallet(app, alice.accessToken, 'empty');
     const archived = await call({ method: 'DELETE', url: `/wallets/${empty}` });
     expect(archived.statusCode).toBe(200);

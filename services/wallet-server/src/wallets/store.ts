@@ -48,7 +48,8 @@ export async function updateWallet(q: Queryable, id: string, patch: { name?: str
   return rows[0]!;
 }
 
-/** Archives only when every balance (BTC and each RGB asset) is zero. The wallet row is locked
+/** Archives only when every balance (BTC and each RGB asset) is zero and no outgoing payment is
+ * pending. The wallet row is locked
  * exclusively, and ledger writes share-lock it, so no credit can land between check and archive. */
 export async function archiveWallet(tx: Queryable, id: string): Promise<Wallet> {
   await tx.query('select 1 from wallets where id = $1 for update', [id]);
@@ -60,6 +61,12 @@ export async function archiveWallet(tx: Queryable, id: string): Promise<Wallet> 
     const list = nonZero.map((b) => (b.asset_kind === 'btc' ? `${b.amount} msat` : `${b.amount} of ${b.asset_id}`)).join(', ');
     throw badRequest('BALANCE_NOT_ZERO', `wallet balance is not zero (${list}); move the funds out first`);
   }
+  // A pending outgoing payment may still be refunded into the wallet.
+  const { rowCount: pending } = await tx.query(
+    `select 1 from payments where wallet_id = $1 and direction = 'out' and status = 'pending' limit 1`,
+    [id],
+  );
+  if (pending > 0) throw badRequest('PAYMENTS_PENDING', 'an outgoing payment of this wallet is still pending; archive it once it has settled or failed');
   const { rows } = await tx.query<Wallet>(
     `update wallets set archived_at = coalesce(archived_at, now()), updated_at = now() where id = $1 returning ${COLUMNS}`,
     [id],
