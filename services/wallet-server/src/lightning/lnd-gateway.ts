@@ -183,6 +183,8 @@ export class LndGateway implements NodeGateway {
       sub.once('confirmed', (p: { fee_mtokens: string; secret: string }) =>
         resolve({ status: 'succeeded', feeMsat: BigInt(p.fee_mtokens), preimage: p.secret }));
       sub.once('failed', (f: FailedEvent) => resolve({ status: 'failed', error: failureReason(f) }));
+      // The stream ended without a final state (lnd restarting): still pending, ask again later.
+      sub.once('end', () => resolve({ status: 'pending' }));
       sub.once('error', (err: unknown) => {
         if (lndErrorCode(err) === 404) resolve({ status: 'unknown' });
         else reject(new NodeError(`lnd payment tracking failed: ${lndErrorText(err)}`, { cause: err }));

@@ -116,6 +116,9 @@ export class OutgoingPayments {
         return this.follow(p);
       },
     ).finally(() => this.inFlight.delete(p.id));
+    // Past the wait nobody awaits `done`: its failure (e.g. database down) is logged, and the
+    // payment stays pending for the reconcile.
+    done.catch((err) => this.log.error({ err, paymentId: p.id }, 'recording the node answer failed; the reconcile retries'));
     const answered = await Promise.race([done, sleep(this.options.payWaitMs, null, { ref: false })]);
     return answered ?? (await this.ledger.getPayment(p.id, p.walletId))!;
   }
@@ -152,19 +155,20 @@ export class OutgoingPayments {
     }
   }
 
-  /** Asks the node about every pending outgoing payment not followed by this process. */
+  /** Asks the node about every pending outgoing payment. A final answer is applied even to a
+   * payment this process follows (applying is idempotent, and a stalled stream must not keep it
+   * pending); "unknown" refunds only a payment nobody here is handing to the node. */
   async reconcile(atStart = false): Promise<void> {
     for (const p of await this.ledger.pendingOutgoing()) {
       if (this.stopped) return;
-      if (this.inFlight.has(p.id) || !p.paymentHash) continue;
+      if (!p.paymentHash) continue;
       try {
         const r = await this.gateway.lookupPayment(p.paymentHash);
-        if (this.inFlight.has(p.id)) continue;
-        if (r.status === 'unknown' && !atStart && Date.now() - p.createdAt.getTime() < UNKNOWN_GRACE_MS) continue;
         if (r.status === 'pending') {
-          this.follow(p).catch(() => undefined);
+          if (!this.inFlight.has(p.id)) this.follow(p).catch(() => undefined);
           continue;
         }
+        if (r.status === 'unknown' && (this.inFlight.has(p.id) || (!atStart && Date.now() - p.createdAt.getTime() < UNKNOWN_GRACE_MS))) continue;
         const done = await this.apply(p, r);
         this.log.info({ paymentId: p.id, status: done.status }, 'pending payment resolved from the node');
       } catch (err) {
