@@ -127,11 +127,10 @@ describe('wallet-server ledger and internal transfers', () => {
     const b = await createWallet(app, alice.accessToken, 'b');
     await fund(app, a, 100_000n);
     await fund(app, b, 100_000n);
-    const started = Date.now();
     const results = await Promise.all(Array.from({ length: 40 }, (_, i) =>
       transfer({ from_wallet_id: i % 2 ? a : b, to_wallet_id: i % 2 ? b : a, asset_kind: 'btc', amount_msat: 10 })));
-    expect(results.every((r) => r.statusCode === 200)).toBe(true);
-    expect(Date.now() - started).toBeLessThan(900); // a deadlock would cost deadlock_timeout (1 s)
+    // Postgres breaks a deadlock by aborting one transaction, which would surface as a 500 here.
+    expect(results.map((r) => r.statusCode)).toEqual(Array(40).fill(200));
     expect((await balance(a)).balance_msat).toBe('100000');
     await expectLedgerConsistent();
   });
