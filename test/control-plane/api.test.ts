@@ -1,4 +1,4 @@
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -7,19 +7,10 @@ import { isRunning } from '../../control-plane/src/runtimes/process/child.js';
 import { isListening } from '../../control-plane/src/util/ports.js';
 import { waitFor } from '../../control-plane/src/util/wait.js';
 
-const LAB = `
-name: api
-nodes:
-  - name: alice
-  - name: bob
-channels:
-  - from: alice
-    to: bob
-    capacity_sat: 1000000
-    push_sat: 100000
-`;
+// the repository's default lab, with its services, renamed so it cannot meet a user's lab
+const LAB = readFileSync('lab.yaml', 'utf8').replace(/^name: default$/m, 'name: api');
 
-describe('control plane API on a real lab', () => {
+describe('control plane API on the default lab', () => {
   let home: string;
   let plane: RunningControlPlane;
   const call = async (method: string, path: string, body?: unknown) => {
@@ -51,11 +42,11 @@ describe('control plane API on a real lab', () => {
 
   it('inspects services, ports, pubkeys, balances, channels and height', async () => {
     const { body } = await call('GET', '/labs/api');
-    expect(body.services.map((s: { name: string }) => s.name).sort()).toEqual(['alice', 'bob', 'chain', 'indexer']);
+    expect(body.services.map((s: { name: string }) => s.name).sort()).toEqual(['alice', 'bob', 'carol', 'chain', 'chain-adapter', 'faucet', 'indexer', 'postgres', 'redis', 'wallet-server']);
     expect(body.services.every((s: { status: string }) => s.status === 'ready')).toBe(true);
     const alice = body.nodes.find((n: { name: string }) => n.name === 'alice');
     expect(alice.pubkey).toMatch(/^0[23][0-9a-f]{64}$/);
-    expect(alice.channels).toEqual([expect.objectContaining({ partner: 'bob', capacitySat: 1_000_000, active: true })]);
+    expect(alice.channels).toEqual([expect.objectContaining({ partner: 'bob', capacitySat: 5_000_000, active: true })]);
     expect(body.chain.height).toBeGreaterThan(432);
   });
 
@@ -87,10 +78,29 @@ describe('control plane API on a real lab', () => {
     expect(body.result.txid).toMatch(/^[0-9a-f]{64}$/);
   });
 
-  it('pays between two nodes through the payments queue', async () => {
-    const { body } = await call('POST', '/labs/api/payments?wait=true', { from: 'alice', to: 'bob', amount_sat: 2_000 });
+  it('pays alice -> carol over bob through the payments queue', async () => {
+    const { body } = await call('POST', '/labs/api/payments?wait=true', { from: 'alice', to: 'carol', amount_sat: 2_000 });
     expect(body.state).toBe('completed');
-    expect(body.result.amountSat).toBe(2_000);
+    expect(body.result).toMatchObject({ amountSat: 2_000, hops: 2 });
+  });
+
+  it("runs the lab services, wired to each other: a faucet claim is mined by the lab's queue and seen by the adapter", async () => {
+    const { body: lab } = await call('GET', '/labs/api');
+    const url = (service: string) => lab.services.find((s: { name: string }) => s.name === service).info.url as string;
+    const health = await fetch(`${url('wallet-server')}/health`);
+    expect(health.status).toBe(200);
+    const address = 'bcrt1qw508d6qejxtdg4y5r3zarvary0c5xw7kygt080';
+    const before = await height();
+    const claim = await fetch(`${url('faucet')}api/claim`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ address }) });
+    const claimed = await claim.json();
+    expect(claim.status).toBe(200);
+    expect(claimed.block_height).toBe(before + 1);
+    const utxos = await waitFor(async () => {
+      const found = await (await fetch(`${url('chain-adapter')}/address/${address}/utxo`)).json();
+      // the indexer follows the chain by polling: the block reaches it a moment after the claim's answer
+      return found.length > 0 && found[0].status.confirmed ? found : undefined;
+    }, { timeoutMs: 10_000, what: 'the claim confirmed in the adapter' });
+    expect(utxos).toEqual([expect.objectContaining({ txid: claimed.txid, value: 100_000, status: expect.objectContaining({ confirmed: true, block_height: before + 1 }) })]);
   });
 
   it('answers bad input with 400 and queues nothing', async () => {
