@@ -280,7 +280,7 @@ describe('lightning address', () => {
 });
 
 describe('node health', () => {
-  test('GET /admin/node-health and /health report the lnd node', async () => {
+  test('GET /admin/node-health and /health report the lnd node; Lightning actions are audited', async () => {
     const res = await as(server.app, user.accessToken)({ url: '/admin/node-health' });
     expect(res.statusCode, res.body).toBe(200);
     const info = await getWalletInfo({ lnd: regtest.lnd('alice') });
@@ -294,6 +294,9 @@ describe('node health', () => {
     expect(assets.json().error.code).toBe('ASSETS_NEED_RGB_NODE');
     const other = await enrollAndSignIn(server.app);
     expect((await as(server.app, other.accessToken)({ url: '/admin/node-health' })).statusCode).toBe(403);
+
+    const audit = (await as(server.app, user.accessToken)({ url: '/admin/audit?limit=200' })).json().items.map((i: { action: string }) => i.action);
+    expect(audit).toEqual(expect.arrayContaining(['payment.invoice_created', 'payment.pay', 'payment.keysend', 'lnurl.withdraw']));
 
     const health = await server.app.inject({ url: '/health' });
     expect(health.statusCode).toBe(200);

@@ -149,6 +149,12 @@ describe('node health on RLN', () => {
     expect(res.statusCode).toBe(502);
     expect(res.json().checks.rln.ok).toBe(false);
     expect(res.json().status).toBe('degraded');
+    // Routes that need the node answer 502, naming it.
+    const someone = await enrollAndSignIn(down.app);
+    const w = await createWallet(down.app, someone.accessToken);
+    const inv = await as(down.app, someone.accessToken, w)({ method: 'POST', url: '/payments/invoices', payload: { amount_msat: 1000 } });
+    expect(inv.statusCode).toBe(502);
+    expect(inv.json().error).toMatchObject({ code: 'DEPENDENCY_UNAVAILABLE', message: expect.stringMatching(/^rln is unavailable: RLN at http:\/\/127.0.0.1:9 is unreachable/) });
     await down.app.close();
   });
 });

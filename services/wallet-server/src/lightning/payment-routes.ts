@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { amountSchema, parseAmount } from '../amounts.js';
-import type { AuditEvent } from '../audit/audit.js';
+import { recordAudit, type AuditEvent } from '../audit/audit.js';
 import { principalOf } from '../auth/hook.js';
 import { walletFromHeader, walletKeyHeaderSchema } from '../auth/wallet-access.js';
 import { badRequest, notFound } from '../errors.js';
@@ -63,6 +63,9 @@ export function paymentRoutes(incoming: IncomingInvoices, outgoing: OutgoingPaym
         description: b.description ?? undefined,
         asset: b.asset_id != null ? { assetId: b.asset_id, amount: parseAmount(b.asset_amount, 'asset_amount') } : undefined,
       });
+      await recordAudit(app.db, audit(request, 'payment.invoice_created', wallet.id, {
+        payment_id: p.id, amount_msat: p.amountMsat.toString(), asset_id: p.assetId, asset_amount: p.assetAmount?.toString() ?? null,
+      }));
       return { payment_request: p.bolt11, payment_hash: p.paymentHash, expires_at: p.expiresAt?.toISOString(), payment: paymentJson(p) };
     });
 
