@@ -159,6 +159,13 @@ describe('node health on RLN', () => {
   });
 });
 
+test('LNURL routes allow any origin (LUD-01); the others do not', async () => {
+  const lnurl = await server.app.inject({ url: '/.well-known/lnurlp/nobody', headers: { origin: 'https://wallet.example' } });
+  expect(lnurl.headers['access-control-allow-origin']).toBe('*');
+  const health = await server.app.inject({ url: '/health', headers: { origin: 'https://wallet.example' } });
+  expect(health.headers['access-control-allow-origin']).toBeUndefined();
+});
+
 test('the Lightning routes are in the OpenAPI document', async () => {
   const doc = (await server.app.inject({ url: '/openapi.json' })).json();
   expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining([

@@ -1,5 +1,6 @@
 // LNURL-pay (LUD-06, LUD-16) and LNURL-withdraw (LUD-03) for claimed usernames. Public routes.
 import { createHash } from 'node:crypto';
+import cors from '@fastify/cors';
 import type { FastifyInstance } from 'fastify';
 import { ApiError, notFound } from '../errors.js';
 import { errors } from '../schemas.js';
@@ -36,6 +37,8 @@ export function lnurlRoutes({ addresses, incoming, outgoing, publicUrl }: LnurlD
   ]);
 
   return async (app: FastifyInstance): Promise<void> => {
+    // LUD-01: browser wallets call these from any origin (this plugin's routes only).
+    await app.register(cors, { origin: '*', methods: ['GET'] });
     const known = async (username: string) => {
       const address = await addresses.byUsername(username.toLowerCase());
       if (!address) throw notFound(`lightning address ${username}@${domain}`);
