@@ -103,6 +103,17 @@ describe('control plane API on the default lab', () => {
     expect(utxos).toEqual([expect.objectContaining({ txid: claimed.txid, value: 100_000, status: expect.objectContaining({ confirmed: true, block_height: before + 1 }) })]);
   });
 
+  it('auto-mines a block every N seconds until told to stop', async () => {
+    const before = await height();
+    expect((await call('PUT', '/labs/api/auto-mining', { seconds: 1 })).status).toBe(200);
+    await waitFor(async () => (await height()) >= before + 2, { timeoutMs: 15_000, what: 'two auto-mined blocks' });
+    await call('PUT', '/labs/api/auto-mining', { seconds: 0 });
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    const stopped = await height();
+    await new Promise((resolve) => setTimeout(resolve, 2_500));
+    expect(await height()).toBe(stopped);
+  });
+
   it('answers bad input with 400 and queues nothing', async () => {
     const before = await height();
     const cases = [
