@@ -64,11 +64,16 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   await app.register(swaggerUi, { routePrefix: '/docs' });
   app.get('/openapi.json', { config: { auth: 'public' }, schema: { hide: true } }, async () => app.swagger());
 
-  await app.register(healthRoutes);
-  await app.register(authRoutes, { sessions });
-  await app.register(walletRoutes);
-  await app.register(paymentRoutes);
-  await app.register(adminRoutes);
-  for (const plugin of options.plugins ?? []) await app.register(plugin);
+  try {
+    await app.register(healthRoutes);
+    await app.register(authRoutes, { sessions });
+    await app.register(walletRoutes);
+    await app.register(paymentRoutes);
+    await app.register(adminRoutes);
+    for (const plugin of options.plugins ?? []) await app.register(plugin);
+  } catch (err) {
+    await app.close().catch(() => undefined); // releases the database and Redis opened above
+    throw err;
+  }
   return app;
 }
