@@ -12,7 +12,7 @@ import { BTCD_RPC_CERT_FILE, btcdLaunch } from '../../control-plane/src/kinds/bt
 import { LND_ADMIN_MACAROON_FILE, LND_TLS_CERT_FILE, lndLaunch } from '../../control-plane/src/kinds/lnd.js';
 import { indexerLaunch } from '../../control-plane/src/kinds/services.js';
 import type { ServiceKind } from '../../control-plane/src/kinds/types.js';
-import { containerName, dockerPlacement } from '../../control-plane/src/runtimes/docker/placement.js';
+import { dockerPlacement } from '../../control-plane/src/runtimes/docker/placement.js';
 import { createDockerRuntime, type DockerRuntime } from '../../control-plane/src/runtimes/docker/runtime.js';
 import { freePorts } from '../../control-plane/src/util/ports.js';
 import { waitFor } from '../../control-plane/src/util/wait.js';
@@ -74,7 +74,7 @@ describe('btcd and lnd containers from the local images', () => {
     expect(await btcd.getBlockCount()).toBe(3);
   });
 
-  it('lnd reaches btcd by container name and serves gRPC on its published port', async () => {
+  it('lnd reaches btcd by service name and serves gRPC on its published port', async () => {
     const cert = await runtime.readServiceFile({ lab, service: 'chain' }, BTCD_RPC_CERT_FILE);
     const launch = lndLaunch(dockerPlacement(lab.name, 'alice', kinds), {
       alias: 'alice',
@@ -82,7 +82,7 @@ describe('btcd and lnd containers from the local images', () => {
       chainRpcUser: rpc.user,
       chainRpcPassword: rpc.password,
       chainRpcCertPem: cert.toString(),
-      tlsExtraDomains: [containerName(lab.name, 'alice')],
+      tlsExtraDomains: ['alice'],
     });
     await runtime.start({ lab, service: 'alice', kind: 'lnd', launch, hostPorts: { grpc: ports[1], rest: ports[2] } });
     const location = { lab, service: 'alice' };

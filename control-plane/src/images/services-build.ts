@@ -12,13 +12,16 @@ export function servicesStageDir(): string {
   return join(process.env.REGLAB_CACHE_DIR ?? join(homedir(), '.cache', 'reglab'), 'services-build');
 }
 
-/** Folders with static files the services read next to their compiled code. */
+/** Folders of static files the services read from the project root (services/<name>/public). */
 const assetFolders = (root: string) =>
   readdirSync(join(root, 'services')).filter((service) => existsSync(join(root, 'services', service, 'public'))).map((service) => join('services', service, 'public'));
 
+/** Bumped when the stage's layout changes, so an older stage is not reused. */
+const STAGE_LAYOUT = 'dist+services-public';
+
 /** The hash of everything the compiled project is made from. */
 export function sourcesPin(root: string): string {
-  const hash = createHash('sha256');
+  const hash = createHash('sha256').update(STAGE_LAYOUT);
   for (const file of ['tsconfig.json', 'package.json']) hash.update(readFileSync(join(root, file)));
   for (const folder of ['control-plane/src', 'scenarios/src', 'bench']) if (existsSync(join(root, folder))) hashTree(hash, join(root, folder), folder);
   for (const service of readdirSync(join(root, 'services'))) {
@@ -41,22 +44,22 @@ export function stageServices(root: string, onProgress: (line: string) => void):
   if (existsSync(stamp) && readFileSync(stamp, 'utf8') === pin) return { dir, pin };
   onProgress(`compiling the project for the services image into ${dir}`);
   rmSync(dir, { recursive: true, force: true });
-  mkdirSync(dir, { recursive: true });
+  mkdirSync(join(dir, 'services'), { recursive: true });
   const tsc = spawnSync(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(root, 'tsconfig.json'), '--outDir', join(dir, 'dist'), '--sourceMap', 'false'], { cwd: root, encoding: 'utf8' });
   // tsc emits even with type errors (exit 2); refuse only when it emitted nothing usable
   if (tsc.status !== 0) onProgress(`tsc reported problems (exit ${tsc.status}):\n${(tsc.stdout + tsc.stderr).trim().split('\n').slice(0, 20).join('\n')}`);
   if (!existsSync(join(dir, 'dist', 'services'))) throw new Error(`compiling the project for the services image failed:\n${tsc.stdout}${tsc.stderr}`);
-  for (const folder of assetFolders(root)) cpSync(join(root, folder), join(dir, 'dist', folder), { recursive: true });
+  for (const folder of assetFolders(root)) cpSync(join(root, folder), join(dir, folder), { recursive: true });
   writeFileSync(stamp, pin);
   return { dir, pin };
 }
 
-/** dist/ (staged), package.json, the host's Node binary and the production packages of node_modules. */
+/** dist/ and the services' public folders (staged), package.json, the host's Node binary and the production packages of node_modules. */
 export function servicesParts(root: string, onProgress: (line: string) => void): ContextPart[] {
   const staged = stageServices(root, onProgress);
   const node = realpathSync(process.execPath);
   return [
-    { dir: staged.dir, entries: ['dist'], fingerprint: staged.pin },
+    { dir: staged.dir, entries: ['dist', 'services'], fingerprint: staged.pin },
     { dir: root, entries: ['package.json'] },
     { dir: dirname(node), entries: [basename(node)], rename: { [basename(node)]: 'node' } },
     productionModules(root),

@@ -36,7 +36,8 @@ export const volumeName = (lab: string, service: string) => `reglab-${lab}-${ser
 /**
  * How a service sees the world in a docker lab: it listens on all interfaces of its container on
  * its kind's fixed ports, keeps its data in the volume at /data, and reaches the other services
- * of the lab by container name on the lab network.
+ * of the lab by service name: each container is aliased by its service name on its lab's own
+ * network and carries it as hostname, so the certificates btcd and lnd generate name it too.
  */
 export function dockerPlacement(lab: string, service: string, kindOf: Record<string, ServiceKind>): Placement {
   const kind = (target: string) => {
@@ -48,6 +49,6 @@ export function dockerPlacement(lab: string, service: string, kindOf: Record<str
     listenHost: '0.0.0.0',
     port: (name) => containerPort(kind(service), name),
     dataDir: CONTAINER_DATA_DIR,
-    reach: (target, portName) => `${containerName(lab, target)}:${containerPort(kind(target), portName)}`,
+    reach: (target, portName) => `${target}:${containerPort(kind(target), portName)}`,
   };
 }

@@ -1,7 +1,7 @@
 import type Docker from 'dockerode';
 import type { LaunchSpec, ServiceKind } from '../../kinds/types.js';
 import { imageIdForKind, RECIPES } from '../../images/catalog.js';
-import { missingImageMessage, type ImageMap } from '../../images/build.js';
+import { buildImages, missingImageMessage, type ImageMap } from '../../images/build.js';
 import type { LabHandleInfo, Runtime, RuntimeHandle, ServiceLocation, StartRequest } from '../types.js';
 import { discoverEngine } from './engine.js';
 import { CONTAINER_DATA_DIR, containerName, containerPort, networkName, volumeName } from './placement.js';
@@ -19,6 +19,13 @@ export interface DockerRuntimeOptions {
   images?: ImageMap;
   /** Seconds a container gets to stop after its stop signal before it is killed. */
   stopTimeoutSeconds?: number;
+  /**
+   * Build (or check the pins of) a kind's local image before starting it, so a lab needs no
+   * separate `reglab images build`. Images named in `images` are never built.
+   */
+  buildImages?: boolean;
+  /** Build output, when buildImages builds something. */
+  onBuildProgress?: (line: string) => void;
 }
 
 /** A container of a lab, as found from its labels (what a restarted control plane sees). */
@@ -43,6 +50,8 @@ const ignoreNotFound = (error: unknown) => {
 export class DockerRuntime implements Runtime {
   readonly name = 'docker' as const;
   private client?: Promise<Docker>;
+  /** Builds run one at a time: services of a lab start in parallel and share base images. */
+  private builds: Promise<unknown> = Promise.resolve();
 
   constructor(private readonly options: DockerRuntimeOptions = {}) {
     if (options.docker) this.client = Promise.resolve(options.docker);
@@ -72,6 +81,7 @@ export class DockerRuntime implements Runtime {
     const docker = await this.docker();
     const { lab, service, kind } = request;
     const image = this.imageFor(kind);
+    if (this.options.buildImages && this.options.images?.[kind] === undefined) await this.build(docker, kind);
     await docker.getImage(image).inspect().catch((error: unknown) => {
       throw notFound(error) ? new Error(`cannot start ${service} (${kind}): ${missingImageMessage(image)}`) : error;
     });
@@ -85,7 +95,7 @@ export class DockerRuntime implements Runtime {
     const network = networkName(lab.name);
     const container = await docker.createContainer({
       name,
-      Hostname: name,
+      Hostname: service,
       Image: image,
       Cmd: command(request.launch),
       Env: Object.entries(request.launch.env).map(([key, value]) => `${key}=${value}`),
@@ -171,6 +181,12 @@ export class DockerRuntime implements Runtime {
     if (!options.volumes) return;
     const { Volumes } = await docker.listVolumes({ filters: { label: [`${LABELS.lab}=${lab.name}`] } });
     for (const volume of Volumes ?? []) await docker.getVolume(volume.Name).remove().catch(ignoreNotFound);
+  }
+
+  private build(docker: Docker, kind: ServiceKind): Promise<unknown> {
+    const run = () => buildImages({ docker, kinds: [kind], onProgress: this.options.onBuildProgress });
+    this.builds = this.builds.then(run, run);
+    return this.builds;
   }
 
   private async ensureVolume(docker: Docker, name: string, labels: Record<string, string>): Promise<void> {

@@ -1,0 +1,75 @@
+// A whole lab on the docker runtime, brought up and torn down by the lab's own bring-up (the
+// planner, launches, readiness probes, funding, channels), as `runtime: docker` will run it.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type Docker from 'dockerode';
+import { getChainBalance, getWalletInfo } from 'lightning';
+import { stringify } from 'yaml';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bringUp, newLabState } from '../../control-plane/src/lab/bring-up.js';
+import type { LabSession } from '../../control-plane/src/lab/session.js';
+import type { LabState } from '../../control-plane/src/lab/state.js';
+import { tearDown } from '../../control-plane/src/lab/tear-down.js';
+import { dockerRuntimeOptions } from '../../control-plane/src/runtimes/docker/host.js';
+import { parseLabSpec } from '../../control-plane/src/spec/parse.js';
+import { engine, labLeftovers, uniqueLab } from './support.js';
+
+describe('a lab on the docker runtime (btcd, indexer, two lnd nodes, the services)', () => {
+  const options = dockerRuntimeOptions();
+  const dir = mkdtempSync(join(tmpdir(), 'reglab-docker-lab-'));
+  let docker: Docker;
+  let lab: LabState;
+  let session: LabSession;
+
+  beforeAll(async () => {
+    docker = await engine();
+    const yaml = stringify({
+      name: uniqueLab('lab'),
+      runtime: 'docker',
+      indexer: { enabled: true },
+      nodes: [
+        { name: 'alice', kind: 'lnd', funding_sat: 5_000_000 },
+        { name: 'bob', kind: 'lnd', funding_sat: 5_000_000 },
+      ],
+      services: { 'chain-adapter': {}, faucet: { node: 'alice' }, 'wallet-server': { node: 'bob' } },
+    });
+    lab = newLabState(parseLabSpec(yaml, 'docker-lab.yaml'), yaml, join(dir, 'lab'));
+    session = await bringUp(lab, { ...options, onEvent: () => undefined, persist: async () => undefined, readyTimeoutMs: 120_000 });
+  });
+
+  afterAll(async () => {
+    session?.close();
+    if (lab) await tearDown(lab, options.runtime, { volumes: true });
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('runs every service in its own labelled container', async () => {
+    expect(Object.values(lab.services).map((service) => [service.name, service.status])).toEqual(
+      Object.keys(lab.services).map((name) => [name, 'ready']),
+    );
+    const containers = await docker.listContainers({ filters: { label: [`reglab.lab=${lab.name}`] } });
+    expect(containers.map((container) => container.Labels['reglab.service']).sort()).toEqual(Object.keys(lab.services).sort());
+  });
+
+  it('funded both lnd nodes, which follow btcd across the lab network', async () => {
+    const height = await session.chain.getBlockCount();
+    for (const node of ['alice', 'bob']) {
+      const info = await getWalletInfo({ lnd: session.lnd(node) });
+      expect(info.current_block_height).toBe(height);
+      expect((await getChainBalance({ lnd: session.lnd(node) })).chain_balance).toBeGreaterThan(4_000_000);
+    }
+  });
+
+  it('serves the chain adapter from its container, over the indexer and btcd', async () => {
+    const base = `http://${session.connections.hostAddress('chain-adapter', 'http')}`;
+    const height = Number(await (await fetch(`${base}/api/blocks/tip/height`)).text());
+    expect(height).toBe(await session.chain.getBlockCount());
+  });
+
+  it('leaves no container, network or volume after tear-down', async () => {
+    session.close();
+    await tearDown(lab, options.runtime, { volumes: true });
+    expect(await labLeftovers(docker, lab.name)).toEqual({ containers: [], networks: [], volumes: [] });
+  });
+});
