@@ -175,5 +175,17 @@ describe('wallet-server wallets and API keys', () => {
     expect(paths).toEqual(expect.arrayContaining(['/auth/enroll', '/wallets/{id}/transactions', '/payments/internal', '/admin/audit', '/health']));
     expect(doc.json().paths['/wallets'].get.security).toEqual([{ bearerAuth: [] }]);
     expect((await app.inject({ url: '/docs' })).statusCode).toBe(200);
+    for (const [path, ops] of Object.entries(doc.json().paths as Record<string, Record<string, { responses: Record<string, unknown> }>>)) {
+      for (const [method, op] of Object.entries(ops)) expect(Object.keys(op.responses), `${method} ${path}`).toContain('200');
+    }
+  });
+
+  it('reports checks registered by other parts on /health', async () => {
+    app.health.register('test-node', async () => ({ height: 101 }));
+    expect((await app.inject({ url: '/health' })).json()).toMatchObject({ status: 'ok', checks: { 'test-node': { ok: true, details: { height: 101 } } } });
+    app.health.register('test-node', async () => { throw new Error('node unreachable'); });
+    const degraded = await app.inject({ url: '/health' });
+    expect(degraded.statusCode).toBe(502);
+    expect(degraded.json()).toMatchObject({ status: 'degraded', checks: { 'test-node': { ok: false, error: 'node unreachable' }, postgres: { ok: true } } });
   });
 });
