@@ -49,9 +49,9 @@ export async function updateWallet(q: Queryable, id: string, patch: { name?: str
 }
 
 /** Archives only when every balance (BTC and each RGB asset) is zero and no outgoing payment is
- * pending. The wallet row is locked
- * exclusively and reservations and transfers share-lock it, so none can land between check and
- * archive. (A payment that already exists is still settled or credited: the node's answer wins.) */
+ * pending. The wallet row is locked exclusively and reservations and transfers share-lock it, so
+ * none can land between check and archive. (A payment that already exists is still settled or
+ * credited: the node's answer wins.) */
 export async function archiveWallet(tx: Queryable, id: string): Promise<Wallet> {
   await tx.query('select 1 from wallets where id = $1 for update', [id]);
   const { rows: nonZero } = await tx.query<{ asset_kind: string; asset_id: string; amount: string }>(
