@@ -37,7 +37,6 @@ export class FeeEstimator {
       const rates = Promise.all(
         ESPLORA_TARGETS.map(async (target) => [target, (await this.driver.estimateFeeRate(target).catch(() => undefined)) ?? FALLBACK_FEE_SAT_PER_VB] as const),
       ).then((entries) => new Map(entries));
-      rates.catch(() => (this.cache = undefined));
       this.cache = { at: now, rates };
     }
     return this.cache.rates;

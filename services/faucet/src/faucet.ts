@@ -122,7 +122,9 @@ export class Faucet {
 
   async status(): Promise<FaucetStatus> {
     const { wallet, driver, miner, claimSat, cooldownSeconds, adapterUrl } = this.parts;
-    const [balance, height] = await Promise.all([wallet.balance(), driver.getBlockCount()]);
+    const [balance, height] = await Promise.all([wallet.balance(), driver.getBlockCount()]).catch((error: Error) => {
+      throw new HttpError(502, 'DEPENDENCY_FAILED', `the faucet cannot read its wallet or the chain: ${error.message}`);
+    });
     return {
       network: 'regtest',
       balance_sat: balance.confirmedSat,

@@ -81,14 +81,14 @@ export class ChainData {
    */
   async txStatus(txid: string): Promise<TxStatus> {
     const tx = await this.transaction(txid);
-    const scripts = tx.outs.map((output) => output.script).filter((script) => script.length > 0 && script[0] !== 0x6a);
-    if (scripts.length === 0 && !tx.isCoinbase()) {
-      const parents = await Promise.all(tx.ins.map(async (input) => (await this.transaction(reversedHex(input.hash))).outs[input.index]!.script));
-      scripts.push(...parents);
-    }
-    for (const script of scripts) {
-      const entry = (await this.indexer.history(scriptHashOf(script))).find((item) => item.tx_hash === txid);
-      if (entry) return this.statusLookup()(entry.height);
+    const outputScripts = tx.outs.map((output) => output.script).filter((script) => script.length > 0 && script[0] !== 0x6a);
+    const spentScripts = async () =>
+      tx.isCoinbase() ? [] : Promise.all(tx.ins.map(async (input) => (await this.transaction(reversedHex(input.hash))).outs[input.index]!.script));
+    for (const scripts of [() => Promise.resolve(outputScripts), spentScripts]) {
+      for (const script of await scripts()) {
+        const entry = (await this.indexer.history(scriptHashOf(script))).find((item) => item.tx_hash === txid);
+        if (entry) return this.statusLookup()(entry.height);
+      }
     }
     return { confirmed: false };
   }

@@ -20,7 +20,7 @@ export interface ServiceOptions {
  * including schema validation (400) and unknown routes (404).
  */
 export async function createService(options: ServiceOptions): Promise<FastifyInstance> {
-  const app = Fastify({ logger: options.logger, trustProxy: options.trustProxy ?? false, ajv: { customOptions: { allErrors: false } } });
+  const app = Fastify({ logger: options.logger, trustProxy: options.trustProxy ?? false });
   await app.register(cors, { origin: true, methods: ['GET', 'POST', 'OPTIONS'] });
   await app.register(swagger, {
     openapi: { info: { title: options.title, description: options.description, version: options.version } },
@@ -35,7 +35,7 @@ export async function createService(options: ServiceOptions): Promise<FastifyIns
     }
     const fastifyError = error as FastifyError;
     if (fastifyError.validation) {
-      return reply.status(400).send(errorBody('BAD_REQUEST', `${fastifyError.validationContext ?? 'request'} ${fastifyError.message.replace(/^(body|params|querystring|headers)\s*/, '')}`));
+      return reply.status(400).send(errorBody('BAD_REQUEST', fastifyError.message));
     }
     if (fastifyError.statusCode && fastifyError.statusCode < 500) {
       return reply.status(fastifyError.statusCode).send(errorBody(fastifyError.code ?? 'BAD_REQUEST', fastifyError.message));
