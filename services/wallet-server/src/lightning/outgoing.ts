@@ -72,7 +72,7 @@ export class OutgoingPayments {
       paymentHash: this.gateway.keysendPreimageFromCaller ? createHash('sha256').update(Buffer.from(preimage, 'hex')).digest('hex') : null,
       audit,
     });
-    return this.send(p, () => this.gateway.keysend({ destPubkey, amountMsat, maxFeeMsat: fee, preimage }));
+    return this.send(p, () => this.gateway.keysend({ destPubkey: destPubkey.toLowerCase(), amountMsat, maxFeeMsat: fee, preimage }));
   }
 
   private async ownPubkey(): Promise<string> {
