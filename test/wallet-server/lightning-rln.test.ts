@@ -118,7 +118,8 @@ describe('payments on RLN', () => {
     const res = await call(w)({ method: 'POST', url: '/payments/keysend', payload: { dest_pubkey: `02${'3'.repeat(64)}`, amount_msat: 1_000_000 } });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toMatchObject({ status: 'succeeded', kind: 'keysend' });
-    expect(res.json().preimage).toMatch(/^[0-9a-f]{64}$/);
+    const { preimage, payment_hash: hash } = res.json();
+    expect(createHash('sha256').update(Buffer.from(preimage, 'hex')).digest('hex')).toBe(hash);
     expect(await server.app.ledger.btcBalanceMsat(w)).toBe(4_000_000n);
     const self = await call(w)({ method: 'POST', url: '/payments/keysend', payload: { dest_pubkey: rln.pubkey, amount_msat: 1_000 } });
     expect(self.json().error.code).toBe('KEYSEND_TO_SELF');

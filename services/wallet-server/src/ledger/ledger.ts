@@ -348,6 +348,18 @@ export class Ledger {
     });
   }
 
+  /** Records the hash of an outgoing payment whose node chose it after it was reserved (an RLN
+   * keysend picks its own preimage). No balance change; a hash already set is kept. */
+  async setOutgoingHash(paymentId: string, paymentHash: string): Promise<Payment> {
+    const { rows } = await this.db.query<PaymentRow>(
+      `update payments set payment_hash = coalesce(payment_hash, $2), updated_at = now()
+       where id = $1 and direction = 'out' returning ${PAYMENT_COLUMNS}`,
+      [paymentId, paymentHash],
+    );
+    if (!rows[0]) throw notFound(`outgoing payment ${paymentId}`);
+    return toPayment(rows[0]);
+  }
+
   async getPayment(id: string, walletId: string): Promise<Payment | null> {
     const { rows } = await this.db.query<PaymentRow>(`select ${PAYMENT_COLUMNS} from payments where id = $1 and wallet_id = $2`, [id, walletId]);
     return rows[0] ? toPayment(rows[0]) : null;

@@ -109,7 +109,7 @@ export class OutgoingPayments {
   private async send(p: Payment, start: () => Promise<PaymentOutcome & { paymentHash?: string | null }>): Promise<Payment> {
     this.inFlight.add(p.id);
     const done = start().then(
-      (outcome) => this.apply(p, outcome),
+      async (outcome) => this.apply(outcome.paymentHash && !p.paymentHash ? await this.ledger.setOutgoingHash(p.id, outcome.paymentHash) : p, outcome),
       (err) => {
         if (err instanceof NodeRejected) return this.apply(p, { status: 'failed', error: err.message });
         this.log.warn({ err, paymentId: p.id }, 'sending failed without a final answer; asking the node');
