@@ -38,9 +38,10 @@ describe('chain-data adapter over real btcd and the lab indexer', () => {
     await regtest?.stop();
   });
 
-  it('recommends integer fees in sat/vB on both fee paths, falling back to 20 sat/vB', async () => {
+  it('recommends integer fees in sat/vB on every fee path, falling back to 20 sat/vB', async () => {
     const recommended = await adapter.get<Record<string, number>>('/api/v1/fees/recommended');
     expect(await adapter.get('/api/fees')).toEqual(recommended);
+    expect(await adapter.get('/api/fees/recommended')).toEqual(recommended);
     // btcd on a fresh regtest chain has no estimate for any target.
     expect(recommended).toEqual({ fastestFee: 20, halfHourFee: 20, hourFee: 20, economyFee: 20, minimumFee: 1 });
     const estimates = await adapter.get<Record<string, number>>('/api/fee-estimates');

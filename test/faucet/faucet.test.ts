@@ -205,6 +205,21 @@ describe('faucet against real btcd, lnd and Redis', () => {
     }
   });
 
+  it('answers 502 on /api/status when lnd cannot be reached', async () => {
+    const { connectLnd } = await import('../../control-plane/src/drivers/lnd.js');
+    const { freePort } = await import('../../control-plane/src/util/ports.js');
+    const unreachable = new LndWallet(connectLnd({ ...regtest.lndCredentials('alice'), socket: `127.0.0.1:${await freePort()}` }));
+    const faucet = new Faucet({ wallet: unreachable, miner, cooldowns: new Cooldowns(redis, COOLDOWN_SECONDS), driver: regtest.chain, claimSat: CLAIM_SAT, cooldownSeconds: COOLDOWN_SECONDS });
+    const app = await buildApp({ faucet });
+    try {
+      const response = await app.inject({ method: 'GET', url: '/api/status' });
+      expect(response.statusCode).toBe(502);
+      expect(response.json().error).toMatchObject({ code: 'DEPENDENCY_FAILED', message: expect.stringMatching(/cannot read its wallet or the chain/) });
+    } finally {
+      await app.close();
+    }
+  });
+
   it('answers 503 and pays nothing while Redis is unreachable', async () => {
     const offline = new Redis({ port: 1, lazyConnect: true, enableOfflineQueue: false, maxRetriesPerRequest: 0, retryStrategy: () => null });
     offline.on('error', () => undefined);
@@ -289,6 +304,7 @@ describe('faucet against real btcd, lnd and Redis', () => {
       await waitIndexed(adapter, regtest);
       const utxos = await adapter.get<EsploraUtxo[]>(`/api/address/${receiver}/utxo`);
       expect(utxos).toEqual([expect.objectContaining({ txid, value: CLAIM_SAT, status: expect.objectContaining({ confirmed: true }) })]);
+      expect(await adapter.get(`/api/address/${receiver}`)).toMatchObject({ address: receiver, chain_stats: { funded_txo_count: 1, funded_txo_sum: CLAIM_SAT, tx_count: 1 } });
       const txs = await adapter.get<EsploraTx[]>(`/api/address/${receiver}/txs`);
       expect(txs.map((tx) => [tx.txid, tx.status.confirmed])).toEqual([[txid, true]]);
       // The link the page shows opens in the browser (the adapter allows any origin).

@@ -64,7 +64,12 @@ export async function buildApp(options: FaucetAppOptions): Promise<FastifyInstan
         response: { 200: claimSchema, 400: errorSchema, 429: errorSchema, 502: errorSchema, 503: errorSchema },
       },
     },
-    (request) => options.faucet.claim((request.body as { address: string }).address, request.ip.replace(/^::ffff:/, '')),
+    async (request) => {
+      const clientIp = request.ip.replace(/^::ffff:/, '');
+      const paid = await options.faucet.claim((request.body as { address: string }).address, clientIp);
+      request.log.info({ clientIp, address: paid.address, txid: paid.txid, blockHeight: paid.block_height }, 'claim paid');
+      return paid;
+    },
   );
   return app;
 }

@@ -3,8 +3,9 @@ import type { FeeEstimator } from '../fees.js';
 import { feeRecommendationSchema } from '../esplora/schemas.js';
 
 export function feeRoutes(app: FastifyInstance, fees: FeeEstimator) {
-  // The spec names both paths and leaves open which is binding; both answer the same.
-  for (const url of ['/api/v1/fees/recommended', '/api/fees']) {
+  // The spec names /api/v1/fees/recommended and /api/fees and leaves open which is binding, and its
+  // client (base URL ending in /api) asks {base}/fees/recommended: all three answer the same.
+  for (const url of ['/api/v1/fees/recommended', '/api/fees', '/api/fees/recommended']) {
     app.get(url, { schema: { tags: ['fees'], summary: 'Recommended fee rates in sat/vB', response: { 200: feeRecommendationSchema } } }, () => fees.recommended());
   }
   app.get(
