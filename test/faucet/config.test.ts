@@ -1,0 +1,27 @@
+import { describe, expect, it } from 'vitest';
+import { configFromEnv, trustProxyFromEnv } from '../../services/faucet/src/config.js';
+
+const CHAIN = { CHAIN_RPC_URL: 'https://127.0.0.1:18334' };
+
+describe('faucet configuration from env', () => {
+  it('has the spec defaults: 100000 sat per claim, 15 minutes cool-down, regtest, direct mining', () => {
+    expect(configFromEnv(CHAIN)).toMatchObject({ host: '127.0.0.1', port: 3001, claimSat: 100_000, cooldownSeconds: 900, mineUrl: undefined, trustProxy: false });
+    expect(configFromEnv({ ...CHAIN, CLAIM_SAT: '50000', COOLDOWN_SECONDS: '60', MINE_URL: 'http://cp/labs/x/mine' })).toMatchObject({ claimSat: 50_000, cooldownSeconds: 60, mineUrl: 'http://cp/labs/x/mine' });
+  });
+
+  it('refuses other networks and amounts that are not positive whole numbers', () => {
+    expect(() => configFromEnv({ ...CHAIN, NETWORK: 'bitcoin' })).toThrow(/regtest only/);
+    expect(() => configFromEnv({ ...CHAIN, CLAIM_SAT: '0' })).toThrow(/CLAIM_SAT must be a positive whole number/);
+    expect(() => configFromEnv({ ...CHAIN, COOLDOWN_SECONDS: '1.5' })).toThrow(/COOLDOWN_SECONDS/);
+    expect(() => configFromEnv({})).toThrow(/CHAIN_RPC_URL is required/);
+  });
+
+  it('reads TRUST_PROXY as off, on, a hop count or a list of proxies', () => {
+    expect(trustProxyFromEnv(undefined)).toBe(false);
+    expect(trustProxyFromEnv('false')).toBe(false);
+    expect(trustProxyFromEnv('true')).toBe(true);
+    const hops = trustProxyFromEnv('1') as (address: string, hop: number) => boolean;
+    expect([hops('10.0.0.1', 0), hops('10.0.0.2', 1)]).toEqual([true, false]);
+    expect(trustProxyFromEnv('10.0.0.1, 192.168.0.0/16')).toEqual(['10.0.0.1', '192.168.0.0/16']);
+  });
+});
