@@ -5,6 +5,7 @@ import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isListening } from '../../control-plane/src/util/ports.js';
+import { waitFor } from '../../control-plane/src/util/wait.js';
 
 const run = promisify(execFile);
 // the CLI as users run it: bin/reglab.js over the build (`npm test` builds first)
@@ -59,9 +60,29 @@ describe('reglab CLI', () => {
     expect(result.code).toBe(0);
     const job = JSON.parse(result.stdout);
     expect(job.result).toMatchObject({ amountSat: 1500, hops: 2 });
-    const status = JSON.parse((await reglab('--json', 'status')).stdout);
-    const carol = status.nodes.find((node: { name: string }) => node.name === 'carol');
-    expect(carol.channelBalanceSat).toBe(1500);
+    // carol's side of the channel settles a moment after alice's payment returns
+    await waitFor(async () => {
+      const status = JSON.parse((await reglab('--json', 'status')).stdout);
+      return status.nodes.find((node: { name: string }) => node.name === 'carol').channelBalanceSat === 1500;
+    }, { timeoutMs: 15_000, what: "carol's channel balance to show the 1500 sat" });
+  });
+
+  it('runs a scenario file with a pass/fail report', async () => {
+    const result = await reglab('--json', 'scenario', 'run', resolve('scenarios/alice-to-carol.yaml'));
+    const report = JSON.parse(result.stdout);
+    expect(report.steps.filter((step: { passed: boolean }) => !step.passed)).toEqual([]);
+    expect(result.code).toBe(0);
+    expect(report.passed).toBe(true);
+  });
+
+  it('a failing scenario stops at the failing step and exits 1', async () => {
+    writeFileSync(join(home, 'failing.yaml'), 'name: too much\nsteps:\n  - expect: { node: carol, channel_balance_sat: { at_least: 999999999 } }\n  - mine: { blocks: 1 }\n');
+    const result = await reglab('scenario', 'run', 'failing.yaml');
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain('✗ 1. expect');
+    expect(result.stdout).toContain('0 passed, 1 failed');
+    writeFileSync(join(home, 'invalid.yaml'), 'name: x\nsteps:\n  - teleport: { to: mars }\n');
+    expect((await reglab('scenario', 'run', 'invalid.yaml')).code).toBe(2);
   });
 
   it('exit codes tell scripts what went wrong', async () => {

@@ -7,6 +7,7 @@ import { reglabHome } from '../home.js';
 import { formatProblem, LabSpecError, parseLabSpec } from '../spec/parse.js';
 import { ApiError, ensureControlPlane, findControlPlane, stopControlPlane, type ControlPlaneClient } from './client.js';
 import { formatEvent, formatLab } from './print.js';
+import { loadScenario, runScenario } from '../../../scenarios/src/runner.js';
 
 /** Exit codes scripts can rely on. */
 export const EXIT = { ok: 0, failed: 1, invalidInput: 2, conflictOrMissing: 3 } as const;
@@ -152,6 +153,27 @@ program.command('logs').description("the last lines of a service's log")
     const client = await runningClient();
     const text = await client.request<string>('GET', `/labs/${await labName(client)}/logs/${service}?lines=${options.lines}`);
     process.stdout.write(json() ? JSON.stringify({ service, log: text }) + '\n' : text);
+  });
+
+program.command('scenario').description('scenario files: payment flows run against a lab with a pass/fail report')
+  .command('run')
+  .argument('<file>', 'a scenario file (see scenarios/)')
+  .action(async (file: string) => {
+    let scenario;
+    try {
+      scenario = loadScenario(file);
+    } catch (error) {
+      throw new ApiError(400, 'invalid_scenario', (error as Error).message);
+    }
+    const client = await runningClient();
+    const lab = await labName(client);
+    if (!json()) console.log(`scenario "${scenario.name}" on lab ${lab}`);
+    const report = await runScenario(client, lab, scenario, (step) => {
+      if (!json()) console.log(`  ${step.passed ? '✓' : '✗'} ${step.index}. ${step.step} (${(step.ms / 1000).toFixed(1)}s)${step.passed ? '' : `\n      ${step.detail}`}`);
+    });
+    const passed = report.steps.filter((step) => step.passed).length;
+    out(`${passed} passed, ${report.passed ? 0 : 1} failed`, report);
+    if (!report.passed) process.exitCode = EXIT.failed;
   });
 
 program.command('serve').description('run the control plane in the foreground (reglab up starts it when needed)')
