@@ -4,10 +4,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type Docker from 'dockerode';
-import { getChainBalance, getWalletInfo } from 'lightning';
+import { addPeer, getChainBalance, getWalletInfo, openChannel } from 'lightning';
 import { stringify } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bringUp, newLabState } from '../../control-plane/src/lab/bring-up.js';
+import { mineBlocks, nodePubkey, payBetween, waitChannelActive, waitGraphChannels } from '../../control-plane/src/lab/operations.js';
 import type { LabSession } from '../../control-plane/src/lab/session.js';
 import type { LabState } from '../../control-plane/src/lab/state.js';
 import { tearDown } from '../../control-plane/src/lab/tear-down.js';
@@ -59,6 +60,21 @@ describe('a lab on the docker runtime (btcd, indexer, two lnd nodes, the service
       expect(info.current_block_height).toBe(height);
       expect((await getChainBalance({ lnd: session.lnd(node) })).chain_balance).toBeGreaterThan(4_000_000);
     }
+  });
+
+  it('opens a channel between lnd containers over the lab network and pays over it', async () => {
+    // lnd dials its peer from inside its container: the peer's address is the placement's, not the host's
+    const bobKey = await nodePubkey(session, 'bob');
+    const socket = options.placementFor(lab, 'alice').reach('bob', 'p2p');
+    expect(socket).toBe('bob:9735');
+    await addPeer({ lnd: session.lnd('alice'), public_key: bobKey, socket, retry_count: 10, retry_delay: 500 });
+    await openChannel({ lnd: session.lnd('alice'), partner_public_key: bobKey, local_tokens: 500_000 });
+    await mineBlocks(session, 6);
+    await waitChannelActive(session, 'alice', 'bob');
+    await waitChannelActive(session, 'bob', 'alice');
+    await waitGraphChannels(session, 'alice', 1);
+    const payment = await payBetween(session, { from: 'alice', to: 'bob', amountSat: 1_000 });
+    expect(payment.amountSat).toBe(1_000);
   });
 
   it('serves the chain adapter from its container, over the indexer and btcd', async () => {
