@@ -167,7 +167,7 @@ function missingUpstream(recipe: ImageRecipe): string {
 }
 
 function buildFailure(recipe: ImageRecipe, error: unknown): string {
-  const reason = error instanceof Error ? error.message : String(error);
+  const reason = (error instanceof Error ? error.message : String(error)).trim();
   const where = `images/${recipe.folder}/Containerfile`;
   if (recipe.offline) return `building ${recipe.ref} from ${where} failed: ${reason}`;
   return (
