@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { discoverEngine, engineCandidates } from '../../control-plane/src/runtimes/docker/engine.js';
+import { discoverEngine, engineCandidates, WELL_KNOWN_SOCKETS } from '../../control-plane/src/runtimes/docker/engine.js';
 
 describe('engine discovery', () => {
   const dir = mkdtempSync(join(tmpdir(), 'reglab-engine-'));
@@ -22,16 +22,16 @@ describe('engine discovery', () => {
     ]);
   });
 
-  it("finds Podman's Docker API on this machine and pings it", async () => {
+  it('finds the engine of this machine (Podman here) on its well-known socket and talks to it', async () => {
     const found = await discoverEngine({ env: {} });
-    expect(found.address).toBe('unix:///run/podman/podman.sock');
+    expect(WELL_KNOWN_SOCKETS).toContain(found.address);
     const version = await found.docker.version();
-    expect(version.Components?.map((component) => component.Name).join(' ')).toMatch(/Podman/);
+    expect(version.ApiVersion).toMatch(/^\d+\.\d+/);
   });
 
   it('moves on past a DOCKER_HOST that does not answer', async () => {
     const found = await discoverEngine({ env: { DOCKER_HOST: `unix://${join(dir, 'missing.sock')}` } });
-    expect(found.address).toBe('unix:///run/podman/podman.sock');
+    expect(WELL_KNOWN_SOCKETS).toContain(found.address);
   });
 
   it('says how to start Podman when nothing answers', async () => {
