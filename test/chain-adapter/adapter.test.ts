@@ -114,6 +114,33 @@ describe('chain-data adapter over real btcd and the lab indexer', () => {
     expect(await adapter.get(`/api/block-height/${height}`)).toBe(minedHash);
     expect(await adapter.get(`/api/block/${minedHash}/header`)).toBe(await regtest.chain.getBlockHeaderHex(minedHash));
     expect((await request(`/api/block-height/${height + 1000}`)).status).toBe(404);
+
+    const summary = await regtest.chain.getBlockSummary(minedHash);
+    const block = await adapter.get<Record<string, unknown>>(`/api/block/${minedHash}`);
+    expect(block).toMatchObject({ id: minedHash, height, tx_count: summary.txids.length, timestamp: summary.time, previousblockhash: summary.previousBlockHash });
+    const raw = await request(`/api/block/${minedHash}/raw`);
+    expect(Buffer.from(await raw.arrayBuffer()).toString('hex')).toBe(await regtest.chain.getBlockHex(minedHash));
+    expect(block.size).toBe((await regtest.chain.getBlockHex(minedHash)).length / 2);
+    expect(await adapter.get(`/api/block/${minedHash}/status`)).toEqual({ in_best_chain: true, height });
+    expect(await adapter.get(`/api/block/${summary.previousBlockHash}/status`)).toEqual({ in_best_chain: true, height: height - 1, next_best: minedHash });
+    expect((await request(`/api/block/${'00'.repeat(32)}/status`)).status).toBe(404);
+    const blocks = await adapter.get<{ id: string; height: number }[]>('/api/blocks');
+    expect(blocks.map((b) => b.height)).toEqual(Array.from({ length: 10 }, (_, i) => height - i));
+    expect(blocks[0]!.id).toBe(minedHash);
+    expect((await adapter.get<{ height: number }[]>('/api/blocks/5')).map((b) => b.height)).toEqual([5, 4, 3, 2, 1, 0]);
+  });
+
+  it('gives a Merkle proof and per-output spend status of a confirmed transaction', async () => {
+    const proof = await adapter.get<{ block_height: number; merkle: string[]; pos: number }>(`/api/tx/${fundingTxid}/merkle-proof`);
+    const { block_height: height } = await adapter.get<TxStatus>(`/api/tx/${fundingTxid}/status`);
+    expect(proof.block_height).toBe(height);
+    const txids = (await regtest.chain.getBlockSummary(minedHash)).txids;
+    expect(txids[proof.pos]).toBe(fundingTxid);
+    expect(proof.merkle).toHaveLength(Math.ceil(Math.log2(txids.length)));
+    const tx = await adapter.get<EsploraTx>(`/api/tx/${fundingTxid}`);
+    const paid = tx.vout.findIndex((output) => output.scriptpubkey_address === receiver.address);
+    expect(await adapter.get(`/api/tx/${fundingTxid}/outspend/${paid}`)).toEqual({ spent: false });
+    expect((await request(`/api/tx/${fundingTxid}/outspend/${tx.vout.length}`)).status).toBe(404);
   });
 
   it('broadcasts a raw transaction from a text body, and returns the node reason when it is rejected', async () => {
@@ -146,6 +173,10 @@ describe('chain-data adapter over real btcd and the lab indexer', () => {
     const pending = await adapter.get<{ mempool_stats: unknown }>(`/api/address/${receiver.address}`);
     expect(pending.mempool_stats).toEqual({ funded_txo_count: 0, funded_txo_sum: 0, spent_txo_count: 1, spent_txo_sum: 250_000, tx_count: 1 });
     expect(await adapter.get<Outspend[]>(`/api/tx/${fundingTxid}/outspends`)).toContainEqual({ spent: true, txid, vin: 0, status: { confirmed: false } });
+    expect(await adapter.get(`/api/tx/${fundingTxid}/outspend/${utxo.vout}`)).toEqual({ spent: true, txid, vin: 0, status: { confirmed: false } });
+    const unconfirmedProof = await request(`/api/tx/${txid}/merkle-proof`);
+    expect(unconfirmedProof.status).toBe(404);
+    expect((await unconfirmedProof.json()).error.message).toMatch(/not confirmed yet/);
     expect(await adapter.get(`/api/address/${receiver.address}/utxo`)).toEqual([]);
   });
 

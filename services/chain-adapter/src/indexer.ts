@@ -20,6 +20,7 @@ export interface Indexer {
   listUnspent(scriptHash: string): Promise<UnspentItem[]>;
   transactionHex(txid: string): Promise<string>;
   blockHeaderHex(height: number): Promise<string>;
+  merkleProof(txid: string, height: number): Promise<{ block_height: number; merkle: string[]; pos: number }>;
   tipHeight(): Promise<number>;
   close(): void;
 }
@@ -146,6 +147,10 @@ export class ElectrumIndexer implements Indexer {
 
   blockHeaderHex(height: number) {
     return this.request<string>('blockchain.block.header', [height]);
+  }
+
+  merkleProof(txid: string, height: number) {
+    return this.request<{ block_height: number; merkle: string[]; pos: number }>('blockchain.transaction.get_merkle', [txid, height]);
   }
 
   async tipHeight() {

@@ -3,7 +3,7 @@ import { scriptHashOf } from '../address.js';
 import { notFound, badRequest } from '../http/errors.js';
 import { IndexerRpcError, type HistoryItem, type Indexer } from '../indexer.js';
 import { headerInfo, isConfirmedHeight, parentTxids, reversedHex, toEsploraTx } from './convert.js';
-import type { EsploraTx, EsploraUtxo, Outspend, Stats, TxStatus } from './types.js';
+import type { EsploraTx, EsploraUtxo, MerkleProof, Outspend, Stats, TxStatus } from './types.js';
 
 /** Esplora's page sizes: up to 50 mempool transactions, then confirmed ones 25 at a time. */
 export const MEMPOOL_PAGE = 50;
@@ -108,6 +108,12 @@ export class ChainData {
         return { spent: false };
       }),
     );
+  }
+
+  async merkleProof(txid: string): Promise<MerkleProof> {
+    const status = await this.txStatus(txid);
+    if (!status.confirmed) throw notFound(`transaction ${txid} is not confirmed yet, so it has no Merkle proof`);
+    return this.indexer.merkleProof(txid, status.block_height!);
   }
 
   /** Esplora's address/scripthash object stats: outputs paid to the script and inputs spending them. */

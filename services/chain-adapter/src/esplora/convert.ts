@@ -1,8 +1,8 @@
 import { sha256 } from '@noble/hashes/sha2.js';
-import { Transaction, type Network } from 'bitcoinjs-lib';
+import { Block, Transaction, type Network } from 'bitcoinjs-lib';
 import { addressOfScript } from '../address.js';
 import { scriptAsm, scriptType } from './script.js';
-import type { EsploraOutput, EsploraTx, TxStatus } from './types.js';
+import type { EsploraBlock, EsploraOutput, EsploraTx, TxStatus } from './types.js';
 
 export const toHex = (bytes: Uint8Array) => Buffer.from(bytes).toString('hex');
 
@@ -73,4 +73,22 @@ export function headerInfo(headerHex: string): { hash: string; time: number } {
 /** Electrum history heights: > 0 confirmed at that height; 0 or -1 (unconfirmed parents) in the mempool. */
 export function isConfirmedHeight(height: number): boolean {
   return height > 0;
+}
+
+/** Esplora's block object from the serialized block (with witnesses) and its height. */
+export function toEsploraBlock(blockHex: string, height: number): EsploraBlock {
+  const block = Block.fromHex(blockHex);
+  return {
+    id: block.getId(),
+    height,
+    version: block.version,
+    timestamp: block.timestamp,
+    tx_count: block.transactions?.length ?? 0,
+    size: block.byteLength(),
+    weight: block.weight(),
+    merkle_root: reversedHex(block.merkleRoot!),
+    previousblockhash: reversedHex(block.prevHash!),
+    nonce: block.nonce,
+    bits: block.bits,
+  };
 }

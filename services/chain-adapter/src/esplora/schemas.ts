@@ -77,6 +77,36 @@ export const feeRecommendationSchema = {
   properties: { fastestFee: integer, halfHourFee: integer, hourFee: integer, economyFee: integer, minimumFee: integer },
 } as const;
 
+export const blockSchema = {
+  type: 'object',
+  required: ['id', 'height', 'version', 'timestamp', 'tx_count', 'size', 'weight', 'merkle_root', 'previousblockhash', 'nonce', 'bits'],
+  properties: {
+    id: string,
+    height: integer,
+    version: integer,
+    timestamp: { ...integer, description: 'Unix seconds' },
+    tx_count: integer,
+    size: integer,
+    weight: integer,
+    merkle_root: string,
+    previousblockhash: string,
+    nonce: integer,
+    bits: integer,
+  },
+} as const;
+
+export const blockStatusSchema = {
+  type: 'object',
+  required: ['in_best_chain'],
+  properties: { in_best_chain: { type: 'boolean' }, height: integer, next_best: string },
+} as const;
+
+export const merkleProofSchema = {
+  type: 'object',
+  required: ['block_height', 'merkle', 'pos'],
+  properties: { block_height: integer, merkle: { type: 'array', items: string }, pos: integer },
+} as const;
+
 export const txidParam = { type: 'string', pattern: '^[0-9a-fA-F]{64}$', description: 'transaction id, 64 hex characters' } as const;
 export const hashParam = { type: 'string', pattern: '^[0-9a-fA-F]{64}$', description: '32-byte hash as 64 hex characters' } as const;
 export const addressParam = { type: 'string', minLength: 1, maxLength: 200 } as const;

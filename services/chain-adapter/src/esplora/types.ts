@@ -62,3 +62,32 @@ export interface Outspend {
   vin?: number;
   status?: TxStatus;
 }
+
+/** Esplora's block object, without mediantime and difficulty (not derivable from one block). */
+export interface EsploraBlock {
+  id: string;
+  height: number;
+  version: number;
+  timestamp: number;
+  tx_count: number;
+  size: number;
+  weight: number;
+  merkle_root: string;
+  /** All zeros for the genesis block. */
+  previousblockhash: string;
+  nonce: number;
+  bits: number;
+}
+
+export interface BlockStatus {
+  in_best_chain: boolean;
+  height?: number;
+  next_best?: string;
+}
+
+/** Electrum's get_merkle answer, which Esplora's /tx/:txid/merkle-proof also gives. */
+export interface MerkleProof {
+  block_height: number;
+  merkle: string[];
+  pos: number;
+}

@@ -1,11 +1,14 @@
 import type { FastifyInstance } from 'fastify';
 import { ChainRpcError, type ChainDriver } from '../../../../control-plane/src/drivers/chain/types.js';
-import { headerInfo } from '../esplora/convert.js';
-import { hashParam } from '../esplora/schemas.js';
+import { headerInfo, toEsploraBlock } from '../esplora/convert.js';
+import { blockSchema, blockStatusSchema, hashParam } from '../esplora/schemas.js';
 import { notFound } from '../http/errors.js';
 import type { Indexer } from '../indexer.js';
 
 const text = { type: 'string' } as const;
+const hashParams = { type: 'object', required: ['hash'], properties: { hash: hashParam } } as const;
+/** Esplora's page of blocks. */
+const BLOCKS_PAGE = 10;
 
 /**
  * The tip comes from the indexer, so that a wallet that syncs to it finds every transaction up to
@@ -56,6 +59,56 @@ export function blockRoutes(app: FastifyInstance, driver: ChainDriver, indexer: 
     async (request, reply) => {
       const hash = (request.params as { hash: string }).hash.toLowerCase();
       return sendText(reply, await orNotFound(`block ${hash}`, () => driver.getBlockHeaderHex(hash)));
+    },
+  );
+
+  const blockAt = async (hash: string) => {
+    const [hex, summary] = await Promise.all([driver.getBlockHex(hash), driver.getBlockSummary(hash)]);
+    return toEsploraBlock(hex, summary.height);
+  };
+  const hashOf = (request: { params: unknown }) => (request.params as { hash: string }).hash.toLowerCase();
+
+  app.get('/api/block/:hash', { schema: { tags: ['blocks'], summary: 'A block', params: hashParams, response: { 200: blockSchema } } }, (request) =>
+    orNotFound(`block ${hashOf(request)}`, () => blockAt(hashOf(request))),
+  );
+  app.get('/api/block/:hash/raw', { schema: { tags: ['blocks'], summary: 'The serialized block (bytes)', params: hashParams } }, async (request, reply) =>
+    reply.type('application/octet-stream').send(Buffer.from(await orNotFound(`block ${hashOf(request)}`, () => driver.getBlockHex(hashOf(request))), 'hex')),
+  );
+  app.get(
+    '/api/block/:hash/status',
+    { schema: { tags: ['blocks'], summary: 'Whether the block is in the best chain, and the next one', params: hashParams, response: { 200: blockStatusSchema } } },
+    async (request) => {
+      const hash = hashOf(request);
+      const { height } = await orNotFound(`block ${hash}`, () => driver.getBlockSummary(hash));
+      if ((await driver.getBlockHash(height)) !== hash) return { in_best_chain: false };
+      const next = await driver.getBlockHash(height + 1).catch((error: unknown) => {
+        if (error instanceof ChainRpcError) return undefined;
+        throw error;
+      });
+      return { in_best_chain: true, height, ...(next ? { next_best: next } : {}) };
+    },
+  );
+  const blocksFrom = async (start: number) => {
+    const heights = Array.from({ length: Math.min(BLOCKS_PAGE, start + 1) }, (_, i) => start - i);
+    return Promise.all(heights.map(async (height) => blockAt(await driver.getBlockHash(height))));
+  };
+  app.get('/api/blocks', { schema: { tags: ['blocks'], summary: 'The 10 newest blocks (from the indexed tip down)', response: { 200: { type: 'array', items: blockSchema } } } }, async () =>
+    blocksFrom(await indexer.tipHeight()),
+  );
+  app.get(
+    '/api/blocks/:start_height',
+    {
+      schema: {
+        tags: ['blocks'],
+        summary: '10 blocks from start_height down',
+        params: { type: 'object', required: ['start_height'], properties: { start_height: { type: 'integer', minimum: 0 } } },
+        response: { 200: { type: 'array', items: blockSchema } },
+      },
+    },
+    async (request) => {
+      const start = (request.params as { start_height: number }).start_height;
+      const tip = await indexer.tipHeight();
+      return blocksFrom(Math.min(start, tip));
     },
   );
 }

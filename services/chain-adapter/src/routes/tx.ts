@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { ChainRpcError, type ChainDriver } from '../../../../control-plane/src/drivers/chain/types.js';
 import type { ChainData } from '../esplora/chain-data.js';
-import { outspendsSchema, txSchema, txStatusSchema, txidParam } from '../esplora/schemas.js';
-import { badRequest } from '../http/errors.js';
+import { merkleProofSchema, outspendsSchema, txSchema, txStatusSchema, txidParam } from '../esplora/schemas.js';
+import { badRequest, notFound } from '../http/errors.js';
 
 const text = { type: 'string' } as const;
 const params = { type: 'object', required: ['txid'], properties: { txid: txidParam } } as const;
@@ -19,6 +19,27 @@ export function txRoutes(app: FastifyInstance, data: ChainData, driver: ChainDri
   app.get('/api/tx/:txid/status', { schema: { tags: ['tx'], summary: 'Confirmation status', params, response: { 200: txStatusSchema } } }, (request) => data.txStatus(txidOf(request)));
   app.get('/api/tx/:txid/outspends', { schema: { tags: ['tx'], summary: 'For each output: spent or not, and by what', params, response: { 200: outspendsSchema } } }, (request) =>
     data.outspends(txidOf(request)),
+  );
+
+  app.get(
+    '/api/tx/:txid/outspend/:vout',
+    {
+      schema: {
+        tags: ['tx'],
+        summary: 'Whether one output is spent, and by what',
+        params: { type: 'object', required: ['txid', 'vout'], properties: { txid: txidParam, vout: { type: 'integer', minimum: 0 } } },
+        response: { 200: outspendsSchema.items },
+      },
+    },
+    async (request) => {
+      const { vout } = request.params as { vout: number };
+      const outspend = (await data.outspends(txidOf(request)))[vout];
+      if (!outspend) throw notFound(`transaction ${txidOf(request)} has no output ${vout}`);
+      return outspend;
+    },
+  );
+  app.get('/api/tx/:txid/merkle-proof', { schema: { tags: ['tx'], summary: "Merkle proof of a confirmed transaction (Electrum's get_merkle format)", params, response: { 200: merkleProofSchema } } }, (request) =>
+    data.merkleProof(txidOf(request)),
   );
 
   // Esplora clients post the hex as text, some without any Content-Type: take any body as text here.
