@@ -75,6 +75,7 @@ describe('docker runtime on Podman', () => {
     const dump = await runtime.readServiceFile(location, 'dump.rdb');
     expect(dump.subarray(0, 5).toString()).toBe('REDIS');
     await expect(runtime.readServiceFile(location, 'no-such-file')).rejects.toThrow(/cache has no file \/data\/no-such-file/);
+    await expect(runtime.readServiceFile(location, '.')).rejects.toThrow(/is not a regular file/);
   });
 
   it('is found again by a new runtime from the container labels', async () => {

@@ -1,3 +1,4 @@
+import { basename } from 'node:path';
 import type Docker from 'dockerode';
 import type { LaunchSpec, ServiceKind } from '../../kinds/types.js';
 import { imageIdForKind, RECIPES } from '../../images/catalog.js';
@@ -5,7 +6,7 @@ import { buildImages, missingImageMessage, type ImageMap } from '../../images/bu
 import type { LabHandleInfo, Runtime, RuntimeHandle, ServiceLocation, StartRequest } from '../types.js';
 import { discoverEngine } from './engine.js';
 import { CONTAINER_DATA_DIR, containerName, containerPort, networkName, volumeName } from './placement.js';
-import { demuxLogs, firstFileInTar, readAll } from './streams.js';
+import { demuxLogs, fileFromTar, readAll } from './streams.js';
 
 export const LABELS = { lab: 'reglab.lab', service: 'reglab.service', kind: 'reglab.kind' } as const;
 
@@ -140,7 +141,7 @@ export class DockerRuntime implements Runtime {
     const path = `${CONTAINER_DATA_DIR}/${relativePath.replace(/^\/+/, '')}`;
     try {
       const archive = await docker.getContainer(containerName(location.lab.name, location.service)).getArchive({ path });
-      return firstFileInTar(await readAll(archive));
+      return fileFromTar(await readAll(archive), basename(path));
     } catch (error) {
       if (notFound(error)) throw new Error(`${location.service} has no file ${path} (yet) in lab ${location.lab.name}`);
       throw error;

@@ -16,8 +16,11 @@ export function demuxLogs(buffer: Buffer): string {
   return Buffer.concat(chunks).toString('utf8');
 }
 
-/** The content of the first regular file in a tar archive (what GET /containers/{id}/archive gives). */
-export function firstFileInTar(tar: Buffer): Buffer {
+/**
+ * The content of the regular file named `name` at the top of a tar archive (what
+ * GET /containers/{id}/archive gives for one file).
+ */
+export function fileFromTar(tar: Buffer, name: string): Buffer {
   let offset = 0;
   while (offset + 512 <= tar.length) {
     const header = tar.subarray(offset, offset + 512);
@@ -25,10 +28,11 @@ export function firstFileInTar(tar: Buffer): Buffer {
     const size = parseInt(header.subarray(124, 136).toString('latin1').replace(/\0.*$/s, '').trim() || '0', 8);
     const type = String.fromCharCode(header[156]);
     const start = offset + 512;
-    if (type === '0' || type === '\0') return Buffer.from(tar.subarray(start, start + size));
+    const entry = header.subarray(0, 100).toString('utf8').replace(/\0.*$/s, '').replace(/^\.\//, '');
+    if ((type === '0' || type === '\0') && entry === name) return Buffer.from(tar.subarray(start, start + size));
     offset = start + Math.ceil(size / 512) * 512;
   }
-  throw new Error('the archive holds no regular file');
+  throw new Error(`${name} is not a regular file`);
 }
 
 export async function readAll(stream: NodeJS.ReadableStream): Promise<Buffer> {
