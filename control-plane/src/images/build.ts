@@ -89,7 +89,8 @@ class Builder {
       this.onProgress(`building ${recipe.ref} (pin ${pin.slice(0, 12)}${current ? `, was ${current.slice(0, 12)}` : ''})`);
       await this.build(recipe, parts, pin);
       this.done.push({ id: recipe.id, ref: recipe.ref, pin, action: 'built' });
-      if (existing) await this.dropIfUntagged(existing.id);
+      // earlier builds of reglab images that nothing tags or runs any more
+      await this.docker.pruneImages({ filters: { dangling: ['true'], label: [PIN_LABEL] } }).catch(() => undefined);
     }
     this.pins.set(recipe.id, pin);
     return pin;
@@ -105,13 +106,6 @@ class Builder {
     this.done.push({ id: recipe.id, ref: recipe.ref, pin, action: 'up-to-date' });
     this.pins.set(recipe.id, pin);
     return pin;
-  }
-
-  /** Removes an image this build replaced, when no tag names it any more and no container uses it. */
-  private async dropIfUntagged(id: string): Promise<void> {
-    const image = await this.docker.getImage(id).inspect().catch(() => undefined);
-    const tags = (image?.RepoTags ?? []).filter((tag) => !tag.startsWith('<none>'));
-    if (image && tags.length === 0) await this.docker.getImage(id).remove().catch(() => undefined);
   }
 
   private async inspect(ref: string): Promise<{ id: string; pin?: string } | undefined> {

@@ -53,6 +53,8 @@ export class DockerRuntime implements Runtime {
   private client?: Promise<Docker>;
   /** Builds run one at a time: services of a lab start in parallel and share base images. */
   private builds: Promise<unknown> = Promise.resolve();
+  /** Each image is built or checked once per runtime, so all services of a lab run the same build. */
+  private readonly ensured = new Map<string, Promise<unknown>>();
 
   constructor(private readonly options: DockerRuntimeOptions = {}) {
     if (options.docker) this.client = Promise.resolve(options.docker);
@@ -185,9 +187,15 @@ export class DockerRuntime implements Runtime {
   }
 
   private build(docker: Docker, kind: ServiceKind): Promise<unknown> {
-    const run = () => buildImages({ docker, kinds: [kind], onProgress: this.options.onBuildProgress });
-    this.builds = this.builds.then(run, run);
-    return this.builds;
+    const image = imageIdForKind(kind, 'local');
+    let ensured = this.ensured.get(image);
+    if (!ensured) {
+      const run = () => buildImages({ docker, kinds: [kind], onProgress: this.options.onBuildProgress });
+      ensured = this.builds = this.builds.then(run, run);
+      ensured.catch(() => this.ensured.delete(image));
+      this.ensured.set(image, ensured);
+    }
+    return ensured;
   }
 
   private async ensureVolume(docker: Docker, name: string, labels: Record<string, string>): Promise<void> {
