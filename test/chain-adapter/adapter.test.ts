@@ -117,7 +117,10 @@ describe('chain-data adapter over real btcd and the lab indexer', () => {
 
     const summary = await regtest.chain.getBlockSummary(minedHash);
     const block = await adapter.get<Record<string, unknown>>(`/api/block/${minedHash}`);
-    expect(block).toMatchObject({ id: minedHash, height, tx_count: summary.txids.length, timestamp: summary.time, previousblockhash: summary.previousBlockHash });
+    expect(block).toMatchObject({ id: minedHash, height, tx_count: summary.txids.length, timestamp: summary.time, previousblockhash: summary.previousBlockHash, bits: 0x207fffff });
+    expect(block.mediantime).toBeLessThanOrEqual(summary.time);
+    expect(block.difficulty).toBeCloseTo(4.656542373906925e-10, 20);
+    expect(await adapter.get(`/api/block/${await regtest.chain.getBlockHash(0)}`)).toMatchObject({ height: 0, previousblockhash: null, mediantime: 1296688602 });
     const raw = await request(`/api/block/${minedHash}/raw`);
     expect(Buffer.from(await raw.arrayBuffer()).toString('hex')).toBe(await regtest.chain.getBlockHex(minedHash));
     expect(block.size).toBe((await regtest.chain.getBlockHex(minedHash)).length / 2);

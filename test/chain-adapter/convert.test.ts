@@ -1,7 +1,7 @@
 import { Transaction, networks } from 'bitcoinjs-lib';
 import { describe, expect, it } from 'vitest';
 import { parseAddress } from '../../services/chain-adapter/src/address.js';
-import { headerInfo, parentTxids, toEsploraTx } from '../../services/chain-adapter/src/esplora/convert.js';
+import { difficultyOf, headerInfo, medianTimes, parentTxids, toEsploraTx } from '../../services/chain-adapter/src/esplora/convert.js';
 import { scriptAsm, scriptType } from '../../services/chain-adapter/src/esplora/script.js';
 
 const REGTEST_GENESIS_HEADER =
@@ -80,5 +80,16 @@ describe('Esplora conversions', () => {
     expect(scriptAsm(Buffer.from('4c0201ff', 'hex'))).toBe('OP_PUSHDATA1 01ff');
     expect(scriptType(Buffer.from('a914' + '00'.repeat(20) + '87', 'hex'))).toBe('p2sh');
     expect(scriptType(Buffer.alloc(0))).toBe('empty');
+  });
+
+  it('computes difficulty from bits as nodes do, and the median time past of 11 blocks', () => {
+    expect(difficultyOf(0x1d00ffff)).toBe(1);
+    expect(difficultyOf(0x207fffff)).toBeCloseTo(4.656542373906925e-10, 20);
+    const times = new Map(Array.from({ length: 13 }, (_, h) => [h, 1000 + (h % 2 === 0 ? h * 10 : -h)] as const));
+    const median = medianTimes(times, [0, 2, 12]);
+    expect(median.get(0)).toBe(1000);
+    expect(median.get(2)).toBe(1000); // sorted 999, 1000, 1020
+    // heights 2..12: 1020 997 1040 995 1060 993 1080 991 1100 989 1120 -> sorted middle
+    expect(median.get(12)).toBe(1020);
   });
 });

@@ -21,6 +21,8 @@ export interface Indexer {
   transactionHex(txid: string): Promise<string>;
   blockHeaderHex(height: number): Promise<string>;
   merkleProof(txid: string, height: number): Promise<{ block_height: number; merkle: string[]; pos: number }>;
+  /** Up to `count` consecutive 80-byte headers from `start`, concatenated, as hex. */
+  blockHeadersHex(start: number, count: number): Promise<string>;
   tipHeight(): Promise<number>;
   close(): void;
 }
@@ -147,6 +149,10 @@ export class ElectrumIndexer implements Indexer {
 
   blockHeaderHex(height: number) {
     return this.request<string>('blockchain.block.header', [height]);
+  }
+
+  async blockHeadersHex(start: number, count: number) {
+    return (await this.request<{ hex: string }>('blockchain.block.headers', [start, count])).hex;
   }
 
   merkleProof(txid: string, height: number) {

@@ -75,8 +75,8 @@ export function isConfirmedHeight(height: number): boolean {
   return height > 0;
 }
 
-/** Esplora's block object from the serialized block (with witnesses) and its height. */
-export function toEsploraBlock(blockHex: string, height: number): EsploraBlock {
+/** Esplora's block object from the serialized block (with witnesses), its height and median time past. */
+export function toEsploraBlock(blockHex: string, height: number, mediantime: number): EsploraBlock {
   const block = Block.fromHex(blockHex);
   return {
     id: block.getId(),
@@ -87,8 +87,29 @@ export function toEsploraBlock(blockHex: string, height: number): EsploraBlock {
     size: block.byteLength(),
     weight: block.weight(),
     merkle_root: reversedHex(block.merkleRoot!),
-    previousblockhash: reversedHex(block.prevHash!),
+    previousblockhash: height === 0 ? null : reversedHex(block.prevHash!),
+    mediantime,
     nonce: block.nonce,
     bits: block.bits,
+    difficulty: difficultyOf(block.bits),
   };
+}
+
+/** Difficulty as nodes report it: the difficulty-1 target (bits 0x1d00ffff) over this target. */
+export function difficultyOf(bits: number): number {
+  const exponent = bits >>> 24;
+  const mantissa = bits & 0xffffff;
+  return (0xffff / mantissa) * 256 ** (0x1d - exponent);
+}
+
+/** BIP-113 median time past of each block, from the timestamps of its 11 blocks up to it. */
+export function medianTimes(timestamps: ReadonlyMap<number, number>, heights: number[]): Map<number, number> {
+  return new Map(
+    heights.map((height) => {
+      const window: number[] = [];
+      for (let h = Math.max(0, height - 10); h <= height; h++) window.push(timestamps.get(h)!);
+      window.sort((a, b) => a - b);
+      return [height, window[Math.floor(window.length / 2)]!];
+    }),
+  );
 }

@@ -79,7 +79,7 @@ export const feeRecommendationSchema = {
 
 export const blockSchema = {
   type: 'object',
-  required: ['id', 'height', 'version', 'timestamp', 'tx_count', 'size', 'weight', 'merkle_root', 'previousblockhash', 'nonce', 'bits'],
+  required: ['id', 'height', 'version', 'timestamp', 'tx_count', 'size', 'weight', 'merkle_root', 'previousblockhash', 'mediantime', 'nonce', 'bits', 'difficulty'],
   properties: {
     id: string,
     height: integer,
@@ -89,9 +89,11 @@ export const blockSchema = {
     size: integer,
     weight: integer,
     merkle_root: string,
-    previousblockhash: string,
+    previousblockhash: { type: ['string', 'null'] },
+    mediantime: { ...integer, description: 'BIP-113 median time past, Unix seconds' },
     nonce: integer,
     bits: integer,
+    difficulty: { type: 'number' },
   },
 } as const;
 

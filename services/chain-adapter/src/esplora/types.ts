@@ -63,7 +63,7 @@ export interface Outspend {
   status?: TxStatus;
 }
 
-/** Esplora's block object, without mediantime and difficulty (not derivable from one block). */
+/** Esplora's block object. */
 export interface EsploraBlock {
   id: string;
   height: number;
@@ -73,10 +73,13 @@ export interface EsploraBlock {
   size: number;
   weight: number;
   merkle_root: string;
-  /** All zeros for the genesis block. */
-  previousblockhash: string;
+  /** null for the genesis block. */
+  previousblockhash: string | null;
+  /** BIP-113 median time past, Unix seconds. */
+  mediantime: number;
   nonce: number;
   bits: number;
+  difficulty: number;
 }
 
 export interface BlockStatus {

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { ChainRpcError, type ChainDriver } from '../../../../control-plane/src/drivers/chain/types.js';
-import { headerInfo, toEsploraBlock } from '../esplora/convert.js';
+import { headerInfo, medianTimes, toEsploraBlock } from '../esplora/convert.js';
 import { blockSchema, blockStatusSchema, hashParam } from '../esplora/schemas.js';
 import { notFound } from '../http/errors.js';
 import type { Indexer } from '../indexer.js';
@@ -62,10 +62,23 @@ export function blockRoutes(app: FastifyInstance, driver: ChainDriver, indexer: 
     },
   );
 
-  const blockAt = async (hash: string) => {
-    const [hex, summary] = await Promise.all([driver.getBlockHex(hash), driver.getBlockSummary(hash)]);
-    return toEsploraBlock(hex, summary.height);
+  /** Timestamps of the blocks at heights `low`..`high` (and the 10 before, for median times), from the indexer's headers. */
+  const timestampsFor = async (low: number, high: number) => {
+    const start = Math.max(0, low - 10);
+    const hex = await indexer.blockHeadersHex(start, high - start + 1);
+    const headers = Buffer.from(hex, 'hex');
+    const times = new Map<number, number>();
+    for (let i = 0; i * 80 < headers.length; i++) times.set(start + i, headers.readUInt32LE(i * 80 + 68));
+    if (!times.has(high)) throw notFound(`block height ${high} is not indexed yet`);
+    return medianTimes(times, Array.from({ length: high - low + 1 }, (_, i) => low + i));
   };
+  const blocksAt = async (hashes: string[]) => {
+    const blocks = await Promise.all(hashes.map(async (hash) => ({ hex: await driver.getBlockHex(hash), height: (await driver.getBlockSummary(hash)).height })));
+    const heights = blocks.map((block) => block.height);
+    const median = await timestampsFor(Math.min(...heights), Math.max(...heights));
+    return blocks.map((block) => toEsploraBlock(block.hex, block.height, median.get(block.height)!));
+  };
+  const blockAt = async (hash: string) => (await blocksAt([hash]))[0]!;
   const hashOf = (request: { params: unknown }) => (request.params as { hash: string }).hash.toLowerCase();
 
   app.get('/api/block/:hash', { schema: { tags: ['blocks'], summary: 'A block', params: hashParams, response: { 200: blockSchema } } }, (request) =>
@@ -90,7 +103,7 @@ export function blockRoutes(app: FastifyInstance, driver: ChainDriver, indexer: 
   );
   const blocksFrom = async (start: number) => {
     const heights = Array.from({ length: Math.min(BLOCKS_PAGE, start + 1) }, (_, i) => start - i);
-    return Promise.all(heights.map(async (height) => blockAt(await driver.getBlockHash(height))));
+    return blocksAt(await Promise.all(heights.map((height) => driver.getBlockHash(height))));
   };
   app.get('/api/blocks', { schema: { tags: ['blocks'], summary: 'The 10 newest blocks (from the indexed tip down)', response: { 200: { type: 'array', items: blockSchema } } } }, async () =>
     blocksFrom(await indexer.tipHeight()),
