@@ -53,11 +53,11 @@ export const utxoListSchema = {
   items: { type: 'object', required: ['txid', 'vout', 'value', 'status'], properties: { txid: string, vout: integer, value: integer, status: txStatusSchema } },
 } as const;
 
-const statsSchema = {
-  type: 'object',
-  required: ['funded_txo_count', 'funded_txo_sum', 'spent_txo_count', 'spent_txo_sum', 'tx_count'],
-  properties: { funded_txo_count: integer, funded_txo_sum: integer, spent_txo_count: integer, spent_txo_sum: integer, tx_count: integer },
-} as const;
+/** An object whose fields are all required integers. */
+const integers = <const Names extends readonly string[]>(names: Names) =>
+  ({ type: 'object', required: names, properties: Object.fromEntries(names.map((name) => [name, integer])) as Record<Names[number], typeof integer> }) as const;
+
+const statsSchema = integers(['funded_txo_count', 'funded_txo_sum', 'spent_txo_count', 'spent_txo_sum', 'tx_count']);
 
 export const addressObjectSchema = {
   type: 'object',
@@ -71,10 +71,8 @@ export const outspendsSchema = {
 } as const;
 
 export const feeRecommendationSchema = {
-  type: 'object',
+  ...integers(['fastestFee', 'halfHourFee', 'hourFee', 'economyFee', 'minimumFee']),
   description: 'sat/vB (integers). Targets: fastest 1 block, half hour 3, hour 6, economy 144; 20 sat/vB (0.0002 BTC/kvB) where the node cannot estimate; minimum is the relay minimum.',
-  required: ['fastestFee', 'halfHourFee', 'hourFee', 'economyFee', 'minimumFee'],
-  properties: { fastestFee: integer, halfHourFee: integer, hourFee: integer, economyFee: integer, minimumFee: integer },
 } as const;
 
 export const blockSchema = {
