@@ -3,14 +3,14 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { RlnClient } from '../../control-plane/src/drivers/rln.js';
 import { bringUpRln, initAndUnlock, openAssetChannel, rlnArgs, type RlnChainAccess, type RlnUnlockSettings } from '../../control-plane/src/kinds/rln-bringup.js';
 import { dockerPlacement } from '../../control-plane/src/runtimes/docker/placement.js';
-import { startRlnDouble, type RlnDouble } from '../doubles/rln-double.js';
+import { startRlnDouble, type RlnLifecycleOptions, type RlnNodeControl } from '../doubles/rln-double.js';
 
 /** A chain whose indexer lags a little behind its tip, paying to the doubles' addresses. */
 class FakeChain implements RlnChainAccess {
   tip = 101;
   indexed = 101;
   readonly mined: number[] = [];
-  constructor(private readonly nodes: RlnDouble[]) {}
+  constructor(private readonly nodes: RlnNodeControl[]) {}
   async height() {
     return this.tip;
   }
@@ -40,45 +40,45 @@ describe('rln start sequence (against the RLN contract double)', () => {
   afterEach(async () => {
     for (const close of closers.splice(0)) await close();
   });
-  async function node(options: Parameters<typeof startRlnDouble>[0] = {}) {
-    const started = await startRlnDouble(options);
-    closers.push(started.close);
-    return { double: started.double, client: new RlnClient(started.url) };
+  async function node(lifecycle: RlnLifecycleOptions = {}) {
+    const double = await startRlnDouble({ lifecycle });
+    closers.push(double.close);
+    return { double, node: double.control.node, calls: double.control.calls, client: new RlnClient(double.url) };
   }
 
   it('runs init, unlock (HEAD, through "changing state"), fund, mine, createutxos, mine, issue NIA in order', async () => {
-    const { double, client } = await node({ unlockBusyCalls: 2, syncDelayMs: 50 });
-    const chain = new FakeChain([double]);
+    const { double, node: state, calls, client } = await node({ unlockBusyCalls: 2, syncDelayMs: 50 });
+    const chain = new FakeChain([state]);
     const result = await bringUpRln(client, chain, { unlock: btcdLab, fundingSat: 1_000_000n, utxos: { num: 10 }, asset: { ticker: 'USDT', name: 'Tether', precision: 0, amount: 1_000 } }, fast);
     expect(result.mnemonic).toMatch(/^(\w+ ){11}\w+$/);
     expect(result.unlockShape).toBe('head');
     expect(result.pubkey).toBe(double.pubkey);
-    expect(double.owns(result.address)).toBe(true);
+    expect(state.owns(result.address)).toBe(true);
     expect(result.asset).toMatchObject({ ticker: 'USDT', issued_supply: 1_000 });
-    expect(double.unlockBodies).toEqual([
+    expect(state.unlockBodies).toEqual([
       { password: 'lab-password-1', ldk_chain_sync: { mode: 'TransactionSync', config: { indexer_url: 'tcp://reglab-l-indexer:50001' } }, indexer_url: 'tcp://reglab-l-indexer:50001', announce_addresses: [], announce_alias: 'rgb1' },
     ]);
-    const calls = double.calls.filter((call) => call !== '/networkinfo');
-    expect(calls).toEqual(['/init', '/unlock', '/unlock', '/unlock', '/address', ...calls.slice(5, -2), '/issueassetnia', '/nodeinfo']);
+    const sequence = calls.filter((call) => call !== '/networkinfo');
+    expect(sequence).toEqual(['/init', '/unlock', '/unlock', '/unlock', '/address', ...sequence.slice(5, -2), '/issueassetnia', '/nodeinfo']);
     // createutxos was retried until the node had synced the block with its funding
-    expect(calls.slice(5, -2).every((call) => call === '/createutxos')).toBe(true);
+    expect(sequence.slice(5, -2).every((call) => call === '/createutxos')).toBe(true);
     expect(chain.mined).toEqual([1, 1]);
-    expect(double.coloredUtxos).toBe(9);
+    expect(state.coloredUtxos).toBe(9);
   });
 
   it('falls back to the OLD /unlock body for an older RLN and gives it bitcoind and the proxy', async () => {
-    const { double, client } = await node({ unlockShape: 'old' });
+    const { node: state, client } = await node({ unlockShape: 'old' });
     const { shape } = await initAndUnlock(client, bitcoindLab, fast);
     expect(shape).toBe('old');
-    expect(double.unlockBodies).toEqual([
+    expect(state.unlockBodies).toEqual([
       { password: 'lab-password-1', bitcoind_rpc_username: 'u', bitcoind_rpc_password: 'p', bitcoind_rpc_host: 'reglab-l-chain', bitcoind_rpc_port: 18443, indexer_url: 'tcp://reglab-l-indexer:50001', proxy_endpoint: 'rpc://reglab-l-proxy:3000/json-rpc', announce_addresses: [], announce_alias: 'rgb1' },
     ]);
   });
 
   it('uses BlockSync over bitcoind RPC with HEAD when the chain is bitcoind', async () => {
-    const { double, client } = await node();
+    const { node: state, client } = await node();
     await initAndUnlock(client, bitcoindLab, fast);
-    expect(double.unlockBodies[0]).toMatchObject({ ldk_chain_sync: { mode: 'BlockSync', config: { bitcoind_rpc_host: 'reglab-l-chain', bitcoind_rpc_port: 18443, bitcoind_rpc_username: 'u', bitcoind_rpc_password: 'p' } } });
+    expect(state.unlockBodies[0]).toMatchObject({ ldk_chain_sync: { mode: 'BlockSync', config: { bitcoind_rpc_host: 'reglab-l-chain', bitcoind_rpc_port: 18443, bitcoind_rpc_username: 'u', bitcoind_rpc_password: 'p' } } });
   });
 
   it('says why an OLD RLN cannot follow a btcd chain', async () => {
@@ -87,11 +87,11 @@ describe('rln start sequence (against the RLN contract double)', () => {
   });
 
   it('re-attaches to a node that is initialised and unlocked already (a restarted control plane)', async () => {
-    const { double, client } = await node();
+    const { node: state, client } = await node();
     await initAndUnlock(client, btcdLab, fast);
     const again = await initAndUnlock(client, btcdLab, fast);
     expect(again).toEqual({ mnemonic: undefined, shape: 'head' });
-    expect(double.unlocked).toBe(true);
+    expect(state.unlocked).toBe(true);
   });
 
   it('stops at once on a wrong password, saying what to do', async () => {
@@ -107,22 +107,22 @@ describe('rln start sequence (against the RLN contract double)', () => {
   it('opens an asset channel: connect, wait for the tip, retry 403s, mine 6, wait until usable', async () => {
     const alice = await node({ openChannelBusyCalls: 2, syncDelayMs: 50 });
     const bob = await node();
-    const chain = new FakeChain([alice.double, bob.double]);
+    const chain = new FakeChain([alice.node, bob.node]);
     const { asset } = await bringUpRln(alice.client, chain, { unlock: btcdLab, fundingSat: 1_000_000n, asset: { ticker: 'USDT', name: 'Tether', precision: 0, amount: 1_000 } }, fast);
     await chain.mine(1); // a block the node has not synced yet when the channel is asked for
     const channel = await openAssetChannel(alice.client, chain, { peer: `${bob.double.pubkey}@reglab-l-bob:9735`, capacitySat: 50_000, pushMsat: 0, asset: { id: asset!.asset_id, amount: 600 } }, fast);
     expect(channel).toMatchObject({ peer_pubkey: bob.double.pubkey, asset_id: asset!.asset_id, asset_local_amount: 600, ready: true, is_usable: true });
-    expect(alice.double.calls.filter((call) => call === '/openchannel')).toHaveLength(3);
-    expect(alice.double.openHeights).toEqual([[chain.tip - 6, chain.tip - 6]]);
+    expect(alice.calls.filter((call) => call === '/openchannel')).toHaveLength(3);
+    expect(alice.node.openHeights).toEqual([[chain.tip - 6, chain.tip - 6]]);
     expect(chain.mined.at(-1)).toBe(6);
-    expect(alice.double.assets.get(asset!.asset_id)!.balance).toBe(400);
+    expect(alice.double.control.assets.get(asset!.asset_id)).toMatchObject({ spendable: 400, offchain_outbound: 600 });
   });
 
   it('refuses an RGB channel below 30010 sat before asking the node', async () => {
-    const { double, client } = await node();
-    const chain = new FakeChain([double]);
+    const { double, node: state, calls, client } = await node();
+    const chain = new FakeChain([state]);
     await expect(openAssetChannel(client, chain, { peer: `${double.pubkey}@x:9735`, capacitySat: 20_000, asset: { id: 'rgb:x', amount: 1 } }, fast)).rejects.toThrow(/at least 30010 sat/);
-    expect(double.calls).toEqual([]);
+    expect(calls).toEqual([]);
   });
 
   it('runs the daemon on the container ports with regtest and its data in the volume', () => {

@@ -4,6 +4,10 @@
 // the gateway uses, RLN's error body {error, code, name} with its status codes (PaymentNotFound and
 // UnknownLNInvoice are 403, bad input 400), and real signed BOLT11 invoices carrying the RGB tagged
 // fields 30/31. The `control` object is test-only and stands in for what other nodes would do.
+// With `lifecycle` options it also plays a node being brought up (the control plane's rln start
+// sequence): not initialised and locked at first (/init, /unlock in RLN's HEAD or OLD body, 403
+// "changing state" while unlocking), funds seen once confirmed, /createutxos, NIA issuance and
+// asset channels usable after 6 confirmations; `control.node` plays the chain for it.
 import { createHash, randomBytes } from 'node:crypto';
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import { utils } from '@noble/secp256k1';
@@ -36,6 +40,53 @@ interface Payment {
   preimage: string | null;
 }
 
+export interface RlnLifecycleOptions {
+  /** Which /unlock body the node takes: HEAD (ldk_chain_sync) or OLD (bitcoind_rpc_*). */
+  unlockShape?: 'head' | 'old';
+  /** The first N /unlock calls answer 403 "changing state", as RLN does while it starts LDK. */
+  unlockBusyCalls?: number;
+  /** The first N acceptable /openchannel calls answer 403. */
+  openChannelBusyCalls?: number;
+  /** How long the node takes to follow a new chain height (its /networkinfo lags by this). */
+  syncDelayMs?: number;
+}
+
+export interface RlnDoubleOptions {
+  /** Start as a fresh node (not initialised, locked) with the bring-up endpoints' rules. */
+  lifecycle?: RlnLifecycleOptions;
+}
+
+interface OpenedChannel {
+  channel_id: string;
+  peer_pubkey: string;
+  capacity_sat: number;
+  asset_id: string | null;
+  asset_local_amount: number | null;
+  openedAt: number;
+}
+
+/** The node's own state in lifecycle mode, and the chain's side of it. */
+export interface RlnNodeControl {
+  initialised: boolean;
+  unlocked: boolean;
+  /** The height the node has synced to (follows the chain after syncDelayMs). */
+  height: number;
+  chainHeight: number;
+  coloredUtxos: number;
+  peers: Set<string>;
+  channels: OpenedChannel[];
+  unlockBodies: unknown[];
+  /** [node height, chain height] at each accepted /openchannel. */
+  openHeights: Array<[number, number]>;
+  newAddress(): string;
+  owns(address: string): boolean;
+  /** The chain paid `sat` to one of the node's addresses (unconfirmed until the next block). */
+  receive(address: string, sat: number): void;
+  /** The chain reached `height`: pending payments confirm; the node syncs after syncDelayMs. */
+  setChainHeight(height: number): void;
+  confirmedSat(): number;
+}
+
 export interface RlnDouble {
   url: string;
   pubkey: string;
@@ -49,21 +100,55 @@ export interface RlnDouble {
     resolvePayment(paymentHash: string, status: 'Succeeded' | 'Failed'): void;
     assets: Map<string, { settled: number; future: number; spendable: number; offchain_outbound: number; offchain_inbound: number }>;
     calls: string[];
+    node: RlnNodeControl;
   };
   close(): Promise<void>;
 }
 
 const rlnError = (reply: FastifyReply, code: number, name: string, error: string) => reply.status(code).send({ error, code, name });
 
-export async function startRlnDouble(): Promise<RlnDouble> {
+export async function startRlnDouble(options: RlnDoubleOptions = {}): Promise<RlnDouble> {
   const secretKey = utils.randomSecretKey();
   const pubkey = publicKeyHex(secretKey);
   const invoices = new Map<string, Invoice>();
   const payments = new Map<string, Payment>();
+  const lifecycle = options.lifecycle;
+  const addresses = new Set<string>();
+  const funds: Array<{ sat: number; height?: number }> = [];
+  const node: RlnNodeControl = {
+    initialised: !lifecycle,
+    unlocked: !lifecycle,
+    height: lifecycle ? 0 : 321,
+    chainHeight: lifecycle ? 0 : 321,
+    coloredUtxos: 0,
+    peers: new Set(),
+    channels: [],
+    unlockBodies: [],
+    openHeights: [],
+    newAddress() {
+      const address = `bcrt1q${randomBytes(19).toString('hex')}`;
+      addresses.add(address);
+      return address;
+    },
+    owns: (address) => addresses.has(address),
+    receive(address, sat) {
+      if (!addresses.has(address)) throw new Error(`the RLN double never gave out ${address}`);
+      funds.push({ sat });
+    },
+    setChainHeight(height) {
+      node.chainHeight = height;
+      for (const fund of funds) fund.height ??= height;
+      const sync = () => (node.height = Math.max(node.height, height));
+      if (lifecycle?.syncDelayMs) setTimeout(sync, lifecycle.syncDelayMs).unref();
+      else sync();
+    },
+    confirmedSat: () => funds.filter((fund) => fund.height !== undefined && fund.height <= node.height).reduce((sum, fund) => sum + fund.sat, 0),
+  };
   const control: RlnDouble['control'] = {
     outcome: 'Succeeded',
     assets: new Map(),
     calls: [],
+    node,
     payInvoice(paymentHash) {
       const inv = invoices.get(paymentHash);
       if (!inv || inv.status !== 'Pending') throw new Error(`no pending invoice ${paymentHash}`);
@@ -82,6 +167,7 @@ export async function startRlnDouble(): Promise<RlnDouble> {
   app.addHook('onRequest', async (request) => {
     control.calls.push(request.url);
   });
+  if (lifecycle) addLifecycle(app, node, control.assets, lifecycle);
 
   app.get('/nodeinfo', async () => ({
     pubkey, num_channels: 1, num_usable_channels: 1, local_balance_sat: 400_000, pending_outbound_payments_sat: 0, num_peers: 1,
@@ -89,9 +175,9 @@ export async function startRlnDouble(): Promise<RlnDouble> {
     channel_capacity_max_sat: 16_777_215, channel_asset_min_amount: 1, channel_asset_max_amount: 18_446_744_073_709_551_615,
     network_nodes: 2, network_channels: 1,
   }));
-  app.get('/networkinfo', async () => ({ network: 'Regtest', height: 321 }));
+  app.get('/networkinfo', async () => ({ network: 'Regtest', height: node.height }));
   app.get('/listchannels', async () => ({
-    channels: [{
+    channels: lifecycle ? node.channels.map((channel) => channelView(node, channel)) : [{
       channel_id: 'a'.repeat(64), peer_pubkey: '02'.padEnd(66, '1'), status: 'Opened', ready: true, capacity_sat: 1_000_000,
       local_balance_sat: 400_000, outbound_balance_msat: 390_000_000, inbound_balance_msat: 590_000_000, is_usable: true, public: true,
     }],
@@ -184,4 +270,122 @@ export async function startRlnDouble(): Promise<RlnDouble> {
   await app.listen({ host: '127.0.0.1', port: 0 });
   const address = app.server.address() as { port: number };
   return { url: `http://127.0.0.1:${address.port}`, pubkey, app, control, close: () => app.close() };
+}
+
+const usable = (node: RlnNodeControl, channel: OpenedChannel) => node.height - channel.openedAt >= 6;
+
+function channelView(node: RlnNodeControl, channel: OpenedChannel) {
+  const ready = usable(node, channel);
+  return {
+    channel_id: channel.channel_id, peer_pubkey: channel.peer_pubkey, status: ready ? 'Opened' : 'Opening', ready, is_usable: ready,
+    capacity_sat: channel.capacity_sat, local_balance_sat: channel.capacity_sat, public: true,
+    asset_id: channel.asset_id, asset_local_amount: channel.asset_local_amount, asset_remote_amount: channel.asset_id ? 0 : null,
+  };
+}
+
+/** The bring-up endpoints with RLN's lifecycle rules (src/error.rs: statuses and texts). */
+function addLifecycle(app: FastifyInstance, node: RlnNodeControl, assets: RlnDouble['control']['assets'], options: RlnLifecycleOptions): void {
+  let unlockBusy = options.unlockBusyCalls ?? 0;
+  let openBusy = options.openChannelBusyCalls ?? 0;
+  const missingField = (reply: FastifyReply, field: string) =>
+    reply.code(422).type('text/plain').send(`Failed to deserialize the JSON body into the target type: missing field \`${field}\` at line 1 column 2`);
+
+  app.addHook('preHandler', async (request, reply) => {
+    if (request.url === '/init' || request.url === '/unlock') return;
+    if (!node.initialised) return rlnError(reply, 403, 'NotInitialized', 'Wallet has not been initialized (hint: call init)');
+    if (!node.unlocked) return rlnError(reply, 403, 'LockedNode', 'Node is locked (hint: call unlock)');
+  });
+
+  let password: string | undefined;
+  app.post<{ Body: { password?: string } }>('/init', async (request, reply) => {
+    if (node.initialised) return rlnError(reply, 403, 'AlreadyInitialized', 'Node has already been initialized');
+    const given = request.body?.password;
+    if (given === undefined) return missingField(reply, 'password');
+    if (given.length < 8) return rlnError(reply, 400, 'InvalidPassword', 'Invalid password: must have at least 8 chars');
+    password = given;
+    node.initialised = true;
+    return { mnemonic: `${'abandon '.repeat(11)}about` };
+  });
+
+  app.post<{ Body: Record<string, unknown> }>('/unlock', async (request, reply) => {
+    const body = request.body ?? {};
+    if (!node.initialised) return rlnError(reply, 403, 'NotInitialized', 'Wallet has not been initialized (hint: call init)');
+    if (node.unlocked) return rlnError(reply, 403, 'UnlockedNode', 'Node is unlocked (hint: call lock)');
+    const required = options.unlockShape === 'old'
+      ? ['password', 'bitcoind_rpc_username', 'bitcoind_rpc_password', 'bitcoind_rpc_host', 'bitcoind_rpc_port', 'announce_addresses']
+      : ['password', 'ldk_chain_sync', 'indexer_url', 'announce_addresses'];
+    const missing = required.find((field) => !(field in body));
+    if (missing) return missingField(reply, missing);
+    if (body.password !== password) return rlnError(reply, 401, 'WrongPassword', 'The provided password is incorrect');
+    if (unlockBusy > 0) {
+      unlockBusy--;
+      return rlnError(reply, 403, 'ChangingState', 'Cannot call other APIs while node is changing state');
+    }
+    node.unlockBodies.push(body);
+    node.unlocked = true;
+    return {};
+  });
+
+  app.post('/address', async () => ({ address: node.newAddress() }));
+
+  app.post<{ Body: { num?: number; size?: number } }>('/createutxos', async (request, reply) => {
+    const needed = (request.body?.num ?? 4) * (request.body?.size ?? 32_000) + 1_000;
+    if (node.confirmedSat() < needed) return rlnError(reply, 403, 'InsufficientFunds', `Not enough funds, call getaddress and send ${needed} satoshis`);
+    node.coloredUtxos += request.body?.num ?? 4;
+    return {};
+  });
+
+  app.post<{ Body: { amounts?: number[]; ticker?: string; name?: string; precision?: number } }>('/issueassetnia', async (request, reply) => {
+    const { amounts, ticker, name, precision } = request.body ?? {};
+    if (!amounts || ticker === undefined || name === undefined || precision === undefined) return missingField(reply, 'amounts');
+    if (!/^[A-Z]{1,8}$/.test(ticker)) return rlnError(reply, 400, 'InvalidTicker', `Invalid ticker: ${ticker}`);
+    if (precision < 0 || precision > 18) return rlnError(reply, 400, 'InvalidPrecision', `Invalid precision: ${precision}`);
+    if (node.coloredUtxos === 0) return rlnError(reply, 403, 'NoAvailableUtxos', 'No uncolored UTXOs are available (hint: call createutxos)');
+    const assetId = `rgb:${randomBytes(12).toString('base64url')}`;
+    const supply = amounts.reduce((sum, amount) => sum + amount, 0);
+    assets.set(assetId, { settled: supply, future: supply, spendable: supply, offchain_outbound: 0, offchain_inbound: 0 });
+    node.coloredUtxos--;
+    const now = Math.floor(Date.now() / 1000);
+    return { asset: { asset_id: assetId, ticker, name, precision, issued_supply: supply, timestamp: now, added_at: now, balance: { settled: supply, future: supply, spendable: supply } } };
+  });
+
+  app.post<{ Body: { peer_pubkey_and_addr?: string } }>('/connectpeer', async (request, reply) => {
+    const peer = request.body?.peer_pubkey_and_addr ?? '';
+    const match = /^([0-9a-f]{66})@[^:]+:\d+$/.exec(peer);
+    if (!match) return rlnError(reply, 400, 'InvalidPeerInfo', `Invalid peer info: ${peer}`);
+    node.peers.add(match[1]);
+    return {};
+  });
+
+  app.post<{ Body: { peer_pubkey_and_opt_addr?: string; capacity_sat?: number; push_msat?: number; asset_id?: string; asset_amount?: number; with_anchors?: boolean; public?: boolean } }>('/openchannel', async (request, reply) => {
+    const body = request.body ?? {};
+    const peer = (body.peer_pubkey_and_opt_addr ?? '').split('@')[0];
+    if (!node.peers.has(peer)) return rlnError(reply, 400, 'InvalidPeerInfo', `Invalid peer info: not connected to ${peer}`);
+    if (body.capacity_sat === undefined || body.push_msat === undefined || body.with_anchors === undefined || body.public === undefined) return missingField(reply, 'capacity_sat');
+    if ((body.asset_id === undefined) !== (body.asset_amount === undefined)) return rlnError(reply, 400, 'IncompleteRGBInfo', 'Incomplete RGB info');
+    if (body.asset_id !== undefined) {
+      if (body.capacity_sat < 30_010) return rlnError(reply, 400, 'InvalidAmount', 'Invalid amount: an RGB channel needs at least 30010 sat');
+      if (!body.with_anchors) return rlnError(reply, 400, 'AnchorsRequired', 'RGB channels require anchors');
+      const balance = assets.get(body.asset_id);
+      if (!balance) return rlnError(reply, 403, 'UnknownContractId', 'Unknown RGB contract ID');
+      if (balance.spendable < body.asset_amount!) return rlnError(reply, 403, 'InsufficientAssets', `Not enough assets, available: ${balance.spendable}`);
+    }
+    if (node.coloredUtxos === 0) return rlnError(reply, 403, 'NoAvailableUtxos', 'No uncolored UTXOs are available (hint: call createutxos)');
+    if (openBusy > 0) {
+      openBusy--;
+      return rlnError(reply, 403, 'ChangingState', 'Cannot call other APIs while node is changing state');
+    }
+    if (body.asset_id !== undefined) {
+      const balance = assets.get(body.asset_id)!;
+      balance.settled -= body.asset_amount!;
+      balance.future -= body.asset_amount!;
+      balance.spendable -= body.asset_amount!;
+      balance.offchain_outbound += body.asset_amount!;
+    }
+    node.coloredUtxos--;
+    node.openHeights.push([node.height, node.chainHeight]);
+    const id = randomBytes(32).toString('hex');
+    node.channels.push({ channel_id: id, peer_pubkey: peer, capacity_sat: body.capacity_sat, asset_id: body.asset_id ?? null, asset_local_amount: body.asset_amount ?? null, openedAt: node.chainHeight });
+    return { temporary_channel_id: id };
+  });
 }
