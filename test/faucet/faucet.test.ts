@@ -28,7 +28,7 @@ interface ClaimAnswer {
     address?: string;
     block_hash?: string;
     block_height?: number;
-    error?: { code: string; message: string; retry_after_seconds?: number; blocked_by?: string[] };
+    error?: { code: string; message: string; retry_after_seconds?: number; blocked_by?: string[]; txid?: string };
   };
 }
 
@@ -117,7 +117,7 @@ describe('faucet against real btcd, lnd and Redis', () => {
 
     const sameAddress = await claim(first);
     expect(sameAddress.status).toBe(429);
-    expect(sameAddress.body.error).toMatchObject({ code: 'COOLDOWN', blocked_by: ['address'], message: expect.stringMatching(/try again in \d+ s/) });
+    expect(sameAddress.body.error).toMatchObject({ code: 'COOLDOWN', blocked_by: ['address'], message: expect.stringMatching(/claimed less than 15 minutes ago; try again in \d+ s/) });
     expect(sameAddress.body.error!.retry_after_seconds).toBeGreaterThan(COOLDOWN_SECONDS - 60);
     expect(Number(sameAddress.retryAfter)).toBe(sameAddress.body.error!.retry_after_seconds);
 
@@ -217,6 +217,21 @@ describe('faucet against real btcd, lnd and Redis', () => {
       expect(response.json().error).toMatchObject({ code: 'DEPENDENCY_FAILED', message: expect.stringMatching(/cannot read its wallet or the chain/) });
     } finally {
       await app.close();
+    }
+  });
+
+  it('answers 502 with the txid when mining fails after sending, and keeps the cool-down', async () => {
+    const broken: Miner = { kind: 'direct', mineOne: () => Promise.reject(new Error('no block today')) };
+    const faucet = await startFaucet(CLAIM_SAT, redis, broken);
+    try {
+      const address = freshKey().address;
+      const answer = await claim(address, nextIp(), faucet.url);
+      expect(answer.status).toBe(502);
+      expect(answer.body.error).toMatchObject({ code: 'MINE_FAILED', txid: expect.stringMatching(/^[0-9a-f]{64}$/), message: expect.stringMatching(/no block today.*confirms with the next block/) });
+      expect(await regtest.chain.getRawMempool()).toContain(answer.body.error!.txid);
+      expect((await claim(address, nextIp(), faucet.url)).status).toBe(429);
+    } finally {
+      await faucet.app.close();
     }
   });
 

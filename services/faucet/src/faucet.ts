@@ -36,6 +36,8 @@ export interface FaucetParts {
 
 const MAX_MINE_ATTEMPTS = 3;
 
+const duration = (seconds: number) => (seconds % 60 === 0 ? `${seconds / 60} minutes` : `${seconds} seconds`);
+
 /** The faucet pays regtest bech32/bech32m addresses only (the spec's `bcrt1` addresses). */
 export function claimAddress(input: string): string {
   let parsed;
@@ -67,7 +69,7 @@ export class Faucet {
       throw new HttpError(
         429,
         'COOLDOWN',
-        `${who} claimed less than ${this.parts.cooldownSeconds / 60} minutes ago; try again in ${cooldown.retryAfterSeconds} s`,
+        `${who} claimed less than ${duration(this.parts.cooldownSeconds)} ago; try again in ${cooldown.retryAfterSeconds} s`,
         { 'retry-after': String(cooldown.retryAfterSeconds) },
         { retry_after_seconds: cooldown.retryAfterSeconds, blocked_by: cooldown.blockedBy },
       );
