@@ -103,7 +103,7 @@ export class LabManager {
       if (lab.status === 'ready' && !allAlive) lab.status = 'degraded';
       if (lab.status === 'ready') {
         const runtimeOptions = await runtimeOptionsFor(lab.runtime);
-        const session = new LabSession(lab, runtimeOptions.runtime, runtimeOptions.hostPlacement(lab));
+        const session = new LabSession(lab, runtimeOptions);
         await session.reattach();
         this.sessions.set(lab.name, session);
         await this.onLabReady(lab);

@@ -155,6 +155,25 @@ program.command('logs').description("the last lines of a service's log")
     process.stdout.write(json() ? JSON.stringify({ service, log: text }) + '\n' : text);
   });
 
+program.command('images').description('container images for the docker runtime')
+  .command('build')
+  .description('build the images a lab needs (local: from a debootstrap base and binaries built here), skipping those built for the same pins')
+  .option('-f, --file <path>', 'lab file', 'lab.yaml')
+  .option('--upstream', 'the upstream flavour (official releases and sources: needs the internet)')
+  .option('--local', 'the local flavour (the default): no registry needed')
+  .option('--force', 'rebuild even when up to date')
+  .action(async (options: { file: string; upstream?: boolean; force?: boolean }) => {
+    const spec = parseLabSpec(readFileSync(options.file, 'utf8'), options.file);
+    const { discoverEngine, buildLabImages } = await import('../runtimes/docker/index.js');
+    const engine = await discoverEngine();
+    const result = await buildLabImages(engine.docker, spec, {
+      flavour: options.upstream ? 'upstream' : 'local',
+      force: options.force,
+      onProgress: (line) => !json() && console.log(`  ${line}`),
+    });
+    out(`images for lab ${spec.name} ready`, result);
+  });
+
 program.command('scenario').description('scenario files: payment flows run against a lab with a pass/fail report')
   .command('run')
   .argument('<file>', 'a scenario file (see scenarios/)')

@@ -58,7 +58,7 @@ export function newLabState(spec: LabSpec, specText: string, dir: string): LabSt
  * Each service is reported as it becomes ready; each phase's duration is recorded.
  */
 export async function bringUp(lab: LabState, options: LabDriverOptions): Promise<LabSession> {
-  const session = new LabSession(lab, options.runtime, options.hostPlacement(lab));
+  const session = new LabSession(lab, options);
   const phase = async <T>(name: string, work: () => Promise<T>): Promise<T> => {
     const started = Date.now();
     const result = await work();

@@ -82,12 +82,11 @@ export interface ChannelRequest {
 export async function openChannelBetween(session: LabSession, request: ChannelRequest): Promise<{ fundingTxid: string; fundingVout: number }> {
   if (request.from === request.to) throw new UserInputError('a channel needs two different nodes');
   const partnerKey = await nodePubkey(session, request.to);
-  const socket = session.connections.hostAddress(request.to, 'p2p');
   await connectPeers(session, request.from, request.to);
   const opened = await openChannel({
     lnd: session.lnd(request.from),
     partner_public_key: partnerKey,
-    partner_socket: socket,
+    partner_socket: session.peerAddress(request.from, request.to),
     local_tokens: request.capacitySat,
     give_tokens: request.pushSat ?? 0,
   });
@@ -96,7 +95,7 @@ export async function openChannelBetween(session: LabSession, request: ChannelRe
 
 export async function connectPeers(session: LabSession, from: string, to: string): Promise<void> {
   const partnerKey = await nodePubkey(session, to);
-  await addPeer({ lnd: session.lnd(from), public_key: partnerKey, socket: session.connections.hostAddress(to, 'p2p'), retry_count: 5, retry_delay: 200 });
+  await addPeer({ lnd: session.lnd(from), public_key: partnerKey, socket: session.peerAddress(from, to), retry_count: 5, retry_delay: 200 });
 }
 
 /** Waits until `node` sees an active channel with `partner`. */

@@ -7,6 +7,7 @@ import type { Placement } from '../kinds/types.js';
 import { BTCD_RPC_CERT_FILE } from '../kinds/btcd.js';
 import { LND_ADMIN_MACAROON_FILE, LND_TLS_CERT_FILE } from '../kinds/lnd.js';
 import type { Runtime } from '../runtimes/types.js';
+import type { RuntimeOptions } from '../runtimes/select.js';
 import { LabWallet } from '../wallet/lab-wallet.js';
 import { LabConnections } from './context.js';
 import type { LabState } from './state.js';
@@ -18,13 +19,22 @@ export class LabSession {
   private wallet?: LabWallet;
   private readonly lnds = new Map<string, AuthenticatedLnd>();
 
+  readonly runtime: Runtime;
+  /** How the control plane (on this machine) reaches the lab's services. */
+  readonly hostPlacement: Placement;
+
   constructor(
     readonly lab: LabState,
-    readonly runtime: Runtime,
-    /** How the control plane (on this machine) reaches the lab's services. */
-    readonly hostPlacement: Placement,
+    private readonly runtimeOptions: RuntimeOptions,
   ) {
     this.connections = new LabConnections(lab);
+    this.runtime = runtimeOptions.runtime;
+    this.hostPlacement = runtimeOptions.hostPlacement(lab);
+  }
+
+  /** host:port at which node `from` dials node `to` (a container name on docker, loopback on process). */
+  peerAddress(from: string, to: string): string {
+    return this.runtimeOptions.placementFor(this.lab, from).reach(to, 'p2p');
   }
 
   get labInfo() {

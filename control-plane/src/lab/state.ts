@@ -19,6 +19,11 @@ export interface ServiceState {
   error?: string;
 }
 
+/** Each service's host ports by port name, by service name. */
+export function hostPortsByService(lab: LabState): Record<string, Record<string, number>> {
+  return Object.fromEntries(Object.values(lab.services).map((service) => [service.name, service.hostPorts]));
+}
+
 /** Lab credentials, kept in the state file (mode 0600): a lab holds test coins only. */
 export interface LabSecrets {
   chainRpcUser: string;

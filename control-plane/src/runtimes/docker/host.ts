@@ -1,12 +1,11 @@
 import type { Placement } from '../../kinds/types.js';
 import type { LabDriverOptions } from '../../lab/bring-up.js';
-import type { LabState } from '../../lab/state.js';
+import { hostPortsByService, type LabState } from '../../lab/state.js';
 import { processPlacement } from '../process/placement.js';
 import { dockerPlacement } from './placement.js';
 import { createDockerRuntime, type DockerRuntimeOptions } from './runtime.js';
 
 const kindsOf = (lab: LabState) => Object.fromEntries(Object.values(lab.services).map((service) => [service.name, service.kind]));
-const hostPortsOf = (lab: LabState) => Object.fromEntries(Object.values(lab.services).map((service) => [service.name, service.hostPorts]));
 
 /**
  * The docker runtime with its placements: services see each other by name on the lab network;
@@ -17,6 +16,6 @@ export function dockerRuntimeOptions(options: DockerRuntimeOptions = {}): Pick<L
   return {
     runtime: createDockerRuntime({ buildImages: true, ...options }),
     placementFor: (lab: LabState, service: string): Placement => dockerPlacement(lab.name, service, kindsOf(lab)),
-    hostPlacement: (lab: LabState) => processPlacement(lab.dir, 'chain', hostPortsOf(lab)),
+    hostPlacement: (lab: LabState) => processPlacement(lab.dir, 'chain', hostPortsByService(lab)),
   };
 }
