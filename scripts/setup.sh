@@ -28,8 +28,10 @@ fi
 # Debian starts its own PostgreSQL and Redis where an init system runs; the lab runs its own on free ports.
 
 echo "==> npm packages"
+# `npm install` rather than `npm ci`: with this machine's npm settings (lockfiles without registry
+# URLs) npm ci rejects a lock that lists only this platform's optional packages. The lock still pins.
 if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
-  npm ci --no-audit --no-fund --loglevel=error
+  npm install --no-audit --no-fund --loglevel=error
 fi
 
 echo "==> node binaries (btcd, lnd)"
