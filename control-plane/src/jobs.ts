@@ -80,13 +80,15 @@ export class JobQueues {
   async get(id: string): Promise<JobView | undefined> {
     const queueName = QUEUE_NAMES.find((name) => id.startsWith(`${name}-`));
     if (!queueName) return undefined;
+    // the state first: a job read after it is at least as finished, so "completed" comes with its result
+    const state = await this.queue(queueName).getJobState(id);
     const job = await this.queue(queueName).getJob(id);
     if (!job) return undefined;
     return {
       id,
       queue: queueName,
       lab: job.data.lab,
-      state: await job.getState(),
+      state,
       request: job.data,
       result: job.returnvalue ?? undefined,
       error: job.failedReason || undefined,

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startControlPlane, type RunningControlPlane } from '../../control-plane/src/daemon.js';
-import { isRunning } from '../../control-plane/src/runtimes/process/child.js';
+import { isRunning, stopProcessGroup } from '../../control-plane/src/runtimes/process/child.js';
 import { isListening } from '../../control-plane/src/util/ports.js';
 import { waitFor } from '../../control-plane/src/util/wait.js';
 
@@ -93,7 +93,7 @@ describe('control plane API on the default lab', () => {
     const before = await height();
     const claim = await fetch(`${url('faucet')}api/claim`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ address }) });
     const claimed = await claim.json();
-    expect(claim.status).toBe(200);
+    expect(claim.status, JSON.stringify(claimed)).toBe(200);
     expect(claimed.block_height).toBe(before + 1);
     const utxos = await waitFor(async () => {
       const found = await (await fetch(`${url('chain-adapter')}/address/${address}/utxo`)).json();
@@ -140,6 +140,19 @@ describe('control plane API on the default lab', () => {
     expect(body.nodes.find((n: { name: string }) => n.name === 'bob').channels[0].active).toBe(true);
     const mined = await call('POST', '/labs/api/mine?wait=true', { blocks: 2 });
     expect(mined.body.state).toBe('completed');
+  });
+
+  it('shows a lab whose service died while the control plane was down as degraded', async () => {
+    await plane.stop();
+    const carol = plane.manager.get('api').services.carol;
+    if (carol.handle?.runtime !== 'process') throw new Error('expected a process lab');
+    await stopProcessGroup(carol.handle.pid, 10_000, 'SIGKILL');
+    plane = await startControlPlane({ home });
+    const { body } = await call('GET', '/labs/api');
+    expect(body.status).toBe('degraded');
+    expect(body.services.find((s: { name: string }) => s.name === 'carol')).toMatchObject({ status: 'failed', error: expect.stringContaining('no longer running') });
+    const work = await call('POST', '/labs/api/mine', { blocks: 1 });
+    expect(work.status).toBe(409);
   });
 
   it('deletes the lab leaving no process and no port', async () => {
