@@ -192,4 +192,80 @@ export const migrations: Migration[] = [
        $fn$`,
     ],
   },
+  {
+    version: 4,
+    name: 'ledger_transfer returns the payments it inserts instead of reading them back',
+    statements: [
+      // Version 3 ended with "select * from payments where id in (p_ids[1], p_ids[2])". PL/pgSQL
+      // caches that plan per connection, and after five calls it may keep a generic plan chosen
+      // while payments was a page or two: a sequential scan of a table that grows with every
+      // transfer (each connection keeps whichever plan it got, so throughput was bimodal). The
+      // INSERT ... RETURNING gives the same rows without reading the table.
+      `create or replace function ledger_transfer(
+         p_from uuid, p_to uuid, p_user uuid, p_kind text, p_asset text, p_amount numeric,
+         p_ids uuid[], p_audit jsonb)
+       returns setof payments language plpgsql as $fn$
+       declare
+         w record;
+         found_count int := 0;
+         v_wallet uuid;
+         v_delta numeric;
+         v_payment uuid;
+         v_entry uuid;
+         v_after numeric;
+         is_btc boolean := p_kind = 'btc';
+       begin
+         for w in select id, user_id, archived_at from wallets where id in (p_from, p_to) order by id for share loop
+           if p_user is not null and w.user_id <> p_user then
+             raise exception using errcode = 'P0001', message = 'WALLET_NOT_FOUND', detail = w.id::text;
+           end if;
+           if w.archived_at is not null then
+             raise exception using errcode = 'P0001', message = 'WALLET_ARCHIVED', detail = w.id::text;
+           end if;
+           found_count := found_count + 1;
+         end loop;
+         if found_count < 2 then
+           raise exception using errcode = 'P0001', message = 'WALLET_NOT_FOUND',
+             detail = (case when exists (select 1 from wallets where id = p_from) then p_to else p_from end)::text;
+         end if;
+         -- The two payments are returned as inserted (nothing below changes them): no second read.
+         return query with ins as (
+           insert into payments (id, wallet_id, direction, kind, status, amount_msat, asset_id, asset_amount,
+               transfer_id, counterparty_wallet_id, settled_at)
+             values
+               (p_ids[1], p_from, 'out', 'internal', 'succeeded', case when is_btc then p_amount else 0 end,
+                case when is_btc then null else p_asset end, case when is_btc then null else p_amount end, p_ids[3], p_to, now()),
+               (p_ids[2], p_to, 'in', 'internal', 'succeeded', case when is_btc then p_amount else 0 end,
+                case when is_btc then null else p_asset end, case when is_btc then null else p_amount end, p_ids[3], p_from, now())
+             returning *)
+           select * from ins order by direction desc;
+         for i in 1..2 loop
+           -- lower wallet id first
+           if (i = 1) = (p_from < p_to) then
+             v_wallet := p_from; v_delta := -p_amount; v_payment := p_ids[1]; v_entry := p_ids[4];
+             update balances set amount = amount + v_delta
+               where wallet_id = v_wallet and asset_kind = p_kind and asset_id = p_asset and amount + v_delta >= 0
+               returning amount into v_after;
+             if not found then
+               raise exception using errcode = 'P0001', message = 'INSUFFICIENT_FUNDS', detail = p_from::text;
+             end if;
+           else
+             v_wallet := p_to; v_delta := p_amount; v_payment := p_ids[2]; v_entry := p_ids[5];
+             insert into balances (wallet_id, asset_kind, asset_id, amount) values (v_wallet, p_kind, p_asset, v_delta)
+               on conflict (wallet_id, asset_kind, asset_id) do update set amount = balances.amount + excluded.amount
+               returning amount into v_after;
+           end if;
+           insert into ledger_entries (id, wallet_id, asset_kind, asset_id, delta, balance_after, payment_id, reason)
+             values (v_entry, v_wallet, p_kind, p_asset, v_delta, v_after, v_payment,
+                     case when v_delta < 0 then 'transfer_out' else 'transfer_in' end);
+         end loop;
+         if p_audit is not null then
+           insert into audit_log (id, user_id, action, target_type, target_id, details, ip)
+             values ((p_audit->>'id')::uuid, (p_audit->>'user_id')::uuid, p_audit->>'action', p_audit->>'target_type',
+                     p_audit->>'target_id', p_audit->'details', p_audit->>'ip');
+         end if;
+       end
+       $fn$`,
+    ],
+  },
 ];

@@ -300,7 +300,7 @@ export class Ledger {
       target_id: input.audit.targetId ?? null, details: input.audit.details ?? null, ip: input.audit.ip ?? null,
     };
     try {
-      // One statement (the ledger_transfer function of migration 3), so one round trip.
+      // One statement (the ledger_transfer function, migrations 3 and 4), so one round trip.
       const { rows } = await this.db.query<PaymentRow>(
         `select ${PAYMENT_COLUMNS} from ledger_transfer($1, $2, $3, $4, $5, $6, $7::uuid[], $8::jsonb)`,
         [from, to, input.ownerId ?? null, asset.kind, assetIdOf(asset), amount.toString(),
