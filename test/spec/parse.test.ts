@@ -62,4 +62,11 @@ describe('lab.yaml', () => {
     const problems = problemsOf('name: X\nruntime: vm\n');
     expect(problems.map((p) => p.path).sort()).toEqual(['name', 'runtime']);
   });
+
+  it('keeps rln nodes to what the lab can run: docker, an indexer, no lab.yaml channels', () => {
+    expect(problemsOf('name: x\nnodes:\n  - name: r\n    kind: rln\n')[0]).toMatchObject({ line: 4, message: expect.stringContaining('docker runtime') });
+    expect(problemsOf('name: x\nruntime: docker\nindexer:\n  enabled: false\nnodes:\n  - name: r\n    kind: rln\n')[0].message).toContain('indexer');
+    const [channel] = problemsOf('name: x\nruntime: docker\nnodes:\n  - name: a\n  - name: r\n    kind: rln\nchannels:\n  - from: a\n    to: r\n    capacity_sat: 100000\n');
+    expect(channel).toMatchObject({ path: 'channels[0].to', message: expect.stringContaining("RLN's API") });
+  });
 });

@@ -43,7 +43,8 @@ export function faucetLaunch(placement: Placement, settings: FaucetSettings): La
 }
 
 export interface WalletServerSettings {
-  lnd: LndCredentials;
+  /** The node: an lnd node's credentials, or an RLN node's API URL. */
+  node: { kind: 'lnd'; credentials: LndCredentials } | { kind: 'rln'; url: string };
   databaseUrl: string;
   redisUrl: string;
   adminPubkeys: string[];
@@ -53,8 +54,8 @@ export interface WalletServerSettings {
 
 export function walletServerLaunch(placement: Placement, settings: WalletServerSettings): LaunchSpec {
   return service('services/wallet-server/src/main.js', placement, 'http', {
-    ...lndCredentialsToEnv(settings.lnd),
-    NODE_KIND: 'lnd',
+    ...(settings.node.kind === 'lnd' ? lndCredentialsToEnv(settings.node.credentials) : { RLN_URL: settings.node.url }),
+    NODE_KIND: settings.node.kind,
     DATABASE_URL: settings.databaseUrl,
     REDIS_URL: settings.redisUrl,
     ADMIN_PUBKEYS: settings.adminPubkeys.join(','),

@@ -17,7 +17,9 @@ export type Program =
   | { type: 'node-binary'; name: 'btcd' | 'lnd' }
   | { type: 'system'; name: 'postgres' | 'redis-server' }
   /** One of the project's TypeScript services, by its compiled entry point under dist/. */
-  | { type: 'service'; entry: string };
+  | { type: 'service'; entry: string }
+  /** A program that exists only as a container image (the image's entry point runs it). */
+  | { type: 'image'; name: 'rln' };
 
 export interface LaunchSpec {
   program: Program;

@@ -12,7 +12,9 @@ import type { LabEventListener } from './events.js';
 import { launchFor } from './launch.js';
 import { mineBlocks, newNodeAddress, nodePubkey, openChannelBetween, waitChannelActive, waitGraphChannels, waitNodeSynced } from './operations.js';
 import { CHAIN_SERVICE, planLab, requestedHostPorts } from './plan.js';
-import { probeReady } from './readiness.js';
+import { electrumTipHeight, probeReady } from './readiness.js';
+import { RlnClient } from '../drivers/rln.js';
+import { bringUpRln } from '../kinds/rln-bringup.js';
 import { LabSession } from './session.js';
 import type { LabState, ServiceState } from './state.js';
 
@@ -47,6 +49,7 @@ export function newLabState(spec: LabSpec, specText: string, dir: string): LabSt
       chainRpcPassword: randomBytes(12).toString('hex'),
       labWalletKeyHex: newPrivateKeyHex(),
       walletServerTokenSecret: randomBytes(32).toString('hex'),
+      rlnPassword: randomBytes(12).toString('hex'),
     },
     services,
     phases: [],
@@ -70,6 +73,17 @@ export async function bringUp(lab: LabState, options: LabDriverOptions): Promise
   };
   const spec = lab.spec;
   const startAll = (names: string[]) => Promise.all(names.map((name) => startService(session, name, options)));
+  /** Starts `names` wave by wave: each wave is what depends only on services already ready. */
+  const startInWaves = async (names: string[]) => {
+    let waiting = names;
+    while (waiting.length > 0) {
+      const wave = waiting.filter((name) => lab.services[name].dependsOn.every((dependency) => lab.services[dependency]?.status === 'ready'));
+      if (wave.length === 0) throw new Error(`cannot start ${waiting.join(', ')}: their dependencies are not ready`);
+      await startAll(wave);
+      waiting = waiting.filter((name) => !wave.includes(name));
+    }
+  };
+  const labServiceKinds = new Set(['wallet-server', 'faucet', 'chain-adapter']);
   const lndNodes = spec.nodes.filter((node) => node.kind === 'lnd').map((node) => node.name);
   try {
     await phase('prepare', async () => {
@@ -78,11 +92,13 @@ export async function bringUp(lab: LabState, options: LabDriverOptions): Promise
     });
     await phase('chain', () => startAll([CHAIN_SERVICE]));
     await phase('initial blocks', () => mineBlocks(session, spec.mining.initial_blocks));
-    await phase('nodes', () => startAll(Object.values(lab.services).filter((s) => s.dependsOn.every((d) => d === CHAIN_SERVICE) && s.name !== CHAIN_SERVICE).map((s) => s.name)));
+    await phase('nodes', () => startInWaves(Object.values(lab.services).filter((s) => s.name !== CHAIN_SERVICE && !labServiceKinds.has(s.kind)).map((s) => s.name)));
     await phase('funding', () => fundNodes(session));
+    const rlnNodes = spec.nodes.filter((node) => node.kind === 'rln');
+    if (rlnNodes.length > 0) await phase('rgb nodes', () => Promise.all(rlnNodes.map((node) => startRlnNode(session, node.name, node.funding_sat, options))));
     if (spec.channels.length > 0) await phase('channels', () => openDeclaredChannels(session, lndNodes));
     const rest = Object.values(lab.services).filter((s) => s.status === 'pending').map((s) => s.name);
-    if (rest.length > 0) await phase('services', () => startAll(rest));
+    if (rest.length > 0) await phase('services', () => startInWaves(rest));
     lab.status = 'ready';
     await options.persist();
     options.onEvent({ type: 'lab', lab: lab.name, status: 'ready' });
@@ -95,6 +111,24 @@ export async function bringUp(lab: LabState, options: LabDriverOptions): Promise
     session.close();
     throw error;
   }
+}
+
+/** RLN's start sequence (init, unlock, fund, colored UTXOs) for an rln node whose API answers. */
+async function startRlnNode(session: LabSession, node: string, fundingSat: number, options: LabDriverOptions): Promise<void> {
+  const lab = session.lab;
+  const placement = options.placementFor(lab, node);
+  const client = new RlnClient(`http://${session.connections.hostAddress(node, 'api')}`);
+  const result = await bringUpRln(client, {
+    height: () => session.chain.getBlockCount(),
+    mine: async (blocks) => void (await mineBlocks(session, blocks)),
+    send: async (address, amountSat) => void (await session.labWallet.send([{ address, amountSat }])),
+    indexedHeight: () => electrumTipHeight(session.connections.hostAddress('indexer', 'electrum')),
+  }, {
+    unlock: { password: lab.secrets.rlnPassword, chain: { kind: 'btcd' }, indexerUrl: `tcp://${placement.reach('indexer', 'electrum')}`, alias: node },
+    fundingSat: BigInt(fundingSat),
+  });
+  lab.services[node].info = { ...lab.services[node].info, pubkey: result.pubkey, address: result.address };
+  await options.persist();
 }
 
 async function allocateHostPorts(lab: LabState): Promise<void> {

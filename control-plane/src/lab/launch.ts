@@ -1,5 +1,6 @@
 import { btcdLaunch } from '../kinds/btcd.js';
 import { lndLaunch } from '../kinds/lnd.js';
+import { rlnArgs } from '../kinds/rln-bringup.js';
 import { postgresServiceLaunch } from '../kinds/postgres.js';
 import { redisServiceLaunch } from '../kinds/redis.js';
 import { chainAdapterLaunch, faucetLaunch, indexerLaunch, walletServerLaunch } from '../kinds/services.js';
@@ -61,8 +62,11 @@ export function launchFor(service: ServiceState, context: LaunchContext): Launch
     }
     case 'wallet-server': {
       const settings = required(lab.spec.services['wallet-server'], 'wallet-server settings');
+      const nodeKind = lab.spec.nodes.find((node) => node.name === settings.node)?.kind;
       return walletServerLaunch(placement, {
-        lnd: connections.lndCredentials(settings.node, placement),
+        node: nodeKind === 'rln'
+          ? { kind: 'rln', url: `http://${placement.reach(settings.node, 'api')}` }
+          : { kind: 'lnd', credentials: connections.lndCredentials(settings.node, placement) },
         databaseUrl: lab.spec.postgres.managed ? `postgres://postgres@${placement.reach('postgres', 'sql')}/postgres` : lab.spec.postgres.url,
         redisUrl: redisUrl(),
         adminPubkeys: settings.admin_pubkeys,
@@ -70,9 +74,10 @@ export function launchFor(service: ServiceState, context: LaunchContext): Launch
         publicUrl: `http://127.0.0.1:${service.hostPorts.http}`,
       });
     }
+    case 'rln':
+      return { program: { type: 'image', name: 'rln' }, args: rlnArgs(placement), env: {} };
     case 'bitcoind':
     case 'electrs':
-    case 'rln':
       throw new Error(`${service.kind} runs only in the docker runtime, from an image built with \`reglab images build\``);
   }
 }

@@ -31,26 +31,42 @@ export async function probeReady(session: LabSession, service: string, kind: Ser
     case 'chain-adapter':
       return probeHttp(`http://${address('http')}/api/health`);
     case 'rln':
-      return probeHttp(`http://${address('api')}/networkinfo`);
+      // any answer will do: before /init and /unlock RLN answers its API with 403
+      return probeHttp(`http://${address('api')}/networkinfo`, { anyStatus: true });
   }
 }
 
-async function probeHttp(url: string): Promise<boolean> {
+async function probeHttp(url: string, options: { anyStatus?: boolean } = {}): Promise<boolean> {
   const response = await fetch(url, { signal: AbortSignal.timeout(2_000) });
-  return response.ok;
+  return options.anyStatus === true || response.ok;
 }
 
 /** An Electrum server is ready when it answers server.version on its TCP port. */
-function probeElectrum(hostPort: string): Promise<boolean> {
+async function probeElectrum(hostPort: string): Promise<boolean> {
+  return (await electrumCall(hostPort, 'server.version', ['reglab-probe', '1.4'])) !== undefined;
+}
+
+/** The height of the newest block an Electrum server serves. */
+export async function electrumTipHeight(hostPort: string): Promise<number> {
+  return ((await electrumCall(hostPort, 'blockchain.headers.subscribe', [])) as { height: number }).height;
+}
+
+/** One JSON-RPC call on a fresh connection (newline-delimited, as the Electrum protocol is). */
+function electrumCall(hostPort: string, method: string, params: unknown[]): Promise<unknown> {
   const [host, port] = hostPort.split(':');
   return new Promise((resolve, reject) => {
     const socket = createConnection({ host, port: Number(port) });
-    socket.setTimeout(2_000, () => socket.destroy(new Error('no answer')));
+    let received = '';
+    socket.setTimeout(2_000, () => socket.destroy(new Error(`no answer to ${method} from ${hostPort}`)));
     socket.on('error', reject);
-    socket.on('connect', () => socket.write(JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'server.version', params: ['reglab-probe', '1.4'] }) + '\n'));
+    socket.on('connect', () => socket.write(JSON.stringify({ jsonrpc: '2.0', id: 0, method, params }) + '\n'));
     socket.on('data', (data) => {
+      received += data.toString();
+      if (!received.includes('\n')) return;
       socket.destroy();
-      resolve(data.toString().includes('"result"'));
+      const answer = JSON.parse(received.slice(0, received.indexOf('\n'))) as { result?: unknown; error?: { message?: string } };
+      if (answer.error) reject(new Error(`${method}: ${answer.error.message ?? 'error'}`));
+      else resolve(answer.result);
     });
   });
 }

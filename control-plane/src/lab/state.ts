@@ -30,6 +30,8 @@ export interface LabSecrets {
   chainRpcPassword: string;
   labWalletKeyHex: string;
   walletServerTokenSecret: string;
+  /** The password of the lab's RLN nodes' wallets. */
+  rlnPassword: string;
 }
 
 export interface LabState {

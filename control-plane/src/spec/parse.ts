@@ -114,6 +114,9 @@ function checkReferences(lab: RawLab): Reference[] {
     if (node.kind === 'rln' && lab.runtime !== 'docker') {
       problems.push({ path: ['nodes', index, 'kind'], message: 'rln nodes run only in the docker runtime (set runtime: docker)' });
     }
+    if (node.kind === 'rln' && !lab.indexer.enabled) {
+      problems.push({ path: ['nodes', index, 'kind'], message: 'rln nodes follow the chain through the indexer (indexer.enabled: true)' });
+    }
   });
   const reservedNames = new Set(['chain', 'indexer', 'postgres', 'redis', 'wallet-server', 'faucet', 'chain-adapter']);
   lab.nodes.forEach((node, index) => {
@@ -124,6 +127,9 @@ function checkReferences(lab: RawLab): Reference[] {
   lab.channels.forEach((channel, index) => {
     for (const end of ['from', 'to'] as const) {
       if (!nodes.has(channel[end])) problems.push({ path: ['channels', index, end], message: `no node named "${channel[end]}" (nodes: ${[...nodes.keys()].join(', ') || 'none'})` });
+    }
+    for (const end of ['from', 'to'] as const) {
+      if (nodes.get(channel[end])?.kind === 'rln') problems.push({ path: ['channels', index, end], message: 'channels of rln nodes (asset channels) are opened through RLN\'s API, not from lab.yaml' });
     }
     if (channel.from === channel.to) problems.push({ path: ['channels', index, 'to'], message: 'a channel needs two different nodes' });
     if (channel.push_sat >= channel.capacity_sat) problems.push({ path: ['channels', index, 'push_sat'], message: `push_sat must be less than capacity_sat (${channel.capacity_sat})` });

@@ -68,6 +68,8 @@ function toProcessLaunch(launch: LaunchSpec, cwd: string): ProcessLaunch {
       return { ...base, command: program.name === 'postgres' ? join(postgresBinDir(), 'postgres') : redisServerBinary() };
     case 'service':
       return { ...base, ...serviceCommand(program.entry, launch.args) };
+    case 'image':
+      throw new Error(`${program.name} runs only in the docker runtime, from its container image`);
   }
 }
 
