@@ -1,7 +1,6 @@
 // btcd and lnd from the local images, run by the docker runtime as a planner would: lnd reaches
 // btcd by container name on the lab network, the test reaches both on their 127.0.0.1 ports.
 import { randomBytes } from 'node:crypto';
-import { createConnection } from 'node:net';
 import type Docker from 'dockerode';
 import { getWalletInfo } from 'lightning';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,6 +10,7 @@ import { buildImages } from '../../control-plane/src/images/build.js';
 import { BTCD_RPC_CERT_FILE, btcdLaunch } from '../../control-plane/src/kinds/btcd.js';
 import { LND_ADMIN_MACAROON_FILE, LND_TLS_CERT_FILE, lndLaunch } from '../../control-plane/src/kinds/lnd.js';
 import { indexerLaunch } from '../../control-plane/src/kinds/services.js';
+import { electrumCall } from '../../control-plane/src/lab/readiness.js';
 import type { ServiceKind } from '../../control-plane/src/kinds/types.js';
 import { dockerPlacement } from '../../control-plane/src/runtimes/docker/placement.js';
 import { createDockerRuntime, type DockerRuntime } from '../../control-plane/src/runtimes/docker/runtime.js';
@@ -22,24 +22,7 @@ import { engine, labLeftovers, uniqueLab } from './support.js';
 const MINING_ADDRESS = 'bcrt1qw508d6qejxtdg4y5r3zarvary0c5xw7kygt080';
 const kinds: Record<string, ServiceKind> = { chain: 'btcd', alice: 'lnd', indexer: 'indexer' };
 
-/** One Electrum JSON-RPC call over a fresh TCP connection. */
-function electrum<T>(port: number, method: string, params: unknown[] = []): Promise<T> {
-  return new Promise((resolve, reject) => {
-    const socket = createConnection({ host: '127.0.0.1', port });
-    let buffer = '';
-    socket.setTimeout(5_000, () => socket.destroy(new Error('no answer')));
-    socket.on('error', reject);
-    socket.on('connect', () => socket.write(JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) + '\n'));
-    socket.on('data', (data) => {
-      buffer += data.toString();
-      if (!buffer.includes('\n')) return;
-      socket.destroy();
-      const reply = JSON.parse(buffer.split('\n')[0]) as { result?: T; error?: unknown };
-      if (reply.error) reject(new Error(JSON.stringify(reply.error)));
-      else resolve(reply.result as T);
-    });
-  });
-}
+const electrum = <T>(port: number, method: string, params: unknown[] = []) => electrumCall(`127.0.0.1:${port}`, method, params) as Promise<T>;
 
 describe('btcd and lnd containers from the local images', () => {
   let docker: Docker;

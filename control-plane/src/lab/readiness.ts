@@ -52,7 +52,7 @@ export async function electrumTipHeight(hostPort: string): Promise<number> {
 }
 
 /** One JSON-RPC call on a fresh connection (newline-delimited, as the Electrum protocol is). */
-function electrumCall(hostPort: string, method: string, params: unknown[]): Promise<unknown> {
+export function electrumCall(hostPort: string, method: string, params: unknown[]): Promise<unknown> {
   const [host, port] = hostPort.split(':');
   return new Promise((resolve, reject) => {
     const socket = createConnection({ host, port: Number(port) });
