@@ -135,8 +135,10 @@ describe('node health on RLN', () => {
       balances: { onchain_sat: '2500000', lightning_local_msat: '400000000' },
       assets: [{ asset_id: ASSET, settled: '1000', future: '1000', spendable: '900', offchain_outbound: '50', offchain_inbound: '25' }],
     });
+    // An asset RLN does not know (403 UnknownContractId) is the caller's mistake, not a node outage.
     const unknown = await as(server.app, user.accessToken)({ url: '/admin/node-health?asset_ids=rgb:nope' });
-    expect(unknown.statusCode).toBe(502);
+    expect(unknown.statusCode).toBe(400);
+    expect(unknown.json().error.code).toBe('INVALID_ASSET');
   });
 
   test('/health carries the node check, and reports it when the node is gone', async () => {

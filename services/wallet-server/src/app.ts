@@ -9,7 +9,7 @@ import { openDatabase } from './db/open.js';
 import { openRedis, redisReady } from './redis.js';
 import { Ledger } from './ledger/index.js';
 import { HealthRegistry, healthRoutes } from './health.js';
-import { installErrorHandling } from './errors.js';
+import { frameworkErrors, installErrorHandling } from './errors.js';
 import { installValidation } from './validation.js';
 import { installAuthHook } from './auth/hook.js';
 import { SessionStore } from './auth/sessions.js';
@@ -31,6 +31,7 @@ export interface AppOptions {
 export async function buildApp(config: Config, options: AppOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
     logger: options.logger ?? { level: config.logLevel },
+    frameworkErrors,
   });
   const db = options.db ?? (await openDatabase(config));
   const redis = options.redis ?? openRedis(config.redisUrl);

@@ -94,6 +94,8 @@ export class RlnGateway implements NodeGateway {
       return await this.request<T>(method, path, body);
     } catch (err) {
       if (err instanceof RlnHttpError && err.status === 400) throw new NodeRejected('NODE_REJECTED', err.message);
+      // RLN answers an asset id it does not know with 403 UnknownContractId: the caller's input, not a node failure.
+      if (err instanceof RlnHttpError && err.errorName === 'UnknownContractId') throw new NodeRejected('INVALID_ASSET', err.message);
       if (err instanceof RlnHttpError) throw new NodeError(err.message, { cause: err });
       throw err;
     }
