@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Queue, QueueEvents, UnrecoverableError, Worker, type Job } from 'bullmq';
-import { fund, mineBlocks, openChannelBetween, payBetween, UserInputError, waitChannelActive } from './lab/operations.js';
+import { fund, mineBlocks, openChannelBetween, payBetween, UserInputError, waitChannelActive, waitChannelRoutable } from './lab/operations.js';
 import type { LabSession } from './lab/session.js';
 import type { LabEventListener } from './lab/events.js';
 import { describeError } from './util/errors.js';
@@ -166,7 +166,12 @@ export class JobQueues {
       case 'channels': {
         if (!progress.fundingTxid) await record(await openChannelBetween(session, request));
         await mineBlocks(session, 6);
-        await waitChannelActive(session, request.from, request.to);
+        const fundingTxid = progress.fundingTxid as string;
+        await Promise.all([
+          waitChannelActive(session, request.from, request.to, { fundingTxid }),
+          waitChannelActive(session, request.to, request.from, { fundingTxid }),
+        ]);
+        await Promise.all([waitChannelRoutable(session, request.from, fundingTxid), waitChannelRoutable(session, request.to, fundingTxid)]);
         return progress;
       }
       case 'payments':

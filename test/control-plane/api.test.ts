@@ -6,6 +6,8 @@ import { startControlPlane, type RunningControlPlane } from '../../control-plane
 import { isRunning, stopProcessGroup } from '../../control-plane/src/runtimes/process/child.js';
 import { isListening } from '../../control-plane/src/util/ports.js';
 import { waitFor } from '../../control-plane/src/util/wait.js';
+import { pay } from 'lightning';
+import { newKey, REGTEST_ADDRESS, signNonce } from '../wallet-server/support.js';
 
 // the repository's default lab, with its services, renamed so it cannot meet a user's lab
 const LAB = readFileSync('lab.yaml', 'utf8').replace(/^name: default$/m, 'name: api');
@@ -101,6 +103,28 @@ describe('control plane API on the default lab', () => {
       return found.length > 0 && found[0].status.confirmed ? found : undefined;
     }, { timeoutMs: 10_000, what: 'the claim confirmed in the adapter' });
     expect(utxos).toEqual([expect.objectContaining({ txid: claimed.txid, value: 100_000, status: expect.objectContaining({ confirmed: true, block_height: before + 1 }) })]);
+  });
+
+  it("lets a user sign in to the lab's wallet server with a real key and receive a payment from bob", async () => {
+    const { body: lab } = await call('GET', '/labs/api');
+    const base = lab.services.find((s: { name: string }) => s.name === 'wallet-server').info.url as string;
+    const send = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
+      const response = await fetch(`${base}${path}`, { method, headers: { ...(body ? { 'content-type': 'application/json' } : {}), ...headers }, body: body ? JSON.stringify(body) : undefined });
+      return { status: response.status, body: await response.json() };
+    };
+    // bob pays from a channel of his own to alice, the wallet server's node
+    expect((await call('POST', '/labs/api/channels?wait=true', { from: 'bob', to: 'alice', capacity_sat: 500_000 })).body.state).toBe('completed');
+    const key = newKey();
+    expect((await send('POST', '/auth/enroll', { pubkey: key.pubkey, bitcoin_address: REGTEST_ADDRESS })).status).toBe(200);
+    const { body: challenge } = await send('GET', `/auth/challenge?pubkey=${key.pubkey}`);
+    const verified = await send('POST', '/auth/verify', { pubkey: key.pubkey, nonce: challenge.nonce, signature: await signNonce(key.secretKey, challenge.nonce) });
+    expect(verified.status).toBe(200);
+    const auth = { authorization: `Bearer ${verified.body.access_token}` };
+    const wallet = (await send('POST', '/wallets', { name: 'workshop' }, auth)).body;
+    const invoice = await send('POST', '/payments/invoices', { amount_msat: 21_000_000 }, { ...auth, 'x-service-wallet-key': wallet.id });
+    expect(invoice.status).toBe(200);
+    await pay({ lnd: plane.manager.session('api').lnd('bob'), request: invoice.body.payment_request });
+    await waitFor(async () => (await send('GET', `/wallets/${wallet.id}`, undefined, auth)).body.balance_msat === '21000000', { timeoutMs: 20_000, what: 'the wallet to be credited' });
   });
 
   it('auto-mines a block every N seconds until told to stop', async () => {

@@ -242,9 +242,12 @@ async function fundNodes(session: LabSession): Promise<void> {
 /** Opens lab.yaml's channels, confirms and announces them (6 blocks), and waits until every node can route over them. */
 async function openDeclaredChannels(session: LabSession, lndNodes: string[]): Promise<void> {
   const channels = session.lab.spec.channels;
-  await Promise.all(channels.map((channel) => openChannelBetween(session, { from: channel.from, to: channel.to, capacitySat: channel.capacity_sat, pushSat: channel.push_sat })));
+  const opened = await Promise.all(channels.map((channel) => openChannelBetween(session, { from: channel.from, to: channel.to, capacitySat: channel.capacity_sat, pushSat: channel.push_sat })));
   await mineBlocks(session, 6);
-  await Promise.all(channels.flatMap((channel) => [waitChannelActive(session, channel.from, channel.to), waitChannelActive(session, channel.to, channel.from)]));
+  await Promise.all(channels.flatMap((channel, index) => {
+    const fundingTxid = opened[index].fundingTxid;
+    return [waitChannelActive(session, channel.from, channel.to, { fundingTxid }), waitChannelActive(session, channel.to, channel.from, { fundingTxid })];
+  }));
   const connected = lndNodes.filter((node) => channels.some((channel) => channel.from === node || channel.to === node));
   await Promise.all(connected.map((node) => waitGraphChannels(session, node, channels.length)));
 }

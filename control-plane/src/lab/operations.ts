@@ -98,13 +98,24 @@ export async function connectPeers(session: LabSession, from: string, to: string
   await addPeer({ lnd: session.lnd(from), public_key: partnerKey, socket: session.peerAddress(from, to), retry_count: 5, retry_delay: 200 });
 }
 
-/** Waits until `node` sees an active channel with `partner`. */
-export async function waitChannelActive(session: LabSession, node: string, partner: string, timeoutMs = 60_000): Promise<void> {
+const routable = (channel: { policies: { cltv_delta?: number }[] }) => channel.policies.length === 2 && channel.policies.every((policy) => policy.cltv_delta !== undefined);
+
+/** Waits until `node` can route over the channel funded by `fundingTxid` (both policies known). */
+export async function waitChannelRoutable(session: LabSession, node: string, fundingTxid: string, timeoutMs = 60_000): Promise<void> {
+  await waitFor(async () => (await getNetworkGraph({ lnd: session.lnd(node) })).channels.some((channel) => channel.transaction_id === fundingTxid && routable(channel)), {
+    timeoutMs,
+    intervalMs: 250,
+    what: `node ${node} to be able to route over the channel of ${fundingTxid}`,
+  });
+}
+
+/** Waits until `node` sees an active channel with `partner` (the one of `fundingTxid` when given). */
+export async function waitChannelActive(session: LabSession, node: string, partner: string, options: { fundingTxid?: string; timeoutMs?: number } = {}): Promise<void> {
   const partnerKey = await nodePubkey(session, partner);
   await waitFor(async () => {
     const { channels } = await getChannels({ lnd: session.lnd(node), is_active: true });
-    return channels.some((channel) => channel.partner_public_key === partnerKey);
-  }, { timeoutMs, intervalMs: 150, what: `an active channel ${node} -> ${partner}` });
+    return channels.some((channel) => channel.partner_public_key === partnerKey && (options.fundingTxid === undefined || channel.transaction_id === options.fundingTxid));
+  }, { timeoutMs: options.timeoutMs ?? 60_000, intervalMs: 150, what: `an active channel ${node} -> ${partner}` });
 }
 
 /**
@@ -112,7 +123,6 @@ export async function waitChannelActive(session: LabSession, node: string, partn
  * which is when it can route a payment over them.
  */
 export async function waitGraphChannels(session: LabSession, node: string, count: number, timeoutMs = 60_000): Promise<void> {
-  const routable = (channel: { policies: { cltv_delta?: number }[] }) => channel.policies.length === 2 && channel.policies.every((policy) => policy.cltv_delta !== undefined);
   await waitFor(async () => (await getNetworkGraph({ lnd: session.lnd(node) })).channels.filter(routable).length >= count, {
     timeoutMs,
     intervalMs: 250,
