@@ -9,7 +9,8 @@ import { LabConflictError, LabNotFoundError, type LabManager } from '../manager.
 import { runtimeOptionsFor } from '../runtimes/select.js';
 import { LabSpecError } from '../spec/parse.js';
 import { describeError } from '../util/errors.js';
-import { autoMiningBody, channelBody, createLabBody, errorBody, fundBody, labParams, mineBody, paymentBody, waitQuery } from './schemas.js';
+import { errorResponseSchema } from '../util/error-schema.js';
+import { autoMiningBody, channelBody, createLabBody, fundBody, labParams, mineBody, paymentBody, waitQuery } from './schemas.js';
 
 export interface ControlPlaneApp {
   manager: LabManager;
@@ -39,7 +40,7 @@ export async function buildControlPlaneApp(options: ControlPlaneApp): Promise<Fa
     reply.status(404).send({ error: { code: 'not_found', message: `no route ${request.method} ${request.url}` } });
   });
 
-  const errors = { 400: errorBody, 404: errorBody, 409: errorBody };
+  const errors = { 400: errorResponseSchema, 404: errorResponseSchema, 409: errorResponseSchema };
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   app.get('/health', async () => ({ status: 'ok', labs: manager.list().length }));
 

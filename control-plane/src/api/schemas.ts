@@ -64,13 +64,3 @@ export const autoMiningBody = {
   required: ['seconds'],
   properties: { seconds: { type: 'integer', minimum: 0, maximum: 86_400, description: '0 stops auto-mining' } },
 } as const;
-
-export const errorBody = {
-  type: 'object',
-  properties: {
-    error: {
-      type: 'object',
-      properties: { code: { type: 'string' }, message: { type: 'string' }, problems: { type: 'array', items: { type: 'object', additionalProperties: true } } },
-    },
-  },
-} as const;

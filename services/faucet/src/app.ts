@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { projectRoot } from '../../../control-plane/src/util/project-root.js';
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
-import { errorSchema } from '../../chain-adapter/src/http/errors.js';
+import { errorResponseSchema as errorSchema } from '../../../control-plane/src/util/error-schema.js';
 import { createService } from '../../chain-adapter/src/http/service.js';
 import type { Faucet } from './faucet.js';
 

@@ -21,19 +21,6 @@ export interface ErrorBody {
 
 const body = (code: string, message: string): ErrorBody => ({ error: { code, message } });
 
-/** JSON schema of the error body, for OpenAPI. */
-export const errorSchema = {
-  type: 'object',
-  required: ['error'],
-  properties: {
-    error: {
-      type: 'object',
-      required: ['code', 'message'],
-      properties: { code: { type: 'string' }, message: { type: 'string' } },
-    },
-  },
-} as const;
-
 const CLIENT_ERROR_CODES: Record<number, string> = {
   400: 'BAD_REQUEST',
   413: 'PAYLOAD_TOO_LARGE',

@@ -1,4 +1,4 @@
-import { errorSchema } from './errors.js';
+import { errorResponseSchema as errorSchema } from '../../../control-plane/src/util/error-schema.js';
 
 export const uuidString = { type: 'string', format: 'uuid' } as const;
 

@@ -18,17 +18,4 @@ export const notFound = (message: string) => new HttpError(404, 'NOT_FOUND', mes
 export const unavailable = (code: string, message: string) => new HttpError(503, code, message);
 export const badGateway = (code: string, message: string) => new HttpError(502, code, message);
 
-export const errorSchema = {
-  type: 'object',
-  required: ['error'],
-  properties: {
-    error: {
-      type: 'object',
-      required: ['code', 'message'],
-      properties: { code: { type: 'string' }, message: { type: 'string' } },
-      additionalProperties: true,
-    },
-  },
-} as const;
-
 export const errorBody = (code: string, message: string, details: Record<string, unknown> = {}) => ({ error: { code, message, ...details } });
