@@ -63,6 +63,10 @@ describe('lab.yaml', () => {
     expect(problems.map((p) => p.path).sort()).toEqual(['name', 'runtime']);
   });
 
+  it('refuses bitcoind, which the planner does not launch yet', () => {
+    expect(problemsOf('name: x\nchain:\n  kind: bitcoind\n')[0]).toMatchObject({ line: 3, path: 'chain.kind', message: expect.stringContaining('use btcd') });
+  });
+
   it('keeps rln nodes to what the lab can run: docker, an indexer, no lab.yaml channels', () => {
     expect(problemsOf('name: x\nnodes:\n  - name: r\n    kind: rln\n')[0]).toMatchObject({ line: 4, message: expect.stringContaining('docker runtime') });
     expect(problemsOf('name: x\nruntime: docker\nindexer:\n  enabled: false\nnodes:\n  - name: r\n    kind: rln\n')[0].message).toContain('indexer');

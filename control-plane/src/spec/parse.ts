@@ -107,6 +107,9 @@ interface Reference {
 /** What a schema cannot say: names that must exist, names that must be unique, ports that must differ. */
 function checkReferences(lab: RawLab): Reference[] {
   const problems: Reference[] = [];
+  if (lab.chain.kind === 'bitcoind') {
+    problems.push({ path: ['chain', 'kind'], message: 'bitcoind is not launched by this version of reglab (its driver exists, its launch does not): use btcd' });
+  }
   const nodes = new Map<string, LabSpec['nodes'][number]>();
   lab.nodes.forEach((node, index) => {
     if (nodes.has(node.name)) problems.push({ path: ['nodes', index, 'name'], message: `duplicate node name "${node.name}"` });
