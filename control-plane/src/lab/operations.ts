@@ -32,8 +32,6 @@ export interface FundRequest {
   node?: string;
   address?: string;
   amountSat: bigint;
-  /** Split the amount over this many outputs (so a node can open several channels at once). */
-  outputs?: number;
   /** Mine one block to confirm (default true). */
   confirm?: boolean;
 }
@@ -42,11 +40,7 @@ export async function fund(session: LabSession, request: FundRequest): Promise<{
   const address = request.address ?? (request.node ? await newNodeAddress(session, request.node) : undefined);
   if (!address) throw new UserInputError('fund needs a node or an address');
   assertRegtestAddress(address);
-  const outputs = Math.max(1, request.outputs ?? 1);
-  const share = request.amountSat / BigInt(outputs);
-  const payouts = [];
-  for (let i = 0; i < outputs; i++) payouts.push({ address: i === 0 ? address : await newNodeAddress(session, request.node!), amountSat: share });
-  const txid = await session.labWallet.send(payouts);
+  const txid = await session.labWallet.send([{ address, amountSat: request.amountSat }]);
   if (request.confirm === false) return { txid, address };
   const { height } = await mineBlocks(session, 1);
   return { txid, address, height };
