@@ -3,6 +3,7 @@ import type { ChainRpcConfig } from '../drivers/chain/types.js';
 import type { Placement } from '../kinds/types.js';
 import type { LabState } from './state.js';
 import { CHAIN_SERVICE } from './plan.js';
+import { hostPlacement } from '../runtimes/host-placement.js';
 
 /**
  * Credentials the lab collects as services come up (btcd's certificate, each lnd's certificate and
@@ -33,8 +34,6 @@ export class LabConnections {
 
   /** host:port of a service's named port from this machine. */
   hostAddress(service: string, port: string): string {
-    const hostPort = this.lab.services[service]?.hostPorts[port];
-    if (hostPort === undefined) throw new Error(`service "${service}" has no host port "${port}"`);
-    return `127.0.0.1:${hostPort}`;
+    return hostPlacement(this.lab).reach(service, port);
   }
 }

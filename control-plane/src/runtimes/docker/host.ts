@@ -1,7 +1,7 @@
 import type { Placement } from '../../kinds/types.js';
 import type { LabDriverOptions } from '../../lab/bring-up.js';
-import { hostPortsByService, type LabState } from '../../lab/state.js';
-import { processPlacement } from '../process/placement.js';
+import type { LabState } from '../../lab/state.js';
+import { hostPlacement } from '../host-placement.js';
 import { dockerPlacement } from './placement.js';
 import { createDockerRuntime, type DockerRuntimeOptions } from './runtime.js';
 
@@ -16,6 +16,6 @@ export function dockerRuntimeOptions(options: DockerRuntimeOptions = {}): Pick<L
   return {
     runtime: createDockerRuntime({ buildImages: true, ...options }),
     placementFor: (lab: LabState, service: string): Placement => dockerPlacement(lab.name, service, kindsOf(lab)),
-    hostPlacement: (lab: LabState) => processPlacement(lab.dir, 'chain', hostPortsByService(lab)),
+    hostPlacement,
   };
 }
