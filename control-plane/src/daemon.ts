@@ -8,7 +8,7 @@ import { pingRedis, redisLaunch, redisUrl } from './managed/redis.js';
 import { startDetached, stopProcessGroup } from './runtimes/process/child.js';
 import { StateStore } from './store.js';
 import { freePort } from './util/ports.js';
-import { waitFor } from './util/wait.js';
+import { waitFor } from '../../lib/wait.js';
 
 export interface RunningControlPlane {
   url: string;

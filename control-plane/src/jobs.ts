@@ -3,7 +3,7 @@ import { Queue, QueueEvents, UnrecoverableError, Worker, type Job } from 'bullmq
 import { fund, mineBlocks, openChannelBetween, payBetween, UserInputError, waitChannelActive, waitChannelRoutable } from './lab/operations.js';
 import type { LabSession } from './lab/session.js';
 import type { LabEventListener } from './lab/events.js';
-import { describeError } from './util/errors.js';
+import { describeError } from '../../lib/errors.js';
 
 export type QueueName = 'mining' | 'funding' | 'channels' | 'payments';
 export const QUEUE_NAMES: QueueName[] = ['mining', 'funding', 'channels', 'payments'];

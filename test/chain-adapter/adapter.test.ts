@@ -1,7 +1,7 @@
 import { Psbt, networks } from 'bitcoinjs-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createChainDriver } from '../../control-plane/src/drivers/chain/from-env.js';
-import { waitFor } from '../../control-plane/src/util/wait.js';
+import { createChainDriver } from '../../lib/chain/from-env.js';
+import { waitFor } from '../../lib/wait.js';
 import { buildApp } from '../../services/chain-adapter/src/app.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AddressError, parseAddress, scriptHashOf } from '../../services/chain-adapter/src/address.js';
+import { AddressError, parseAddress, scriptHashOf } from '../../lib/bitcoin/address.js';
 
 // BIP-173 test vector program (P2WPKH of the key hash 751e76e8...) encoded for each network.
 const REGTEST_P2WPKH = 'bcrt1qw508d6qejxtdg4y5r3zarvary0c5xw7kygt080';

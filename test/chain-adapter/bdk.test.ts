@@ -6,7 +6,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { waitFor } from '../../control-plane/src/util/wait.js';
+import { waitFor } from '../../lib/wait.js';
 import type { EsploraTx, EsploraUtxo } from '../../services/chain-adapter/src/esplora/types.js';
 import { startRegtest, type Regtest } from '../support/regtest.js';
 import { freshKey, startAdapter, waitIndexed, type RunningAdapter } from './support.js';

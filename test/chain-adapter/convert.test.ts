@@ -1,6 +1,6 @@
 import { Transaction, networks } from 'bitcoinjs-lib';
 import { describe, expect, it } from 'vitest';
-import { parseAddress } from '../../services/chain-adapter/src/address.js';
+import { parseAddress } from '../../lib/bitcoin/address.js';
 import { difficultyOf, headerInfo, medianTimes, parentTxids, toEsploraTx } from '../../services/chain-adapter/src/esplora/convert.js';
 import { scriptAsm, scriptType } from '../../services/chain-adapter/src/esplora/script.js';
 

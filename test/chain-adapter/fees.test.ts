@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ChainDriver } from '../../control-plane/src/drivers/chain/types.js';
+import type { ChainDriver } from '../../lib/chain/types.js';
 import { FeeEstimator } from '../../services/chain-adapter/src/fees.js';
 
 /** Only estimateFeeRate is used by the estimator; the rest of the driver is never called. */

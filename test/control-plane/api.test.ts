@@ -5,8 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startControlPlane, type RunningControlPlane } from '../../control-plane/src/daemon.js';
 import { isRunning, stopProcessGroup } from '../../control-plane/src/runtimes/process/child.js';
 import { isListening } from '../../control-plane/src/util/ports.js';
-import { waitFor } from '../../control-plane/src/util/wait.js';
-import { pay } from 'lightning';
+import { waitFor } from '../../lib/wait.js';
+import { pay } from 'ln-service';
 import { newKey, REGTEST_ADDRESS, signNonce } from '../wallet-server/support.js';
 
 // the repository's default lab, with its services, renamed so it cannot meet a user's lab

@@ -5,7 +5,7 @@ import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isListening } from '../../control-plane/src/util/ports.js';
-import { waitFor } from '../../control-plane/src/util/wait.js';
+import { waitFor } from '../../lib/wait.js';
 
 const run = promisify(execFile);
 // the CLI as users run it: bin/reglab.js over the build (`npm test` builds first)

@@ -6,7 +6,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { buildImages } from '../../control-plane/src/images/build.js';
 import { RECIPES } from '../../control-plane/src/images/catalog.js';
 import { PIN_LABEL, recipePin } from '../../control-plane/src/images/pin.js';
-import { projectRoot } from '../../control-plane/src/util/project-root.js';
+import { projectRoot } from '../../lib/project-root.js';
 import { engine } from './support.js';
 
 const labelOf = async (docker: Docker, ref: string) => (await docker.getImage(ref).inspect()).Config.Labels?.[PIN_LABEL];

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type Docker from 'dockerode';
-import { getChainBalance, getChannels, getWalletInfo } from 'lightning';
+import { getChainBalance, getChannels, getWalletInfo } from 'ln-service';
 import { stringify } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bringUp, newLabState } from '../../control-plane/src/lab/bring-up.js';
@@ -14,7 +14,7 @@ import type { LabState } from '../../control-plane/src/lab/state.js';
 import { tearDown } from '../../control-plane/src/lab/tear-down.js';
 import { dockerRuntimeOptions } from '../../control-plane/src/runtimes/docker/host.js';
 import { parseLabSpec } from '../../control-plane/src/spec/parse.js';
-import { waitFor } from '../../control-plane/src/util/wait.js';
+import { waitFor } from '../../lib/wait.js';
 import { engine, labLeftovers, uniqueLab } from './support.js';
 
 describe('a lab on the docker runtime (btcd, indexer, two lnd nodes with a channel, the services)', () => {

@@ -2,10 +2,10 @@
 // btcd by container name on the lab network, the test reaches both on their 127.0.0.1 ports.
 import { randomBytes } from 'node:crypto';
 import type Docker from 'dockerode';
-import { getWalletInfo } from 'lightning';
+import { getWalletInfo } from 'ln-service';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BtcdDriver } from '../../control-plane/src/drivers/chain/btcd.js';
-import { connectLnd } from '../../control-plane/src/drivers/lnd.js';
+import { BtcdDriver } from '../../lib/chain/btcd.js';
+import { connectLnd } from '../../lib/lightning/lnd.js';
 import { buildImages } from '../../control-plane/src/images/build.js';
 import { BTCD_RPC_CERT_FILE, btcdLaunch } from '../../control-plane/src/kinds/btcd.js';
 import { LND_ADMIN_MACAROON_FILE, LND_TLS_CERT_FILE, lndLaunch } from '../../control-plane/src/kinds/lnd.js';
@@ -15,7 +15,7 @@ import type { ServiceKind } from '../../control-plane/src/kinds/types.js';
 import { dockerPlacement } from '../../control-plane/src/runtimes/docker/placement.js';
 import { createDockerRuntime, type DockerRuntime } from '../../control-plane/src/runtimes/docker/runtime.js';
 import { freePorts } from '../../control-plane/src/util/ports.js';
-import { waitFor } from '../../control-plane/src/util/wait.js';
+import { waitFor } from '../../lib/wait.js';
 import { engine, labLeftovers, uniqueLab } from './support.js';
 
 // a regtest P2WPKH address (any valid one will do as btcd's --miningaddr)

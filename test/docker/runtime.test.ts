@@ -8,7 +8,7 @@ import { createDockerRuntime, type DockerRuntime } from '../../control-plane/src
 import { dockerPlacement } from '../../control-plane/src/runtimes/docker/placement.js';
 import type { RuntimeHandle } from '../../control-plane/src/runtimes/types.js';
 import { freePort } from '../../control-plane/src/util/ports.js';
-import { waitFor } from '../../control-plane/src/util/wait.js';
+import { waitFor } from '../../lib/wait.js';
 import { engine, labLeftovers, uniqueLab } from './support.js';
 
 const kinds: Record<string, ServiceKind> = { cache: 'redis' };

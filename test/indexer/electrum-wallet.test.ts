@@ -10,7 +10,7 @@ import { randomBytes } from 'node:crypto';
 import { networks, payments } from 'bitcoinjs-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fund, mineBlocks } from '../../control-plane/src/lab/operations.js';
-import { waitFor } from '../../control-plane/src/util/wait.js';
+import { waitFor } from '../../lib/wait.js';
 import { startIndexer, type RunningIndexer } from '../../services/indexer/src/indexer.js';
 import { startRegtest, type Regtest } from '../support/regtest.js';
 

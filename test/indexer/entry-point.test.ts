@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mineBlocks } from '../../control-plane/src/lab/operations.js';
 import { freePort } from '../../control-plane/src/util/ports.js';
-import { waitFor } from '../../control-plane/src/util/wait.js';
+import { waitFor } from '../../lib/wait.js';
 import { startRegtest, type Regtest } from '../support/regtest.js';
 import { connectNpmElectrum, type NpmElectrum } from './electrum-npm-client.js';
 

@@ -1,7 +1,7 @@
 // An in-memory chain for unit tests of the follower and the index: blocks are built with
 // bitcoinjs-lib (real serialization, no proof of work), so reorgs can be staged exactly.
 import { Block, Transaction } from 'bitcoinjs-lib';
-import type { ChainDriver } from '../../control-plane/src/drivers/chain/types.js';
+import type { ChainDriver } from '../../lib/chain/types.js';
 import { scriptHash, toDisplayHex } from '../../services/indexer/src/hashes.js';
 
 export function p2wpkhScript(seed: number): Buffer {

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { waitFor } from '../../control-plane/src/util/wait.js';
+import { waitFor } from '../../lib/wait.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { IndexerConfig } from '../../services/indexer/src/config.js';
 import { sha256d, toDisplayHex } from '../../services/indexer/src/hashes.js';

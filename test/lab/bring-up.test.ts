@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { getChannels } from 'lightning';
+import { getChannels } from 'ln-service';
 import { isListening } from '../../control-plane/src/util/ports.js';
 import { isRunning } from '../../control-plane/src/runtimes/process/child.js';
 import { mineBlocks, payBetween, fund } from '../../control-plane/src/lab/operations.js';

@@ -8,7 +8,7 @@ import { initPostgresCluster, pingPostgres, postgresLaunch, postgresUrl } from '
 import { pingRedis, redisLaunch, redisUrl } from '../../control-plane/src/managed/redis.js';
 import { startDetached, stopProcessGroup } from '../../control-plane/src/runtimes/process/child.js';
 import { freePort } from '../../control-plane/src/util/ports.js';
-import { waitFor } from '../../control-plane/src/util/wait.js';
+import { waitFor } from '../../lib/wait.js';
 
 export interface RunningServer {
   url: string;

@@ -5,7 +5,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import pg from 'pg';
-import { cancelHodlInvoice, createHodlInvoice, getInvoice, pay, settleHodlInvoice } from 'lightning';
+import { cancelHodlInvoice, createHodlInvoice, getInvoice, pay, settleHodlInvoice } from 'ln-service';
 import { freePort } from '../../control-plane/src/util/ports.js';
 import { startRegtest, type Regtest } from '../support/regtest.js';
 import { REGTEST_ADDRESS, newKey, signNonce, startInfra, type Infra } from './support.js';

@@ -2,7 +2,7 @@
 // a node outside the server with a channel from alice.
 import { createHash, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { createHodlInvoice, createInvoice, decodePaymentRequest, getInvoice, getInvoices, getWalletInfo, pay, settleHodlInvoice } from 'lightning';
+import { createHodlInvoice, createInvoice, decodePaymentRequest, getInvoice, getInvoices, getWalletInfo, pay, settleHodlInvoice } from 'ln-service';
 import { LndGateway } from '../../services/wallet-server/src/lightning/lnd-gateway.js';
 import { startRegtest, type Regtest } from '../support/regtest.js';
 import { as, createWallet, enrollAndSignIn, fund, newKey, startInfra, type Infra, type TestUser } from './support.js';

@@ -8,8 +8,8 @@ import { assertRegtestAddress, UserInputError } from '../lab/operations.js';
 import { LabConflictError, LabNotFoundError, type LabManager } from '../manager.js';
 import { runtimeOptionsFor } from '../runtimes/select.js';
 import { LabSpecError } from '../spec/parse.js';
-import { describeError } from '../util/errors.js';
-import { errorResponseSchema } from '../util/error-schema.js';
+import { describeError } from '../../../lib/errors.js';
+import { errorResponseSchema } from '../../../lib/http/errors.js';
 import { autoMiningBody, channelBody, createLabBody, fundBody, labParams, mineBody, paymentBody, waitQuery } from './schemas.js';
 
 export interface ControlPlaneApp {

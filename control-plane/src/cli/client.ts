@@ -2,10 +2,10 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, openSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { projectRoot } from '../util/project-root.js';
+import { projectRoot } from '../../../lib/project-root.js';
 import { daemonInfoFile, type DaemonInfo } from '../home.js';
 import { isRunning } from '../runtimes/process/child.js';
-import { sleep, waitFor } from '../util/wait.js';
+import { sleep, waitFor } from '../../../lib/wait.js';
 
 export class ApiError extends Error {
   constructor(

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type Docker from 'dockerode';
 import type { ServiceKind } from '../kinds/types.js';
-import { projectRoot } from '../util/project-root.js';
+import { projectRoot } from '../../../lib/project-root.js';
 import { imageIdForKind, RECIPES, type ContextPart, type ImageFlavour, type ImageId, type ImageRecipe } from './catalog.js';
 import { contextTar } from './context.js';
 import { buildDebianBase } from './debian-base.js';

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ServiceKind } from '../kinds/types.js';
 import { nodeBinDir } from '../kinds/binaries.js';
-import { projectRoot } from '../util/project-root.js';
+import { projectRoot } from '../../../lib/project-root.js';
 import { servicesParts } from './services-build.js';
 
 /**

@@ -23,7 +23,7 @@ const STAGE_LAYOUT = 'dist+services-public';
 export function sourcesPin(root: string): string {
   const hash = createHash('sha256').update(STAGE_LAYOUT);
   for (const file of ['tsconfig.json', 'package.json']) hash.update(readFileSync(join(root, file)));
-  for (const folder of ['control-plane/src', 'scenarios/src', 'bench']) if (existsSync(join(root, folder))) hashTree(hash, join(root, folder), folder);
+  for (const folder of ['lib', 'control-plane/src', 'scenarios/src', 'bench']) if (existsSync(join(root, folder))) hashTree(hash, join(root, folder), folder);
   for (const service of readdirSync(join(root, 'services'))) {
     for (const sub of ['src', 'public']) {
       const folder = join('services', service, sub);

@@ -5,7 +5,7 @@
 // /openchannel is retried on 403. RLN runs only in the docker runtime, from an image built where
 // GitHub is reachable.
 import { RlnError, type RlnAsset, type RlnChainSync, type RlnChannel, type RlnClient, type RlnUnlockHead, type RlnUnlockOld } from '../drivers/rln.js';
-import { sleep, waitFor } from '../util/wait.js';
+import { retryWhile, waitFor } from '../../../lib/wait.js';
 import type { Placement } from './types.js';
 
 export const RLN_PORTS = ['api', 'p2p'] as const;
@@ -110,20 +110,6 @@ async function unlock(client: RlnClient, settings: RlnUnlockSettings, timeoutMs:
   };
   await retryWhile(attempt, (error) => isReason(error, /changing state/i), { timeoutMs, intervalMs: 1_000 });
   return shape;
-}
-
-/** Runs `operation` again while it fails with an error `retryable` accepts, until the time-out. */
-export async function retryWhile<T>(operation: () => Promise<T>, retryable: (error: unknown) => boolean, options: { timeoutMs: number; intervalMs: number; onRetry?: (error: unknown) => void }): Promise<T> {
-  const deadline = Date.now() + options.timeoutMs;
-  for (;;) {
-    try {
-      return await operation();
-    } catch (error) {
-      if (!retryable(error) || Date.now() > deadline) throw error;
-      options.onRetry?.(error);
-      await sleep(options.intervalMs);
-    }
-  }
 }
 
 export function headUnlock(settings: RlnUnlockSettings): RlnUnlockHead {

@@ -1,6 +1,6 @@
-import { chainConfigToEnv } from '../drivers/chain/from-env.js';
-import type { ChainRpcConfig } from '../drivers/chain/types.js';
-import { lndCredentialsToEnv, type LndCredentials } from '../drivers/lnd.js';
+import { chainConfigToEnv } from '../../../lib/chain/from-env.js';
+import type { ChainRpcConfig } from '../../../lib/chain/types.js';
+import { lndCredentialsToEnv, type LndCredentials } from '../../../lib/lightning/lnd.js';
 import type { LaunchSpec, Placement } from './types.js';
 
 /** One of the project's services: listens on HOST and PORT (its one named port), configured by env. */

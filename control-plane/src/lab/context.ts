@@ -1,5 +1,5 @@
-import type { LndCredentials } from '../drivers/lnd.js';
-import type { ChainRpcConfig } from '../drivers/chain/types.js';
+import type { LndCredentials } from '../../../lib/lightning/lnd.js';
+import type { ChainRpcConfig } from '../../../lib/chain/types.js';
 import type { Placement } from '../kinds/types.js';
 import type { LabState } from './state.js';
 import { CHAIN_SERVICE } from './plan.js';

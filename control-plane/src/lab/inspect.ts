@@ -1,5 +1,5 @@
-import { getChainBalance, getChannelBalance, getChannels, getWalletInfo } from 'lightning';
-import { describeError } from '../util/errors.js';
+import { getChainBalance, getChannelBalance, getChannels, getWalletInfo } from 'ln-service';
+import { describeError } from '../../../lib/errors.js';
 import type { LabSession } from './session.js';
 import type { LabState } from './state.js';
 

@@ -1,7 +1,7 @@
-import { addPeer, createChainAddress, createInvoice, decodePaymentRequest, getPayment, getChainBalance, getChannels, getNetworkGraph, getWalletInfo, openChannel, pay } from 'lightning';
+import { addPeer, createChainAddress, createInvoice, decodePaymentRequest, getPayment, getChainBalance, getChannels, getNetworkGraph, getWalletInfo, openChannel, pay } from 'ln-service';
 import { address as addressLib, networks } from 'bitcoinjs-lib';
-import { BtcdDriver } from '../drivers/chain/btcd.js';
-import { waitFor } from '../util/wait.js';
+import { BtcdDriver } from '../../../lib/chain/btcd.js';
+import { waitFor } from '../../../lib/wait.js';
 import type { LabSession } from './session.js';
 
 /** Mines `blocks` blocks, to `address` when given, else to the lab wallet. Returns the new height. */

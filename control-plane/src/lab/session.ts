@@ -1,8 +1,8 @@
-import type { AuthenticatedLnd } from 'lightning';
-import { BitcoindDriver } from '../drivers/chain/bitcoind.js';
-import { BtcdDriver } from '../drivers/chain/btcd.js';
-import type { RpcChainDriver } from '../drivers/chain/rpc-driver.js';
-import { connectLnd } from '../drivers/lnd.js';
+import type { AuthenticatedLnd } from 'ln-service';
+import { BitcoindDriver } from '../../../lib/chain/bitcoind.js';
+import { BtcdDriver } from '../../../lib/chain/btcd.js';
+import type { RpcChainDriver } from '../../../lib/chain/rpc-driver.js';
+import { connectLnd } from '../../../lib/lightning/lnd.js';
 import type { Placement } from '../kinds/types.js';
 import { BTCD_RPC_CERT_FILE } from '../kinds/btcd.js';
 import { LND_ADMIN_MACAROON_FILE, LND_TLS_CERT_FILE } from '../kinds/lnd.js';

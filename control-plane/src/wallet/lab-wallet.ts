@@ -1,6 +1,6 @@
 import { Psbt, address as addressLib, networks } from 'bitcoinjs-lib';
-import type { RpcChainDriver } from '../drivers/chain/rpc-driver.js';
-import { FALLBACK_FEE_SAT_PER_VB } from '../drivers/chain/types.js';
+import type { RpcChainDriver } from '../../../lib/chain/rpc-driver.js';
+import { FALLBACK_FEE_SAT_PER_VB } from '../../../lib/chain/types.js';
 import { regtestKey } from './keys.js';
 
 export interface Payout {

@@ -1,10 +1,10 @@
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
-import { ChainRpcError, type ChainDriver } from '../../../control-plane/src/drivers/chain/types.js';
-import { NETWORKS, type NetworkName } from './address.js';
+import { ChainRpcError, type ChainDriver } from '../../../lib/chain/types.js';
+import { NETWORKS, type NetworkName } from '../../../lib/bitcoin/address.js';
 import { ChainData } from './esplora/chain-data.js';
 import { FeeEstimator } from './fees.js';
-import { HttpError, unavailable } from './http/errors.js';
-import { createService } from './http/service.js';
+import { HttpError, unavailable } from '../../../lib/http/errors.js';
+import { createService } from '../../../lib/http/service.js';
 import { IndexerUnavailableError, type Indexer } from './indexer.js';
 import { addressRoutes } from './routes/address.js';
 import { blockRoutes } from './routes/blocks.js';

@@ -1,6 +1,7 @@
-import { chainConfigFromEnv } from '../../../control-plane/src/drivers/chain/from-env.js';
-import type { ChainRpcConfig } from '../../../control-plane/src/drivers/chain/types.js';
-import { NETWORKS, type NetworkName } from './address.js';
+import { chainConfigFromEnv } from '../../../lib/chain/from-env.js';
+import type { ChainRpcConfig } from '../../../lib/chain/types.js';
+import { portFromEnv } from '../../../lib/env.js';
+import { NETWORKS, type NetworkName } from '../../../lib/bitcoin/address.js';
 import { parseIndexerUrl, type IndexerEndpoint } from './indexer.js';
 
 export interface AdapterConfig {
@@ -15,12 +16,6 @@ export function networkFromEnv(env: NodeJS.ProcessEnv): NetworkName {
   const network = env.NETWORK ?? 'regtest';
   if (!(network in NETWORKS)) throw new Error(`NETWORK must be one of ${Object.keys(NETWORKS).join(', ')}, not "${network}"`);
   return network as NetworkName;
-}
-
-export function portFromEnv(env: NodeJS.ProcessEnv, fallback: number): number {
-  const port = Number(env.PORT ?? fallback);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be a TCP port number, not "${env.PORT}"`);
-  return port;
 }
 
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env): AdapterConfig {

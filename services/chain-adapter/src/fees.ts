@@ -1,4 +1,4 @@
-import { FALLBACK_FEE_SAT_PER_VB, type ChainDriver } from '../../../control-plane/src/drivers/chain/types.js';
+import { FALLBACK_FEE_SAT_PER_VB, type ChainDriver } from '../../../lib/chain/types.js';
 
 /** mempool.space's fee recommendation, in sat/vB (integers). */
 export interface FeeRecommendation {

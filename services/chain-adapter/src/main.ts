@@ -1,7 +1,7 @@
-import { createChainDriver } from '../../../control-plane/src/drivers/chain/from-env.js';
+import { createChainDriver } from '../../../lib/chain/from-env.js';
 import { buildApp } from './app.js';
 import { configFromEnv } from './config.js';
-import { loggerFromEnv, runService } from './http/service.js';
+import { loggerFromEnv, runService } from '../../../lib/http/service.js';
 import { ElectrumIndexer } from './indexer.js';
 
 const config = configFromEnv();

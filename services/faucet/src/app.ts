@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { projectRoot } from '../../../control-plane/src/util/project-root.js';
+import { projectRoot } from '../../../lib/project-root.js';
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
-import { errorResponseSchema as errorSchema } from '../../../control-plane/src/util/error-schema.js';
-import { createService } from '../../chain-adapter/src/http/service.js';
+import { errorResponseSchema as errorSchema } from '../../../lib/http/errors.js';
+import { createService } from '../../../lib/http/service.js';
 import type { Faucet } from './faucet.js';
 
 // from the source folder whether running from src/ (tsx) or from dist/ (the page is not compiled)

@@ -1,7 +1,7 @@
 import type { FastifyServerOptions } from 'fastify';
-import { chainConfigFromEnv } from '../../../control-plane/src/drivers/chain/from-env.js';
-import type { ChainRpcConfig } from '../../../control-plane/src/drivers/chain/types.js';
-import { portFromEnv } from '../../chain-adapter/src/config.js';
+import { chainConfigFromEnv } from '../../../lib/chain/from-env.js';
+import type { ChainRpcConfig } from '../../../lib/chain/types.js';
+import { portFromEnv, positiveIntEnv } from '../../../lib/env.js';
 
 export interface FaucetConfig {
   host: string;
@@ -14,12 +14,6 @@ export interface FaucetConfig {
   mineAddress?: string;
   adapterPublicUrl?: string;
   trustProxy: FastifyServerOptions['trustProxy'];
-}
-
-function positiveInteger(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
-  const value = Number(env[name] ?? fallback);
-  if (!Number.isSafeInteger(value) || value <= 0) throw new Error(`${name} must be a positive whole number, not "${env[name]}"`);
-  return value;
 }
 
 /**
@@ -44,8 +38,8 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): FaucetConfi
     port: portFromEnv(env, 3001),
     chain: chainConfigFromEnv(env),
     redisUrl: env.REDIS_URL ?? 'redis://127.0.0.1:6379',
-    claimSat: positiveInteger(env, 'CLAIM_SAT', 100_000),
-    cooldownSeconds: positiveInteger(env, 'COOLDOWN_SECONDS', 15 * 60),
+    claimSat: positiveIntEnv(env, 'CLAIM_SAT', 100_000),
+    cooldownSeconds: positiveIntEnv(env, 'COOLDOWN_SECONDS', 15 * 60),
     mineUrl: env.MINE_URL || undefined,
     mineAddress: env.MINE_ADDRESS || undefined,
     adapterPublicUrl: env.ADAPTER_PUBLIC_URL || undefined,

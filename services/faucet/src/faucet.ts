@@ -1,6 +1,6 @@
-import type { ChainDriver } from '../../../control-plane/src/drivers/chain/types.js';
-import { AddressError, parseAddress } from '../../chain-adapter/src/address.js';
-import { HttpError, badRequest } from '../../chain-adapter/src/http/errors.js';
+import type { ChainDriver } from '../../../lib/chain/types.js';
+import { AddressError, parseAddress } from '../../../lib/bitcoin/address.js';
+import { HttpError, badRequest } from '../../../lib/http/errors.js';
 import type { Cooldowns } from './cooldown.js';
 import type { MinedBlock, Miner } from './miner.js';
 import { WalletEmptyError, type FaucetWallet } from './wallet.js';

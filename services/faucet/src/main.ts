@@ -1,7 +1,7 @@
 import { Redis } from 'ioredis';
-import { createChainDriver } from '../../../control-plane/src/drivers/chain/from-env.js';
-import { connectLnd, lndCredentialsFromEnv } from '../../../control-plane/src/drivers/lnd.js';
-import { loggerFromEnv, runService } from '../../chain-adapter/src/http/service.js';
+import { createChainDriver } from '../../../lib/chain/from-env.js';
+import { connectLnd, lndCredentialsFromEnv } from '../../../lib/lightning/lnd.js';
+import { loggerFromEnv, runService } from '../../../lib/http/service.js';
 import { buildApp } from './app.js';
 import { configFromEnv } from './config.js';
 import { Cooldowns } from './cooldown.js';

@@ -1,4 +1,4 @@
-import type { ChainDriver } from '../../../control-plane/src/drivers/chain/types.js';
+import type { ChainDriver } from '../../../lib/chain/types.js';
 import { SerialQueue } from './serial-queue.js';
 
 export interface MinedBlock {

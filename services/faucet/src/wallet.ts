@@ -1,4 +1,4 @@
-import { createChainAddress, getChainBalance, getPendingChainBalance, sendToChainAddress, type AuthenticatedLnd } from 'lightning';
+import { createChainAddress, getChainBalance, getPendingChainBalance, sendToChainAddress, type AuthenticatedLnd } from 'ln-service';
 import { SerialQueue } from './serial-queue.js';
 
 export interface WalletBalance {

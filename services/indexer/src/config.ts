@@ -1,6 +1,6 @@
 import { join } from 'node:path';
-import { chainConfigFromEnv } from '../../../control-plane/src/drivers/chain/from-env.js';
-import type { ChainRpcConfig } from '../../../control-plane/src/drivers/chain/types.js';
+import { chainConfigFromEnv } from '../../../lib/chain/from-env.js';
+import type { ChainRpcConfig } from '../../../lib/chain/types.js';
 import type { LogLevel } from './log.js';
 
 export interface IndexerConfig {

@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import type { ChainDriver } from '../../../control-plane/src/drivers/chain/types.js';
+import type { ChainDriver } from '../../../lib/chain/types.js';
 import { toDisplayHex } from './hashes.js';
 import type { Logger } from './log.js';
 import type { Mempool } from './mempool.js';

@@ -1,5 +1,5 @@
-import { createChainDriver } from '../../../control-plane/src/drivers/chain/from-env.js';
-import type { ChainDriver } from '../../../control-plane/src/drivers/chain/types.js';
+import { createChainDriver } from '../../../lib/chain/from-env.js';
+import type { ChainDriver } from '../../../lib/chain/types.js';
 import type { IndexerConfig } from './config.js';
 import { ChainFollower } from './follower.js';
 import { createLogger } from './log.js';

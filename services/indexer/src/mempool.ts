@@ -1,4 +1,4 @@
-import type { ChainDriver } from '../../../control-plane/src/drivers/chain/types.js';
+import type { ChainDriver } from '../../../lib/chain/types.js';
 import { fromDisplayHex, toDisplayHex } from './hashes.js';
 import { outpointKey, parseTransactionHex, type IndexedTx } from './parse.js';
 import type { IndexStore } from './store.js';

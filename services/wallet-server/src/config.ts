@@ -1,3 +1,4 @@
+import { positiveIntEnv } from '../../../lib/env.js';
 import { randomBytes } from 'node:crypto';
 
 export type Network = 'regtest' | 'testnet' | 'signet' | 'bitcoin';
@@ -21,15 +22,6 @@ export interface Config {
 }
 
 const NETWORKS: Network[] = ['regtest', 'testnet', 'signet', 'bitcoin'];
-
-/** A positive integer from env[name], or fallback when unset; throws naming the variable. */
-export function positiveIntEnv(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n <= 0) throw new Error(`${name} must be a positive integer, got "${raw}"`);
-  return n;
-}
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const network = (env.NETWORK ?? 'regtest') as Network;

@@ -1,4 +1,4 @@
-import { errorResponseSchema as errorSchema } from '../../../control-plane/src/util/error-schema.js';
+import { errorResponseSchema as errorSchema } from '../../../lib/http/errors.js';
 
 export const uuidString = { type: 'string', format: 'uuid' } as const;
 

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { sleep } from '../../util/wait.js';
+import { sleep } from '../../../../lib/wait.js';
 
 export interface ProcessLaunch {
   command: string;

@@ -6,7 +6,7 @@ import { nodeBinary } from '../../kinds/binaries.js';
 import type { LaunchSpec } from '../../kinds/types.js';
 import { initPostgresCluster, postgresBinDir } from '../../managed/postgres.js';
 import { redisServerBinary } from '../../managed/redis.js';
-import { projectRoot } from '../../util/project-root.js';
+import { projectRoot } from '../../../../lib/project-root.js';
 import type { LabHandleInfo, Runtime, RuntimeHandle, ServiceLocation, StartRequest } from '../types.js';
 import { isRunning, startDetached, stopProcessGroup, type ProcessLaunch } from './child.js';
 import { serviceDataDir, serviceLogFile } from './placement.js';

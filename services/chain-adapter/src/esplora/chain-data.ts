@@ -1,6 +1,6 @@
 import { Transaction, type Network } from 'bitcoinjs-lib';
-import { scriptHashOf } from '../address.js';
-import { notFound, badRequest } from '../http/errors.js';
+import { scriptHashOf } from '../../../../lib/bitcoin/address.js';
+import { notFound, badRequest } from '../../../../lib/http/errors.js';
 import { IndexerRpcError, type HistoryItem, type Indexer } from '../indexer.js';
 import { headerInfo, isConfirmedHeight, parentTxids, reversedHex, toEsploraTx } from './convert.js';
 import type { EsploraTx, EsploraUtxo, MerkleProof, Outspend, Stats, TxStatus } from './types.js';

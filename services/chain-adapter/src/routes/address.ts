@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
-import { AddressError, parseAddress, type NetworkName } from '../address.js';
+import { AddressError, parseAddress, type NetworkName } from '../../../../lib/bitcoin/address.js';
 import type { ChainData } from '../esplora/chain-data.js';
 import { addressObjectSchema, addressParam, hashParam, txListSchema, txidParam, utxoListSchema } from '../esplora/schemas.js';
-import { badRequest } from '../http/errors.js';
+import { badRequest } from '../../../../lib/http/errors.js';
 
 interface Subject {
   /** Electrum's script hash (reversed sha256 of the script). */

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
-import { ChainRpcError, type ChainDriver } from '../../../../control-plane/src/drivers/chain/types.js';
+import { ChainRpcError, type ChainDriver } from '../../../../lib/chain/types.js';
 import { headerInfo, medianTimes, toEsploraBlock } from '../esplora/convert.js';
 import { blockSchema, blockStatusSchema, hashParam } from '../esplora/schemas.js';
-import { notFound } from '../http/errors.js';
+import { notFound } from '../../../../lib/http/errors.js';
 import type { Indexer } from '../indexer.js';
 
 const text = { type: 'string' } as const;

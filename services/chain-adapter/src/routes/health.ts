@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { ChainDriver } from '../../../../control-plane/src/drivers/chain/types.js';
+import type { ChainDriver } from '../../../../lib/chain/types.js';
 import type { Indexer } from '../indexer.js';
 
 interface Check {

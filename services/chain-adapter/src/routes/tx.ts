@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
-import { ChainRpcError, type ChainDriver } from '../../../../control-plane/src/drivers/chain/types.js';
+import { ChainRpcError, type ChainDriver } from '../../../../lib/chain/types.js';
 import type { ChainData } from '../esplora/chain-data.js';
 import { merkleProofSchema, outspendsSchema, txSchema, txStatusSchema, txidParam } from '../esplora/schemas.js';
-import { badRequest, notFound } from '../http/errors.js';
+import { badRequest, notFound } from '../../../../lib/http/errors.js';
 
 const text = { type: 'string' } as const;
 const params = { type: 'object', required: ['txid'], properties: { txid: txidParam } } as const;

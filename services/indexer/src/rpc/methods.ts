@@ -1,4 +1,4 @@
-import { ChainRpcError, FALLBACK_FEE_SAT_PER_VB, type ChainDriver } from '../../../../control-plane/src/drivers/chain/types.js';
+import { ChainRpcError, FALLBACK_FEE_SAT_PER_VB, type ChainDriver } from '../../../../lib/chain/types.js';
 import { fromDisplayHex, merkleBranch, toDisplayHex } from '../hashes.js';
 import { transactionHexInBlock } from '../parse.js';
 import type { ScriptHashQueries } from '../queries.js';

@@ -1,4 +1,4 @@
-import { positiveIntEnv } from '../config.js';
+import { positiveIntEnv } from '../../../../lib/env.js';
 import type { NodeKind } from './gateway.js';
 
 export interface LightningConfig {

@@ -4,7 +4,7 @@ import {
   cancelHodlInvoice, createInvoice, decodePaymentRequest, getChainBalance, getChannelBalance, getChannels,
   getInvoice, getPayment, getWalletInfo, subscribeToInvoices, subscribeToPastPayment, subscribeToPayViaDetails,
   subscribeToPayViaRequest, type AuthenticatedLnd,
-} from 'lightning';
+} from 'ln-service';
 import {
   NodeError, NodeRejected, type CreateInvoiceInput, type CreatedInvoice, type DecodedInvoice, type InvoiceState,
   type KeysendInput, type NodeGateway, type PayInvoiceInput, type PaymentLookup, type PaymentOutcome,

@@ -1,4 +1,4 @@
-import { connectLnd, lndCredentialsFromEnv } from '../../../../control-plane/src/drivers/lnd.js';
+import { connectLnd, lndCredentialsFromEnv } from '../../../../lib/lightning/lnd.js';
 import type { LightningConfig } from './config.js';
 import type { NodeGateway } from './gateway.js';
 import { LndGateway } from './lnd-gateway.js';

@@ -33,3 +33,17 @@ export async function waitFor<T>(probe: () => Promise<T | undefined | false>, op
     await sleep(options.intervalMs ?? 200);
   }
 }
+
+/** Runs `operation` again while it fails with an error `retryable` accepts, until the time-out. */
+export async function retryWhile<T>(operation: () => Promise<T>, retryable: (error: unknown) => boolean, options: { timeoutMs: number; intervalMs: number; onRetry?: (error: unknown) => void }): Promise<T> {
+  const deadline = Date.now() + options.timeoutMs;
+  for (;;) {
+    try {
+      return await operation();
+    } catch (error) {
+      if (!retryable(error) || Date.now() > deadline) throw error;
+      options.onRetry?.(error);
+      await sleep(options.intervalMs);
+    }
+  }
+}

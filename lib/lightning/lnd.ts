@@ -1,4 +1,4 @@
-import { authenticatedLndGrpc, type AuthenticatedLnd } from 'lightning';
+import { authenticatedLndGrpc, type AuthenticatedLnd } from 'ln-service';
 
 /** What a client needs to reach one lnd node: where, its TLS certificate and a macaroon. */
 export interface LndCredentials {

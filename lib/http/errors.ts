@@ -19,3 +19,20 @@ export const unavailable = (code: string, message: string) => new HttpError(503,
 export const badGateway = (code: string, message: string) => new HttpError(502, code, message);
 
 export const errorBody = (code: string, message: string, details: Record<string, unknown> = {}) => ({ error: { code, message, ...details } });
+/**
+ * The error body every reglab HTTP service answers with, `{ "error": { "code", "message", ... } }`,
+ * as a response schema (for OpenAPI and serialization). Extra fields of `error` (a retry delay,
+ * the problems of a lab.yaml) are kept.
+ */
+export const errorResponseSchema = {
+  type: 'object',
+  required: ['error'],
+  properties: {
+    error: {
+      type: 'object',
+      required: ['code', 'message'],
+      properties: { code: { type: 'string' }, message: { type: 'string' } },
+      additionalProperties: true,
+    },
+  },
+} as const;
