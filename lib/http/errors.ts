@@ -1,28 +1,72 @@
-/** An error a route answers with: HTTP status, a stable machine code and a message saying what to do. */
-export class HttpError extends Error {
-  constructor(
-    readonly statusCode: number,
-    readonly code: string,
-    message: string,
-    readonly headers: Record<string, string> = {},
-    /** Extra machine-readable fields of the error object (e.g. retry_after_seconds). */
-    readonly details: Record<string, unknown> = {},
-  ) {
-    super(message);
-    this.name = 'HttpError';
-  }
+// How every reglab HTTP service answers errors: `{ "error": { "code", "message", ...details } }`,
+// with UPPER_SNAKE codes, for domain errors and for the framework's own refusals alike.
+import { STATUS_CODES } from 'node:http';
+import { DomainError, type ErrorKind } from '../errors.js';
+
+export const STATUS_OF_KIND: Record<ErrorKind, number> = {
+  invalid: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  rate_limited: 429,
+  unavailable: 503,
+  upstream: 502,
+};
+
+export interface ErrorBody {
+  error: { code: string; message: string; [detail: string]: unknown };
 }
 
-export const badRequest = (code: string, message: string) => new HttpError(400, code, message);
-export const notFound = (message: string) => new HttpError(404, 'NOT_FOUND', message);
-export const unavailable = (code: string, message: string) => new HttpError(503, code, message);
-export const badGateway = (code: string, message: string) => new HttpError(502, code, message);
+export const errorBody = (code: string, message: string, details: Record<string, unknown> = {}): ErrorBody => ({ error: { code, message, ...details } });
 
-export const errorBody = (code: string, message: string, details: Record<string, unknown> = {}) => ({ error: { code, message, ...details } });
+/** 'Payload Too Large' -> PAYLOAD_TOO_LARGE: the code of a status nothing more specific names. */
+export function codeOfStatus(status: number): string {
+  return (STATUS_CODES[status] ?? 'Error').toUpperCase().replace(/[^A-Z0-9]+/g, '_').replace(/^_|_$/g, '');
+}
+
+/** Fastify's own error codes, as the codes reglab answers with. */
+const FRAMEWORK_CODES: Record<string, string> = {
+  FST_ERR_CTP_EMPTY_JSON_BODY: 'EMPTY_JSON_BODY',
+  FST_ERR_CTP_INVALID_JSON_BODY: 'INVALID_JSON',
+  FST_ERR_CTP_BODY_TOO_LARGE: 'PAYLOAD_TOO_LARGE',
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'UNSUPPORTED_MEDIA_TYPE',
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'INVALID_CONTENT_LENGTH',
+  FST_ERR_VALIDATION: 'BAD_REQUEST',
+};
+
+export interface HttpAnswer {
+  status: number;
+  body: ErrorBody;
+  headers: Record<string, string>;
+}
+
 /**
- * The error body every reglab HTTP service answers with, `{ "error": { "code", "message", ... } }`,
- * as a response schema (for OpenAPI and serialization). Extra fields of `error` (a retry delay,
- * the problems of a lab.yaml) are kept.
+ * The answer for anything a route or the framework threw: a DomainError by its kind, a framework
+ * client error (bad JSON, 413, 414, 415, validation) by its status with a reglab code, anything
+ * else a 500 (logged by the caller).
+ */
+export function httpAnswerFor(error: unknown): HttpAnswer | undefined {
+  if (error instanceof DomainError) {
+    const headers: Record<string, string> = {};
+    const retryAfter = error.details.retry_after_seconds;
+    if (typeof retryAfter === 'number') headers['retry-after'] = String(Math.ceil(retryAfter));
+    return { status: STATUS_OF_KIND[error.kind], body: errorBody(error.code, error.message, error.details), headers };
+  }
+  const fastify = error as { statusCode?: number; code?: string; message?: string; validation?: unknown };
+  if (fastify.validation) return { status: 400, body: errorBody('BAD_REQUEST', fastify.message ?? 'invalid request'), headers: {} };
+  if (error instanceof SyntaxError) return { status: 400, body: errorBody('INVALID_JSON', `the body is not valid JSON: ${error.message}`), headers: {} };
+  const status = fastify.statusCode;
+  if (status !== undefined && status >= 400 && status < 500) {
+    const code = (fastify.code && FRAMEWORK_CODES[fastify.code]) ?? codeOfStatus(status);
+    return { status, body: errorBody(code, fastify.message ?? STATUS_CODES[status] ?? 'client error'), headers: {} };
+  }
+  return undefined;
+}
+
+/**
+ * The error body as a response schema (for OpenAPI and serialization). Extra fields of `error`
+ * (a retry delay, the problems of a lab.yaml) are kept.
  */
 export const errorResponseSchema = {
   type: 'object',
@@ -31,8 +75,13 @@ export const errorResponseSchema = {
     error: {
       type: 'object',
       required: ['code', 'message'],
-      properties: { code: { type: 'string' }, message: { type: 'string' } },
+      properties: { code: { type: 'string', pattern: '^[A-Z][A-Z0-9_]*$' }, message: { type: 'string' } },
       additionalProperties: true,
     },
   },
 } as const;
+
+/** The error responses a route declares, for OpenAPI: errorResponses(400, 404). */
+export function errorResponses(...statuses: number[]): Record<number, typeof errorResponseSchema> {
+  return Object.fromEntries(statuses.map((status) => [status, errorResponseSchema]));
+}

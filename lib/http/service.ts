@@ -1,8 +1,15 @@
+// The HTTP service kit: what every reglab HTTP service (control plane, wallet server, faucet, chain
+// adapter, rgb services) shares — Fastify with strict JSON schemas, the one error model for domain
+// and framework errors alike, an OpenAPI document that declares every status a route can answer,
+// and a clean shutdown.
 import cors from '@fastify/cors';
-import swagger from '@fastify/swagger';
+import swagger, { type FastifyDynamicSwaggerOptions } from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance, type FastifyServerOptions } from 'fastify';
-import { HttpError, errorBody } from './errors.js';
+import { Ajv } from 'ajv';
+import addFormats from 'ajv-formats';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions, type RouteOptions } from 'fastify';
+import type { DomainError } from '../errors.js';
+import { errorBody, errorResponseSchema, httpAnswerFor } from './errors.js';
 
 export interface ServiceOptions {
   title: string;
@@ -10,49 +17,116 @@ export interface ServiceOptions {
   version: string;
   logger: FastifyServerOptions['logger'];
   trustProxy?: FastifyServerOptions['trustProxy'];
-  /** Turns a service's own failures (a dependency down, a domain refusal) into HTTP errors. */
-  mapError?: (error: Error) => HttpError | undefined;
+  /** Answer browsers of any origin (CORS), for services web pages call directly. */
+  cors?: boolean;
+  /** Extra parts of the OpenAPI document (security schemes, tags). */
+  openapi?: { components?: Record<string, unknown>; tags?: { name: string; description?: string }[] };
+  /** A service's own failures (a node down, an indexer away) as domain errors; others pass through. */
+  mapError?: (error: Error) => DomainError | undefined;
+  bodyLimit?: number;
+}
+
+const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/**
+ * Bodies are validated strictly: no type coercion (a "5" is not an amount of 5), unknown fields
+ * refused where a schema says additionalProperties: false. Path, query and headers arrive as text,
+ * so they are coerced.
+ */
+function installStrictValidation(app: FastifyInstance): void {
+  const make = (coerceTypes: boolean | 'array') => {
+    const ajv = new Ajv({ coerceTypes, useDefaults: true, removeAdditional: false, allErrors: false, strict: false });
+    addFormats.default(ajv);
+    return ajv;
+  };
+  const strict = make(false);
+  const coercing = make('array');
+  app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? strict : coercing).compile(schema));
 }
 
 /**
- * A Fastify instance with what every lab HTTP service shares: CORS for browsers, an OpenAPI document
- * at /openapi.json (UI at /docs) and JSON error bodies `{ error: { code, message } }` for every failure,
- * including schema validation (400) and unknown routes (404).
+ * Each documented route also declares what the framework answers for it: 400 for input that fails
+ * its schema, 413/415 for bodies, 414 for a path parameter that is too long, 500.
  */
+function declareFrameworkResponses(route: RouteOptions): void {
+  const schema = route.schema;
+  if (!schema || schema.hide) return;
+  const methods = [route.method].flat();
+  const statuses = new Set<number>([500]);
+  if (schema.body || schema.querystring || schema.params || schema.headers || methods.some((method) => BODY_METHODS.has(method))) statuses.add(400);
+  if (methods.some((method) => BODY_METHODS.has(method))) {
+    statuses.add(413);
+    statuses.add(415);
+  }
+  if (route.url.includes(':')) statuses.add(414);
+  const response = { ...((schema.response as Record<string, unknown> | undefined) ?? {}) };
+  for (const status of statuses) response[status] ??= errorResponseSchema;
+  schema.response = response;
+}
+
+/** Routes by path pattern, to tell an unknown path (404) from a known one asked with another method (405). */
+class RouteTable {
+  private readonly routes: { pattern: RegExp; methods: string[] }[] = [];
+
+  add(route: RouteOptions): void {
+    const pattern = new RegExp(`^${route.url.split('/').map((part) => (part.startsWith(':') ? '[^/]+' : part === '*' ? '.*' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))).join('/')}/?$`);
+    this.routes.push({ pattern, methods: [route.method].flat() });
+  }
+
+  methodsOf(path: string): string[] {
+    return [...new Set(this.routes.filter((route) => route.pattern.test(path)).flatMap((route) => route.methods))];
+  }
+}
+
+function answerError(raw: unknown, request: FastifyRequest, reply: FastifyReply, mapError?: ServiceOptions['mapError']) {
+  const mapped = raw instanceof Error ? mapError?.(raw) : undefined;
+  const answer = httpAnswerFor(mapped ?? raw);
+  if (answer) return reply.status(answer.status).headers(answer.headers).send(answer.body);
+  request.log.error({ err: raw }, 'request failed');
+  return reply.status(500).send(errorBody('INTERNAL', 'internal error; the service log says more'));
+}
+
 export async function createService(options: ServiceOptions): Promise<FastifyInstance> {
-  const app = Fastify({ logger: options.logger, trustProxy: options.trustProxy ?? false });
-  await app.register(cors, { origin: true, methods: ['GET', 'POST', 'OPTIONS'] });
-  await app.register(swagger, {
-    openapi: { info: { title: options.title, description: options.description, version: options.version } },
+  const routes = new RouteTable();
+  const app = Fastify({
+    logger: options.logger,
+    trustProxy: options.trustProxy ?? false,
+    bodyLimit: options.bodyLimit,
+    // errors of the router before any route runs: a URL that does not decode, a parameter too long
+    frameworkErrors: (error, request, reply) => answerError(error, request, reply),
   });
+  installStrictValidation(app);
+  app.addHook('onRoute', (route) => {
+    routes.add(route);
+    declareFrameworkResponses(route);
+  });
+  if (options.cors) await app.register(cors, { origin: true, methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] });
+  await app.register(swagger, {
+    openapi: { ...options.openapi, info: { title: options.title, description: options.description, version: options.version } },
+  } as FastifyDynamicSwaggerOptions);
   await app.register(swaggerUi, { routePrefix: '/docs' });
   app.get('/openapi.json', { schema: { hide: true } }, () => app.swagger());
 
-  app.setErrorHandler((raw: FastifyError | HttpError | Error, request, reply) => {
-    const error = options.mapError?.(raw) ?? raw;
-    if (error instanceof HttpError) {
-      return reply.status(error.statusCode).headers(error.headers).send(errorBody(error.code, error.message, error.details));
+  app.setErrorHandler((error, request, reply) => answerError(error, request, reply, options.mapError));
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0];
+    // CORS answers OPTIONS on every path, which says nothing about the path existing
+    const allowed = routes.methodsOf(path).filter((method) => method !== request.method && method !== 'OPTIONS');
+    if (allowed.length > 0) {
+      return reply.status(405).header('allow', allowed.join(', ')).send(errorBody('METHOD_NOT_ALLOWED', `${request.method} is not allowed on ${path}; use ${allowed.join(' or ')}`));
     }
-    const fastifyError = error as FastifyError;
-    if (fastifyError.validation) {
-      return reply.status(400).send(errorBody('BAD_REQUEST', fastifyError.message));
-    }
-    if (fastifyError.statusCode && fastifyError.statusCode < 500) {
-      return reply.status(fastifyError.statusCode).send(errorBody(fastifyError.code ?? 'BAD_REQUEST', fastifyError.message));
-    }
-    request.log.error({ err: error }, 'request failed');
-    return reply.status(500).send(errorBody('INTERNAL', `internal error: ${error.message}`));
+    return reply.status(404).send(errorBody('NOT_FOUND', `no route ${request.method} ${path}; the API is described at /openapi.json`));
   });
-  app.setNotFoundHandler((request, reply) =>
-    reply.status(404).send(errorBody('NOT_FOUND', `no route ${request.method} ${request.url.split('?')[0]}; the API is described at /openapi.json`)),
-  );
   return app;
 }
 
 /** Listens on host:port and closes the app (and whatever it registered onClose) on SIGTERM/SIGINT. */
 export async function runService(app: FastifyInstance, host: string, port: number, log: FastifyBaseLogger = app.log): Promise<void> {
+  let closing = false;
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-    process.once(signal, () => {
+    process.on(signal, () => {
+      if (closing) return;
+      closing = true;
       log.info({ signal }, 'shutting down');
       app.close().then(
         () => process.exit(0),

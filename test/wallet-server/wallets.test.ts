@@ -162,7 +162,7 @@ describe('wallet-server wallets and API keys', () => {
     expect(unknown.json().error.code).toBe('NOT_FOUND');
     const badJson = await as(app, alice.accessToken)({ method: 'POST', url: '/wallets', payload: '{"name":', headers: { 'content-type': 'application/json' } });
     expect(badJson.statusCode).toBe(400);
-    expect(badJson.json().error.code).toBe('BAD_REQUEST');
+    expect(badJson.json().error.code).toBe('INVALID_JSON');
     const text = await as(app, alice.accessToken)({ method: 'POST', url: '/wallets', payload: '<name>x</name>', headers: { 'content-type': 'application/xml' } });
     expect(text.statusCode).toBe(415);
     expect(text.json().error.code).toBe('UNSUPPORTED_MEDIA_TYPE');

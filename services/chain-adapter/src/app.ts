@@ -3,7 +3,7 @@ import { ChainRpcError, type ChainDriver } from '../../../lib/chain/types.js';
 import { NETWORKS, type NetworkName } from '../../../lib/bitcoin/address.js';
 import { ChainData } from './esplora/chain-data.js';
 import { FeeEstimator } from './fees.js';
-import { HttpError, unavailable } from '../../../lib/http/errors.js';
+import { unavailable, upstreamFailed, type DomainError } from '../../../lib/errors.js';
 import { createService } from '../../../lib/http/service.js';
 import { IndexerUnavailableError, type Indexer } from './indexer.js';
 import { addressRoutes } from './routes/address.js';
@@ -20,9 +20,9 @@ export interface AdapterDeps {
 }
 
 /** A failure of the node or the indexer is the lab's, not the caller's: 503 naming which part. */
-function mapDependencyError(error: Error): HttpError | undefined {
+function mapDependencyError(error: Error): DomainError | undefined {
   if (error instanceof IndexerUnavailableError) return unavailable('INDEXER_UNAVAILABLE', error.message);
-  if (error instanceof ChainRpcError) return new HttpError(502, 'NODE_ERROR', `the node answered ${error.method} with an error: ${error.message}`);
+  if (error instanceof ChainRpcError) return upstreamFailed('NODE_ERROR', `the node answered ${error.method} with an error: ${error.message}`, error);
   if ('code' in error && typeof error.code === 'string' && /^E(CONNREFUSED|CONNRESET|HOSTUNREACH|TIMEDOUT)|^UND_ERR/.test(error.code)) {
     return unavailable('NODE_UNAVAILABLE', `the node cannot be reached: ${error.message}`);
   }
@@ -36,6 +36,7 @@ export async function buildApp(deps: AdapterDeps): Promise<FastifyInstance> {
     description: 'Esplora-style, browser-safe chain data over a regtest node and an Electrum indexer.',
     version: '0.1.0',
     logger: deps.logger ?? false,
+    cors: true,
     mapError: mapDependencyError,
   });
   const data = new ChainData(deps.indexer, NETWORKS[deps.network]);

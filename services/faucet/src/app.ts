@@ -43,6 +43,7 @@ export async function buildApp(options: FaucetAppOptions): Promise<FastifyInstan
     description: 'Sends regtest coins to a bcrt1 address and mines a block so they confirm.',
     version: '0.1.0',
     logger: options.logger ?? false,
+    cors: true,
     trustProxy: options.trustProxy,
   });
   app.get('/', { schema: { hide: true } }, (_request, reply) => reply.type('text/html; charset=utf-8').send(PAGE));

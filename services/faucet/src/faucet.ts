@@ -1,6 +1,6 @@
 import type { ChainDriver } from '../../../lib/chain/types.js';
 import { AddressError, parseAddress } from '../../../lib/bitcoin/address.js';
-import { HttpError, badRequest } from '../../../lib/http/errors.js';
+import { invalid, rateLimited, unavailable, upstreamFailed } from '../../../lib/errors.js';
 import type { Cooldowns } from './cooldown.js';
 import type { MinedBlock, Miner } from './miner.js';
 import { WalletEmptyError, type FaucetWallet } from './wallet.js';
@@ -44,15 +44,15 @@ export function claimAddress(input: string): string {
   try {
     parsed = parseAddress(input, 'regtest');
   } catch (error) {
-    if (error instanceof AddressError) throw badRequest('INVALID_ADDRESS', error.message);
+    if (error instanceof AddressError) throw invalid('INVALID_ADDRESS', error.message);
     throw error;
   }
-  if (parsed.kind !== 'bech32') throw badRequest('INVALID_ADDRESS', `"${input}" is a base58 address; the faucet pays regtest bech32/bech32m addresses only (bcrt1q... or bcrt1p...)`);
+  if (parsed.kind !== 'bech32') throw invalid('INVALID_ADDRESS', `"${input}" is a base58 address; the faucet pays regtest bech32/bech32m addresses only (bcrt1q... or bcrt1p...)`);
   return parsed.address;
 }
 
 const unavailableStore = (error: unknown) =>
-  new HttpError(503, 'COOLDOWN_STORE_UNAVAILABLE', `the faucet cannot reach its cool-down store (Redis), so it pays nobody until it can: ${(error as Error).message}`);
+  unavailable('COOLDOWN_STORE_UNAVAILABLE', `the faucet cannot reach its cool-down store (Redis), so it pays nobody until it can: ${(error as Error).message}`);
 
 /** One claim: cool-down first, then the payment, then one block so that it confirms. */
 export class Faucet {
@@ -66,13 +66,9 @@ export class Faucet {
     });
     if (!cooldown.granted) {
       const who = cooldown.blockedBy.map((subject) => (subject === 'ip' ? `your IP ${clientIp}` : `address ${address}`)).join(' and ');
-      throw new HttpError(
-        429,
-        'COOLDOWN',
-        `${who} claimed less than ${duration(this.parts.cooldownSeconds)} ago; try again in ${cooldown.retryAfterSeconds} s`,
-        { 'retry-after': String(cooldown.retryAfterSeconds) },
-        { retry_after_seconds: cooldown.retryAfterSeconds, blocked_by: cooldown.blockedBy },
-      );
+      const refusal = rateLimited('COOLDOWN', `${who} claimed less than ${duration(this.parts.cooldownSeconds)} ago; try again in ${cooldown.retryAfterSeconds} s`, cooldown.retryAfterSeconds);
+      refusal.details.blocked_by = cooldown.blockedBy;
+      throw refusal;
     }
     let txid: string;
     let heightAtSend: number;
@@ -82,22 +78,18 @@ export class Faucet {
     } catch (error) {
       await cooldown.release().catch(() => undefined);
       if (error instanceof WalletEmptyError) {
-        throw new HttpError(503, 'FAUCET_EMPTY', `the faucet is empty: ${error.message}. Fund the faucet's node (e.g. mine to it or send to its wallet) and try again`);
+        throw unavailable('FAUCET_EMPTY', `the faucet is empty: ${error.message}. Fund the faucet's node (e.g. mine to it or send to its wallet) and try again`);
       }
-      throw new HttpError(502, 'SEND_FAILED', `the faucet could not send: ${(error as Error).message}`);
+      throw upstreamFailed('SEND_FAILED', `the faucet could not send: ${(error as Error).message}`);
     }
     // The coins are gone from here on, so the cool-down stays even if mining fails.
     try {
       const block = await this.mineUntilConfirmed(txid, heightAtSend);
       return { txid, amount_sat: claimSat, address, block_hash: block.hash, block_height: block.height };
     } catch (error) {
-      throw new HttpError(
-        502,
-        'MINE_FAILED',
-        `sent ${txid} but could not mine a block (${(error as Error).message}); the transaction waits in the mempool and confirms with the next block`,
-        {},
-        { txid },
-      );
+      const failure = upstreamFailed('MINE_FAILED', `sent ${txid} but could not mine a block (${(error as Error).message}); the transaction waits in the mempool and confirms with the next block`, error);
+      failure.details.txid = txid;
+      throw failure;
     }
   }
 
@@ -125,7 +117,7 @@ export class Faucet {
   async status(): Promise<FaucetStatus> {
     const { wallet, driver, miner, claimSat, cooldownSeconds, adapterUrl } = this.parts;
     const [balance, height] = await Promise.all([wallet.balance(), driver.getBlockCount()]).catch((error: Error) => {
-      throw new HttpError(502, 'DEPENDENCY_FAILED', `the faucet cannot read its wallet or the chain: ${error.message}`);
+      throw upstreamFailed('DEPENDENCY_FAILED', `the faucet cannot read its wallet or the chain: ${error.message}`);
     });
     return {
       network: 'regtest',

@@ -1,4 +1,4 @@
-import { badRequest } from './errors.js';
+import { invalid } from './errors.js';
 
 /** Amounts are int64 in the spec (and bigint columns in the ledger). */
 export const MAX_AMOUNT = 2n ** 63n - 1n;
@@ -12,10 +12,10 @@ export const amountSchema = {
 export function parseAmount(value: unknown, field: string): bigint {
   if (typeof value === 'number') {
     if (!Number.isSafeInteger(value) || value < 0) {
-      throw badRequest('INVALID_AMOUNT', `${field} must be a non-negative integer below 2^53 (send larger values as a decimal string)`);
+      throw invalid('INVALID_AMOUNT', `${field} must be a non-negative integer below 2^53 (send larger values as a decimal string)`);
     }
     return BigInt(value);
   }
   if (typeof value === 'string' && /^[0-9]{1,19}$/.test(value) && BigInt(value) <= MAX_AMOUNT) return BigInt(value);
-  throw badRequest('INVALID_AMOUNT', `${field} must be a non-negative integer (or a decimal string of digits) up to 2^63-1`);
+  throw invalid('INVALID_AMOUNT', `${field} must be a non-negative integer (or a decimal string of digits) up to 2^63-1`);
 }

@@ -1,6 +1,4 @@
-import Fastify, { type FastifyInstance, type FastifyPluginAsync } from 'fastify';
-import swagger from '@fastify/swagger';
-import swaggerUi from '@fastify/swagger-ui';
+import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import type { Redis } from 'ioredis';
 import './types.js';
 import type { Config } from './config.js';
@@ -9,7 +7,8 @@ import { openDatabase } from './db/open.js';
 import { openRedis, redisReady } from './redis.js';
 import { Ledger } from './ledger/index.js';
 import { HealthRegistry, healthRoutes } from './health.js';
-import { frameworkErrors, installErrorHandling } from './errors.js';
+import { mapWalletServerError } from './errors.js';
+import { createService } from '../../../lib/http/service.js';
 import { installValidation } from './validation.js';
 import { installAuthHook } from './auth/hook.js';
 import { SessionStore } from './auth/sessions.js';
@@ -29,9 +28,13 @@ export interface AppOptions {
 }
 
 export async function buildApp(config: Config, options: AppOptions = {}): Promise<FastifyInstance> {
-  const app = Fastify({
+  const app = await createService({
+    title: 'reglab wallet server',
+    description: 'Wallet server interface 0.1.0 (regtest).',
+    version: '0.1.0',
     logger: options.logger ?? { level: config.logLevel },
-    frameworkErrors,
+    openapi: { components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer' } } } },
+    mapError: mapWalletServerError,
   });
   const db = options.db ?? (await openDatabase(config));
   const redis = options.redis ?? openRedis(config.redisUrl);
@@ -48,22 +51,12 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   app.decorate('health', new HealthRegistry());
 
   installValidation(app);
-  installErrorHandling(app);
   const sessions = new SessionStore(redis, { nonceSec: config.nonceTtlSec, refreshSec: config.refreshTokenTtlSec });
   installAuthHook(app, sessions);
 
   app.addHook('onRoute', (route) => {
-    if (route.url.startsWith('/docs')) route.config = { ...(route.config ?? {}), auth: 'public' };
     if (route.config?.auth !== 'public' && route.schema) route.schema = { ...route.schema, security: [{ bearerAuth: [] }] };
   });
-  await app.register(swagger, {
-    openapi: {
-      info: { title: 'reglab wallet server', version: '0.1.0', description: 'Wallet server interface 0.1.0 (regtest).' },
-      components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer' } } },
-    },
-  });
-  await app.register(swaggerUi, { routePrefix: '/docs' });
-  app.get('/openapi.json', { config: { auth: 'public' }, schema: { hide: true } }, async () => app.swagger());
 
   try {
     await app.register(healthRoutes);

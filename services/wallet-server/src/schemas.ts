@@ -1,4 +1,4 @@
-import { errorResponseSchema as errorSchema } from '../../../lib/http/errors.js';
+export { errorResponses as errors } from '../../../lib/http/errors.js';
 
 export const uuidString = { type: 'string', format: 'uuid' } as const;
 
@@ -34,8 +34,3 @@ export interface PageQuery {
 /** next_before is the id of the last item when the page is full, else null (no more items). */
 export const nextCursor = (items: Array<{ id: string }>, limit: number) =>
   limit > 0 && items.length === limit ? items[items.length - 1]!.id : null;
-
-/** The error responses a route can give, for OpenAPI. */
-export function errors(...codes: number[]) {
-  return Object.fromEntries(codes.map((c) => [c, errorSchema]));
-}

@@ -1,6 +1,6 @@
 import { Transaction, type Network } from 'bitcoinjs-lib';
 import { scriptHashOf } from '../../../../lib/bitcoin/address.js';
-import { notFound, badRequest } from '../../../../lib/http/errors.js';
+import { notFound, invalid } from '../../../../lib/errors.js';
 import { IndexerRpcError, type HistoryItem, type Indexer } from '../indexer.js';
 import { headerInfo, isConfirmedHeight, parentTxids, reversedHex, toEsploraTx } from './convert.js';
 import type { EsploraTx, EsploraUtxo, MerkleProof, Outspend, Stats, TxStatus } from './types.js';
@@ -173,7 +173,7 @@ export class ChainData {
     let start = 0;
     if (lastSeenTxid) {
       const index = confirmed.findIndex((item) => item.tx_hash === lastSeenTxid);
-      if (index < 0) throw badRequest('UNKNOWN_LAST_SEEN', `transaction ${lastSeenTxid} is not in the confirmed history of this address; page with a txid from the previous page`);
+      if (index < 0) throw invalid('UNKNOWN_LAST_SEEN', `transaction ${lastSeenTxid} is not in the confirmed history of this address; page with a txid from the previous page`);
       start = index + 1;
     }
     return this.esploraTxs(confirmed.slice(start, start + CHAIN_PAGE));

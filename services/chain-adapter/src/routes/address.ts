@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { AddressError, parseAddress, type NetworkName } from '../../../../lib/bitcoin/address.js';
 import type { ChainData } from '../esplora/chain-data.js';
 import { addressObjectSchema, addressParam, hashParam, txListSchema, txidParam, utxoListSchema } from '../esplora/schemas.js';
-import { badRequest } from '../../../../lib/http/errors.js';
+import { invalid } from '../../../../lib/errors.js';
 
 interface Subject {
   /** Electrum's script hash (reversed sha256 of the script). */
@@ -26,7 +26,7 @@ export function addressRoutes(app: FastifyInstance, data: ChainData, network: Ne
           const parsed = parseAddress(value, network);
           return { scriptHash: parsed.scriptHash, label: { address: parsed.address } };
         } catch (error) {
-          if (error instanceof AddressError) throw badRequest('INVALID_ADDRESS', error.message);
+          if (error instanceof AddressError) throw invalid('INVALID_ADDRESS', error.message);
           throw error;
         }
       },

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { ChainRpcError, type ChainDriver } from '../../../../lib/chain/types.js';
 import { headerInfo, medianTimes, toEsploraBlock } from '../esplora/convert.js';
 import { blockSchema, blockStatusSchema, hashParam } from '../esplora/schemas.js';
-import { notFound } from '../../../../lib/http/errors.js';
+import { notFound } from '../../../../lib/errors.js';
 import type { Indexer } from '../indexer.js';
 
 const text = { type: 'string' } as const;

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { ChainRpcError, type ChainDriver } from '../../../../lib/chain/types.js';
 import type { ChainData } from '../esplora/chain-data.js';
 import { merkleProofSchema, outspendsSchema, txSchema, txStatusSchema, txidParam } from '../esplora/schemas.js';
-import { badRequest, notFound } from '../../../../lib/http/errors.js';
+import { invalid, notFound } from '../../../../lib/errors.js';
 
 const text = { type: 'string' } as const;
 const params = { type: 'object', required: ['txid'], properties: { txid: txidParam } } as const;
@@ -59,11 +59,11 @@ export function txRoutes(app: FastifyInstance, data: ChainData, driver: ChainDri
       },
       async (request, reply) => {
         const hex = String(request.body ?? '').trim();
-        if (!/^(?:[0-9a-fA-F]{2})+$/.test(hex)) throw badRequest('INVALID_TX_HEX', 'the body must be the raw transaction as hex text (an even number of 0-9a-f characters)');
+        if (!/^(?:[0-9a-fA-F]{2})+$/.test(hex)) throw invalid('INVALID_TX_HEX', 'the body must be the raw transaction as hex text (an even number of 0-9a-f characters)');
         try {
           return reply.type('text/plain; charset=utf-8').send(await driver.sendRawTransaction(hex));
         } catch (error) {
-          if (error instanceof ChainRpcError) throw badRequest('TX_REJECTED', `the node rejected the transaction: ${error.message}`);
+          if (error instanceof ChainRpcError) throw invalid('TX_REJECTED', `the node rejected the transaction: ${error.message}`);
           throw error;
         }
       },

@@ -34,16 +34,20 @@ async function resolve(app: FastifyInstance, sessions: SessionStore, token: stri
   };
 }
 
+/** The API's own description (the OpenAPI document and its browsable /docs) is public. */
+const DESCRIPTION_ROUTES = /^\/(docs|openapi\.json)(\/|$)/;
+
 export function installAuthHook(app: FastifyInstance, sessions: SessionStore): void {
   app.decorateRequest('principal', null);
   app.addHook('onRequest', async (request) => {
     const config = request.routeOptions.config ?? {};
     const auth = config.auth ?? 'user';
-    if (auth === 'public' || !request.routeOptions.url) return; // unknown routes fall through to 404
+    const url = request.routeOptions.url;
+    if (auth === 'public' || !url || DESCRIPTION_ROUTES.test(url)) return; // unknown routes fall through to 404
     const principal = await resolve(app, sessions, bearer(request));
     const needs: Scope = config.scope ?? (request.method === 'GET' || request.method === 'HEAD' ? 'read' : 'full');
     if (!scopeAllows(principal.scope, needs)) {
-      throw forbidden(`this API key has scope "${principal.scope}"; ${request.method} ${request.routeOptions.url} needs "${needs}"`, 'INSUFFICIENT_SCOPE');
+      throw forbidden(`this API key has scope "${principal.scope}"; ${request.method} ${url} needs "${needs}"`, 'INSUFFICIENT_SCOPE');
     }
     if (auth === 'admin' && !principal.isAdmin) throw forbidden('admin only: your pubkey is not in ADMIN_PUBKEYS', 'NOT_ADMIN');
     request.principal = principal;

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { recordAudit } from '../audit/audit.js';
-import { badRequest, conflict, forbidden, notFound, unauthorized } from '../errors.js';
+import { invalid, conflict, forbidden, notFound, unauthorized } from '../errors.js';
 import { isUuid, newId } from '../ids.js';
 import { errors, idParams, uuidString } from '../schemas.js';
 import { findOwnedWallet } from '../wallets/store.js';
@@ -71,9 +71,9 @@ export async function authRoutes(app: FastifyInstance, opts: { sessions: Session
     },
   }, async (request) => {
     const pk = request.body.pubkey.toLowerCase();
-    if (!isValidPubkey(pk)) throw badRequest('INVALID_PUBKEY', 'pubkey is not a point on secp256k1');
+    if (!isValidPubkey(pk)) throw invalid('INVALID_PUBKEY', 'pubkey is not a point on secp256k1');
     if (!isValidAddress(request.body.bitcoin_address, cfg.network)) {
-      throw badRequest('INVALID_ADDRESS', `bitcoin_address is not a valid ${cfg.network} address`);
+      throw invalid('INVALID_ADDRESS', `bitcoin_address is not a valid ${cfg.network} address`);
     }
     const user = await app.db.transaction(async (tx) => {
       const created = await insertUser(tx, newId(), pk, request.body.bitcoin_address);
@@ -104,7 +104,7 @@ export async function authRoutes(app: FastifyInstance, opts: { sessions: Session
     },
   }, async (request) => {
     const pk = request.query.pubkey.toLowerCase();
-    if (!isValidPubkey(pk)) throw badRequest('INVALID_PUBKEY', 'pubkey is not a point on secp256k1');
+    if (!isValidPubkey(pk)) throw invalid('INVALID_PUBKEY', 'pubkey is not a point on secp256k1');
     if (!(await findUserByPubkey(app.db, pk))) throw notFound('user with this pubkey (enroll first with POST /auth/enroll)');
     const nonce = await sessions.issueNonce(pk);
     return { nonce, message: loginMessage(nonce), expires_in: cfg.nonceTtlSec };
@@ -218,13 +218,13 @@ export async function authRoutes(app: FastifyInstance, opts: { sessions: Session
   }, async (request) => {
     const p = principalOf(request);
     const expiresAt = request.body.expires_at ? new Date(request.body.expires_at) : null;
-    if (expiresAt && expiresAt.getTime() <= Date.now()) throw badRequest('INVALID_EXPIRY', 'expires_at must be in the future');
+    if (expiresAt && expiresAt.getTime() <= Date.now()) throw invalid('INVALID_EXPIRY', 'expires_at must be in the future');
     const walletId = request.body.wallet_id ?? null;
     if (p.walletRestriction && walletId !== p.walletRestriction) {
       throw forbidden(`this API key is restricted to wallet ${p.walletRestriction}; keys it creates must name that wallet_id`);
     }
     if (walletId && !(await findOwnedWallet(app.db, p.userId, walletId))) {
-      throw badRequest('UNKNOWN_WALLET', `wallet_id ${walletId} is not one of your wallets`);
+      throw invalid('UNKNOWN_WALLET', `wallet_id ${walletId} is not one of your wallets`);
     }
     const { key, secret } = await app.db.transaction(async (tx) => {
       const created = await createApiKey(tx, { userId: p.userId, name: request.body.name, scope: request.body.scope ?? 'full', walletId, expiresAt });

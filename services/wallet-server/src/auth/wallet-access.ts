@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { badRequest, notFound, unauthorized } from '../errors.js';
+import { invalid, notFound, unauthorized } from '../errors.js';
 import { isUuid } from '../ids.js';
 import { findOwnedWallet, type Wallet } from '../wallets/store.js';
 import { principalOf } from './hook.js';
@@ -23,8 +23,8 @@ export async function ownedWallet(request: FastifyRequest, walletId: string): Pr
 export async function walletFromHeader(request: FastifyRequest): Promise<Wallet> {
   const raw = request.headers[WALLET_KEY_HEADER];
   const value = Array.isArray(raw) ? raw[0] : raw;
-  if (!value) throw badRequest('MISSING_WALLET_KEY', `send the ${WALLET_KEY_HEADER} header with the id of the wallet to act on`);
-  if (!isUuid(value)) throw badRequest('INVALID_WALLET_KEY', `${WALLET_KEY_HEADER} must be a wallet id (UUID)`);
+  if (!value) throw invalid('MISSING_WALLET_KEY', `send the ${WALLET_KEY_HEADER} header with the id of the wallet to act on`);
+  if (!isUuid(value)) throw invalid('INVALID_WALLET_KEY', `${WALLET_KEY_HEADER} must be a wallet id (UUID)`);
   const p = principalOf(request);
   const wallet = !p.walletRestriction || p.walletRestriction === value
     ? await findOwnedWallet(request.server.db, p.userId, value)

@@ -3,7 +3,7 @@
 // concurrent spends serialise on the balance row and can never overdraw it.
 import { sqlState, type Db, type Queryable } from '../db/db.js';
 import { recordAudit, type AuditEvent } from '../audit/audit.js';
-import { ApiError, badRequest, conflict, notFound } from '../errors.js';
+import { invalid, conflict, notFound } from '../errors.js';
 import { newId } from '../ids.js';
 import { PAYMENT_COLUMNS, toPayment, type PaymentRow } from './rows.js';
 import type { Asset, Balance, Payment } from './types.js';
@@ -14,7 +14,7 @@ const BTC: Asset = { kind: 'btc' };
 const assetIdOf = (a: Asset) => (a.kind === 'btc' ? '' : a.assetId);
 
 export const insufficientFunds = (what: string) =>
-  badRequest('INSUFFICIENT_FUNDS', `insufficient balance: ${what}; fund the wallet or send less`);
+  invalid('INSUFFICIENT_FUNDS', `insufficient balance: ${what}; fund the wallet or send less`);
 
 /** Adds delta to a balance and writes its ledger entry in one statement. Returns false (and changes
  * nothing) when the balance would go negative. */
@@ -39,7 +39,7 @@ function transferError(err: unknown, amount: bigint, asset: Asset): unknown {
   if (sqlState(err) !== 'P0001') return err;
   const { message, detail } = err as { message: string; detail?: string };
   if (message === 'WALLET_NOT_FOUND') return notFound(`wallet ${detail}`);
-  if (message === 'WALLET_ARCHIVED') return badRequest('WALLET_ARCHIVED', `wallet ${detail} is archived; use an active wallet`);
+  if (message === 'WALLET_ARCHIVED') return invalid('WALLET_ARCHIVED', `wallet ${detail} is archived; use an active wallet`);
   if (message === 'INSUFFICIENT_FUNDS') {
     return insufficientFunds(`wallet ${detail} has less than ${amount}${asset.kind === 'btc' ? ' msat' : ` of asset ${asset.assetId}`}`);
   }
@@ -68,7 +68,7 @@ async function lockActiveWallets(tx: Queryable, walletIds: string[]): Promise<vo
   for (const id of walletIds) {
     const w = rows.find((r) => r.id === id);
     if (!w) throw notFound(`wallet ${id}`);
-    if (w.archived) throw badRequest('WALLET_ARCHIVED', `wallet ${id} is archived; use an active wallet`);
+    if (w.archived) throw invalid('WALLET_ARCHIVED', `wallet ${id} is archived; use an active wallet`);
   }
 }
 
@@ -217,11 +217,11 @@ export class Ledger {
   settleOutgoing(paymentId: string, result: { feeMsat: bigint; preimage?: string | null }): Promise<Payment> {
     return this.db.transaction(async (tx) => {
       const p = await lockPayment(tx, paymentId);
-      if (p.direction !== 'out') throw badRequest('NOT_OUTGOING', `payment ${paymentId} is not outgoing`);
+      if (p.direction !== 'out') throw invalid('NOT_OUTGOING', `payment ${paymentId} is not outgoing`);
       if (p.status === 'succeeded') return p;
       if (p.status === 'failed') throw conflict('PAYMENT_ALREADY_FAILED', `payment ${paymentId} was already refunded as failed`);
       if (result.feeMsat > p.feeLimitMsat) {
-        throw new ApiError(500, 'FEE_ABOVE_LIMIT', `fee ${result.feeMsat} msat exceeds the reserved limit ${p.feeLimitMsat} msat`);
+        throw new Error(`the node charged a fee of ${result.feeMsat} msat, above ${p.feeLimitMsat} msat`);
       }
       const unused = p.feeLimitMsat - result.feeMsat;
       if (unused > 0n) await applyDelta(tx, p.walletId, BTC, unused, p.id, 'settle');
@@ -234,7 +234,7 @@ export class Ledger {
   failOutgoing(paymentId: string, error: string): Promise<Payment> {
     return this.db.transaction(async (tx) => {
       const p = await lockPayment(tx, paymentId);
-      if (p.direction !== 'out') throw badRequest('NOT_OUTGOING', `payment ${paymentId} is not outgoing`);
+      if (p.direction !== 'out') throw invalid('NOT_OUTGOING', `payment ${paymentId} is not outgoing`);
       if (p.status === 'failed') return p;
       if (p.status === 'succeeded') throw conflict('PAYMENT_ALREADY_SUCCEEDED', `payment ${paymentId} already succeeded`);
       await applyDelta(tx, p.walletId, BTC, p.amountMsat + p.feeLimitMsat, p.id, 'refund');
@@ -254,7 +254,7 @@ export class Ledger {
   settleIncoming(paymentId: string, result: { receivedMsat?: bigint; preimage?: string | null } = {}): Promise<Payment> {
     return this.db.transaction(async (tx) => {
       const p = await lockPayment(tx, paymentId);
-      if (p.direction !== 'in') throw badRequest('NOT_INCOMING', `payment ${paymentId} is not incoming`);
+      if (p.direction !== 'in') throw invalid('NOT_INCOMING', `payment ${paymentId} is not incoming`);
       if (p.status === 'succeeded') return p;
       const received = result.receivedMsat ?? p.amountMsat;
       await this.creditLegs(tx, p.walletId, p.id, received, p.assetId, p.assetAmount);
@@ -292,8 +292,8 @@ export class Ledger {
    * entries, or INSUFFICIENT_FUNDS (400) and nothing changed. Ownership is the caller's check. */
   async transferInternal(input: TransferInput): Promise<Transfer> {
     const { fromWalletId: from, toWalletId: to, asset, amount } = input;
-    if (from === to) throw badRequest('SAME_WALLET', 'from_wallet_id and to_wallet_id must differ');
-    if (amount <= 0n) throw badRequest('INVALID_AMOUNT', 'a transfer amount must be greater than 0');
+    if (from === to) throw invalid('SAME_WALLET', 'from_wallet_id and to_wallet_id must differ');
+    if (amount <= 0n) throw invalid('INVALID_AMOUNT', 'a transfer amount must be greater than 0');
     const transferId = newId();
     const audit = input.audit && {
       id: newId(), user_id: input.audit.userId, action: input.audit.action, target_type: input.audit.targetType ?? null,
@@ -319,13 +319,13 @@ export class Ledger {
   payInvoiceInternally(input: { payerWalletId: string; invoicePaymentId: string; preimage?: string | null; audit?: AuditEvent }): Promise<Transfer> {
     return this.db.transaction(async (tx) => {
       const inv = await lockPayment(tx, input.invoicePaymentId);
-      if (inv.direction !== 'in' || inv.kind !== 'invoice') throw badRequest('NOT_AN_INVOICE', `payment ${inv.id} is not an invoice`);
+      if (inv.direction !== 'in' || inv.kind !== 'invoice') throw invalid('NOT_AN_INVOICE', `payment ${inv.id} is not an invoice`);
       if (inv.walletId === input.payerWalletId) {
-        throw badRequest('SELF_PAYMENT', 'this invoice was issued by the paying wallet itself; pay it from another wallet');
+        throw invalid('SELF_PAYMENT', 'this invoice was issued by the paying wallet itself; pay it from another wallet');
       }
-      if (inv.status === 'succeeded') throw badRequest('INVOICE_ALREADY_PAID', 'this invoice is already paid');
+      if (inv.status === 'succeeded') throw invalid('INVOICE_ALREADY_PAID', 'this invoice is already paid');
       if (inv.status === 'failed' || (inv.expiresAt && inv.expiresAt.getTime() <= Date.now())) {
-        throw badRequest('INVOICE_EXPIRED', 'this invoice expired or was cancelled; ask the payee for a new one');
+        throw invalid('INVOICE_EXPIRED', 'this invoice expired or was cancelled; ask the payee for a new one');
       }
       await lockActiveWallets(tx, [input.payerWalletId, inv.walletId]);
       const transferId = newId();

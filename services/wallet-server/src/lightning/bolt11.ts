@@ -1,6 +1,6 @@
 import { decode } from 'light-bolt11-decoder';
 import type { Network } from '../config.js';
-import { badRequest } from '../errors.js';
+import { invalid } from '../errors.js';
 import { BOLT11_PREFIX } from './rules.js';
 
 export interface Bolt11 {
@@ -21,16 +21,16 @@ export function decodeBolt11(invoice: string, network: Network): Bolt11 {
   try {
     decoded = decode(invoice.trim().toLowerCase().replace(/^lightning:/, ''));
   } catch (err) {
-    throw badRequest('INVALID_INVOICE', `not a valid BOLT11 invoice: ${(err as Error).message}`);
+    throw invalid('INVALID_INVOICE', `not a valid BOLT11 invoice: ${(err as Error).message}`);
   }
   const section = <N extends string>(name: N) => decoded.sections.find((s) => s.name === name) as
     Extract<(typeof decoded.sections)[number], { name: N }> | undefined;
   const prefix = section('coin_network')?.value?.bech32;
   if (prefix !== BOLT11_PREFIX[network]) {
-    throw badRequest('WRONG_NETWORK', `the invoice is for network "${prefix}", this server runs on ${network} ("${BOLT11_PREFIX[network]}")`);
+    throw invalid('WRONG_NETWORK', `the invoice is for network "${prefix}", this server runs on ${network} ("${BOLT11_PREFIX[network]}")`);
   }
   const hash = section('payment_hash')?.value;
-  if (!hash) throw badRequest('INVALID_INVOICE', 'the invoice has no payment hash');
+  if (!hash) throw invalid('INVALID_INVOICE', 'the invoice has no payment hash');
   const timestamp = section('timestamp')!.value;
   const expiry = section('expiry')?.value ?? DEFAULT_BOLT11_EXPIRY_SEC;
   const amount = section('amount')?.value;

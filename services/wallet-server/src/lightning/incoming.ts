@@ -4,7 +4,7 @@
 // invoice against the node (also run at start) catches what was settled while the server was down
 // or the stream was broken.
 import type { FastifyBaseLogger } from 'fastify';
-import { badRequest } from '../errors.js';
+import { invalid } from '../errors.js';
 import type { Ledger, Payment } from '../ledger/index.js';
 import type { NodeGateway, RgbAmount } from './gateway.js';
 import { nodeCall } from './node-call.js';
@@ -34,10 +34,10 @@ export class IncomingInvoices {
   async create(input: NewInvoice): Promise<Payment> {
     if (input.asset) {
       if (!this.gateway.supportsAssets) {
-        throw badRequest('ASSETS_NEED_RGB_NODE', 'asset_id/asset_amount need an RGB Lightning Node (NODE_KIND=rln); this server runs on lnd');
+        throw invalid('ASSETS_NEED_RGB_NODE', 'asset_id/asset_amount need an RGB Lightning Node (NODE_KIND=rln); this server runs on lnd');
       }
       if (input.amountMsat < RGB_MIN_MSAT) {
-        throw badRequest('RGB_AMOUNT_TOO_LOW', `an RGB invoice needs amount_msat >= ${RGB_MIN_MSAT} (the RGB HTLC minimum)`);
+        throw invalid('RGB_AMOUNT_TOO_LOW', `an RGB invoice needs amount_msat >= ${RGB_MIN_MSAT} (the RGB HTLC minimum)`);
       }
     }
     const inv = await nodeCall(this.gateway.kind, () => this.gateway.createInvoice(input));

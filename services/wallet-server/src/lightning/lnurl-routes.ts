@@ -2,7 +2,7 @@
 import { createHash } from 'node:crypto';
 import cors from '@fastify/cors';
 import type { FastifyInstance } from 'fastify';
-import { ApiError, notFound } from '../errors.js';
+import { DomainError, notFound } from '../errors.js';
 import { errors } from '../schemas.js';
 import type { LightningAddresses } from './addresses.js';
 import { decodeBolt11 } from './bolt11.js';
@@ -182,7 +182,7 @@ export function lnurlRoutes({ addresses, incoming, outgoing, publicUrl }: LnurlD
         return { status: 'OK' };
       } catch (err) {
         await addresses.returnBudget(address.username, amount);
-        if (err instanceof ApiError) return errorReply(err.message);
+        if (err instanceof DomainError) return errorReply(err.message);
         request.log.error({ err }, 'LNURL-withdraw payment failed');
         return errorReply('the payment could not be made; try again later');
       }

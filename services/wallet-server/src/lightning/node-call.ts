@@ -1,5 +1,5 @@
 import { DependencyError } from '../db/db.js';
-import { badRequest } from '../errors.js';
+import { invalid } from '../errors.js';
 import { NodeError, NodeRejected, type NodeKind } from './gateway.js';
 
 /** Runs a node call for a route: an unreachable or failing node is a 502, a node refusal of the
@@ -8,7 +8,7 @@ export async function nodeCall<T>(kind: NodeKind, fn: () => Promise<T>): Promise
   try {
     return await fn();
   } catch (err) {
-    if (err instanceof NodeRejected) throw badRequest(err.code, err.message);
+    if (err instanceof NodeRejected) throw invalid(err.code, err.message);
     if (err instanceof NodeError) throw new DependencyError(kind, err);
     throw err;
   }

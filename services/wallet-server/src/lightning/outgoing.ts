@@ -8,7 +8,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { AuditEvent } from '../audit/audit.js';
 import type { Network } from '../config.js';
 import { sqlState } from '../db/db.js';
-import { badRequest } from '../errors.js';
+import { invalid } from '../errors.js';
 import type { Ledger, Payment } from '../ledger/index.js';
 import { decodeBolt11 } from './bolt11.js';
 import { NodeRejected, type NodeGateway, type PaymentLookup, type PaymentOutcome } from './gateway.js';
@@ -44,13 +44,13 @@ export class OutgoingPayments {
   /** Pays a BOLT11 invoice from a wallet. An invoice of another wallet here is paid internally. */
   async payInvoice(walletId: string, bolt11: string, audit: AuditEvent): Promise<Payment> {
     const inv = decodeBolt11(bolt11, this.options.network);
-    if (!inv.amountMsat) throw badRequest('AMOUNT_REQUIRED', 'the invoice has no amount; this server pays only invoices that name one');
-    if (inv.expiresAt.getTime() <= Date.now()) throw badRequest('INVOICE_EXPIRED', 'the invoice has expired; ask the payee for a new one');
+    if (!inv.amountMsat) throw invalid('AMOUNT_REQUIRED', 'the invoice has no amount; this server pays only invoices that name one');
+    if (inv.expiresAt.getTime() <= Date.now()) throw invalid('INVOICE_EXPIRED', 'the invoice has expired; ask the payee for a new one');
     const local = await this.ledger.findByHash(inv.paymentHash, undefined, 'in');
     if (local?.kind === 'invoice') return this.payInternally(walletId, local, audit);
     if (this.gateway.supportsAssets) {
       const decoded = await nodeCall(this.gateway.kind, () => this.gateway.decodeInvoice(bolt11));
-      if (decoded.asset) throw badRequest('RGB_PAY_UNSUPPORTED', 'paying RGB asset invoices to other nodes is not supported yet; only BTC invoices');
+      if (decoded.asset) throw invalid('RGB_PAY_UNSUPPORTED', 'paying RGB asset invoices to other nodes is not supported yet; only BTC invoices');
     }
     const fee = feeLimitMsat(inv.amountMsat);
     const p = await this.reserve({
@@ -61,9 +61,9 @@ export class OutgoingPayments {
   }
 
   async keysend(walletId: string, destPubkey: string, amountMsat: bigint, audit: AuditEvent): Promise<Payment> {
-    if (amountMsat <= 0n) throw badRequest('INVALID_AMOUNT', 'amount_msat must be greater than 0');
+    if (amountMsat <= 0n) throw invalid('INVALID_AMOUNT', 'amount_msat must be greater than 0');
     if (destPubkey.toLowerCase() === (await this.ownPubkey())) {
-      throw badRequest('KEYSEND_TO_SELF', "dest_pubkey is this server's own node; to pay another wallet here use POST /payments/internal");
+      throw invalid('KEYSEND_TO_SELF', "dest_pubkey is this server's own node; to pay another wallet here use POST /payments/internal");
     }
     const preimage = randomBytes(32).toString('hex');
     const fee = feeLimitMsat(amountMsat);
@@ -84,18 +84,18 @@ export class OutgoingPayments {
     try {
       return await this.ledger.reserveOutgoing(input);
     } catch (err) {
-      if (sqlState(err) === '23505') throw badRequest('ALREADY_PAYING', 'this invoice is already paid or being paid from this server');
+      if (sqlState(err) === '23505') throw invalid('ALREADY_PAYING', 'this invoice is already paid or being paid from this server');
       throw err;
     }
   }
 
   private async payInternally(walletId: string, invoice: Payment, audit: AuditEvent): Promise<Payment> {
     if (invoice.walletId === walletId) {
-      throw badRequest('SELF_PAYMENT', 'this invoice was issued by the paying wallet itself; pay it from another wallet');
+      throw invalid('SELF_PAYMENT', 'this invoice was issued by the paying wallet itself; pay it from another wallet');
     }
     // Paid on the node already (from outside) but not yet seen: settle that, do not pay twice.
     const current = await this.incoming.refresh(invoice);
-    if (current.status === 'succeeded') throw badRequest('INVOICE_ALREADY_PAID', 'this invoice is already paid');
+    if (current.status === 'succeeded') throw invalid('INVOICE_ALREADY_PAID', 'this invoice is already paid');
     const { out } = await this.ledger.payInvoiceInternally({
       payerWalletId: walletId, invoicePaymentId: invoice.id, audit: { ...audit, details: { ...audit.details, internal: true } },
     });

@@ -3,7 +3,7 @@ import { amountSchema, parseAmount } from '../amounts.js';
 import { recordAudit, type AuditEvent } from '../audit/audit.js';
 import { principalOf } from '../auth/hook.js';
 import { walletFromHeader, walletKeyHeaderSchema } from '../auth/wallet-access.js';
-import { badRequest, notFound } from '../errors.js';
+import { invalid, notFound } from '../errors.js';
 import { paymentJson, paymentSchema } from '../ledger/index.js';
 import { errors } from '../schemas.js';
 import type { IncomingInvoices } from './incoming.js';
@@ -54,7 +54,7 @@ export function paymentRoutes(incoming: IncomingInvoices, outgoing: OutgoingPaym
       const wallet = await walletFromHeader(request);
       const b = request.body;
       if ((b.asset_id == null) !== (b.asset_amount == null)) {
-        throw badRequest('INVALID_ASSET', 'asset_id and asset_amount go together: give both or neither');
+        throw invalid('INVALID_ASSET', 'asset_id and asset_amount go together: give both or neither');
       }
       const p = await incoming.create({
         walletId: wallet.id,

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { parseAmount, amountSchema } from '../amounts.js';
 import { principalOf } from '../auth/hook.js';
 import { walletFromHeader, walletKeyHeaderSchema } from '../auth/wallet-access.js';
-import { badRequest, notFound } from '../errors.js';
+import { invalid, notFound } from '../errors.js';
 import { paymentJson, paymentSchema, type Asset } from '../ledger/index.js';
 import { errors, uuidParams, uuidString } from '../schemas.js';
 
@@ -18,11 +18,11 @@ interface InternalBody {
 /** asset_kind 'btc' moves amount_msat; 'rgb' moves asset_amount of asset_id. */
 function transferAsset(body: InternalBody): { asset: Asset; amount: bigint } {
   if (body.asset_kind === 'btc') {
-    if (body.amount_msat === undefined || body.amount_msat === null) throw badRequest('INVALID_AMOUNT', 'asset_kind "btc" needs amount_msat');
+    if (body.amount_msat === undefined || body.amount_msat === null) throw invalid('INVALID_AMOUNT', 'asset_kind "btc" needs amount_msat');
     return { asset: { kind: 'btc' }, amount: parseAmount(body.amount_msat, 'amount_msat') };
   }
-  if (!body.asset_id) throw badRequest('INVALID_ASSET', 'asset_kind "rgb" needs asset_id');
-  if (body.asset_amount === undefined || body.asset_amount === null) throw badRequest('INVALID_AMOUNT', 'asset_kind "rgb" needs asset_amount');
+  if (!body.asset_id) throw invalid('INVALID_ASSET', 'asset_kind "rgb" needs asset_id');
+  if (body.asset_amount === undefined || body.asset_amount === null) throw invalid('INVALID_AMOUNT', 'asset_kind "rgb" needs asset_amount');
   return { asset: { kind: 'rgb', assetId: body.asset_id }, amount: parseAmount(body.asset_amount, 'asset_amount') };
 }
 

@@ -1,5 +1,5 @@
 import type { Queryable } from '../db/db.js';
-import { badRequest } from '../errors.js';
+import { invalid } from '../errors.js';
 import { newId } from '../ids.js';
 import type { Balance } from '../ledger/index.js';
 
@@ -60,14 +60,14 @@ export async function archiveWallet(tx: Queryable, id: string): Promise<Wallet> 
   );
   if (nonZero.length > 0) {
     const list = nonZero.map((b) => (b.asset_kind === 'btc' ? `${b.amount} msat` : `${b.amount} of ${b.asset_id}`)).join(', ');
-    throw badRequest('BALANCE_NOT_ZERO', `wallet balance is not zero (${list}); move the funds out first`);
+    throw invalid('BALANCE_NOT_ZERO', `wallet balance is not zero (${list}); move the funds out first`);
   }
   // A pending outgoing payment may still be refunded into the wallet.
   const { rowCount: pending } = await tx.query(
     `select 1 from payments where wallet_id = $1 and direction = 'out' and status = 'pending' limit 1`,
     [id],
   );
-  if (pending > 0) throw badRequest('PAYMENTS_PENDING', 'an outgoing payment of this wallet is still pending; archive it once it has settled or failed');
+  if (pending > 0) throw invalid('PAYMENTS_PENDING', 'an outgoing payment of this wallet is still pending; archive it once it has settled or failed');
   const { rows } = await tx.query<Wallet>(
     `update wallets set archived_at = coalesce(archived_at, now()), updated_at = now() where id = $1 returning ${COLUMNS}`,
     [id],
