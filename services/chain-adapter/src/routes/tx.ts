@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { ChainRpcError, type ChainDriver } from '../../../../lib/chain/types.js';
 import type { ChainData } from '../esplora/chain-data.js';
+import { merkleBlockHex } from '../esplora/merkle-block.js';
 import { merkleProofSchema, outspendsSchema, txSchema, txStatusSchema, txidParam } from '../esplora/schemas.js';
 import { invalid, notFound } from '../../../../lib/errors.js';
 
@@ -40,6 +41,17 @@ export function txRoutes(app: FastifyInstance, data: ChainData, driver: ChainDri
   );
   app.get('/api/tx/:txid/merkle-proof', { schema: { tags: ['tx'], summary: "Merkle proof of a confirmed transaction (Electrum's get_merkle format)", params, response: { 200: merkleProofSchema } } }, (request) =>
     data.merkleProof(txidOf(request)),
+  );
+  app.get(
+    '/api/tx/:txid/merkleblock-proof',
+    { schema: { tags: ['tx'], summary: 'BIP37 merkle block proving a confirmed transaction, as hex (text), like bitcoind\'s gettxoutproof', params, response: { 200: text } } },
+    async (request, reply) => {
+      const txid = txidOf(request);
+      const status = await data.txStatus(txid);
+      if (!status.confirmed) throw notFound(`transaction ${txid} is not confirmed yet, so it has no merkle block proof`);
+      const [header, block] = await Promise.all([driver.getBlockHeaderHex(status.block_hash!), driver.getBlockSummary(status.block_hash!)]);
+      return reply.type('text/plain; charset=utf-8').send(merkleBlockHex(header, block.txids, txid));
+    },
   );
 
   // Esplora clients post the hex as text, some without any Content-Type: take any body as text here.
