@@ -133,6 +133,46 @@ describe('wallet-server wallets and API keys', () => {
     expect(bad.statusCode).toBe(400);
   });
 
+  it('lets a wallet-bound key revoke only itself', async () => {
+    const bound = await createWallet(app, alice.accessToken, 'bound-revoker');
+    const unrestricted = await apiKey(alice.accessToken, { name: 'unrestricted' });
+    const sibling = await apiKey(alice.accessToken, { name: 'sibling', wallet_id: bound });
+    const key = await apiKey(alice.accessToken, { name: 'bound-full', wallet_id: bound });
+    for (const other of [unrestricted, sibling]) {
+      const res = await as(app, key.api_key)({ method: 'DELETE', url: `/auth/api-keys/${other.id}` });
+      expect(res.statusCode, res.body).toBe(403);
+      expect(res.json().error.code).toBe('KEY_RESTRICTED_TO_WALLET');
+      expect((await as(app, other.api_key)({ url: '/me' })).statusCode).toBe(200);
+    }
+    const self = await as(app, key.api_key)({ method: 'DELETE', url: `/auth/api-keys/${key.id}` });
+    expect(self.statusCode).toBe(200);
+    expect((await as(app, key.api_key)({ url: '/me' })).statusCode).toBe(401);
+  });
+
+  it('bounds wallet metadata: too deep or too large is a 400 and stores nothing', async () => {
+    // as raw JSON text: a client sends it so, and stringifying it here would overflow this stack
+    const deep = `${'{"d":'.repeat(5_000)}"bottom"${'}'.repeat(5_000)}`;
+    const json = { 'content-type': 'application/json' };
+    const call = as(app, alice.accessToken);
+    const before = (await call({ url: '/wallets' })).json().wallets.length;
+    const created = await call({ method: 'POST', url: '/wallets', headers: json, payload: `{"name":"deep","metadata":${deep}}` });
+    expect(created.statusCode, created.body).toBe(400);
+    expect(created.json().error.code).toBe('METADATA_TOO_DEEP');
+    const big = await call({ method: 'POST', url: '/wallets', payload: { name: 'big', metadata: { blob: 'x'.repeat(20_000) } } });
+    expect(big.statusCode).toBe(400);
+    expect(big.json().error.code).toBe('METADATA_TOO_LARGE');
+    expect((await call({ url: '/wallets' })).json().wallets.length).toBe(before);
+
+    const w = await createWallet(app, alice.accessToken, 'shallow');
+    const patched = await call({ method: 'PATCH', url: `/wallets/${w}`, headers: json, payload: `{"metadata":[[[[${deep}]]]]}` });
+    expect(patched.statusCode).toBe(400);
+    let nested: unknown = 1;
+    for (let i = 0; i < 32; i++) nested = [nested];
+    const ok = await call({ method: 'PATCH', url: `/wallets/${w}`, payload: { metadata: nested } });
+    expect(ok.statusCode, ok.body).toBe(200);
+    expect(ok.json().metadata).toEqual(nested);
+  });
+
   it('refuses revoked and expired keys with 401; revoking unknown or foreign keys is 404', async () => {
     const key = await apiKey(alice.accessToken, { name: 'temp', scope: 'read' });
     expect((await as(app, key.api_key)({ url: '/wallets' })).statusCode).toBe(200);

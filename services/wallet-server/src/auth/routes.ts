@@ -237,12 +237,15 @@ export async function authRoutes(app: FastifyInstance, opts: { sessions: Session
   app.delete<{ Params: { id: string } }>('/auth/api-keys/:id', {
     schema: {
       tags: ['auth'],
-      summary: 'Revoke an API key',
+      summary: 'Revoke an API key (a wallet-restricted key may revoke only itself)',
       params: idParams,
-      response: { 200: apiKeySchema, ...errors(401, 404, 502) },
+      response: { 200: apiKeySchema, ...errors(401, 403, 404, 502) },
     },
   }, async (request) => {
     const p = principalOf(request);
+    if (p.walletRestriction && request.params.id !== p.apiKeyId) {
+      throw forbidden(`this API key is restricted to wallet ${p.walletRestriction} and may revoke only itself; revoke other keys with a sign-in token or an unrestricted key`, 'KEY_RESTRICTED_TO_WALLET');
+    }
     if (!isUuid(request.params.id)) throw notFound(`API key ${request.params.id}`);
     const key = await app.db.transaction(async (tx) => {
       const revoked = await revokeApiKey(tx, p.userId, request.params.id);

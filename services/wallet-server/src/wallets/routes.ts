@@ -5,7 +5,10 @@ import { principalOf } from '../auth/hook.js';
 import { forbidden } from '../errors.js';
 import { paymentJson, paymentSchema } from '../ledger/index.js';
 import { errors, idParams, nextCursor, pageQuery, type PageQuery } from '../schemas.js';
+import { checkMetadata, METADATA_MAX_BYTES, METADATA_MAX_DEPTH } from './metadata.js';
 import { archiveWallet, createWallet, listWallets, updateWallet, walletJson, type Wallet } from './store.js';
+
+const metadataSchema = { description: `any JSON, at most ${METADATA_MAX_DEPTH} levels deep and ${METADATA_MAX_BYTES} bytes` } as const;
 
 const walletSchema = {
   type: 'object',
@@ -35,13 +38,14 @@ export async function walletRoutes(app: FastifyInstance): Promise<void> {
       body: {
         type: 'object',
         required: ['name'],
-        properties: { name: { type: 'string', minLength: 1, maxLength: 200 }, metadata: {} },
+        properties: { name: { type: 'string', minLength: 1, maxLength: 200 }, metadata: metadataSchema },
       },
       response: { 200: walletSchema, ...errors(400, 401, 403, 502) },
     },
   }, async (request) => {
     const p = principalOf(request);
     if (p.walletRestriction) throw forbidden(`this API key is restricted to wallet ${p.walletRestriction} and cannot create wallets`);
+    checkMetadata(request.body.metadata);
     const wallet = await app.db.transaction(async (tx) => {
       const w = await createWallet(tx, p.userId, request.body.name, request.body.metadata);
       await recordAudit(tx, { userId: p.userId, action: 'wallet.created', targetType: 'wallet', targetId: w.id, ip: request.ip });
@@ -75,12 +79,13 @@ export async function walletRoutes(app: FastifyInstance): Promise<void> {
       params: idParams,
       body: {
         type: 'object',
-        properties: { name: { type: ['string', 'null'], minLength: 1, maxLength: 200 }, metadata: {} },
+        properties: { name: { type: ['string', 'null'], minLength: 1, maxLength: 200 }, metadata: metadataSchema },
       },
       response: { 200: walletSchema, ...errors(400, 401, 404, 502) },
     },
   }, async (request) => {
     const wallet = await ownedWallet(request, request.params.id);
+    checkMetadata(request.body?.metadata);
     return withBalances(await updateWallet(app.db, wallet.id, request.body ?? {}));
   });
 
