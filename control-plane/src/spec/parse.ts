@@ -1,27 +1,17 @@
 import { readFileSync } from 'node:fs';
 import { Ajv, type ErrorObject } from 'ajv';
-import { isMap, isScalar, LineCounter, parseDocument, type Document } from 'yaml';
+import { formatProblem, isUsefulSchemaError, parseYamlWithPositions, schemaProblem, type YamlPath, type YamlProblem } from '../../../lib/yaml-problems.js';
 import { labSchema } from './schema.js';
 import type { ExternalOrManaged, LabSpec } from './types.js';
 
-export interface SpecProblem {
-  file: string;
-  line: number;
-  column: number;
-  /** Where in the document, e.g. `channels[0].to`. */
-  path: string;
-  message: string;
-}
+export type SpecProblem = YamlProblem;
+export { formatProblem };
 
 export class LabSpecError extends Error {
   constructor(readonly problems: SpecProblem[]) {
     super(problems.map(formatProblem).join('\n'));
     this.name = 'LabSpecError';
   }
-}
-
-export function formatProblem(problem: SpecProblem): string {
-  return `${problem.file}:${problem.line}:${problem.column}: ${problem.path || '(top level)'}: ${problem.message}`;
 }
 
 const ajv = new Ajv({ allErrors: true, useDefaults: true, strict: false });
@@ -33,70 +23,27 @@ export function loadLabSpec(file: string): LabSpec {
 
 /** Parses and validates lab.yaml; every problem found is reported at once, with its line. */
 export function parseLabSpec(text: string, file = 'lab.yaml'): LabSpec {
-  const lineCounter = new LineCounter();
-  const document = parseDocument(text, { lineCounter, prettyErrors: false });
-  const locate = locator(document, lineCounter, file);
-  if (document.errors.length > 0) {
-    throw new LabSpecError(document.errors.map((error) => ({ ...locate([]), ...positionOf(lineCounter, error.pos[0]), message: error.message.split('\n')[0] })));
-  }
-  const raw = document.toJS() ?? {};
+  const parsed = parseYamlWithPositions(text, file);
+  if (!parsed.ok) throw new LabSpecError(parsed.problems);
+  const { value: raw, locate } = parsed;
   if (!validate(raw)) {
-    throw new LabSpecError((validate.errors ?? []).filter(isUseful).map((error) => schemaProblem(error, locate)));
+    throw new LabSpecError((validate.errors ?? []).filter(isUsefulSchemaError).map((error) => schemaProblem(error, locate, { describe: describeLabError })));
   }
   const problems = checkReferences(raw as RawLab).map(({ path, message }) => ({ ...locate(path), message }));
   if (problems.length > 0) throw new LabSpecError(problems);
   return toLabSpec(raw as RawLab);
 }
 
-type Path = (string | number)[];
+type Path = YamlPath;
 type RawLab = Omit<LabSpec, 'postgres' | 'redis'> & { postgres: 'managed' | { url: string }; redis: 'managed' | { url: string } };
 
-/** Finds where a path is written: the key itself for a mapping entry, the item for a list entry. */
-function locator(document: Document, lineCounter: LineCounter, file: string) {
-  return (path: Path): SpecProblem => {
-    const last = path.at(-1);
-    const parent = path.length > 0 ? document.getIn(path.slice(0, -1), true) : undefined;
-    const keyNode = isMap(parent) ? parent.items.find((pair) => isScalar(pair.key) && pair.key.value === last)?.key : undefined;
-    const node = (keyNode ?? document.getIn(path, true)) as { range?: [number, number, number] } | undefined;
-    const offset = node?.range?.[0] ?? 0;
-    return { file, path: formatPath(path), message: '', ...positionOf(lineCounter, offset) };
-  };
-}
-
-function positionOf(lineCounter: LineCounter, offset: number) {
-  const { line, col } = lineCounter.linePos(offset);
-  return { line, column: col };
-}
-
-function formatPath(path: Path): string {
-  return path.map((part, index) => (typeof part === 'number' ? `[${part}]` : index === 0 ? part : `.${part}`)).join('');
-}
-
-/** oneOf reports every branch; the branch errors say more than the summary. */
-function isUseful(error: ErrorObject): boolean {
-  return error.keyword !== 'oneOf' && error.keyword !== 'if';
-}
-
-function schemaProblem(error: ErrorObject, locate: (path: Path) => SpecProblem): SpecProblem {
-  const path: Path = error.instancePath.split('/').slice(1).map((part) => (/^\d+$/.test(part) ? Number(part) : part.replace(/~1/g, '/').replace(/~0/g, '~')));
-  switch (error.keyword) {
-    case 'additionalProperties': {
-      const key = String(error.params.additionalProperty);
-      return { ...locate([...path, key]), message: `unknown key "${key}"` };
-    }
-    case 'required':
-      return { ...locate(path), message: `"${error.params.missingProperty}" is required` };
-    case 'enum':
-      return { ...locate(path), message: `must be one of ${(error.params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}` };
-    case 'const':
-      return { ...locate(path), message: `must be "managed" or { url: ... }` };
-    case 'pattern':
-      return { ...locate(path), message: path.at(-1) === 'name' || typeof path.at(-1) === 'number'
-        ? 'must be lower-case letters, digits and dashes, starting with a letter (at most 31 characters)'
-        : `does not match ${error.params.pattern}` };
-    default:
-      return { ...locate(path), message: error.message ?? 'is invalid' };
+/** The messages of lab.yaml's own shapes: managed-or-url values and names. */
+function describeLabError(error: ErrorObject, path: Path): string | undefined {
+  if (error.keyword === 'const') return 'must be "managed" or { url: ... }';
+  if (error.keyword === 'pattern' && (path.at(-1) === 'name' || typeof path.at(-1) === 'number')) {
+    return 'must be lower-case letters, digits and dashes, starting with a letter (at most 31 characters)';
   }
+  return undefined;
 }
 
 interface Reference {
