@@ -1,48 +1,23 @@
 // A wallet server process killed (SIGKILL) in the middle of a payment to a hold invoice on bob:
 // after a restart the payment is settled or refunded from lnd's final answer, never lost or paid twice.
-import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { once } from 'node:events';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import pg from 'pg';
 import { cancelHodlInvoice, createHodlInvoice, getInvoice, pay, settleHodlInvoice } from 'ln-service';
 import { freePort } from '../../control-plane/src/util/ports.js';
 import { startRegtest, type Regtest } from '../support/regtest.js';
-import { REGTEST_ADDRESS, newKey, signNonce, startInfra, type Infra } from './support.js';
+import { startInfra, type Infra } from './support.js';
 import { eventually, newDatabase } from './lightning-support.js';
+import { WalletServerProcess } from './server-process.js';
 
 let infra: Infra;
 let regtest: Regtest;
 let db: pg.Client;
-let env: Record<string, string>;
-let base: string;
-let proc: ChildProcess | null = null;
+let server: WalletServerProcess;
 let token: string;
 let wallet: string;
 
-async function startServer(): Promise<void> {
-  proc = spawn(process.execPath, ['--import', 'tsx', 'services/wallet-server/src/main.ts'], {
-    env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  await eventually(async () => (await fetch(`${base}/health`).catch(() => null))?.ok, 'the wallet server to answer /health', 60_000);
-}
-
-async function killServer(): Promise<void> {
-  const p = proc!;
-  proc = null;
-  const exited = once(p, 'exit');
-  p.kill('SIGKILL');
-  await exited;
-}
-
-async function api(method: string, path: string, body?: unknown): Promise<{ status: number; json: any }> {
-  const res = await fetch(`${base}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${token}`, 'x-service-wallet-key': wallet, ...(body ? { 'content-type': 'application/json' } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  return { status: res.status, json: await res.json() };
-}
+const api = (method: string, path: string, body?: unknown) => server.call(method, path, { token, wallet }, body);
 
 async function balance(): Promise<bigint> {
   const { rows } = await db.query(`select amount::text from balances where wallet_id = $1 and asset_kind = 'btc'`, [wallet]);
@@ -61,26 +36,16 @@ beforeAll(async () => {
   ]);
   const databaseUrl = await newDatabase(infra);
   const port = await freePort();
-  base = `http://127.0.0.1:${port}`;
-  env = {
+  server = new WalletServerProcess({
     ...regtest.lndEnv('alice'), NODE_KIND: 'lnd', DATABASE_URL: databaseUrl, REDIS_URL: infra.redis.url, HOST: '127.0.0.1',
     PORT: String(port), TOKEN_SECRET: randomBytes(32).toString('hex'), PAY_WAIT_MS: '120000', INVOICE_RECONCILE_MS: '1000',
     LOG_LEVEL: 'warn',
-  };
+  }, `http://127.0.0.1:${port}`);
   db = new pg.Client({ connectionString: databaseUrl });
-  await startServer();
+  await server.start();
   await db.connect();
-
-  const key = newKey();
-  await fetch(`${base}/auth/enroll`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ pubkey: key.pubkey, bitcoin_address: REGTEST_ADDRESS }) });
-  const { nonce } = await (await fetch(`${base}/auth/challenge?pubkey=${key.pubkey}`)).json();
-  const verify = await fetch(`${base}/auth/verify`, {
-    method: 'POST', headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ pubkey: key.pubkey, nonce, signature: await signNonce(key.secretKey, nonce) }),
-  });
-  token = (await verify.json()).access_token;
-  const w = await fetch(`${base}/wallets`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'crash' }) });
-  wallet = (await w.json()).id;
+  token = await server.signUp();
+  wallet = await server.createWallet(token, 'crash');
 
   // Funded the real way: bob pays an invoice of the wallet.
   const inv = await api('POST', '/payments/invoices', { amount_msat: 200_000_000 });
@@ -90,7 +55,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  if (proc) await killServer();
+  await server?.kill();
   await db?.end();
   await Promise.all([regtest?.stop(), infra?.stop()]);
 });
@@ -102,7 +67,7 @@ async function killMidPayment(sat: number): Promise<{ secret: string; id: string
   const { request } = await createHodlInvoice({ lnd: regtest.lnd('bob'), id, tokens: sat });
   const paying = api('POST', '/payments/pay', { invoice: request }).catch(() => 'connection closed');
   await eventually(async () => (await getInvoice({ lnd: regtest.lnd('bob'), id })).is_held, 'bob to hold the HTLC');
-  await killServer();
+  await server.kill();
   expect(await paying).toBe('connection closed');
   expect((await outgoing(id))?.status).toBe('pending');
   return { secret, id };
@@ -114,7 +79,7 @@ test('settled while the server is down: charged once at restart', async () => {
   // Amount and the 1% fee limit stay reserved while nobody knows the outcome.
   expect(await balance()).toBe(before - 50_000_000n - 500_000n);
   await settleHodlInvoice({ lnd: regtest.lnd('bob'), secret });
-  await startServer();
+  await server.start();
   const p = await eventually(async () => {
     const r = await outgoing(id);
     return r?.status === 'succeeded' && r;
@@ -125,7 +90,7 @@ test('settled while the server is down: charged once at restart', async () => {
 test('still held at restart, then cancelled: refunded in full', async () => {
   const before = await balance();
   const { id } = await killMidPayment(30_000);
-  await startServer();
+  await server.start();
   expect((await outgoing(id))?.status).toBe('pending');
   await cancelHodlInvoice({ lnd: regtest.lnd('bob'), id });
   await eventually(async () => (await outgoing(id))?.status === 'failed', 'the payment to be refunded');

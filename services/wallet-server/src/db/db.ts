@@ -17,6 +17,12 @@ export interface Db extends Queryable {
   readonly kind: 'postgres' | 'pglite';
 }
 
+/** The open transaction tx as a Db, so code written against Db (e.g. the ledger) joins it:
+ * its own transaction() runs inside tx instead of beginning another. */
+export function joinTransaction(tx: Queryable, kind: Db['kind']): Db {
+  return { kind, query: (text, params) => tx.query(text, params), transaction: (fn) => fn(tx), close: async () => undefined };
+}
+
 /** A database failure that is not the caller's fault (connection lost, server down): maps to 502. */
 export class DependencyError extends Error {
   constructor(readonly dependency: 'postgres' | 'redis' | string, cause: unknown) {

@@ -268,4 +268,30 @@ export const migrations: Migration[] = [
        $fn$`,
     ],
   },
+  {
+    version: 5,
+    name: 'node invoice cancels: the outbox of invoices paid internally whose node invoice must be cancelled',
+    statements: [
+      // Written in the transaction that pays an invoice internally; the lightning side's cancel
+      // worker cancels the node invoice off the request path and closes the row with what the
+      // node said: 'closed' (cancelled, or expired where the node cannot cancel), 'paid_on_node'
+      // (someone outside paid it before the cancel landed; that payment is credited to the payee
+      // as its own record in the transaction that closes the row) or 'unknown_to_node'. Rows with
+      // done_at null are resumed at start.
+      `create table node_invoice_cancels (
+        payment_hash text primary key,
+        invoice_payment_id uuid not null references payments(id),
+        created_at timestamptz not null default now(),
+        done_at timestamptz,
+        outcome text check (outcome in ('closed', 'paid_on_node', 'unknown_to_node')),
+        check ((done_at is null) = (outcome is null)))`,
+      `create index node_invoice_cancels_pending on node_invoice_cancels (created_at) where done_at is null`,
+      // One node invoice per hash, as before, but an invoice paid internally (transfer_id set) no
+      // longer holds the hash: a payment of the same node invoice from outside, made before the
+      // cancel landed, is recorded as a second incoming invoice payment with that hash.
+      `drop index payments_in_invoice_hash`,
+      `create unique index payments_in_invoice_hash on payments (payment_hash)
+        where direction = 'in' and kind = 'invoice' and payment_hash is not null and transfer_id is null`,
+    ],
+  },
 ];

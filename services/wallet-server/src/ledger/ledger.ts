@@ -314,7 +314,8 @@ export class Ledger {
   }
 
   /** Pays a pending invoice issued to another wallet of this server without the node: the payer's
-   * out payment (kind 'pay', succeeded, no fee) and the invoice's credit in one transaction.
+   * out payment (kind 'pay', succeeded, no fee), the invoice's credit and a node_invoice_cancels
+   * row (its node invoice is to be cancelled) in one transaction.
    * 400 for the payee's own wallet, a paid, failed or expired invoice, or insufficient funds. */
   payInvoiceInternally(input: { payerWalletId: string; invoicePaymentId: string; preimage?: string | null; audit?: AuditEvent }): Promise<Transfer> {
     return this.db.transaction(async (tx) => {
@@ -343,6 +344,11 @@ export class Ledger {
       }
       await tx.query('update payments set transfer_id = $2, counterparty_wallet_id = $3 where id = $1', [inv.id, transferId, input.payerWalletId]);
       const paid = await finish(tx, inv.id, { status: 'succeeded', preimage: input.preimage ?? null });
+      // The node invoice is still payable from outside: the lightning side's cancel worker
+      // (lightning/invoice-cancels.ts) cancels it off the request path, also after a crash.
+      if (inv.paymentHash) {
+        await tx.query('insert into node_invoice_cancels (payment_hash, invoice_payment_id) values ($1, $2)', [inv.paymentHash, inv.id]);
+      }
       if (input.audit) await recordAudit(tx, input.audit);
       return { transferId, out: out!, in: paid };
     });

@@ -98,8 +98,8 @@ export interface NodeGateway {
   decodeInvoice(bolt11: string): Promise<DecodedInvoice>;
   /** bolt11 is passed too because some nodes (RLN) look invoices up by invoice, not hash. */
   lookupInvoice(paymentHash: string, bolt11: string | null): Promise<InvoiceState | null>;
-  /** Makes an open invoice unpayable (best effort where the node cannot cancel). */
-  cancelInvoice(paymentHash: string): Promise<void>;
+  /** Makes an open invoice unpayable; absent where the node cannot cancel invoices (RLN). */
+  cancelInvoice?(paymentHash: string): Promise<void>;
   /** Pushes the hash of every invoice the node settles from now on; returns an unsubscribe.
    * Nodes without a push stream return null (the server then polls lookupInvoice). */
   watchSettledInvoices(onSettled: (paymentHash: string) => void): (() => void) | null;

@@ -6,6 +6,7 @@ import { LightningAddresses } from './addresses.js';
 import type { LightningConfig } from './config.js';
 import type { NodeGateway } from './gateway.js';
 import { IncomingInvoices } from './incoming.js';
+import { NodeInvoiceCancels } from './invoice-cancels.js';
 import { lnurlRoutes } from './lnurl-routes.js';
 import { nodeHealthRoutes } from './node-health.js';
 import { OutgoingPayments } from './outgoing.js';
@@ -20,7 +21,8 @@ export function lightningPlugin(config: LightningConfig, gateway: NodeGateway) {
   return async function lightning(app: FastifyInstance): Promise<void> {
     const log = app.log.child({ part: 'lightning', node: gateway.kind });
     const incoming = new IncomingInvoices(gateway, app.ledger, log, config.reconcileMs);
-    const outgoing = new OutgoingPayments(gateway, app.ledger, incoming, log, {
+    const cancels = new NodeInvoiceCancels(gateway, app.db, log, config.reconcileMs);
+    const outgoing = new OutgoingPayments(gateway, app.ledger, cancels, log, {
       network: app.config.network, payWaitMs: config.payWaitMs, reconcileMs: config.reconcileMs,
     });
     const addresses = new LightningAddresses(app.db);
@@ -33,8 +35,10 @@ export function lightningPlugin(config: LightningConfig, gateway: NodeGateway) {
     // Settle what happened while the server was down before taking requests.
     await incoming.start();
     await outgoing.start();
+    cancels.start();
     app.addHook('onClose', async () => {
       outgoing.stop();
+      await cancels.stop();
       await incoming.stop();
       await gateway.close();
     });

@@ -12,7 +12,7 @@ import { invalid } from '../errors.js';
 import type { Ledger, Payment } from '../ledger/index.js';
 import { decodeBolt11 } from './bolt11.js';
 import { NodeRejected, type NodeGateway, type PaymentLookup, type PaymentOutcome } from './gateway.js';
-import type { IncomingInvoices } from './incoming.js';
+import type { NodeInvoiceCancels } from './invoice-cancels.js';
 import { nodeCall } from './node-call.js';
 import { feeLimitMsat } from './rules.js';
 
@@ -36,7 +36,7 @@ export class OutgoingPayments {
   constructor(
     private readonly gateway: NodeGateway,
     private readonly ledger: Ledger,
-    private readonly incoming: IncomingInvoices,
+    private readonly cancels: NodeInvoiceCancels,
     private readonly log: FastifyBaseLogger,
     private readonly options: OutgoingOptions,
   ) {}
@@ -89,18 +89,14 @@ export class OutgoingPayments {
     }
   }
 
+  /** Settles in the ledger alone: the node is not asked. An invoice paid on the node from outside
+   * that the server has not seen yet, or paid there before its cancel lands, is credited to the
+   * payee as a second payment (invoice-cancels.ts). */
   private async payInternally(walletId: string, invoice: Payment, audit: AuditEvent): Promise<Payment> {
-    if (invoice.walletId === walletId) {
-      throw invalid('SELF_PAYMENT', 'this invoice was issued by the paying wallet itself; pay it from another wallet');
-    }
-    // Paid on the node already (from outside) but not yet seen: settle that, do not pay twice.
-    const current = await this.incoming.refresh(invoice);
-    if (current.status === 'succeeded') throw invalid('INVOICE_ALREADY_PAID', 'this invoice is already paid');
     const { out } = await this.ledger.payInvoiceInternally({
       payerWalletId: walletId, invoicePaymentId: invoice.id, audit: { ...audit, details: { ...audit.details, internal: true } },
     });
-    // So nobody can also pay it through the node (best effort: RLN cannot cancel).
-    await this.gateway.cancelInvoice(invoice.paymentHash!).catch((err) => this.log.warn({ err, paymentHash: invoice.paymentHash }, 'could not cancel an internally paid invoice on the node'));
+    this.cancels.wake();
     return out;
   }
 

@@ -173,8 +173,6 @@ export class RlnGateway implements NodeGateway {
     return { state: 'closed' };
   }
 
-  async cancelInvoice(): Promise<void> {}
-
   watchSettledInvoices(): null {
     return null;
   }

@@ -1,0 +1,144 @@
+// The node invoice of an internally paid invoice is cancelled here, off the request path. The
+// internal payment writes a node_invoice_cancels row in its own transaction
+// (ledger.payInvoiceInternally); this worker cancels each pending one on the node and closes the
+// row with the node's final state: right after each internal payment, on a timer, and at start
+// (what a crash left). A node invoice someone outside paid before the cancel landed holds that
+// payer's money on the node: it is credited to the payee as a second payment of the invoice, in
+// the transaction that closes the row, so it is counted once and never lost.
+import type { FastifyBaseLogger } from 'fastify';
+import { joinTransaction, type Db } from '../db/db.js';
+import { Ledger } from '../ledger/index.js';
+import type { InvoiceState, NodeGateway } from './gateway.js';
+
+interface PendingCancel {
+  paymentHash: string;
+  createdAt: Date;
+  walletId: string;
+  bolt11: string | null;
+  description: string | null;
+  assetId: string | null;
+  assetAmount: bigint | null;
+}
+
+type Outcome = 'closed' | 'paid_on_node' | 'unknown_to_node';
+
+const BATCH = 64;
+/** Node calls in flight at once: enough to keep up with internal payments, few enough to leave the
+ * node to the invoices being created. */
+const PARALLEL = 4;
+
+export class NodeInvoiceCancels {
+  private timer: NodeJS.Timeout | null = null;
+  private draining: Promise<void> | null = null;
+  private wokenWhileDraining = false;
+  private stopped = false;
+
+  constructor(
+    private readonly gateway: NodeGateway,
+    private readonly db: Db,
+    private readonly log: FastifyBaseLogger,
+    private readonly retryMs: number,
+  ) {}
+
+  /** Resumes what an earlier run left pending, then retries every retryMs. */
+  start(): void {
+    this.wake();
+    this.timer = setInterval(() => this.wake(), this.retryMs);
+    this.timer.unref();
+  }
+
+  /** Works through the pending cancels now, or right after the pass under way. */
+  wake(): void {
+    if (this.stopped) return;
+    if (this.draining) {
+      this.wokenWhileDraining = true;
+      return;
+    }
+    this.draining = this.drain()
+      .catch((err) => this.log.warn({ err }, 'cancelling internally paid invoices on the node failed; retrying later'))
+      .finally(() => {
+        this.draining = null;
+        if (this.wokenWhileDraining) {
+          this.wokenWhileDraining = false;
+          this.wake();
+        }
+      });
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearInterval(this.timer);
+    await this.draining;
+  }
+
+  /** One pass over the pending rows, oldest first; a row the node leaves open (it cannot cancel,
+   * or did not answer) waits for the next pass. A node that fails ends the pass. */
+  private async drain(): Promise<void> {
+    let after: PendingCancel | null = null;
+    while (!this.stopped) {
+      const batch = await this.pending(after);
+      for (let i = 0; i < batch.length && !this.stopped; i += PARALLEL) {
+        await Promise.all(batch.slice(i, i + PARALLEL).map((row) => this.resolve(row)));
+      }
+      if (batch.length < BATCH) return;
+      after = batch.at(-1)!;
+    }
+  }
+
+  private async pending(after: PendingCancel | null): Promise<PendingCancel[]> {
+    const { rows } = await this.db.query<{
+      payment_hash: string; created_at: Date; wallet_id: string; bolt11: string | null; description: string | null;
+      asset_id: string | null; asset_amount: string | null;
+    }>(
+      `select c.payment_hash, c.created_at, p.wallet_id::text, p.bolt11, p.description, p.asset_id, p.asset_amount::text
+       from node_invoice_cancels c join payments p on p.id = c.invoice_payment_id
+       where c.done_at is null and ($1::timestamptz is null or (c.created_at, c.payment_hash) > ($1, $2))
+       order by c.created_at, c.payment_hash limit ${BATCH}`,
+      [after?.createdAt ?? null, after?.paymentHash ?? null],
+    );
+    return rows.map((r) => ({
+      paymentHash: r.payment_hash, createdAt: r.created_at, walletId: r.wallet_id, bolt11: r.bolt11, description: r.description,
+      assetId: r.asset_id, assetAmount: r.asset_amount === null ? null : BigInt(r.asset_amount),
+    }));
+  }
+
+  private async resolve(row: PendingCancel): Promise<void> {
+    if (this.gateway.cancelInvoice) {
+      try {
+        await this.gateway.cancelInvoice(row.paymentHash);
+        return await this.close(row, 'closed');
+      } catch {
+        // Already settled, or the node did not answer: its state below tells which.
+      }
+    }
+    const state = await this.gateway.lookupInvoice(row.paymentHash, row.bolt11);
+    if (state === null) return this.close(row, 'unknown_to_node');
+    if (state.state === 'closed') return this.close(row, 'closed');
+    if (state.state === 'settled') return this.creditNodePayment(row, state);
+  }
+
+  private async close(row: PendingCancel, outcome: Exclude<Outcome, 'paid_on_node'>): Promise<void> {
+    await this.db.query(
+      'update node_invoice_cancels set done_at = now(), outcome = $2 where payment_hash = $1 and done_at is null',
+      [row.paymentHash, outcome],
+    );
+  }
+
+  private async creditNodePayment(row: PendingCancel, settled: Extract<InvoiceState, { state: 'settled' }>): Promise<void> {
+    const credited = await this.db.transaction(async (tx) => {
+      const { rowCount } = await tx.query(
+        `update node_invoice_cancels set done_at = now(), outcome = 'paid_on_node' where payment_hash = $1 and done_at is null`,
+        [row.paymentHash],
+      );
+      if (rowCount === 0) return null; // closed meanwhile by another pass or process
+      return new Ledger(joinTransaction(tx, this.db.kind)).recordReceived({
+        walletId: row.walletId, kind: 'invoice', amountMsat: settled.receivedMsat, paymentHash: row.paymentHash,
+        bolt11: row.bolt11, preimage: settled.preimage, description: row.description, assetId: row.assetId, assetAmount: row.assetAmount,
+      });
+    });
+    if (credited) {
+      this.log.warn({ paymentHash: row.paymentHash, walletId: row.walletId, msat: settled.receivedMsat.toString() },
+        'an internally paid invoice was also paid on the node before its cancel; credited to the payee as a second payment');
+    }
+  }
+}
