@@ -3,6 +3,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createHodlInvoice, createInvoice, decodePaymentRequest, getInvoice, getInvoices, getWalletInfo, pay, settleHodlInvoice } from 'ln-service';
+import { connectLnd } from '../../lib/lightning/lnd.js';
+import { freePort } from '../../control-plane/src/util/ports.js';
 import { LndGateway } from '../../services/wallet-server/src/lightning/lnd-gateway.js';
 import { startRegtest, type Regtest } from '../support/regtest.js';
 import { as, createWallet, enrollAndSignIn, fund, newKey, startInfra, type Infra, type TestUser } from './support.js';
@@ -83,6 +85,26 @@ describe('receiving', () => {
     const malformed = await call(w)({ url: '/payments/invoices/xyz' });
     expect(malformed.statusCode).toBe(400);
   });
+
+  test("an amount lnd refuses is a 400 with lnd's reason; an unreachable node is a 502", async () => {
+    const w = await createWallet(server.app, user.accessToken, 'refused');
+    const huge = await call(w)({ method: 'POST', url: '/payments/invoices', payload: { amount_msat: '9223372036854775807' } });
+    expect(huge.statusCode, huge.body).toBe(400);
+    expect(huge.json().error.code).toBe('NODE_REJECTED');
+    expect(huge.json().error.message).toMatch(/^lnd refused the invoice: .+/);
+    expect((await as(server.app, user.accessToken)({ url: `/wallets/${w}/transactions` })).json().items).toEqual([]);
+
+    const nowhere = { ...regtest.lndCredentials('alice'), socket: `127.0.0.1:${await freePort()}` };
+    const down = await lightningApp(infra, new LndGateway(connectLnd(nowhere)), { databaseUrl: server.databaseUrl, env });
+    try {
+      const w2 = await createWallet(down.app, user.accessToken, 'node-down');
+      const res = await as(down.app, user.accessToken, w2)({ method: 'POST', url: '/payments/invoices', payload: { amount_msat: 1000 } });
+      expect(res.statusCode, res.body).toBe(502);
+      expect(res.json().error.code).toBe('DEPENDENCY_UNAVAILABLE');
+    } finally {
+      await down.app.close();
+    }
+  });
   test('an invoice the node expires becomes failed, with no credit', async () => {
     const w = await createWallet(server.app, user.accessToken, 'expiring');
     const inv = await newInvoice(w, 1_000, { expiry_sec: 1 });
@@ -151,6 +173,13 @@ describe('paying out', () => {
     const self = await call(w)({ method: 'POST', url: '/payments/keysend', payload: { dest_pubkey: aliceKey, amount_msat: 1000 } });
     expect(self.statusCode).toBe(400);
     expect(self.json().error.code).toBe('KEYSEND_TO_SELF');
+
+    // 02ff..ff has the form of a key but is no point on the curve: refused before anything is recorded
+    const offCurve = await call(w)({ method: 'POST', url: '/payments/keysend', payload: { dest_pubkey: `02${'f'.repeat(64)}`, amount_msat: 1000 } });
+    expect(offCurve.statusCode).toBe(400);
+    expect(offCurve.json().error.code).toBe('INVALID_PUBKEY');
+    const recorded = (await as(server.app, user.accessToken)({ url: `/wallets/${w}/transactions` })).json().items as { kind: string }[];
+    expect(recorded.filter((p) => p.kind === 'keysend')).toHaveLength(1);
   });
 
   test('an invoice of another wallet here is paid internally; the own wallet invoice is refused', async () => {
@@ -235,10 +264,20 @@ describe('lightning address', () => {
     await pay({ lnd: bob(), request: pr });
     await eventually(async () => (await balance(w)) === 21_000_000n, 'the LNURL-pay credit');
 
-    const outOfRange = (await server.app.inject({ url: '/lnurlp/carol/callback?amount=10' })).json();
-    expect(outOfRange.status).toBe('ERROR');
-    expect((await server.app.inject({ url: '/.well-known/lnurlp/nobody' })).statusCode).toBe(404);
-    expect((await server.app.inject({ url: '/lnurlp/nobody/callback?amount=1000' })).statusCode).toBe(404);
+    // LUD-06: every refusal of an LNURL route is {status: "ERROR", reason} (HTTP errors also carry reglab's error object)
+    const lud06Error = { status: 'ERROR', reason: expect.stringMatching(/.+/), error: { code: expect.any(String), message: expect.any(String) } };
+    for (const amount of ['10', '-1', 'abc', '1.5', '', '99999999999999999999']) {
+      const res = await server.app.inject({ url: `/lnurlp/carol/callback?amount=${amount}` });
+      expect(res.statusCode, amount).toBe(400);
+      expect(res.json(), amount).toEqual({ ...lud06Error, error: { code: 'INVALID_AMOUNT', message: expect.stringMatching(/between 1000 and 10000000000/) } });
+    }
+    const missing = await server.app.inject({ url: '/lnurlp/carol/callback' });
+    expect([missing.statusCode, missing.json()]).toEqual([400, lud06Error]);
+    for (const url of ['/.well-known/lnurlp/nobody', '/lnurlp/nobody/callback?amount=1000', '/lnurlw/nobody', '/lnurlw/carol']) {
+      const res = await server.app.inject({ url });
+      expect(res.statusCode, url).toBe(404);
+      expect(res.json(), url).toEqual(lud06Error);
+    }
     // Another wallet cannot take the name.
     const other = await createWallet(server.app, user.accessToken, 'other');
     const taken = await as(server.app, user.accessToken)({ method: 'PUT', url: `/wallets/${other}/lightning-address`, payload: { username: 'carol' } });

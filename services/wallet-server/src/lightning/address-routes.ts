@@ -4,6 +4,7 @@ import { ownedWallet } from '../auth/wallet-access.js';
 import { notFound } from '../errors.js';
 import { errors, idParams } from '../schemas.js';
 import { USERNAME_PATTERN, type LightningAddress, type LightningAddresses } from './addresses.js';
+import type { PublicUrls } from './public-url.js';
 
 interface ClaimBody {
   username: string;
@@ -27,14 +28,13 @@ const addressSchema = {
   },
 } as const;
 
-export function addressRoutes(addresses: LightningAddresses, publicUrl: string) {
-  const domain = new URL(publicUrl).host;
+export function addressRoutes(addresses: LightningAddresses, urls: PublicUrls) {
   const json = (a: LightningAddress) => ({
     username: a.username,
     wallet_id: a.walletId,
-    lightning_address: `${a.username}@${domain}`,
-    lnurlp_url: `${publicUrl}/.well-known/lnurlp/${a.username}`,
-    lnurlw_url: a.withdrawEnabled ? `${publicUrl}/lnurlw/${a.username}` : null,
+    lightning_address: urls.address(a.username),
+    lnurlp_url: urls.lnurlp(a.username),
+    lnurlw_url: a.withdrawEnabled ? urls.lnurlw(a.username) : null,
     withdraw: {
       enabled: a.withdrawEnabled,
       max_msat_per_withdraw: a.withdrawMaxMsat.toString(),
@@ -47,7 +47,7 @@ export function addressRoutes(addresses: LightningAddresses, publicUrl: string) 
     app.put<{ Params: { id: string }; Body: ClaimBody }>('/wallets/:id/lightning-address', {
       schema: {
         tags: ['lnurl'],
-        summary: 'Claim a username (lightning address username@host) for this wallet, replacing its previous one, and set LNURL-withdraw (off unless enabled; budget_msat is the total it may ever spend)',
+        summary: 'Claim a username (lightning address username@domain of PUBLIC_URL) for this wallet, replacing its previous one, and set LNURL-withdraw (off unless enabled; budget_msat is the total it may ever spend)',
         params: idParams,
         body: {
           type: 'object',

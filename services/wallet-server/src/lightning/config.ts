@@ -1,12 +1,14 @@
 import { positiveIntEnv } from '../../../../lib/env.js';
 import type { NodeKind } from './gateway.js';
+import { normalizePublicUrl } from './public-url.js';
 
 export interface LightningConfig {
   nodeKind: NodeKind;
   /** RLN daemon base URL (NODE_KIND=rln). */
   rlnUrl: string;
   rlnToken?: string;
-  /** Base URL the LNURL callbacks are reached at (their host is the lightning-address domain). */
+  /** scheme://host[:port] the LNURL links and callbacks are reached at; its host (and a port that is
+   * not the scheme's default) is the lightning-address domain. */
   publicUrl: string;
   /** How long POST /payments/pay waits for the node's final answer before returning 'pending'
    * (the payment is still settled or refunded in the background when the answer comes). */
@@ -24,7 +26,7 @@ export function loadLightningConfig(env: NodeJS.ProcessEnv = process.env): Light
     nodeKind,
     rlnUrl: env.RLN_URL ?? 'http://127.0.0.1:3001',
     rlnToken: env.RLN_TOKEN || undefined,
-    publicUrl: (env.PUBLIC_URL ?? `http://${host}:${port}`).replace(/\/+$/, ''),
+    publicUrl: normalizePublicUrl(env.PUBLIC_URL || `http://${host}:${port}`),
     payWaitMs: positiveIntEnv(env, 'PAY_WAIT_MS', 30_000),
     reconcileMs: positiveIntEnv(env, 'INVOICE_RECONCILE_MS', nodeKind === 'rln' ? 2_000 : 15_000),
   };

@@ -11,6 +11,7 @@ import { lnurlRoutes } from './lnurl-routes.js';
 import { nodeHealthRoutes } from './node-health.js';
 import { OutgoingPayments } from './outgoing.js';
 import { paymentRoutes } from './payment-routes.js';
+import { PublicUrls } from './public-url.js';
 
 export { loadLightningConfig, type LightningConfig } from './config.js';
 export { gatewayFromEnv } from './node.js';
@@ -26,10 +27,11 @@ export function lightningPlugin(config: LightningConfig, gateway: NodeGateway) {
       network: app.config.network, payWaitMs: config.payWaitMs, reconcileMs: config.reconcileMs,
     });
     const addresses = new LightningAddresses(app.db);
+    const urls = new PublicUrls(config.publicUrl);
 
     await app.register(paymentRoutes(incoming, outgoing));
-    await app.register(lnurlRoutes({ addresses, incoming, outgoing, publicUrl: config.publicUrl }));
-    await app.register(addressRoutes(addresses, config.publicUrl));
+    await app.register(lnurlRoutes({ addresses, incoming, outgoing, urls }));
+    await app.register(addressRoutes(addresses, urls));
     await app.register(nodeHealthRoutes(gateway));
 
     // Settle what happened while the server was down before taking requests.

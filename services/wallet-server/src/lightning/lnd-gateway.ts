@@ -32,6 +32,32 @@ async function call<T>(what: string, fn: () => Promise<T>): Promise<T> {
   }
 }
 
+// gRPC statuses of a node that cannot be reached or does not work (CANCELLED, DEADLINE_EXCEEDED,
+// PERMISSION_DENIED, RESOURCE_EXHAUSTED, UNIMPLEMENTED, INTERNAL, UNAVAILABLE, UNAUTHENTICATED),
+// and lnd's own words for not being ready. Any other answer of lnd is its verdict on the request.
+const NODE_FAILURE_GRPC_CODES = new Set([1, 4, 7, 8, 12, 13, 14, 16]);
+const NODE_NOT_READY = /wallet locked|in the process of starting|not yet ready|still syncing|shutting down|server is not active/i;
+
+/** Whether lnd (or ln-service, checking the arguments for it) refused the request itself. */
+function isRefusal(err: unknown): boolean {
+  if (!Array.isArray(err)) return false;
+  const [status, , details] = err as [number, string, { err?: { code?: number; details?: string } } | undefined];
+  if (status >= 400 && status < 500) return true;
+  const grpc = details?.err;
+  return typeof grpc?.code === 'number' && !NODE_FAILURE_GRPC_CODES.has(grpc.code) && !NODE_NOT_READY.test(grpc.details ?? '');
+}
+
+/** A call carrying the caller's input: lnd's refusal of it is a NodeRejected with lnd's reason (400);
+ * a node that cannot be reached or fails is a NodeError (502). */
+async function submit<T>(what: string, fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (err) {
+    if (isRefusal(err)) throw new NodeRejected('NODE_REJECTED', `lnd refused ${what}: ${lndErrorText(err)}`);
+    throw new NodeError(`lnd could not take ${what}: ${lndErrorText(err)}`, { cause: err });
+  }
+}
+
 interface FailedEvent {
   is_insufficient_balance?: boolean;
   is_invalid_payment?: boolean;
@@ -89,7 +115,7 @@ export class LndGateway implements NodeGateway {
   async createInvoice(input: CreateInvoiceInput): Promise<CreatedInvoice> {
     if (input.asset) throw new NodeRejected('ASSETS_NEED_RGB_NODE', 'asset_id/asset_amount need an RGB Lightning Node (NODE_KIND=rln); this server runs on lnd');
     const expiresAt = new Date(Date.now() + input.expirySec * 1000);
-    const inv = await call('createInvoice', () => createInvoice({
+    const inv = await submit('the invoice', () => createInvoice({
       lnd: this.lnd,
       mtokens: input.amountMsat.toString(),
       expires_at: expiresAt.toISOString(),
@@ -99,7 +125,7 @@ export class LndGateway implements NodeGateway {
   }
 
   async decodeInvoice(bolt11: string): Promise<DecodedInvoice> {
-    const d = await call('decodePaymentRequest', () => decodePaymentRequest({ lnd: this.lnd, request: bolt11 }));
+    const d = await submit('the payment request', () => decodePaymentRequest({ lnd: this.lnd, request: bolt11 }));
     return { paymentHash: d.id, amountMsat: d.mtokens ? BigInt(d.mtokens) : null, asset: null };
   }
 

@@ -1,13 +1,16 @@
 // LNURL-pay (LUD-06, LUD-16) and LNURL-withdraw (LUD-03) for claimed usernames. Public routes.
+// Every refusal here answers in LUD's shape, {"status":"ERROR","reason":…}, which LNURL wallets
+// read; HTTP errors (4xx/5xx) also carry reglab's {"error":{code,message}}.
 import { createHash } from 'node:crypto';
 import cors from '@fastify/cors';
 import type { FastifyInstance } from 'fastify';
-import { DomainError, notFound } from '../errors.js';
-import { errors } from '../schemas.js';
+import { httpAnswerFor } from '../../../../lib/http/errors.js';
+import { DomainError, invalid, mapWalletServerError, notFound } from '../errors.js';
 import type { LightningAddresses } from './addresses.js';
 import { decodeBolt11 } from './bolt11.js';
 import type { IncomingInvoices } from './incoming.js';
 import type { OutgoingPayments } from './outgoing.js';
+import type { PublicUrls } from './public-url.js';
 import { DEFAULT_EXPIRY_SEC, largestPayable } from './rules.js';
 
 /** LNURL-pay bounds: 1 sat to 10,000,000 sat (0.1 BTC). */
@@ -17,31 +20,51 @@ export const MAX_SENDABLE_MSAT = 10_000_000_000n;
 const MIN_WITHDRAWABLE_MSAT = 1_000n;
 
 const usernameParams = { type: 'object', required: ['username'], properties: { username: { type: 'string', maxLength: 64 } } } as const;
-const lnurlError = { type: 'object', properties: { status: { type: 'string', enum: ['ERROR'] }, reason: { type: 'string' } } } as const;
+const lnurlError = { type: 'object', required: ['status', 'reason'], properties: { status: { type: 'string', enum: ['ERROR'] }, reason: { type: 'string' } } } as const;
 const lnurlOk = { type: 'object', properties: { status: { type: 'string', enum: ['OK', 'ERROR'] }, reason: { type: 'string' } } } as const;
+/** An HTTP error of an LNURL route: LUD's status and reason, and reglab's error object. */
+const lnurlHttpError = {
+  type: 'object',
+  required: ['error'],
+  properties: {
+    status: { type: 'string', enum: ['ERROR'] },
+    reason: { type: 'string' },
+    error: { type: 'object', required: ['code', 'message'], properties: { code: { type: 'string' }, message: { type: 'string' } }, additionalProperties: true },
+  },
+} as const;
+const lnurlErrors = (...statuses: number[]) => Object.fromEntries(statuses.map((status) => [status, lnurlHttpError]));
 
 const errorReply = (reason: string) => ({ status: 'ERROR' as const, reason });
+
+/** The callback's amount (msat, decimal digits) within the LNURL-pay bounds; 400 otherwise. */
+function sendableAmount(raw: string | undefined): bigint {
+  const msat = raw !== undefined && /^[0-9]{1,20}$/.test(raw) ? BigInt(raw) : undefined;
+  if (msat === undefined || msat < MIN_SENDABLE_MSAT || msat > MAX_SENDABLE_MSAT) {
+    throw invalid('INVALID_AMOUNT', `amount must be a whole number of msat between ${MIN_SENDABLE_MSAT} and ${MAX_SENDABLE_MSAT}`);
+  }
+  return msat;
+}
 
 export interface LnurlDeps {
   addresses: LightningAddresses;
   incoming: IncomingInvoices;
   outgoing: OutgoingPayments;
-  publicUrl: string;
+  urls: PublicUrls;
 }
 
-export function lnurlRoutes({ addresses, incoming, outgoing, publicUrl }: LnurlDeps) {
-  const domain = new URL(publicUrl).host;
-  const metadataOf = (username: string) => JSON.stringify([
-    ['text/plain', `Payment to ${username}@${domain}`],
-    ['text/identifier', `${username}@${domain}`],
-  ]);
-
+export function lnurlRoutes({ addresses, incoming, outgoing, urls }: LnurlDeps) {
   return async (app: FastifyInstance): Promise<void> => {
     // LUD-01: browser wallets call these from any origin (this plugin's routes only).
     await app.register(cors, { origin: '*', methods: ['GET'] });
+    app.setErrorHandler((error, request, reply) => {
+      const answer = httpAnswerFor((error instanceof Error && mapWalletServerError(error)) || error);
+      if (!answer) request.log.error({ err: error }, 'request failed');
+      const { status, headers, body } = answer ?? { status: 500, headers: {}, body: { error: { code: 'INTERNAL', message: 'internal error; the service log says more' } } };
+      return reply.status(status).headers(headers).send({ ...errorReply(body.error.message), ...body });
+    });
     const known = async (username: string) => {
       const address = await addresses.byUsername(username.toLowerCase());
-      if (!address) throw notFound(`lightning address ${username}@${domain}`);
+      if (!address) throw notFound(`lightning address ${urls.address(username)}`);
       return address;
     };
 
@@ -59,48 +82,42 @@ export function lnurlRoutes({ addresses, incoming, outgoing, publicUrl }: LnurlD
               maxSendable: { type: 'integer' }, metadata: { type: 'string' }, commentAllowed: { type: 'integer' },
             },
           },
-          ...errors(404, 502),
+          ...lnurlErrors(400, 404, 500, 502),
         },
       },
     }, async (request) => {
       const { username } = await known(request.params.username);
       return {
         tag: 'payRequest',
-        callback: `${publicUrl}/lnurlp/${username}/callback`,
+        callback: urls.payCallback(username),
         minSendable: Number(MIN_SENDABLE_MSAT),
         maxSendable: Number(MAX_SENDABLE_MSAT),
-        metadata: metadataOf(username),
+        metadata: urls.payMetadata(username),
         commentAllowed: 0,
       };
     });
 
-    app.get<{ Params: { username: string }; Querystring: { amount?: number } }>('/lnurlp/:username/callback', {
+    app.get<{ Params: { username: string }; Querystring: { amount?: string } }>('/lnurlp/:username/callback', {
       config: { auth: 'public' },
       schema: {
         tags: ['lnurl'],
-        summary: 'LNURL-pay callback: a BOLT11 invoice of `amount` msat whose description hash is sha256(metadata), paying the wallet of the username',
+        summary: `LNURL-pay callback: a BOLT11 invoice of \`amount\` msat (${MIN_SENDABLE_MSAT} to ${MAX_SENDABLE_MSAT}) whose description hash is sha256(metadata), paying the wallet of the username`,
         params: usernameParams,
-        querystring: { type: 'object', properties: { amount: { type: 'integer', minimum: 0 } } },
+        querystring: { type: 'object', properties: { amount: { type: 'string', maxLength: 40, description: 'msat, decimal digits' } } },
         response: {
-          200: { anyOf: [{ type: 'object', required: ['pr', 'routes'], properties: { pr: { type: 'string' }, routes: { type: 'array', maxItems: 0 } } }, lnurlError] },
-          ...errors(400, 404, 502),
+          200: { type: 'object', required: ['pr', 'routes'], properties: { pr: { type: 'string' }, routes: { type: 'array', maxItems: 0 } } },
+          ...lnurlErrors(400, 404, 500, 502),
         },
       },
     }, async (request) => {
       const address = await known(request.params.username);
-      const amount = request.query.amount;
-      if (amount === undefined) return errorReply('amount (msat) is required');
-      const msat = BigInt(amount);
-      if (msat < MIN_SENDABLE_MSAT || msat > MAX_SENDABLE_MSAT) {
-        return errorReply(`amount must be between ${MIN_SENDABLE_MSAT} and ${MAX_SENDABLE_MSAT} msat`);
-      }
-      const metadata = metadataOf(address.username);
+      const msat = sendableAmount(request.query.amount);
       const p = await incoming.create({
         walletId: address.walletId,
         amountMsat: msat,
         expirySec: DEFAULT_EXPIRY_SEC,
-        description: `LNURL-pay to ${address.username}@${domain}`,
-        descriptionHash: createHash('sha256').update(metadata, 'utf8').digest('hex'),
+        description: `LNURL-pay to ${urls.address(address.username)}`,
+        descriptionHash: createHash('sha256').update(urls.payMetadata(address.username), 'utf8').digest('hex'),
       });
       return { pr: p.bolt11, routes: [] };
     });
@@ -122,12 +139,12 @@ export function lnurlRoutes({ addresses, incoming, outgoing, publicUrl }: LnurlD
               },
             }, lnurlError],
           },
-          ...errors(404, 502),
+          ...lnurlErrors(400, 404, 500, 502),
         },
       },
     }, async (request) => {
       const address = await known(request.params.username);
-      if (!address.withdrawEnabled) throw notFound(`LNURL-withdraw of ${address.username}@${domain} (not enabled by its owner)`);
+      if (!address.withdrawEnabled) throw notFound(`LNURL-withdraw of ${urls.address(address.username)} (not enabled by its owner)`);
       const budgetLeft = address.withdrawBudgetMsat - address.withdrawSpentMsat;
       const affordable = largestPayable(await app.ledger.btcBalanceMsat(address.walletId));
       let max = address.withdrawMaxMsat;
@@ -136,11 +153,11 @@ export function lnurlRoutes({ addresses, incoming, outgoing, publicUrl }: LnurlD
       if (max < MIN_WITHDRAWABLE_MSAT) return errorReply('nothing to withdraw: the budget is spent or the wallet balance too low');
       return {
         tag: 'withdrawRequest',
-        callback: `${publicUrl}/lnurlw/${address.username}/callback`,
+        callback: urls.withdrawCallback(address.username),
         k1: await addresses.issueK1(address.username),
         minWithdrawable: Number(MIN_WITHDRAWABLE_MSAT),
         maxWithdrawable: Number(max),
-        defaultDescription: `Withdraw from ${address.username}@${domain}`,
+        defaultDescription: `Withdraw from ${urls.address(address.username)}`,
       };
     });
 
@@ -151,7 +168,7 @@ export function lnurlRoutes({ addresses, incoming, outgoing, publicUrl }: LnurlD
         summary: 'LNURL-withdraw callback: pays `pr` from the wallet of the username (same pay path as POST /payments/pay); always 200 with status OK or ERROR',
         params: usernameParams,
         querystring: { type: 'object', properties: { k1: { type: 'string', maxLength: 128 }, pr: { type: 'string', maxLength: 7089 } } },
-        response: { 200: lnurlOk },
+        response: { 200: lnurlOk, ...lnurlErrors(400, 500) },
       },
     }, async (request) => {
       const { k1, pr } = request.query;

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { amountSchema, parseAmount } from '../amounts.js';
 import { recordAudit, type AuditEvent } from '../audit/audit.js';
 import { principalOf } from '../auth/hook.js';
+import { isValidPubkey, PUBKEY_PATTERN } from '../auth/keys.js';
 import { walletFromHeader, walletKeyHeaderSchema } from '../auth/wallet-access.js';
 import { invalid, notFound } from '../errors.js';
 import { paymentJson, paymentSchema } from '../ledger/index.js';
@@ -106,12 +107,13 @@ export function paymentRoutes(incoming: IncomingInvoices, outgoing: OutgoingPaym
         body: {
           type: 'object',
           required: ['dest_pubkey', 'amount_msat'],
-          properties: { dest_pubkey: { type: 'string', pattern: '^0[23][0-9a-fA-F]{64}$' }, amount_msat: amountSchema },
+          properties: { dest_pubkey: { type: 'string', pattern: PUBKEY_PATTERN, description: '33-byte compressed secp256k1 public key, hex' }, amount_msat: amountSchema },
         },
         response: { 200: paymentSchema, ...errors(400, 401, 403, 502) },
       },
     }, async (request) => {
       const wallet = await walletFromHeader(request);
+      if (!isValidPubkey(request.body.dest_pubkey)) throw invalid('INVALID_PUBKEY', 'dest_pubkey is not a point on secp256k1; send the node\'s 33-byte compressed public key');
       const amount = parseAmount(request.body.amount_msat, 'amount_msat');
       const p = await outgoing.keysend(wallet.id, request.body.dest_pubkey, amount,
         audit(request, 'payment.keysend', wallet.id, { dest_pubkey: request.body.dest_pubkey, amount_msat: amount.toString() }));
