@@ -73,17 +73,31 @@ async function killMidPayment(sat: number): Promise<{ secret: string; id: string
   return { secret, id };
 }
 
-test('settled while the server is down: charged once at restart', async () => {
+test('settled while the server is down (the preimage revealed then): charged once at restart, preimage recorded', async () => {
   const before = await balance();
   const { secret, id } = await killMidPayment(50_000);
   // Amount and the 1% fee limit stay reserved while nobody knows the outcome.
   expect(await balance()).toBe(before - 50_000_000n - 500_000n);
   await settleHodlInvoice({ lnd: regtest.lnd('bob'), secret });
+  expect((await getInvoice({ lnd: regtest.lnd('bob'), id })).is_confirmed).toBe(true);
   await server.start();
   const p = await eventually(async () => {
     const r = await outgoing(id);
     return r?.status === 'succeeded' && r;
   }, 'the payment to be settled after the restart');
+  expect(await balance()).toBe(before - 50_000_000n - BigInt(p.fee_msat));
+  // What the user sees: the payment succeeded with the preimage bob revealed while the server was down.
+  const seen = await api('GET', `/payments/invoices/${id}`);
+  expect(seen.status).toBe(200);
+  expect(seen.json).toMatchObject({ direction: 'out', kind: 'pay', status: 'succeeded', amount_msat: '50000000', fee_msat: p.fee_msat, preimage: secret });
+  expect(createHash('sha256').update(Buffer.from(seen.json.preimage, 'hex')).digest('hex')).toBe(id);
+  // Charged once: the payment's ledger entries add up to amount + fee, and bob was paid exactly the invoice.
+  const { rows } = await db.query(`select coalesce(sum(e.delta), 0)::text as sum from ledger_entries e join payments p on p.id = e.payment_id where p.payment_hash = $1 and p.direction = 'out'`, [id]);
+  expect(BigInt(rows[0].sum)).toBe(-(50_000_000n + BigInt(p.fee_msat)));
+  expect((await getInvoice({ lnd: regtest.lnd('bob'), id })).received).toBe(50_000);
+  // A later start (the reconcile again) changes nothing.
+  await server.kill();
+  await server.start();
   expect(await balance()).toBe(before - 50_000_000n - BigInt(p.fee_msat));
 });
 
