@@ -244,6 +244,36 @@ describe('indexer on a staged chain', () => {
     expect(await client.request('blockchain.estimatefee', [2])).toBe(0.0002);
   });
 
+  it('negotiates the protocol version once per connection and refuses a version it does not speak', async () => {
+    expect(await client.request('server.version', ['test', ['1.2', '1.4']])).toEqual(['reglab-indexer 0.1.0', '1.4']);
+    await expect(client.request('server.version', ['test', '1.4'])).rejects.toThrow(/already sent on this connection/);
+    expect(await client.request('server.ping')).toBeNull();
+
+    for (const unsupported of ['1.5', ['1.5', '1.6'], '1.2', ['1.0', '1.3']]) {
+      const other = await connectLineClient(indexer.port);
+      const closed = new Promise<void>((resolve) => other.socket.once('close', () => resolve()));
+      const answer = (await other.raw(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'server.version', params: ['test', unsupported] }))) as { error?: { code: number; message: string } };
+      expect(answer.error, JSON.stringify(unsupported)).toMatchObject({ code: 1, message: expect.stringMatching(/unsupported protocol version .*this server speaks 1\.4/) });
+      await closed; // no version in common: the server ends the connection
+    }
+    const malformed = await connectLineClient(indexer.port);
+    await expect(malformed.request('server.version', ['test', 'latest'])).rejects.toThrow(/protocol_version must be/);
+    expect(await malformed.request('server.version', ['test'])).toEqual(['reglab-indexer 0.1.0', '1.4']);
+    malformed.close();
+  });
+
+  it('estimates fees that never rise with the target, and falls back only where the node has no estimate', async () => {
+    client.close();
+    await indexer.close();
+    // The node estimates 6 sat/vB for one block and 2 up to 25 blocks, nothing further out.
+    const rates: Record<number, number> = Object.fromEntries(Array.from({ length: 25 }, (_, i) => [i + 1, i === 0 ? 6 : 2]));
+    indexer = await startIndexer(config(), { driver: { ...chain.asDriver(), estimateFeeRate: async (target) => rates[target] } });
+    client = await connectLineClient(indexer.port);
+    const estimates = [];
+    for (const target of [1, 2, 6, 25, 144, 1008]) estimates.push(await client.request('blockchain.estimatefee', [target]));
+    expect(estimates).toEqual([0.00006, 0.00002, 0.00002, 0.00002, 0.00002, 0.00002]);
+  });
+
   it('serves confirmed transactions from their block when the node has no transaction index', async () => {
     client.close();
     await indexer.close();

@@ -7,6 +7,7 @@ export interface LineClient {
   /** Sends one line as is and resolves with the next response line (parsed). */
   raw(line: string): Promise<unknown>;
   notifications: { method: string; params: unknown[] }[];
+  socket: Socket;
   close(): void;
 }
 
@@ -36,6 +37,7 @@ export async function connectLineClient(port: number): Promise<LineClient> {
   return {
     raw,
     notifications,
+    socket,
     async request(method, params = []) {
       const response = (await raw(JSON.stringify({ jsonrpc: '2.0', id: ++id, method, params }))) as { result?: unknown; error?: { message: string } };
       if (response.error) throw new Error(response.error.message);

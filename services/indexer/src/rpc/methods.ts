@@ -1,4 +1,5 @@
-import { ChainRpcError, FALLBACK_FEE_SAT_PER_VB, type ChainDriver } from '../../../../lib/chain/types.js';
+import { FeeCurve } from '../../../../lib/chain/fee-curve.js';
+import { ChainRpcError, type ChainDriver } from '../../../../lib/chain/types.js';
 import { fromDisplayHex, merkleBranch, toDisplayHex } from '../hashes.js';
 import { transactionHexInBlock } from '../parse.js';
 import type { ScriptHashQueries } from '../queries.js';
@@ -52,6 +53,7 @@ function btcPerKvB(satPerVb: number): number {
 
 export function createMethods(context: MethodContext): Map<string, MethodSpec> {
   const { store, queries, driver } = context;
+  const fees = new FeeCurve(driver);
 
   const tipHeader = () => {
     const height = store.height;
@@ -146,9 +148,8 @@ export function createMethods(context: MethodContext): Map<string, MethodSpec> {
     'blockchain.estimatefee': {
       names: ['number'],
       run: async (params) => {
-        const target = params.nonNegativeInt(0);
-        const rate = await driver.estimateFeeRate(Math.max(1, target)).catch(() => undefined);
-        return btcPerKvB(rate ?? FALLBACK_FEE_SAT_PER_VB);
+        // The chain adapter's curve: never rising with the target, the fallback only where the node has no estimate.
+        return btcPerKvB(await fees.rateFor(params.nonNegativeInt(0)));
       },
     },
     'blockchain.relayfee': { names: [], run: () => RELAY_FEE_BTC_PER_KVB },

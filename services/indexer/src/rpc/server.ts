@@ -4,8 +4,9 @@ import { toDisplayHex } from '../hashes.js';
 import type { Logger } from '../log.js';
 import type { ScriptHashQueries } from '../queries.js';
 import type { IndexStore } from '../store.js';
-import { createMethods, type MethodContext, type SessionHandle } from './methods.js';
+import { createMethods, PROTOCOL_VERSION, type MethodContext, type SessionHandle } from './methods.js';
 import { ErrorCode, Params, RpcError } from './protocol.js';
+import { negotiateVersion, NoCommonVersion } from './version.js';
 
 /** A request line longer than this is refused (a raw tx of 1 MB in hex, with room to spare). */
 const MAX_LINE_BYTES = 4 * 1024 * 1024;
@@ -20,8 +21,17 @@ class Session implements SessionHandle {
   headers = false;
   /** Subscribed script hash (internal hex) -> the status last sent. */
   readonly scriptHashes = new Map<string, string | null>();
+  /** The protocol version agreed by server.version, which a connection may send only once. */
+  private protocol: string | undefined;
+  /** Set when the client and the server share no protocol: the connection ends after the reply. */
+  ending = false;
 
   constructor(readonly socket: Socket) {}
+
+  negotiate(requested: unknown): void {
+    if (this.protocol) throw new RpcError(ErrorCode.badRequest, `server.version was already sent on this connection (protocol ${this.protocol}); only the first is accepted`);
+    this.protocol = negotiateVersion(requested, { min: PROTOCOL_VERSION, max: PROTOCOL_VERSION });
+  }
 
   subscribeHeaders(): void {
     this.headers = true;
@@ -109,7 +119,7 @@ export class ElectrumServer {
       while ((newline = buffered.indexOf('\n')) >= 0) {
         const line = buffered.slice(0, newline).trim();
         buffered = buffered.slice(newline + 1);
-        if (line) queue = queue.then(() => this.handleLine(session, line));
+        if (line) queue = queue.then(() => (session.ending ? undefined : this.handleLine(session, line)));
       }
       if (buffered.length > MAX_LINE_BYTES) {
         session.send(errorResponse(null, new RpcError(ErrorCode.invalidRequest, `request line longer than ${MAX_LINE_BYTES} bytes`)));
@@ -139,10 +149,11 @@ export class ElectrumServer {
         if (response) responses.push(response);
       }
       if (responses.length > 0) session.send(responses);
-      return;
+    } else {
+      const response = await this.handleRequest(session, message);
+      if (response) session.send(response);
     }
-    const response = await this.handleRequest(session, message);
-    if (response) session.send(response);
+    if (session.ending) session.socket.end();
   }
 
   /** The response object, or undefined for a notification (a request without an id). */
@@ -156,9 +167,12 @@ export class ElectrumServer {
     this.log.debug('request', { method });
     try {
       if (!spec) throw new RpcError(ErrorCode.methodNotFound, `unknown method "${method}"`);
-      const result = await spec.run(new Params(method, params, spec.names), session);
+      const parsed = new Params(method, params, spec.names);
+      if (method === 'server.version') session.negotiate(parsed.value(1));
+      const result = await spec.run(parsed, session);
       return isNotification ? undefined : { jsonrpc: '2.0', id, result };
     } catch (error) {
+      if (error instanceof NoCommonVersion) session.ending = true;
       if (!(error instanceof RpcError)) this.log.error('request failed', { method, error: (error as Error).message });
       const rpcError = error instanceof RpcError ? error : new RpcError(ErrorCode.internalError, (error as Error).message);
       return isNotification ? undefined : errorResponse(id, rpcError);

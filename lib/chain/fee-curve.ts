@@ -1,0 +1,57 @@
+// Fee rates by confirmation target, as the lab's chain services answer them (the chain adapter's
+// Esplora and mempool fee routes, the indexer's Electrum blockchain.estimatefee): one rule, so a
+// wallet sees the same figures whichever it asks.
+import { FALLBACK_FEE_SAT_PER_VB, type ChainDriver } from './types.js';
+
+/** The targets (blocks) Esplora's /fee-estimates answers for; the curve is built on these. */
+export const FEE_TARGETS = [...Array.from({ length: 25 }, (_, i) => i + 1), 144, 504, 1008];
+
+/**
+ * A rate for every target from the node's estimates (sat/vB, undefined where it has none):
+ * - a target the node cannot estimate takes the rate of the nearest faster target it can estimate
+ *   (that rate also confirms within the longer wait), else of the nearest slower one;
+ * - the rate never rises as the target grows (a wallet never pays more to wait longer);
+ * - only when the node estimates no target at all does every target get the spec's fallback.
+ */
+export function feeCurve(estimates: ReadonlyMap<number, number | undefined>): Map<number, number> {
+  const targets = [...estimates.keys()].sort((a, b) => a - b);
+  const known = targets.filter((target) => estimates.get(target) !== undefined);
+  const curve = new Map<number, number>();
+  let previous = Number.POSITIVE_INFINITY;
+  for (const target of targets) {
+    const source = [...known].reverse().find((t) => t <= target) ?? known.find((t) => t > target);
+    const rate = Math.min(previous, source === undefined ? FALLBACK_FEE_SAT_PER_VB : estimates.get(source)!);
+    curve.set(target, rate);
+    previous = rate;
+  }
+  return curve;
+}
+
+/** The node's fee curve over FEE_TARGETS, asked again at most every `cacheMs` (wallets ask often,
+ * the node's answer changes per block). */
+export class FeeCurve {
+  private cache?: { at: number; curve: Promise<Map<number, number>> };
+
+  constructor(
+    private readonly driver: Pick<ChainDriver, 'estimateFeeRate'>,
+    private readonly cacheMs = 5_000,
+  ) {}
+
+  rates(): Promise<Map<number, number>> {
+    const now = Date.now();
+    if (!this.cache || now - this.cache.at > this.cacheMs) {
+      const curve = Promise.all(FEE_TARGETS.map(async (target) => [target, await this.driver.estimateFeeRate(target).catch(() => undefined)] as const)).then(
+        (entries) => feeCurve(new Map(entries)),
+      );
+      this.cache = { at: now, curve };
+    }
+    return this.cache.curve;
+  }
+
+  /** The rate for any target: that of the largest curve target not above it (target 0 counts as 1). */
+  async rateFor(target: number): Promise<number> {
+    const rates = await this.rates();
+    const at = [...FEE_TARGETS].reverse().find((t) => t <= Math.max(1, target))!;
+    return rates.get(at)!;
+  }
+}
