@@ -1,0 +1,140 @@
+// Moving assets on-chain: /rgbinvoice (blinded UTXO or witness), /decodergbinvoice, /sendrgb (HEAD)
+// and /sendasset (its OLD name), /refreshtransfers, /listtransfers, /failtransfers. Consignments
+// travel through the proxy an invoice names; a transfer moves only when /refreshtransfers is called
+// on both sides (as with RLN).
+import type { FastifyInstance } from 'fastify';
+import type { LibRecipient } from '../wallet/binding.js';
+import { toLibAssignment, toRlnInvoiceData, toRlnTransfer, type RlnAssignment } from '../rln/convert.js';
+import { invalidRequest } from '../rln/errors.js';
+import { rlnSchema } from '../rln/http.js';
+import { assetIdBody, decodeRgbInvoiceResponse, emptyResponse, failTransfersBody, invoiceBody, listTransfersResponse, rgbInvoiceBody, rgbInvoiceResponse, sendRgbBody, skipSyncBody, txidResponse } from '../rln/schemas.js';
+import type { RgbNode, UnlockedWallet } from '../node/rgb-node.js';
+
+/** How long an invoice (or a send waiting for its ACK) stays open when the request does not say. */
+const DEFAULT_EXPIRY_SECONDS = 24 * 60 * 60;
+
+const nowSeconds = () => Math.floor(Date.now() / 1000);
+
+interface RgbInvoiceBody {
+  asset_id?: string | null;
+  assignment?: RlnAssignment | null;
+  min_confirmations: number;
+  witness: boolean;
+  expiration_timestamp?: number | null;
+  duration_seconds?: number | null;
+  transport_endpoints?: string[] | null;
+}
+
+interface RlnRecipient {
+  recipient_id: string;
+  witness_data?: { amount_sat: number; blinding?: number | null } | null;
+  assignment: RlnAssignment;
+  transport_endpoints: string[];
+}
+
+interface SendRgbBody {
+  donation: boolean;
+  fee_rate: number;
+  min_confirmations: number;
+  expiration_timestamp?: number | null;
+  recipient_map: Record<string, RlnRecipient[]>;
+}
+
+/** The request's endpoints, else the proxy the node was given (OLD /unlock's proxy_endpoint or PROXY_ENDPOINT). */
+function transportEndpoints(wallet: UnlockedWallet, requested: string[] | null | undefined): string[] {
+  if (requested && requested.length > 0) return requested;
+  if (wallet.proxyEndpoint) return [wallet.proxyEndpoint];
+  throw invalidRequest('no transport endpoint: give transport_endpoints (e.g. ["rpc://127.0.0.1:3000/json-rpc"]) or start the node with PROXY_ENDPOINT');
+}
+
+const toLibRecipient = (recipient: RlnRecipient): LibRecipient => ({
+  recipientId: recipient.recipient_id,
+  witnessData: recipient.witness_data ? { amountSat: recipient.witness_data.amount_sat, blinding: recipient.witness_data.blinding ?? null } : null,
+  assignment: toLibAssignment(recipient.assignment),
+  transportEndpoints: recipient.transport_endpoints,
+});
+
+export function transferRoutes(api: FastifyInstance, node: RgbNode): void {
+  api.post<{ Body: RgbInvoiceBody }>(
+    '/rgbinvoice',
+    {
+      schema: rlnSchema({
+        tag: 'transfers',
+        method: 'POST',
+        summary: 'An RGB invoice to receive on a blinded UTXO (witness: false) or on a new output of the payer (witness: true); expires after 24 h unless expiration_timestamp or duration_seconds says',
+        body: rgbInvoiceBody,
+        ok: rgbInvoiceResponse,
+      }),
+    },
+    async (request) => {
+      const wallet = node.wallet();
+      const body = request.body;
+      const received = await wallet.call('receive', {
+        witness: body.witness,
+        assetId: body.asset_id ?? null,
+        assignment: toLibAssignment(body.assignment ?? { type: 'Any' }),
+        expirationTimestamp: body.expiration_timestamp ?? nowSeconds() + (body.duration_seconds ?? DEFAULT_EXPIRY_SECONDS),
+        transportEndpoints: transportEndpoints(wallet, body.transport_endpoints),
+        minConfirmations: body.min_confirmations,
+      });
+      return { recipient_id: received.recipientId, invoice: received.invoice, expiration_timestamp: received.expirationTimestamp, batch_transfer_idx: received.batchTransferIdx };
+    },
+  );
+
+  api.post<{ Body: { invoice: string } }>(
+    '/decodergbinvoice',
+    { schema: rlnSchema({ tag: 'transfers', method: 'POST', summary: 'What an RGB invoice asks for', body: invoiceBody, ok: decodeRgbInvoiceResponse }) },
+    async (request) => toRlnInvoiceData(await node.wallet().call('decodeInvoice', request.body.invoice)),
+  );
+
+  const send = async (body: SendRgbBody) => {
+    const recipientMap = Object.fromEntries(Object.entries(body.recipient_map).map(([assetId, recipients]) => [assetId, recipients.map(toLibRecipient)]));
+    const txid = await node.wallet().call('send', {
+      recipientMap,
+      donation: body.donation,
+      feeRate: body.fee_rate,
+      minConfirmations: body.min_confirmations,
+      expirationTimestamp: body.expiration_timestamp ?? nowSeconds() + DEFAULT_EXPIRY_SECONDS,
+    });
+    return { txid };
+  };
+  for (const [path, summary] of [
+    ['/sendrgb', 'Send assets on-chain to RGB recipients (a witness recipient needs witness_data.amount_sat); the consignment goes to each recipient\'s proxy and the transaction out once they ACK'],
+    ['/sendasset', 'The OLD name of /sendrgb, same body and answer'],
+  ] as const) {
+    api.post<{ Body: SendRgbBody }>(path, { schema: rlnSchema({ tag: 'transfers', method: 'POST', summary, body: sendRgbBody, ok: txidResponse, statuses: [503] }) }, (request) => send(request.body));
+  }
+
+  api.post<{ Body: { skip_sync: boolean } }>(
+    '/refreshtransfers',
+    { schema: rlnSchema({ tag: 'transfers', method: 'POST', summary: 'Move every pending transfer on: fetch, validate and ACK consignments, broadcast, follow confirmations', body: skipSyncBody, ok: emptyResponse, statuses: [503] }) },
+    async (request) => {
+      await node.wallet().call('refresh', request.body.skip_sync);
+      return {};
+    },
+  );
+
+  api.post<{ Body: { asset_id: string } }>(
+    '/listtransfers',
+    { schema: rlnSchema({ tag: 'transfers', method: 'POST', summary: "An asset's transfers: issuance, sends and receives with their status", body: assetIdBody, ok: listTransfersResponse }) },
+    async (request) => ({ transfers: (await node.wallet().call('listTransfers', request.body.asset_id)).map(toRlnTransfer) }),
+  );
+
+  api.post<{ Body: { batch_transfer_idx?: number | null; no_asset_only: boolean; skip_sync: boolean } }>(
+    '/failtransfers',
+    {
+      schema: rlnSchema({
+        tag: 'transfers',
+        method: 'POST',
+        summary: 'Mark transfers still waiting for the counterparty as failed (one batch, or all expired ones)',
+        body: failTransfersBody,
+        ok: { type: 'object', required: ['transfers_changed'], properties: { transfers_changed: { type: 'boolean' } } },
+        statuses: [503],
+      }),
+    },
+    async (request) => {
+      const { batch_transfer_idx, no_asset_only, skip_sync } = request.body;
+      return { transfers_changed: await node.wallet().call('failTransfers', { batchTransferIdx: batch_transfer_idx ?? null, noAssetOnly: no_asset_only, skipSync: skip_sync }) };
+    },
+  );
+}
