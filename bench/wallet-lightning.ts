@@ -6,13 +6,13 @@ import { buildApp } from '../services/wallet-server/src/app.js';
 import { lightningPlugin, loadLightningConfig } from '../services/wallet-server/src/lightning/index.js';
 import { LndGateway } from '../services/wallet-server/src/lightning/lnd-gateway.js';
 import { startRegtest } from '../test/support/regtest.js';
-import type { BenchResult, HttpCall } from './wallet.js';
+import type { BenchResult, Operation } from './load.js';
 
 export interface InvoiceBenchContext {
   app: FastifyInstance;
   token: string;
   wallets: string[];
-  run(name: string, port: number, calls: HttpCall[]): Promise<BenchResult>;
+  run(name: string, port: number, operations: Operation[]): Promise<BenchResult>;
   report(r: BenchResult): void;
 }
 
@@ -26,11 +26,11 @@ export async function benchInvoices(ctx: InvoiceBenchContext): Promise<void> {
   try {
     await app.listen({ host: '127.0.0.1', port: 0 });
     const port = (app.server.address() as AddressInfo).port;
-    const calls: HttpCall[] = ctx.wallets.map((wallet) => ({
+    const calls: Operation[] = ctx.wallets.map((wallet) => [{
       path: '/payments/invoices',
       headers: { authorization: `Bearer ${ctx.token}`, 'x-service-wallet-key': wallet },
       body: { amount_msat: 1000 },
-    }));
+    }]);
     await ctx.run('warm-up (invoices)', port, calls);
     ctx.report(await ctx.run('invoice creations (lnd)', port, calls));
   } finally {

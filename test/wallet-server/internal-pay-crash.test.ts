@@ -90,19 +90,24 @@ async function payInternallyWithAliceCut(): Promise<{ payment_request: string; p
   return invoice;
 }
 
-test('paid without lnd; the node invoice is cancelled once alice is reachable again, and bob cannot pay it', async () => {
-  const [payerBefore, payeeBefore] = [await balance(payer), await balance(payee)];
-  const invoice = await payInternallyWithAliceCut();
-  await aliceLink.restore();
+/** The cancel lands: lnd refuses bob's payment, and the payment moved the amount once. */
+async function expectCancelledAndRefused(invoice: { payment_request: string; payment_hash: string }, before: { payer: bigint; payee: bigint }) {
   await eventually(async () => (await cancelRow(invoice.payment_hash))?.outcome === 'closed', 'the cancel worker to close the node invoice');
   expect((await getInvoice({ lnd: alice(), id: invoice.payment_hash })).is_canceled).toBe(true);
   await expect(pay({ lnd: bob(), request: invoice.payment_request })).rejects.toBeTruthy();
-  expect(await balance(payer)).toBe(payerBefore - AMOUNT_MSAT);
-  expect(await balance(payee)).toBe(payeeBefore + AMOUNT_MSAT);
+  expect(await balance(payer)).toBe(before.payer - AMOUNT_MSAT);
+  expect(await balance(payee)).toBe(before.payee + AMOUNT_MSAT);
+}
+
+test('paid without lnd; the node invoice is cancelled once alice is reachable again, and bob cannot pay it', async () => {
+  const before = { payer: await balance(payer), payee: await balance(payee) };
+  const invoice = await payInternallyWithAliceCut();
+  await aliceLink.restore();
+  await expectCancelledAndRefused(invoice, before);
 });
 
 test('killed before the cancel: the restarted server cancels it, and bob cannot pay it', async () => {
-  const [payerBefore, payeeBefore] = [await balance(payer), await balance(payee)];
+  const before = { payer: await balance(payer), payee: await balance(payee) };
   const invoice = await payInternallyWithAliceCut();
   await server.kill();
   await aliceLink.restore();
@@ -110,11 +115,7 @@ test('killed before the cancel: the restarted server cancels it, and bob cannot 
   expect(Boolean((await getInvoice({ lnd: alice(), id: invoice.payment_hash })).is_canceled)).toBe(false);
   expect((await cancelRow(invoice.payment_hash))?.outcome).toBeNull();
   await server.start();
-  await eventually(async () => (await cancelRow(invoice.payment_hash))?.outcome === 'closed', 'the restarted server to cancel the node invoice');
-  expect((await getInvoice({ lnd: alice(), id: invoice.payment_hash })).is_canceled).toBe(true);
-  await expect(pay({ lnd: bob(), request: invoice.payment_request })).rejects.toBeTruthy();
-  expect(await balance(payer)).toBe(payerBefore - AMOUNT_MSAT);
-  expect(await balance(payee)).toBe(payeeBefore + AMOUNT_MSAT);
+  await expectCancelledAndRefused(invoice, before);
 });
 
 test('killed before the cancel and paid by bob meanwhile: bob\'s payment is credited to the payee once', async () => {

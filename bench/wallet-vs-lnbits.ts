@@ -1,0 +1,211 @@
+// npm run bench:wallet -- --vs lnbits
+// reglab's wallet server and LNbits side by side on one lab: the same lnd node (alice), the lab's
+// Postgres (LNbits in a database of its own), the same load. One operation = the payee wallet
+// creates an invoice (on lnd) and another wallet of the same server pays it (settled internally).
+// Wallets are funded honestly: bob pays their invoices over a channel bob -> alice.
+// BENCH_CONCURRENCY clients (16), BENCH_WARMUP_SECONDS (3) then BENCH_SECONDS (15) per figure,
+// BENCH_ROUNDS rounds (1) alternating the servers.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { pay } from 'ln-service';
+import { freePort } from '../control-plane/src/util/ports.js';
+import { waitFor } from '../lib/wait.js';
+import { startRegtest, type Regtest } from '../test/support/regtest.js';
+import { newKey, REGTEST_ADDRESS, signNonce } from '../test/wallet-server/support.js';
+import { createLnbitsWallet, installLnbits, lnbitsBalanceMsat, lnbitsInvoice, LNBITS_VERSION, startLnbits, type LnbitsWallet } from './lnbits.js';
+import { report, runLoad, type Figures, type Operation } from './load.js';
+import { mib, treeRssBytes } from './rss.js';
+
+const clients = Number(process.env.BENCH_CONCURRENCY ?? 16);
+const warmupSeconds = Number(process.env.BENCH_WARMUP_SECONDS ?? 3);
+const seconds = Number(process.env.BENCH_SECONDS ?? 15);
+const rounds = Number(process.env.BENCH_ROUNDS ?? 1);
+const AMOUNT_SAT = 1;
+/** Each payer's funding: far more than a round can spend at AMOUNT_SAT an operation. */
+const FUNDING_SAT = 20_000;
+
+/** A server under test, ready for the load. */
+interface Side {
+  name: string;
+  port: number;
+  pid: number;
+  operations: Operation[];
+  /** What the payee wallets hold: AMOUNT_SAT per settled operation. */
+  payeesMsat(): Promise<bigint>;
+}
+
+/** Undo steps, run last-first at the end, on failure, and on Ctrl-C. */
+class Cleanup {
+  private readonly steps: Array<() => Promise<unknown> | unknown> = [];
+  private running: Promise<void> | null = null;
+
+  constructor() {
+    for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+      process.once(signal, () => {
+        console.log(`\n${signal}: stopping LNbits and the lab`);
+        void this.run().finally(() => process.exit(130));
+      });
+    }
+  }
+
+  add(step: () => Promise<unknown> | unknown): void {
+    this.steps.push(step);
+  }
+
+  run(): Promise<void> {
+    this.running ??= (async () => {
+      for (const step of this.steps.reverse()) await Promise.resolve().then(step).catch((err) => console.error(`cleanup: ${(err as Error).message}`));
+    })();
+    return this.running;
+  }
+}
+
+async function json<T>(res: Response, what: string): Promise<T> {
+  if (!res.ok) throw new Error(`${what}: ${res.status} ${await res.text()}`);
+  return (await res.json()) as T;
+}
+
+/** Pays each invoice from bob, a few at a time. */
+async function payFromBob(regtest: Regtest, invoices: string[]): Promise<void> {
+  for (let i = 0; i < invoices.length; i += 8) {
+    await Promise.all(invoices.slice(i, i + 8).map((request) => pay({ lnd: regtest.lnd('bob'), request })));
+  }
+}
+
+async function reglabSide(regtest: Regtest): Promise<Side> {
+  const url = `http://${regtest.address('wallet-server', 'http')}`;
+  const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
+    fetch(`${url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+  const key = newKey();
+  await json(await post('/auth/enroll', { pubkey: key.pubkey, bitcoin_address: REGTEST_ADDRESS }), 'enroll');
+  const { nonce } = await json<{ nonce: string }>(await fetch(`${url}/auth/challenge?pubkey=${key.pubkey}`), 'challenge');
+  const { access_token: token } = await json<{ access_token: string }>(
+    await post('/auth/verify', { pubkey: key.pubkey, nonce, signature: await signNonce(key.secretKey, nonce) }), 'sign-in');
+  const auth = { authorization: `Bearer ${token}` };
+  const newWallet = async (name: string) => (await json<{ id: string }>(await post('/wallets', { name }, auth), 'POST /wallets')).id;
+  const pairs: Array<{ payer: string; payee: string }> = [];
+  for (let i = 0; i < clients; i++) pairs.push({ payer: await newWallet(`payer-${i}`), payee: await newWallet(`payee-${i}`) });
+
+  const invoiceOf = async (wallet: string, amountMsat: number) => (await json<{ payment_request: string }>(
+    await post('/payments/invoices', { amount_msat: amountMsat }, { ...auth, 'x-service-wallet-key': wallet }), 'POST /payments/invoices')).payment_request;
+  const balanceOf = async (wallet: string) => BigInt((await json<{ balance_msat: string }>(await fetch(`${url}/wallets/${wallet}`, { headers: auth }), 'GET /wallets/{id}')).balance_msat);
+  await payFromBob(regtest, await Promise.all(pairs.map((p) => invoiceOf(p.payer, FUNDING_SAT * 1000))));
+  await waitFor(async () => (await Promise.all(pairs.map((p) => balanceOf(p.payer)))).every((b) => b === BigInt(FUNDING_SAT * 1000)),
+    { timeoutMs: 60_000, what: 'the reglab payer wallets to be credited' });
+
+  return {
+    name: 'reglab wallet server',
+    port: Number(new URL(url).port),
+    pid: handlePid(regtest, 'wallet-server'),
+    operations: pairs.map(({ payer, payee }) => [
+      { path: '/payments/invoices', headers: { ...auth, 'x-service-wallet-key': payee }, body: { amount_msat: AMOUNT_SAT * 1000 } },
+      { path: '/payments/pay', headers: { ...auth, 'x-service-wallet-key': payer }, body: {}, from: { key: 'invoice', field: 'payment_request' }, expect: { status: 'succeeded' } },
+    ]),
+    payeesMsat: async () => (await Promise.all(pairs.map((p) => balanceOf(p.payee)))).reduce((a, b) => a + b, 0n),
+  };
+}
+
+async function lnbitsSide(regtest: Regtest, cleanup: Cleanup, dir: string): Promise<Side> {
+  const venv = installLnbits();
+  const postgresUrl = `postgres://postgres@${regtest.address('postgres', 'sql')}`;
+  const admin = new pg.Client({ connectionString: `${postgresUrl}/postgres` });
+  await admin.connect();
+  await admin.query('create database lnbits');
+  await admin.end();
+  const credentials = regtest.lndCredentials('alice');
+  const certPath = join(dir, 'alice-tls.cert');
+  writeFileSync(certPath, Buffer.from(credentials.certBase64, 'base64'));
+  const lnbits = await startLnbits(venv, {
+    port: await freePort(),
+    dataDir: join(dir, 'lnbits-data'),
+    databaseUrl: `${postgresUrl}/lnbits`,
+    lndRestUrl: `https://${regtest.address('alice', 'rest')}`,
+    lndTlsCertPath: certPath,
+    lndMacaroonHex: credentials.macaroonHex,
+    logFile: join(dir, 'lnbits.log'),
+  });
+  cleanup.add(() => lnbits.stop());
+
+  const pairs: Array<{ payer: LnbitsWallet; payee: LnbitsWallet }> = [];
+  for (let i = 0; i < clients; i++) {
+    pairs.push({ payer: await createLnbitsWallet(lnbits.url, `payer-${i}`), payee: await createLnbitsWallet(lnbits.url, `payee-${i}`) });
+  }
+  // New LNbits wallets get currency USD, and every payment then waits on fiat-rate look-ups that
+  // cannot succeed offline; NULL is what an LNbits whose rate look-ups succeed from cache does.
+  const db = new pg.Client({ connectionString: `${postgresUrl}/lnbits` });
+  await db.connect();
+  await db.query('update wallets set currency = null');
+  await db.end();
+
+  await payFromBob(regtest, await Promise.all(pairs.map((p) => lnbitsInvoice(lnbits.url, p.payer, FUNDING_SAT))));
+  await waitFor(async () => (await Promise.all(pairs.map((p) => lnbitsBalanceMsat(lnbits.url, p.payer)))).every((b) => b === BigInt(FUNDING_SAT * 1000)),
+    { timeoutMs: 60_000, what: 'the LNbits payer wallets to be credited' });
+
+  return {
+    name: `LNbits ${LNBITS_VERSION}`,
+    port: Number(new URL(lnbits.url).port),
+    pid: lnbits.pid,
+    operations: pairs.map(({ payer, payee }) => [
+      { path: '/api/v1/payments', headers: { 'x-api-key': payee.invoiceKey }, body: { out: false, amount: AMOUNT_SAT, memo: '' } },
+      { path: '/api/v1/payments', headers: { 'x-api-key': payer.adminKey }, body: { out: true }, from: { key: 'bolt11', field: 'bolt11' }, expect: { status: 'success' } },
+    ]),
+    payeesMsat: async () => (await Promise.all(pairs.map((p) => lnbitsBalanceMsat(lnbits.url, p.payee)))).reduce((a, b) => a + b, 0n),
+  };
+}
+
+function handlePid(regtest: Regtest, service: string): number {
+  const handle = regtest.lab.services[service]?.handle;
+  if (handle?.runtime !== 'process') throw new Error(`${service} is not a local process`);
+  return handle.pid;
+}
+
+/** Warm-up, then the measured window; checks the payees received what the load generator counted. */
+async function measure(side: Side, settledBefore: { ops: number }): Promise<Figures> {
+  const warmup = await runLoad(`${side.name} (warm-up)`, { port: side.port }, side.operations, warmupSeconds);
+  const result = await runLoad(side.name, { port: side.port }, side.operations, seconds);
+  const f = report(result);
+  settledBefore.ops += warmup.ops + result.ops;
+  const received = await side.payeesMsat();
+  const expected = BigInt(settledBefore.ops * AMOUNT_SAT * 1000);
+  console.log(`  payees hold ${received / 1000n} sat for ${settledBefore.ops} operations counted so far${received === expected ? '' : ' — MISMATCH'}; ` +
+    `server RSS ${mib(treeRssBytes(side.pid))}`);
+  return f;
+}
+
+export async function compareWithLnbits(): Promise<void> {
+  const cleanup = new Cleanup();
+  const dir = mkdtempSync(join(tmpdir(), 'bench-lnbits-'));
+  cleanup.add(() => rmSync(dir, { recursive: true, force: true }));
+  try {
+    installLnbits();
+    console.log('lab: btcd, alice and bob (lnd) with a channel bob -> alice, Postgres, Redis, the wallet server on alice');
+    const regtest = await startRegtest({
+      lnd: ['alice', 'bob'],
+      channels: [{ from: 'bob', to: 'alice', capacity_sat: 2_000_000 }],
+      services: { 'wallet-server': { node: 'alice', admin_pubkeys: [] } },
+    });
+    cleanup.add(() => regtest.stop());
+    const sides = [await reglabSide(regtest), await lnbitsSide(regtest, cleanup, dir)];
+    console.log(`${clients} clients, ${warmupSeconds} s warm-up then ${seconds} s per figure, ${rounds} round(s); ` +
+      `${cpus().length} cores, load average ${loadavg().map((l) => l.toFixed(2)).join(' ')} at start`);
+    const counted = sides.map(() => ({ ops: 0 }));
+    const results: Figures[][] = sides.map(() => []);
+    for (let round = 1; round <= rounds; round++) {
+      for (const [i, side] of sides.entries()) results[i]!.push(await measure(side, counted[i]!));
+    }
+    console.log(`load average ${loadavg().map((l) => l.toFixed(2)).join(' ')} at the end`);
+    console.log('\nside by side (one operation = invoice on the payee wallet + internal payment from another wallet):');
+    for (const [i, side] of sides.entries()) {
+      for (const f of results[i]!) {
+        console.log(`  ${side.name.padEnd(22)} ${f.opsPerSecond.toFixed(1).padStart(7)} ops/s   p50 ${f.p50Ms.toFixed(1)} ms   p99 ${f.p99Ms.toFixed(1)} ms`);
+      }
+    }
+    const ratios = results[0]!.map((f, r) => (f.opsPerSecond / results[1]![r]!.opsPerSecond).toFixed(1));
+    console.log(`  ratio (reglab / LNbits, ops/s): ${ratios.join(', ')}×`);
+  } finally {
+    await cleanup.run();
+  }
+}
+
