@@ -1,0 +1,45 @@
+// The lab's recent events, in words, newest first.
+import { el } from './dom.js';
+import { formatSat, plural } from './format.js';
+
+const KEPT = 40;
+
+function describe(event, known) {
+  switch (event.type) {
+    case 'blocks':
+      return `${plural(event.mined, 'block')} mined: height ${event.height}`;
+    case 'payment':
+      return `${event.from} paid ${event.to} ${formatSat(event.amountSat)} (fee ${formatSat(event.feeSat)})`;
+    case 'channel':
+      return `channel ${event.from} ⟷ ${event.to} ${event.state}`;
+    case 'service':
+      if (event.status === known.serviceStatus) return undefined;
+      return `${event.service}: ${event.status}${event.message ? ` (${event.message})` : ''}`;
+    case 'lab':
+      if (event.status === known.labStatus) return undefined;
+      return `lab ${event.status}${event.message ? ` (${event.message})` : ''}`;
+    case 'phase':
+      if (known.labStatus !== 'starting') return undefined;
+      return `bring-up: ${event.phase} (${(event.ms / 1000).toFixed(1)} s)`;
+    case 'job':
+      return event.state === 'failed' ? `${event.queue} job failed: ${event.error}` : undefined;
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * `add(event, known)` puts the event on top of `list`; `known` is what the page knew before it
+ * ({labStatus, serviceStatus}): the stream starts with the current state, which is no news.
+ */
+export function createActivity(list) {
+  return {
+    add(event, known) {
+      const text = describe(event, known);
+      if (!text) return;
+      const time = new Date();
+      list.prepend(el('li', { dataset: { type: event.type } }, el('time', { datetime: time.toISOString() }, time.toLocaleTimeString()), ' ', text));
+      while (list.children.length > KEPT) list.lastElementChild.remove();
+    },
+  };
+}

@@ -1,0 +1,51 @@
+// Building and updating the page's elements.
+
+const SVG_NS = 'http://www.w3.org/2000/svg';
+
+function fill(element, attributes, children) {
+  for (const [name, value] of Object.entries(attributes)) {
+    if (value === undefined || value === false) continue;
+    if (typeof value === 'function') element.addEventListener(name.replace(/^on/, ''), value);
+    else if (name === 'dataset') Object.assign(element.dataset, value);
+    else element.setAttribute(name, value === true ? '' : String(value));
+  }
+  element.append(...children.flat().filter((child) => child !== undefined && child !== null && child !== false));
+  return element;
+}
+
+/** An HTML element: attributes (functions as `on<event>` listeners, `dataset` as an object) and children (text or elements). */
+export const el = (tag, attributes = {}, ...children) => fill(document.createElement(tag), attributes, children);
+
+/** The same for SVG elements. */
+export const svgEl = (tag, attributes = {}, ...children) => fill(document.createElementNS(SVG_NS, tag), attributes, children);
+
+/**
+ * Makes `container`'s children match `items`, keeping the element of each key that is still there
+ * (so a focused button or an opened <details> survives an update): `create(item)` makes a new
+ * element, `update(element, item)` brings one up to date.
+ */
+export function syncChildren(container, items, keyOf, create, update) {
+  const existing = new Map([...container.children].map((child) => [child.dataset.key, child]));
+  const wanted = items.map((item) => {
+    const key = String(keyOf(item));
+    const element = existing.get(key) ?? create(item);
+    element.dataset.key = key;
+    update(element, item);
+    return element;
+  });
+  const kept = new Set(wanted);
+  for (const element of existing.values()) if (!kept.has(element)) element.remove();
+  wanted.forEach((element, index) => {
+    if (container.children[index] !== element) container.insertBefore(element, container.children[index] ?? null);
+  });
+}
+
+/** Replaces a <select>'s options, keeping the chosen value if it is still offered. */
+export function setOptions(select, options, placeholder) {
+  const chosen = select.value;
+  const same = select.options.length === options.length && options.every((option, index) => select.options[index].value === option.value && select.options[index].textContent === option.label);
+  if (same) return;
+  select.replaceChildren(...options.map((option) => el('option', { value: option.value }, option.label)));
+  if (options.length === 0 && placeholder) select.append(el('option', { value: '' }, placeholder));
+  if (options.some((option) => option.value === chosen)) select.value = chosen;
+}

@@ -1,0 +1,15 @@
+// How amounts and keys are shown.
+
+const grouped = new Intl.NumberFormat('en-US');
+const compact = new Intl.NumberFormat('en-US', { notation: 'compact', maximumFractionDigits: 2 });
+
+/** 1234567 -> "1,234,567 sat"; an unknown amount -> "–". */
+export const formatSat = (sat) => (typeof sat === 'number' ? `${grouped.format(sat)} sat` : '–');
+
+/** 4990000 -> "4.99M": for the graph, where space is short. */
+export const compactSat = (sat) => (typeof sat === 'number' ? compact.format(sat) : '–');
+
+/** The start and end of a long key or txid. */
+export const shortHex = (hex) => (hex ? `${hex.slice(0, 8)}…${hex.slice(-6)}` : '–');
+
+export const plural = (count, one, many = `${one}s`) => `${grouped.format(count)} ${count === 1 ? one : many}`;

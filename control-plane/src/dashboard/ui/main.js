@@ -1,0 +1,103 @@
+// The dashboard of one lab: the view from GET /labs/{lab}, drawn, kept current by the event
+// stream, with the actions and secrets the access allows.
+import { createAccessBanner, probeAccess } from './access.js';
+import { createActions } from './actions.js';
+import { createActivity } from './activity.js';
+import { call, labPath } from './api.js';
+import { renderChannels } from './channel-list.js';
+import { renderGraph } from './graph.js';
+import { chooseLab } from './labs.js';
+import { coalesce, followEvents } from './live.js';
+import { labChannels, nodeColors } from './model.js';
+import { renderNodes } from './nodes-table.js';
+import { createServicesPanel } from './services.js';
+import { forgetToken, storedToken, takeTokenFromUrl } from './token.js';
+
+const $ = (id) => document.getElementById(id);
+// on a narrow screen the graph is a column of nodes rather than a row
+const narrow = matchMedia('(max-width: 640px)');
+
+function showNotice(text) {
+  $('notice').hidden = !text;
+  $('notice').textContent = text ?? '';
+}
+
+async function showLab(lab) {
+  let view;
+  let access = { readOnly: false };
+  $('lab-name').textContent = lab;
+  document.title = `${lab} · reglab`;
+
+  const onError = (error) => {
+    if (error.status === 401) setAccess({ readOnly: true, message: error.message });
+  };
+
+  const banner = createAccessBanner(() => void checkAccess());
+  const services = createServicesPanel($('services'), { lab, onError });
+  const actions = createActions($('action-forms'), { lab, onError });
+  const activity = createActivity($('activity'));
+
+  const render = () => {
+    $('lab-status').textContent = view.status;
+    $('lab-status').dataset.status = view.status;
+    $('chain-height').textContent = view.chain?.height ?? '–';
+    const channels = labChannels(view);
+    const colors = nodeColors(view.nodes);
+    renderGraph($('graph'), view, channels, colors, narrow.matches);
+    renderNodes($('nodes'), view.nodes, colors);
+    renderChannels($('channels'), channels, colors);
+    services.update(view.services, access.readOnly);
+    actions.update(view, channels);
+  };
+  const setAccess = (next) => {
+    // a refused token is dropped, so the field asks for another
+    if (next.readOnly && storedToken()) forgetToken();
+    access = next;
+    banner.show(access);
+    if (view) render();
+  };
+  const checkAccess = async () => setAccess(await probeAccess(lab, view.services[0]?.name ?? 'chain'));
+
+  const refresh = coalesce(async () => {
+    try {
+      view = await call('GET', labPath(lab));
+      showNotice(undefined);
+      render();
+    } catch (error) {
+      showNotice(`Lab "${lab}": ${error.message}`);
+    }
+  });
+
+  // what an event says is shown at once; the rest of the view follows from a fresh read
+  const apply = (event) => {
+    if (!view) return;
+    const service = view.services.find((candidate) => candidate.name === event.service);
+    activity.add(event, { labStatus: view.status, serviceStatus: service?.status });
+    if (event.type === 'blocks' && view.chain) view.chain.height = Math.max(view.chain.height, event.height);
+    if (event.type === 'service' && service) Object.assign(service, { status: event.status, error: event.message });
+    if (event.type === 'lab') view.status = event.status;
+    render();
+  };
+
+  narrow.addEventListener('change', () => view && render());
+  await refresh();
+  if (view) await checkAccess();
+  followEvents(
+    lab,
+    (event) => {
+      apply(event);
+      refresh();
+    },
+    (connected) => {
+      $('live').dataset.live = String(connected);
+      $('live').textContent = connected ? 'live' : 'reconnecting…';
+      if (connected) refresh();
+    },
+  );
+}
+
+takeTokenFromUrl();
+chooseLab().then(
+  (lab) => lab && showLab(lab),
+  (error) => showNotice(`The control plane did not answer: ${error.message}`),
+);

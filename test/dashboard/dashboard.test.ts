@@ -1,0 +1,205 @@
+// The dashboard in headless Chromium, on the default lab run by an in-process control plane:
+// what the page shows is compared with what the API reports, and its actions change the lab.
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startControlPlane, type RunningControlPlane } from '../../control-plane/src/daemon.js';
+import { projectRoot } from '../../lib/project-root.js';
+import { waitFor } from '../../lib/wait.js';
+
+const LAB = readFileSync('lab.yaml', 'utf8').replace(/^name: default$/m, 'name: dash');
+const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const SCREENSHOTS = join(projectRoot(), 'docs', 'images');
+const FAUCET_ADDRESS = 'bcrt1qw508d6qejxtdg4y5r3zarvary0c5xw7kygt080';
+const UI_MS = 30_000;
+
+interface NodeView {
+  name: string;
+  chainBalanceSat: number;
+  channelBalanceSat: number;
+  channels: { partner: string; capacitySat: number; localSat: number; remoteSat: number }[];
+}
+interface LabView {
+  status: string;
+  chain: { height: number };
+  nodes: NodeView[];
+}
+
+const sat = (amount: number) => `${amount.toLocaleString('en-US')} sat`;
+
+describe('dashboard on the default lab', () => {
+  let home: string;
+  let plane: RunningControlPlane;
+  let browser: Browser;
+  let page: Page;
+
+  const api = async (method: string, path: string, body?: unknown) => {
+    const response = await fetch(`${plane.url}${path}`, { method, headers: body ? { 'content-type': 'application/json' } : {}, body: body ? JSON.stringify(body) : undefined });
+    return { status: response.status, body: await response.json() };
+  };
+  const labView = async () => (await api('GET', '/labs/dash')).body as LabView;
+  const shownHeight = async () => Number(await page.textContent('#chain-height'));
+  const channelItem = (from: string, to: string) => page.locator(`#channels li[data-from="${from}"][data-to="${to}"]`);
+  const sideSat = async (from: string, to: string, side: 'localSat' | 'remoteSat') => Number(await channelItem(from, to).getAttribute(`data-${side === 'localSat' ? 'local' : 'remote'}-sat`));
+  const outcome = (form: string) => page.locator(`#${form} .outcome`);
+  const finished = (form: string) => page.locator(`#${form} .outcome:is([data-kind="ok"], [data-kind="error"])`).waitFor({ timeout: 120_000 });
+  const screenshot = (name: string) => page.screenshot({ path: join(SCREENSHOTS, `dashboard-${name}.png`), fullPage: true });
+
+  beforeAll(async () => {
+    home = mkdtempSync(join(tmpdir(), 'reglab-home-'));
+    chmodSync(home, 0o755);
+    mkdirSync(SCREENSHOTS, { recursive: true });
+    plane = await startControlPlane({ home });
+    expect((await api('POST', '/labs', { yaml: LAB })).status).toBe(202);
+    await waitFor(async () => {
+      const view = await labView();
+      if (view.status === 'failed') throw new Error(JSON.stringify(view));
+      return view.status === 'ready';
+    }, { timeoutMs: 180_000, what: 'lab dash to be ready', stopOn: (error) => String(error).includes('"failed"') });
+    browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+    page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await page.goto(`${plane.url}/?lab=dash`);
+    await page.locator('#live[data-live="true"]').waitFor({ timeout: UI_MS });
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    if (plane) {
+      await api('DELETE', '/labs/dash').catch(() => undefined);
+      await plane.stop();
+    }
+    rmSync(home, { recursive: true, force: true });
+  });
+
+  it('draws three nodes and two channels with the balances the API reports', async () => {
+    const view = await labView();
+    expect(view.nodes.map((node) => node.name)).toEqual(['alice', 'bob', 'carol']);
+    await page.locator('#graph [data-node]').nth(2).waitFor({ timeout: UI_MS });
+    expect(await page.locator('#graph [data-node]').count()).toBe(3);
+    expect(await page.locator('#graph .channel').count()).toBe(2);
+    expect(await shownHeight()).toBe(view.chain.height);
+    for (const node of view.nodes) {
+      const row = page.locator(`#nodes tr[data-node="${node.name}"]`);
+      expect(await row.locator('.chain-balance').textContent()).toBe(sat(node.chainBalanceSat));
+      expect(await row.locator('.channel-balance').textContent()).toBe(sat(node.channelBalanceSat));
+    }
+    // each channel as the first of its two nodes reports it: alice -> bob, bob -> carol
+    for (const [from, to] of [['alice', 'bob'], ['bob', 'carol']]) {
+      const channel = view.nodes.find((node) => node.name === from)!.channels.find((candidate) => candidate.partner === to)!;
+      expect(await channelItem(from, to).locator('.capacity').textContent()).toBe(sat(channel.capacitySat));
+      expect(await channelItem(from, to).locator('.side-local').textContent()).toBe(`${from} ${sat(channel.localSat)}`);
+      expect(await channelItem(from, to).locator('.side-remote').textContent()).toBe(`${to} ${sat(channel.remoteSat)}`);
+      const bar = page.locator(`#graph .channel[data-from="${from}"][data-to="${to}"]`);
+      expect(await bar.getAttribute('data-local-sat')).toBe(String(channel.localSat));
+    }
+    expect(await page.locator('#services [data-status="ready"]').count()).toBe(10);
+    await screenshot('lab');
+  });
+
+  it('mines three blocks from the keyboard alone and shows the new height', async () => {
+    const before = await shownHeight();
+    // Tab through the page to the blocks field, as a keyboard user would
+    await waitFor(async () => {
+      await page.keyboard.press('Tab');
+      return (await page.evaluate(() => document.activeElement?.id)) === 'mine-blocks';
+    }, { timeoutMs: 20_000, intervalMs: 0, what: 'Tab to reach the blocks field' });
+    await page.keyboard.press('Control+A');
+    await page.keyboard.type('3');
+    await page.keyboard.press('Enter');
+    await finished('mine-form');
+    expect(await outcome('mine-form').textContent()).toBe(`Mined 3 blocks: the chain is at height ${before + 3}.`);
+    await waitFor(async () => (await shownHeight()) === before + 3, { timeoutMs: UI_MS, what: 'the page to show the new height' });
+    expect((await labView()).chain.height).toBe(before + 3);
+  });
+
+  it('pays alice -> carol from the page and moves both channel bars', async () => {
+    const aliceBefore = await sideSat('alice', 'bob', 'localSat');
+    const carolBefore = await sideSat('bob', 'carol', 'remoteSat');
+    const barBefore = await channelItem('bob', 'carol').locator('.bar-local').evaluate((bar) => bar.getBoundingClientRect().width);
+    await page.selectOption('#pay-from', 'alice');
+    await page.selectOption('#pay-to', 'carol');
+    await page.fill('#pay-amount', '1500000');
+    await page.click('#pay-form button[type="submit"]');
+    await finished('pay-form');
+    expect(await outcome('pay-form').textContent()).toMatch(/^alice paid carol 1,500,000 sat over 2 hops, fee [\d,]+ sat\.$/);
+    await waitFor(async () => (await sideSat('bob', 'carol', 'remoteSat')) === carolBefore + 1_500_000, { timeoutMs: UI_MS, what: "carol's side of bob -> carol to grow by the payment" });
+    expect(await sideSat('alice', 'bob', 'localSat')).toBeLessThanOrEqual(aliceBefore - 1_500_000);
+    // bob's part of bob -> carol shrank by 30 %: the bar is visibly shorter
+    const barAfter = await waitFor(async () => {
+      const width = await channelItem('bob', 'carol').locator('.bar-local').evaluate((bar) => bar.getBoundingClientRect().width);
+      return width < barBefore * 0.75 ? width : undefined;
+    }, { timeoutMs: UI_MS, what: "bob's bar to shrink" });
+    expect(barAfter).toBeGreaterThan(0);
+    const view = await labView();
+    const carol = view.nodes.find((node) => node.name === 'carol')!;
+    expect(await page.locator('#nodes tr[data-node="carol"] .channel-balance').textContent()).toBe(sat(carol.channelBalanceSat));
+    await screenshot('payment');
+  });
+
+  it('answers bad input with the API\'s error and changes nothing', async () => {
+    const before = (await labView()).chain.height;
+    await page.fill('#fund-target', 'zed');
+    await page.fill('#fund-amount', '1000');
+    await page.click('#fund-form button[type="submit"]');
+    await finished('fund-form');
+    expect(await outcome('fund-form').getAttribute('data-kind')).toBe('error');
+    expect(await outcome('fund-form').textContent()).toContain('"zed" is not a regtest address');
+    expect((await labView()).chain.height).toBe(before);
+  });
+
+  it("funds bob and claims from the lab's faucet, each confirmed in a block", async () => {
+    const view = await labView();
+    const bob = view.nodes.find((node) => node.name === 'bob')!;
+    await page.fill('#fund-target', 'bob');
+    await page.fill('#fund-amount', '250000');
+    await page.click('#fund-form button[type="submit"]');
+    await finished('fund-form');
+    expect(await outcome('fund-form').textContent()).toMatch(new RegExp(`^Sent 250,000 sat to bob in [0-9a-f]{8}…[0-9a-f]{6}, confirmed at height ${view.chain.height + 1}\\.$`));
+    await waitFor(async () => (await page.textContent('#nodes tr[data-node="bob"] .chain-balance')) === sat(bob.chainBalanceSat + 250_000), { timeoutMs: UI_MS, what: "bob's on-chain balance to grow" });
+
+    await page.fill('#faucet-address', FAUCET_ADDRESS);
+    await page.click('#faucet-form button[type="submit"]');
+    await finished('faucet-form');
+    expect(await outcome('faucet-form').textContent()).toMatch(new RegExp(`^The faucet sent 100,000 sat to ${FAUCET_ADDRESS} in .+, confirmed in block ${view.chain.height + 2}\\.$`));
+    await waitFor(async () => (await shownHeight()) === view.chain.height + 2, { timeoutMs: UI_MS, what: "the faucet's block on the page" });
+  });
+
+  it('opens a channel carol -> alice from the page and draws it', async () => {
+    await page.selectOption('#open-from', 'carol');
+    await page.selectOption('#open-to', 'alice');
+    await page.fill('#open-capacity', '600000');
+    await page.fill('#open-push', '100000');
+    await page.click('#open-form button[type="submit"]');
+    await finished('open-form');
+    expect(await outcome('open-form').textContent()).toMatch(/^The channel carol → alice of 600,000 sat is open/);
+    // alice comes first in the lab, so the page shows it as alice -> carol, with alice's 100,000
+    await channelItem('alice', 'carol').waitFor({ timeout: UI_MS });
+    expect(await sideSat('alice', 'carol', 'localSat')).toBe(100_000);
+    expect(await page.locator('#graph .channel').count()).toBe(3);
+    await screenshot('channel');
+  });
+
+  it("shows a service's last log lines on request", async () => {
+    const chain = page.locator('#services li[data-service="chain"]');
+    await chain.locator('summary').click();
+    await chain.getByRole('button', { name: 'Show log' }).click();
+    await chain.locator('pre.logs:not([hidden])').waitFor({ timeout: UI_MS });
+    expect((await chain.locator('pre.logs').textContent())!.length).toBeGreaterThan(20);
+    await chain.getByRole('button', { name: 'Hide log' }).click();
+    expect(await chain.locator('pre.logs').isHidden()).toBe(true);
+  });
+
+  it('fits a phone screen without sideways scrolling', async () => {
+    const phone = await browser.newPage({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 });
+    try {
+      await phone.goto(`${plane.url}/?lab=dash`);
+      await phone.locator('#graph [data-node]').nth(2).waitFor({ timeout: UI_MS });
+      expect(await phone.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+      await phone.screenshot({ path: join(SCREENSHOTS, 'dashboard-phone.png'), fullPage: false });
+    } finally {
+      await phone.close();
+    }
+  });
+});
