@@ -22,7 +22,7 @@ export interface ServiceOptions {
   /** Extra parts of the OpenAPI document (security schemes, tags). */
   openapi?: { components?: Record<string, unknown>; tags?: { name: string; description?: string }[] };
   /** A service's own failures (a node down, an indexer away) as domain errors; others pass through. */
-  mapError?: (error: Error) => DomainError | undefined;
+  mapError?: (error: unknown) => DomainError | undefined;
   bodyLimit?: number;
 }
 
@@ -42,6 +42,11 @@ function installStrictValidation(app: FastifyInstance): void {
   const strict = make(false);
   const coercing = make('array');
   app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? strict : coercing).compile(schema));
+  // Ajv's "must NOT have additional properties" does not say which: the message names the field.
+  app.setSchemaErrorFormatter((errors, dataVar) => {
+    const unknownField = (params: Record<string, unknown>) => (typeof params.additionalProperty === 'string' ? ` (unknown field "${params.additionalProperty}")` : '');
+    return new Error(errors.map((e) => `${dataVar}${e.instancePath} ${e.message}${e.keyword === 'additionalProperties' ? unknownField(e.params) : ''}`).join(', '));
+  });
 }
 
 /**
@@ -79,7 +84,7 @@ class RouteTable {
 }
 
 function answerError(raw: unknown, request: FastifyRequest, reply: FastifyReply, mapError?: ServiceOptions['mapError']) {
-  const mapped = raw instanceof Error ? mapError?.(raw) : undefined;
+  const mapped = mapError?.(raw);
   const answer = httpAnswerFor(mapped ?? raw);
   if (answer) return reply.status(answer.status).headers(answer.headers).send(answer.body);
   request.log.error({ err: raw }, 'request failed');

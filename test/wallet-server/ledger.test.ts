@@ -49,7 +49,7 @@ describe('wallet-server ledger (reserve, settle, refund, credit) on real Postgre
     expect(await entries(p.id)).toEqual([{ reason: 'reserve', delta: '-5100' }, { reason: 'settle', delta: '70' }]);
     expect((await ledger.settleOutgoing(p.id, { feeMsat: 30n })).status).toBe('succeeded'); // idempotent
     expect(await ledger.btcBalanceMsat(w)).toBe(4_970n);
-    await expect(ledger.failOutgoing(p.id, 'late')).rejects.toMatchObject({ statusCode: 409 });
+    await expect(ledger.failOutgoing(p.id, 'late')).rejects.toMatchObject({ kind: 'conflict', code: expect.stringMatching(/^PAYMENT_ALREADY_/) });
     expect((await ledger.findByHash('h1', w, 'out'))!.id).toBe(p.id);
   });
 
@@ -65,7 +65,7 @@ describe('wallet-server ledger (reserve, settle, refund, credit) on real Postgre
     await ledger.failOutgoing(p.id, 'no route');
     expect(await ledger.btcBalanceMsat(w)).toBe(1_000n);
     expect((await ledger.pendingOutgoing()).map((x) => x.id)).not.toContain(p.id);
-    await expect(ledger.settleOutgoing(p.id, { feeMsat: 0n })).rejects.toMatchObject({ statusCode: 409 });
+    await expect(ledger.settleOutgoing(p.id, { feeMsat: 0n })).rejects.toMatchObject({ kind: 'conflict', code: expect.stringMatching(/^PAYMENT_ALREADY_/) });
   });
 
   it('credits an incoming invoice only when settled, once, with BTC and asset legs', async () => {

@@ -196,6 +196,31 @@ describe('wallet-server wallets and API keys', () => {
     expect((await as(app, 'rlk_' + 'a'.repeat(64))({ url: '/wallets' })).statusCode).toBe(401);
   });
 
+  it('takes bodies strictly: an unknown field or a value of another type is a 400 naming it, and changes nothing', async () => {
+    const call = as(app, alice.accessToken);
+    const a = await createWallet(app, alice.accessToken, 'strict-a');
+    const b = await createWallet(app, alice.accessToken, 'strict-b');
+    await fund(app, a, 5_000n);
+    const cases: [string, string, Record<string, unknown>, RegExp][] = [
+      ['POST', '/wallets', { name: 'x', colour: 'red' }, /unknown field "colour"/],
+      ['POST', '/wallets', { name: 5 }, /name must be string/],
+      ['PATCH', `/wallets/${a}`, { name: 'y', archived: true }, /unknown field "archived"/],
+      ['POST', '/payments/internal', { from_wallet_id: a, to_wallet_id: b, asset_kind: 'btc', amount_msat: 1000, fee_msat: 0 }, /unknown field "fee_msat"/],
+      ['POST', '/payments/internal', { from_wallet_id: a, to_wallet_id: b, asset_kind: 'btc', amount_msat: true }, /amount_msat/],
+      ['POST', '/auth/api-keys', { name: 'k', scope: 'read', admin: true }, /unknown field "admin"/],
+      ['POST', '/auth/refresh', { refresh_token: alice.refreshToken, extra: 1 }, /unknown field "extra"/],
+    ];
+    for (const [method, url, payload, reason] of cases) {
+      const res = await call({ method: method as 'POST', url, payload });
+      expect(res.statusCode, `${method} ${url} ${JSON.stringify(payload)}`).toBe(400);
+      expect(res.json().error).toMatchObject({ code: 'BAD_REQUEST', message: expect.stringMatching(reason) });
+    }
+    const enroll = await app.inject({ method: 'POST', url: '/auth/enroll', payload: { pubkey: alice.pubkey, bitcoin_address: 'bcrt1qw508d6qejxtdg4y5r3zarvary0c5xw7kygt080', is_admin: true } });
+    expect(enroll.statusCode).toBe(400);
+    expect(await app.ledger.btcBalanceMsat(a)).toBe(5_000n);
+    expect((await call({ url: `/wallets/${a}` })).json()).toMatchObject({ name: 'strict-a', archived: false });
+  });
+
   it('answers unknown routes and bad JSON with the JSON error shape', async () => {
     const unknown = await app.inject({ url: '/nope' });
     expect(unknown.statusCode).toBe(404);

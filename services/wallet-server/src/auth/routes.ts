@@ -15,6 +15,7 @@ import { findUserById, findUserByPubkey, insertUser, userJson } from './users.js
 const pubkey = { type: 'string', pattern: PUBKEY_PATTERN, description: '33-byte compressed secp256k1 public key, hex' } as const;
 const refreshBody = {
   type: 'object',
+  additionalProperties: false,
   required: ['refresh_token'],
   properties: { refresh_token: { type: 'string', minLength: 1, maxLength: 200 } },
 } as const;
@@ -64,6 +65,7 @@ export async function authRoutes(app: FastifyInstance, opts: { sessions: Session
       summary: 'Enroll a user by public key and bitcoin address (of the configured network)',
       body: {
         type: 'object',
+        additionalProperties: false,
         required: ['pubkey', 'bitcoin_address'],
         properties: { pubkey, bitcoin_address: { type: 'string', minLength: 1, maxLength: 100 } },
       },
@@ -117,6 +119,7 @@ export async function authRoutes(app: FastifyInstance, opts: { sessions: Session
       summary: 'Prove the key by signing the challenge; issues tokens',
       body: {
         type: 'object',
+        additionalProperties: false,
         required: ['pubkey', 'nonce', 'signature'],
         properties: {
           pubkey,
@@ -205,6 +208,7 @@ export async function authRoutes(app: FastifyInstance, opts: { sessions: Session
       summary: 'Create an API key; the secret is in this response only',
       body: {
         type: 'object',
+        additionalProperties: false,
         required: ['name'],
         properties: {
           name: { type: 'string', minLength: 1, maxLength: 100 },

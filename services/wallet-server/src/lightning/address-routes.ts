@@ -51,11 +51,13 @@ export function addressRoutes(addresses: LightningAddresses, urls: PublicUrls) {
         params: idParams,
         body: {
           type: 'object',
+          additionalProperties: false,
           required: ['username'],
           properties: {
             username: { type: 'string', pattern: USERNAME_PATTERN },
             withdraw: {
               type: 'object',
+              additionalProperties: false,
               required: ['enabled'],
               properties: { enabled: { type: 'boolean' }, max_msat_per_withdraw: amountSchema, budget_msat: amountSchema },
             },

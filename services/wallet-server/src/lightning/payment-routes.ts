@@ -40,6 +40,7 @@ export function paymentRoutes(incoming: IncomingInvoices, outgoing: OutgoingPaym
         headers: walletKeyHeaderSchema,
         body: {
           type: 'object',
+          additionalProperties: false,
           required: ['amount_msat'],
           properties: {
             amount_msat: amountSchema,
@@ -90,7 +91,7 @@ export function paymentRoutes(incoming: IncomingInvoices, outgoing: OutgoingPaym
         tags: ['payments'],
         summary: 'Pay a BOLT11 invoice (with an amount, on this network) from the wallet of x-service-wallet-key; reserves amount + fee limit max(1%, 10 sat). Status pending means the node has not answered yet',
         headers: walletKeyHeaderSchema,
-        body: { type: 'object', required: ['invoice'], properties: { invoice: { type: 'string', minLength: 1, maxLength: 7089 } } },
+        body: { type: 'object', additionalProperties: false, required: ['invoice'], properties: { invoice: { type: 'string', minLength: 1, maxLength: 7089 } } },
         response: { 200: paymentSchema, ...errors(400, 401, 403, 502) },
       },
     }, async (request) => {
@@ -106,6 +107,7 @@ export function paymentRoutes(incoming: IncomingInvoices, outgoing: OutgoingPaym
         headers: walletKeyHeaderSchema,
         body: {
           type: 'object',
+          additionalProperties: false,
           required: ['dest_pubkey', 'amount_msat'],
           properties: { dest_pubkey: { type: 'string', pattern: PUBKEY_PATTERN, description: '33-byte compressed secp256k1 public key, hex' }, amount_msat: amountSchema },
         },

@@ -33,6 +33,7 @@ export async function paymentRoutes(app: FastifyInstance): Promise<void> {
       summary: 'Move funds between two of your wallets (BTC in msat, or an RGB asset amount)',
       body: {
         type: 'object',
+        additionalProperties: false,
         required: ['from_wallet_id', 'to_wallet_id', 'asset_kind'],
         properties: {
           from_wallet_id: uuidString,

@@ -37,6 +37,7 @@ export async function walletRoutes(app: FastifyInstance): Promise<void> {
       summary: 'Create a wallet',
       body: {
         type: 'object',
+        additionalProperties: false,
         required: ['name'],
         properties: { name: { type: 'string', minLength: 1, maxLength: 200 }, metadata: metadataSchema },
       },
@@ -79,6 +80,7 @@ export async function walletRoutes(app: FastifyInstance): Promise<void> {
       params: idParams,
       body: {
         type: 'object',
+        additionalProperties: false,
         properties: { name: { type: ['string', 'null'], minLength: 1, maxLength: 200 }, metadata: metadataSchema },
       },
       response: { 200: walletSchema, ...errors(400, 401, 404, 502) },
