@@ -1,3 +1,5 @@
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Transaction } from 'bitcoinjs-lib';
 import { Redis } from 'ioredis';
 import { chromium, type Browser } from 'playwright-core';
@@ -160,6 +162,24 @@ describe('faucet against real btcd, lnd and Redis', () => {
     const ip = nextIp();
     expect((await claim('bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4', ip)).status).toBe(400);
     expect((await claim(freshKey().address, ip)).status).toBe(200);
+  });
+
+  it('takes the claim body strictly (no coercion, no extra fields) and answers GET /api/claim with 405', async () => {
+    const receiver = freshKey().address;
+    const ip = nextIp();
+    const post = (body: unknown) => fetch(`${faucetUrl}/api/claim`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-forwarded-for': ip }, body: JSON.stringify(body) });
+    for (const body of [{ address: 123 }, { address: true }, { address: [receiver] }, { address: null }, { address: receiver, amount_sat: 1 }]) {
+      const response = await post(body);
+      expect(response.status, JSON.stringify(body)).toBe(400);
+      expect((await response.json()).error, JSON.stringify(body)).toMatchObject({ code: 'BAD_REQUEST', message: expect.stringMatching(/address|additional properties/) });
+    }
+    // None of them took the cool-down of the address or of the IP.
+    expect((await post({ address: receiver })).status).toBe(200);
+
+    const get = await fetch(`${faucetUrl}/api/claim`);
+    expect(get.status).toBe(405);
+    expect(get.headers.get('allow')).toBe('POST');
+    expect((await get.json()).error).toMatchObject({ code: 'METHOD_NOT_ALLOWED', message: expect.stringMatching(/use POST/) });
   });
 
   it('pays twenty simultaneous claims to different addresses without spending any input twice', async () => {
@@ -329,12 +349,82 @@ describe('faucet against real btcd, lnd and Redis', () => {
       await page.click('#claim');
       const error = page.locator('#error');
       await error.waitFor({ state: 'visible' });
-      expect(await error.textContent()).toMatch(/cool-down: 1[45]:\d\d left/);
+      // one text, counting down: not the server's fixed "try again in 900 s" beside it
+      expect(await error.textContent()).toMatch(/^This address and your IP claimed less than 15 minutes ago\. Cool-down: 1[45]:\d\d left\.$/);
       expect(await result.isHidden()).toBe(true);
 
       await page.fill('#address', 'bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4');
       await page.click('#claim');
       await page.locator('#error', { hasText: 'mainnet address' }).waitFor();
+      await page.close();
+    });
+
+    it('clears the previous error as soon as a new claim starts', async () => {
+      const page = await browser.newPage({ extraHTTPHeaders: { 'x-forwarded-for': nextIp() } });
+      await page.goto(faucetUrl);
+      await page.fill('#address', 'not an address');
+      await page.click('#claim');
+      await page.locator('#error', { hasText: 'not a Bitcoin address' }).waitFor();
+      let errorShownDuringClaim: boolean | undefined;
+      await page.route('**/api/claim', async (route) => {
+        errorShownDuringClaim = await page.locator('#error').isVisible();
+        await route.continue();
+      });
+      await page.fill('#address', freshKey().address);
+      await page.click('#claim');
+      await page.locator('#result').waitFor({ state: 'visible', timeout: 60_000 });
+      expect(errorShownDuringClaim).toBe(false);
+      expect(await page.locator('#error').isHidden()).toBe(true);
+      await page.close();
+    });
+
+    it('on a phone-wide screen breaks no word mid-word (only txids, hashes and addresses), and has a favicon', async () => {
+      const page = await browser.newPage({ viewport: { width: 360, height: 740 }, extraHTTPHeaders: { 'x-forwarded-for': nextIp() } });
+      const failed: string[] = [];
+      page.on('response', (response) => {
+        // the page's own resources (the 429 of the second claim below is meant)
+        if (response.status() >= 400 && !response.url().endsWith('/api/claim')) failed.push(`${response.status()} ${response.url()}`);
+      });
+      await page.goto(faucetUrl);
+      await page.locator('#status', { hasText: 'Balance' }).waitFor();
+      /** Words of ordinary text inside `selector` that the layout split over two lines. */
+      const splitWords = (selector: string) =>
+        page.evaluate((sel) => {
+          const split: string[] = [];
+          const walker = document.createTreeWalker(document.querySelector(sel)!, NodeFilter.SHOW_TEXT);
+          for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+            if (node.parentElement?.closest('.id')) continue;
+            // a line may end after a hyphen (Cool-|down), as in any text; a word must not break elsewhere
+            for (const word of node.textContent!.matchAll(/[^\s-]+/g)) {
+              const range = document.createRange();
+              range.setStart(node, word.index!);
+              range.setEnd(node, word.index! + word[0].length);
+              if (new Set([...range.getClientRects()].map((rect) => Math.round(rect.top))).size > 1) split.push(word[0]);
+            }
+          }
+          return split;
+        }, selector);
+
+      const receiver = freshKey().address;
+      await page.fill('#address', receiver);
+      await page.click('#claim');
+      await page.locator('#result').waitFor({ state: 'visible', timeout: 60_000 });
+      expect(await page.locator('#result').evaluate((box) => box.scrollWidth <= box.clientWidth)).toBe(true);
+      expect(await splitWords('#result')).toEqual([]);
+      await page.click('#claim');
+      await page.locator('#error', { hasText: 'Cool-down' }).waitFor();
+      expect(await page.locator('#error').evaluate((box) => box.getClientRects()[0]!.height > 40)).toBe(true); // it does wrap
+      expect(await splitWords('#error')).toEqual([]);
+      expect(await splitWords('#status')).toEqual([]);
+      await page.screenshot({ path: join(tmpdir(), 'reglab-faucet-phone.png'), fullPage: true });
+
+      const icon = await page.locator('link[rel="icon"]').getAttribute('href');
+      const served = await page.evaluate(async (href) => {
+        const response = await fetch(href);
+        return { status: response.status, type: response.headers.get('content-type'), body: await response.text() };
+      }, icon!);
+      expect(served).toMatchObject({ status: 200, type: 'image/svg+xml', body: expect.stringContaining('<svg') });
+      expect(failed).toEqual([]);
       await page.close();
     });
   });

@@ -7,7 +7,9 @@ import { createService } from '../../../lib/http/service.js';
 import type { Faucet } from './faucet.js';
 
 // from the source folder whether running from src/ (tsx) or from dist/ (the page is not compiled)
-const PAGE = readFileSync(join(projectRoot(), 'services', 'faucet', 'public', 'index.html'), 'utf8');
+const PUBLIC = join(projectRoot(), 'services', 'faucet', 'public');
+const PAGE = readFileSync(join(PUBLIC, 'index.html'), 'utf8');
+const FAVICON = readFileSync(join(PUBLIC, 'favicon.svg'));
 
 export interface FaucetAppOptions {
   faucet: Faucet;
@@ -47,6 +49,7 @@ export async function buildApp(options: FaucetAppOptions): Promise<FastifyInstan
     trustProxy: options.trustProxy,
   });
   app.get('/', { schema: { hide: true } }, (_request, reply) => reply.type('text/html; charset=utf-8').send(PAGE));
+  app.get('/favicon.svg', { schema: { hide: true } }, (_request, reply) => reply.type('image/svg+xml').header('cache-control', 'max-age=86400').send(FAVICON));
   app.get('/api/status', { schema: { tags: ['faucet'], summary: 'Faucet balance, claim amount, cool-down and chain height', response: { 200: statusSchema } } }, () =>
     options.faucet.status(),
   );
