@@ -7,7 +7,7 @@ import { reglabHome } from '../home.js';
 import { formatProblem, LabSpecError, parseLabSpec } from '../spec/parse.js';
 import { ApiError, ensureControlPlane, findControlPlane, stopControlPlane, type ControlPlaneClient } from './client.js';
 import { formatEvent, formatLab } from './print.js';
-import { loadScenario, runScenario } from '../../../scenarios/src/runner.js';
+import { prepareScenarioRun, runScenarios, ScenarioUsageError } from '../../../scenarios/src/cli.js';
 
 /** Exit codes scripts can rely on. */
 export const EXIT = { ok: 0, failed: 1, invalidInput: 2, conflictOrMissing: 3 } as const;
@@ -174,25 +174,23 @@ program.command('images').description('container images for the docker runtime')
     out(`images for lab ${spec.name} ready`, result);
   });
 
-program.command('scenario').description('scenario files: payment flows run against a lab with a pass/fail report')
+program.command('scenario').description('scenario files: flows run against a lab, with console, JUnit and JSON reports (docs/scenarios.md)')
   .command('run')
-  .argument('<file>', 'a scenario file (see scenarios/)')
-  .action(async (file: string) => {
-    let scenario;
+  .argument('<paths...>', 'scenario files, or folders whose *.yaml files run in name order')
+  .option('--report <format=file>', 'also write junit=FILE or json=FILE (repeatable)', (value: string, all: string[]) => [...all, value], [] as string[])
+  .action(async (paths: string[], options: { report: string[] }) => {
+    let prepared;
     try {
-      scenario = loadScenario(file);
+      prepared = prepareScenarioRun(paths, options.report);
     } catch (error) {
-      throw new ApiError(400, 'invalid_scenario', (error as Error).message);
+      if (error instanceof ScenarioUsageError) throw new ApiError(400, 'INVALID_SCENARIO', error.message, error.problems);
+      throw error;
     }
     const client = await runningClient();
     const lab = await labName(client);
-    if (!json()) console.log(`scenario "${scenario.name}" on lab ${lab}`);
-    const report = await runScenario(client, lab, scenario, (step) => {
-      if (!json()) console.log(`  ${step.passed ? '✓' : '✗'} ${step.index}. ${step.step} (${(step.ms / 1000).toFixed(1)}s)${step.passed ? '' : `\n      ${step.detail}`}`);
-    });
-    const passed = report.steps.filter((step) => step.passed).length;
-    out(`${passed} passed, ${report.passed ? 0 : 1} failed`, report);
-    if (!report.passed) process.exitCode = EXIT.failed;
+    const report = await runScenarios(prepared, { api: client, lab, print: json() ? undefined : (line) => console.log(line) });
+    if (json()) console.log(JSON.stringify(report.scenarios.length === 1 ? report.scenarios[0] : report, null, 2));
+    process.exitCode = report.passed ? EXIT.ok : EXIT.failed;
   });
 
 program.command('serve').description('run the control plane in the foreground (reglab up starts it when needed)')

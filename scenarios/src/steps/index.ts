@@ -1,0 +1,22 @@
+// Every step kind a scenario file can use. A new part of the lab brings its steps as a module of
+// its own listed here: the validator, the runner and the docs take them from this list. RGB asset
+// steps (issue, send, balance on rgb/rln nodes) come as `asset.*` once the rgb node kind is in
+// the lab.
+import { chainSteps } from './chain.js';
+import { chainDataSteps } from './chain-data.js';
+import { faucetSteps } from './faucet.js';
+import { faultSteps } from './faults.js';
+import type { AnyStepKind } from './kind.js';
+import { lightningSteps } from './lightning.js';
+import { lnurlSteps } from './lnurl.js';
+import { walletServerSteps } from './wallet-server.js';
+
+export const STEP_KINDS: readonly AnyStepKind[] = [
+  ...chainSteps,
+  ...lightningSteps,
+  ...faultSteps,
+  ...walletServerSteps,
+  ...lnurlSteps,
+  ...faucetSteps,
+  ...chainDataSteps,
+];

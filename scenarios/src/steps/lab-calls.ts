@@ -1,0 +1,60 @@
+// The control plane's API about one lab, as steps use it: plain calls, and jobs followed until
+// they have finished.
+import { setTimeout as pause } from 'node:timers/promises';
+import { StepFailure } from './failure.js';
+
+/** The control plane's HTTP API; the CLI's client fits. Errors carry `status` and `code`. */
+export interface LabApi {
+  request<T>(method: string, path: string, body?: unknown, options?: { signal?: AbortSignal }): Promise<T>;
+}
+
+export interface JobView {
+  id: string;
+  state: string;
+  result?: Record<string, unknown>;
+  error?: string;
+}
+
+/** How often an unfinished job is looked at again. */
+const JOB_POLL_MS = 250;
+
+export class LabCalls {
+  constructor(
+    private readonly api: LabApi,
+    readonly lab: string,
+    private readonly signal?: AbortSignal,
+  ) {}
+
+  /** `path` under /labs/{lab}; an empty path is the lab itself. */
+  get<T>(path = ''): Promise<T> {
+    return this.api.request<T>('GET', `/labs/${this.lab}${path}`, undefined, { signal: this.signal });
+  }
+
+  post<T>(path: string, body: unknown = {}): Promise<T> {
+    return this.api.request<T>('POST', `/labs/${this.lab}${path}`, body, { signal: this.signal });
+  }
+
+  /** Queues a job and answers its result once it has completed; a failed job is a StepFailure. */
+  async runJob(path: string, body: unknown): Promise<Record<string, unknown>> {
+    const view = await this.post<JobView>(`${path}?wait=true`, body);
+    return this.finished(view);
+  }
+
+  /** Queues a job and answers at once with `{job, state, url}`. */
+  startJob(path: string, body: unknown): Promise<{ job: string; state: string; url: string }> {
+    return this.post(path, body);
+  }
+
+  async waitForJob(id: string): Promise<Record<string, unknown>> {
+    return this.finished(await this.api.request<JobView>('GET', `/jobs/${encodeURIComponent(id)}`, undefined, { signal: this.signal }));
+  }
+
+  private async finished(view: JobView): Promise<Record<string, unknown>> {
+    for (;;) {
+      if (view.state === 'completed') return view.result ?? {};
+      if (view.state === 'failed') throw new StepFailure(`job ${view.id} failed: ${view.error ?? 'no reason given'}`, { code: 'JOB_FAILED' });
+      await pause(JOB_POLL_MS, undefined, { signal: this.signal });
+      view = await this.api.request<JobView>('GET', `/jobs/${encodeURIComponent(view.id)}`, undefined, { signal: this.signal });
+    }
+  }
+}

@@ -1,0 +1,90 @@
+// The JUnit report as CI reads it: written from a real run of the runner, then read back by
+// junitparser (PyPI), which must see the suites, cases, failures, skips and times of the run.
+import { execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseScenario } from '../../scenarios/src/load/load-scenario.js';
+import { junitXml } from '../../scenarios/src/report/junit.js';
+import { flattenSteps, type RunReport } from '../../scenarios/src/report/types.js';
+import { runScenario } from '../../scenarios/src/run/runner.js';
+import { StepFailure } from '../../scenarios/src/steps/failure.js';
+import type { AnyStepKind } from '../../scenarios/src/steps/kind.js';
+
+const run = promisify(execFile);
+const JUNITPARSER_VERSION = '3.2.0';
+const venv = join(process.env.REGLAB_CACHE_DIR ?? join(homedir(), '.cache', 'reglab'), `junitparser-venv-${JUNITPARSER_VERSION}`);
+
+/** junitparser from PyPI in a venv of the lab's cache, installed on first use. */
+async function junitparserPython(): Promise<string> {
+  const python = join(venv, 'bin', 'python');
+  if (existsSync(python)) return python;
+  try {
+    await run('python3', ['-m', 'venv', venv]);
+    await run(join(venv, 'bin', 'pip'), ['install', '--quiet', `junitparser==${JUNITPARSER_VERSION}`], { timeout: 300_000 });
+  } catch (error) {
+    throw new Error(`this test needs junitparser: python3 -m venv ${venv} && ${venv}/bin/pip install junitparser==${JUNITPARSER_VERSION} (${(error as Error).message})`);
+  }
+  return python;
+}
+
+const kinds: AnyStepKind[] = [
+  { name: 'echo', summary: 'answers its value', args: { type: 'object', properties: { value: {}, ms: { type: 'integer' } } }, run: async (args: { value?: unknown; ms?: number }) => {
+    await new Promise((resolve) => setTimeout(resolve, args.ms ?? 0));
+    return args.value;
+  } },
+  { name: 'refuse', summary: 'fails', args: { type: 'object', properties: { why: { type: 'string' } } }, run: async (args: { why: string }) => {
+    throw new StepFailure(args.why, { code: 'REFUSED' });
+  } },
+];
+const unusedApi = { request: async () => { throw new Error('not called'); } };
+
+async function runOf(yaml: string, file: string) {
+  return runScenario(parseScenario(yaml, file, kinds), { api: unusedApi, lab: 'unit', kinds });
+}
+
+describe('JUnit report', () => {
+  let report: RunReport;
+  let dir: string;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'reglab-junit-'));
+    const passing = await runOf('name: all good\nsteps:\n  - echo: { value: { paid: true }, ms: 120 }\n  - parallel:\n      - echo: { value: 1, ms: 30 }\n      - echo: { value: 2 }\n', 'good.yaml');
+    const failing = await runOf('name: "payment <fails> & stops"\nsteps:\n  - echo: { value: "a \\u0001 control & <tag>", ms: 60 }\n  - refuse: { why: "the node said \\"no\\" <twice>\\u0007" }\n  - echo: { value: never }\n', 'bad.yaml');
+    report = { lab: 'unit', passed: false, scenarios: [passing, failing] };
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('is read by junitparser with the suites, cases, failures, skips and times of the run', async () => {
+    const file = join(dir, 'report.xml');
+    writeFileSync(file, junitXml(report));
+    const { stdout } = await run(await junitparserPython(), [join(import.meta.dirname, 'read-junit.py'), file]);
+    const suites = JSON.parse(stdout) as { name: string; tests: number; failures: number; skipped: number; errors: number; time: number; cases: { name: string; classname: string; time: number; results: { kind: string; message: string }[]; system_out: string | null }[] }[];
+
+    expect(suites.map((suite) => [suite.name, suite.tests, suite.failures, suite.skipped, suite.errors])).toEqual([
+      ['all good', 4, 0, 0, 0],
+      ['payment <fails> & stops', 3, 1, 1, 0],
+    ]);
+    report.scenarios.forEach((scenario, index) => {
+      const steps = flattenSteps(scenario.steps);
+      expect(suites[index].time).toBeCloseTo(scenario.ms / 1000, 3);
+      expect(suites[index].cases.map((c) => c.name)).toEqual(steps.map((step) => `${step.id}. ${step.label}`));
+      expect(suites[index].cases.map((c) => c.time)).toEqual(steps.map((step) => Number((step.ms / 1000).toFixed(3))));
+    });
+    expect(suites[0].cases[0].time).toBeGreaterThanOrEqual(0.12);
+    expect(JSON.parse(suites[0].cases[0].system_out!)).toEqual({ paid: true });
+    const [written, refused, notRun] = suites[1].cases;
+    // the output is JSON, which escapes control characters; a raw one (in the failure) is dropped
+    expect(written.system_out).toBe('"a \\u0001 control & <tag>"');
+    expect(refused.results).toEqual([{ kind: 'Failure', message: 'the node said "no" <twice>' }]);
+    expect(notRun.results).toEqual([{ kind: 'Skipped', message: 'not run: step 2 failed' }]);
+    expect(refused.classname).toBe('payment <fails> & stops');
+  });
+
+  it('counts every step of the run, groups included, at the top', () => {
+    const xml = junitXml(report);
+    expect(xml).toMatch(/^<\?xml version="1.0" encoding="UTF-8"\?>\n<testsuites name="reglab scenarios" tests="7" failures="1" errors="0" skipped="1" time="\d+\.\d{3}">/);
+  });
+});
