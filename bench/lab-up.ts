@@ -23,7 +23,7 @@ for (let run = 1; run <= Number(values.runs); run++) {
   const lab = newLabState(spec, text, join(dir, spec.name));
   const started = Date.now();
   try {
-    const session = await bringUp(lab, { ...runtimeOptions, onEvent: () => undefined, persist: async () => undefined });
+    const session = await bringUp(lab, { runtimeOptions, onEvent: () => undefined, persist: async () => undefined });
     const total = Date.now() - started;
     totals.push(total);
     console.log(`run ${run}: ready in ${(total / 1000).toFixed(1)} s — ${lab.phases.map((phase) => `${phase.name} ${(phase.ms / 1000).toFixed(1)} s`).join(', ')}`);

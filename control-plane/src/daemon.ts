@@ -1,10 +1,12 @@
+import { randomBytes } from 'node:crypto';
 import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { isLoopback } from './api/access.js';
 import { buildControlPlaneApp } from './api/app.js';
 import { daemonInfoFile, reglabHome, type DaemonInfo } from './home.js';
 import { JobQueues } from './jobs.js';
 import { LabManager } from './manager.js';
-import { pingRedis, redisLaunch, redisUrl } from './managed/redis.js';
+import { pingRedis, redisLaunch, redisUrl } from './nodes/redis/server.js';
 import { startDetached, stopProcessGroup } from './runtimes/process/child.js';
 import { StateStore } from './store.js';
 import { freePort } from './util/ports.js';
@@ -12,6 +14,8 @@ import { waitFor } from '../../lib/wait.js';
 
 export interface RunningControlPlane {
   url: string;
+  /** Set when it listens beyond loopback. */
+  token?: string;
   manager: LabManager;
   jobs: JobQueues;
   stop(): Promise<void>;
@@ -21,12 +25,25 @@ export interface RunningControlPlane {
  * The control plane: the API, the job workers, and a Redis of its own for the queues (unless
  * REGLAB_REDIS_URL names one). Labs outlive it: a restarted control plane re-attaches to them.
  */
-export async function startControlPlane(options: { home?: string; port?: number; logger?: boolean } = {}): Promise<RunningControlPlane> {
+export interface ControlPlaneOptions {
+  home?: string;
+  port?: number;
+  logger?: boolean;
+  /** The address the API and the dashboard listen on: 127.0.0.1 (the default), or 0.0.0.0 for a workshop. */
+  listen?: string;
+  /** Required beyond loopback: actions and secrets then need it (generated when not given). */
+  token?: string;
+}
+
+export async function startControlPlane(options: ControlPlaneOptions = {}): Promise<RunningControlPlane> {
   const home = options.home ?? reglabHome();
+  const listen = options.listen ?? '127.0.0.1';
+  const token = isLoopback(listen) ? undefined : (options.token ?? randomBytes(18).toString('base64url'));
   const store = new StateStore(home);
   await store.load();
   const queueRedis = await startQueueRedis(home);
   const port = options.port ?? (process.env.REGLAB_PORT ? Number(process.env.REGLAB_PORT) : await freePort());
+  // the lab's services and this machine's clients reach it on loopback whatever it listens on
   const url = `http://127.0.0.1:${port}`;
   let jobs: JobQueues | undefined;
   const manager = new LabManager(store, (runtime) => (runtime === 'process' ? url : undefined), async (lab) => {
@@ -42,12 +59,12 @@ export async function startControlPlane(options: { home?: string; port?: number;
     await queueRedis.stop();
     if (existsSync(daemonInfoFile(home))) rmSync(daemonInfoFile(home));
   })());
-  const app = await buildControlPlaneApp({ manager, jobs, logger: options.logger, shutdown: () => void stop().then(() => process.exit(0)) });
+  const app = await buildControlPlaneApp({ manager, jobs, token, logger: options.logger, shutdown: () => void stop().then(() => process.exit(0)) });
   await manager.reattachAll();
-  await app.listen({ host: '127.0.0.1', port });
-  const info: DaemonInfo = { pid: process.pid, url, startedAt: new Date().toISOString() };
-  writeFileSync(daemonInfoFile(home), JSON.stringify(info, null, 2));
-  return { url, manager, jobs, stop };
+  await app.listen({ host: listen, port });
+  const info: DaemonInfo = { pid: process.pid, url, listen, startedAt: new Date().toISOString(), ...(token ? { token } : {}) };
+  writeFileSync(daemonInfoFile(home), JSON.stringify(info, null, 2), { mode: 0o600 });
+  return { url, manager, jobs, stop, token };
 }
 
 async function startQueueRedis(home: string): Promise<{ url: string; stop(): Promise<void> }> {

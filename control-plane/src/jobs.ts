@@ -1,18 +1,23 @@
 import { randomUUID } from 'node:crypto';
 import { Queue, QueueEvents, UnrecoverableError, Worker, type Job } from 'bullmq';
-import { fund, mineBlocks, openChannelBetween, payBetween, UserInputError, waitChannelActive, waitChannelRoutable } from './lab/operations.js';
-import type { LabSession } from './lab/session.js';
+import { DomainError, describeError } from '../../lib/errors.js';
 import type { LabEventListener } from './lab/events.js';
-import { describeError } from '../../lib/errors.js';
+import { channelToClose, closeChannel, fund, keysendBetween, mineBlocks, openChannelBetween, payBetween, payInvoice, waitChannelActive, waitChannelRoutable, type PaymentResult } from './lab/operations.js';
+import { reorg } from './lab/reorg.js';
+import type { LabSession } from './lab/session.js';
 
 export type QueueName = 'mining' | 'funding' | 'channels' | 'payments';
 export const QUEUE_NAMES: QueueName[] = ['mining', 'funding', 'channels', 'payments'];
 
 export type JobRequest = (
-  | { queue: 'mining'; lab: string; blocks: number; address?: string }
+  | { queue: 'mining'; action: 'mine'; lab: string; blocks: number; address?: string }
+  | { queue: 'mining'; action: 'reorg'; lab: string; blocks: number }
   | { queue: 'funding'; lab: string; node?: string; address?: string; amountSat: string }
-  | { queue: 'channels'; lab: string; from: string; to: string; capacitySat: number; pushSat: number }
-  | { queue: 'payments'; lab: string; from: string; to: string; amountSat: number }
+  | { queue: 'channels'; action: 'open'; lab: string; from: string; to: string; capacitySat: number; pushSat: number; private?: boolean }
+  | { queue: 'channels'; action: 'close'; lab: string; node: string; partner?: string; channelId?: string; force: boolean }
+  | { queue: 'payments'; action: 'invoice'; lab: string; from: string; to: string; amountSat: number }
+  | { queue: 'payments'; action: 'pay'; lab: string; from: string; invoice: string }
+  | { queue: 'payments'; action: 'keysend'; lab: string; from: string; to: string; amountSat: number }
 ) & {
   /** What an earlier attempt of the job already did (see perform). */
   progress?: Record<string, unknown>;
@@ -49,15 +54,11 @@ export class JobQueues {
     // BullMQ opens and closes its own connections from these options
     const { hostname, port } = new URL(redisUrl);
     const connection = { host: hostname, port: Number(port || 6379), maxRetriesPerRequest: null };
-    const concurrency: Record<QueueName, number> = { mining: 1, funding: 1, channels: 2, payments: 4 };
+    const concurrency: Record<QueueName, number> = { mining: 1, funding: 1, channels: 2, payments: 8 };
     for (const name of QUEUE_NAMES) {
       this.queues.set(name, new Queue(name, { connection, prefix: 'reglab' }));
       this.events.set(name, new QueueEvents(name, { connection, prefix: 'reglab' }));
-      const worker = new Worker(name, (job: Job<JobRequest>) => this.run(job), {
-        connection,
-        prefix: 'reglab',
-        concurrency: concurrency[name],
-      });
+      const worker = new Worker(name, (job: Job<JobRequest>) => this.run(job), { connection, prefix: 'reglab', concurrency: concurrency[name] });
       worker.on('completed', (job) => this.onEvent({ type: 'job', lab: job.data.lab, job: job.id!, queue: name, state: 'completed', result: job.returnvalue }));
       worker.on('failed', (job, error) => job && this.onEvent({ type: 'job', lab: job.data.lab, job: job.id!, queue: name, state: 'failed', error: error.message }));
       this.workers.push(worker);
@@ -114,7 +115,7 @@ export class JobQueues {
       await this.queue('mining').removeJobScheduler(schedulerId);
       return;
     }
-    await this.queue('mining').upsertJobScheduler(schedulerId, { every: seconds * 1000 }, { name: 'mining', data: { queue: 'mining', lab, blocks: 1 } satisfies JobRequest });
+    await this.queue('mining').upsertJobScheduler(schedulerId, { every: seconds * 1000 }, { name: 'mining', data: { queue: 'mining', action: 'mine', lab, blocks: 1 } satisfies JobRequest });
   }
 
   async close(): Promise<void> {
@@ -132,7 +133,7 @@ export class JobQueues {
       return await this.perform(job);
     } catch (error) {
       // a wrong request stays wrong: do not retry it
-      if (error instanceof UserInputError) throw new UnrecoverableError(error.message);
+      if (error instanceof DomainError && error.kind === 'invalid') throw new UnrecoverableError(error.message);
       throw error instanceof Error ? error : new Error(describeError(error));
     }
   }
@@ -149,36 +150,56 @@ export class JobQueues {
       Object.assign(progress, step);
       await job.updateData({ ...request, progress });
     };
+    const mined = (height: number, blocks: number) => this.onEvent({ type: 'blocks', lab: request.lab, height, mined: blocks });
+    const paid = (from: string, to: string | undefined, payment: PaymentResult) => {
+      this.onEvent({ type: 'payment', lab: request.lab, from, to, amountSat: payment.amountSat, feeSat: payment.feeSat, paymentHash: payment.paymentHash });
+      return payment;
+    };
     switch (request.queue) {
       case 'mining': {
+        if (request.action === 'reorg') {
+          const result = await reorg(session, request.blocks);
+          mined(result.newHeight, request.blocks + 1);
+          return result;
+        }
         const result = await mineBlocks(session, request.blocks, request.address);
-        this.onEvent({ type: 'blocks', lab: request.lab, height: result.height, mined: request.blocks });
+        mined(result.height, request.blocks);
         return result;
       }
       case 'funding': {
-        if (!progress.txid) {
-          const sent = await fund(session, { node: request.node, address: request.address, amountSat: BigInt(request.amountSat), confirm: false });
-          await record(sent);
-        }
+        if (!progress.txid) await record(await fund(session, { node: request.node, address: request.address, amountSat: BigInt(request.amountSat), confirm: false }));
         const { height } = await mineBlocks(session, 1);
+        mined(height, 1);
         return { ...progress, height };
       }
       case 'channels': {
+        if (request.action === 'close') {
+          const channel = await channelToClose(session, request);
+          const closed = await closeChannel(session, request.node, channel, request.force);
+          const { height } = await mineBlocks(session, 1);
+          mined(height, 1);
+          this.onEvent({ type: 'channel', lab: request.lab, node: request.node, partner: request.partner, state: 'closed', fundingTxid: channel.fundingTxid, closingTxid: closed.closingTxid });
+          const pending = (await session.lightning(request.node).pendingCloses()).find((close) => close.fundingTxid === channel.fundingTxid);
+          return { channelId: channel.id, closingTxid: closed.closingTxid, force: request.force, ...(pending?.blocksUntilSweep !== undefined ? { maturityBlocks: pending.blocksUntilSweep } : {}) };
+        }
         if (!progress.fundingTxid) await record(await openChannelBetween(session, request));
-        await mineBlocks(session, 6);
+        const { height } = await mineBlocks(session, 6);
+        mined(height, 6);
         const fundingTxid = progress.fundingTxid as string;
-        await Promise.all([
-          waitChannelActive(session, request.from, request.to, { fundingTxid }),
-          waitChannelActive(session, request.to, request.from, { fundingTxid }),
-        ]);
-        await Promise.all([waitChannelRoutable(session, request.from, fundingTxid), waitChannelRoutable(session, request.to, fundingTxid)]);
+        await Promise.all([waitChannelActive(session, request.from, request.to, { fundingTxid }), waitChannelActive(session, request.to, request.from, { fundingTxid })]);
+        if (!request.private) await Promise.all([waitChannelRoutable(session, request.from, fundingTxid), waitChannelRoutable(session, request.to, fundingTxid)]);
+        this.onEvent({ type: 'channel', lab: request.lab, node: request.from, partner: request.to, state: 'open', fundingTxid });
         return progress;
       }
       case 'payments':
-        return payBetween(session, request, {
-          invoice: progress.invoice as string | undefined,
-          onInvoice: (invoice) => record({ invoice }),
-        });
+        switch (request.action) {
+          case 'invoice':
+            return paid(request.from, request.to, await payBetween(session, request, { invoice: progress.invoice as string | undefined, onInvoice: (invoice) => record({ invoice }) }));
+          case 'pay':
+            return paid(request.from, undefined, await payInvoice(session, request.from, request.invoice));
+          case 'keysend':
+            return paid(request.from, request.to, await keysendBetween(session, request));
+        }
     }
   }
 }

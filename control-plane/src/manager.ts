@@ -1,20 +1,27 @@
 import { EventEmitter } from 'node:events';
+import { conflict, notFound } from '../../lib/errors.js';
 import { bringUp, newLabState } from './lab/bring-up.js';
 import type { LabEvent } from './lab/events.js';
 import { LabSession } from './lab/session.js';
-import type { LabState } from './lab/state.js';
+import { setStatus, type LabState, type ServiceState } from './lab/state.js';
 import { tearDown } from './lab/tear-down.js';
 import { runtimeOptionsFor } from './runtimes/select.js';
 import { parseLabSpec } from './spec/parse.js';
 import type { StateStore } from './store.js';
+import { Faults } from './supervisor/faults.js';
+import { Supervisor } from './supervisor/supervisor.js';
 
-export class LabConflictError extends Error {}
-export class LabNotFoundError extends Error {}
+/** A lab that is up: its connections, its supervisor and its fault commands. */
+interface RunningLab {
+  session: LabSession;
+  supervisor: Supervisor;
+  faults: Faults;
+}
 
-/** Owns the labs of one control plane: creates, re-attaches, tears down, and hands out sessions. */
+/** Owns the labs of one control plane: creates, re-attaches, supervises, tears down, hands out sessions. */
 export class LabManager {
   readonly events = new EventEmitter<{ event: [LabEvent] }>();
-  private readonly sessions = new Map<string, LabSession>();
+  private readonly running = new Map<string, RunningLab>();
   private readonly bringUps = new Map<string, Promise<unknown>>();
 
   constructor(
@@ -25,21 +32,33 @@ export class LabManager {
     this.events.setMaxListeners(100);
   }
 
+  private readonly emit = (event: LabEvent) => this.events.emit('event', event);
+  private readonly persist = () => this.store.save();
+
   list(): LabState[] {
     return Object.values(this.store.labs);
   }
 
   get(name: string): LabState {
     const lab = this.store.labs[name];
-    if (!lab) throw new LabNotFoundError(`no lab named "${name}" (labs: ${Object.keys(this.store.labs).join(', ') || 'none'})`);
+    if (!lab) throw notFound(`no lab named "${name}" (labs: ${Object.keys(this.store.labs).join(', ') || 'none'})`, 'NO_SUCH_LAB');
     return lab;
   }
 
+  /** The lab's live connections; a lab still starting (or failed) has none. */
   session(name: string): LabSession {
+    return this.runningLab(name).session;
+  }
+
+  faults(name: string): Faults {
+    return this.runningLab(name).faults;
+  }
+
+  private runningLab(name: string): RunningLab {
     const lab = this.get(name);
-    const session = this.sessions.get(name);
-    if (!session || lab.status !== 'ready') throw new LabConflictError(`lab "${name}" is ${lab.status}, not ready`);
-    return session;
+    const running = this.running.get(name);
+    if (!running || (lab.status !== 'ready' && lab.status !== 'degraded')) throw conflict('LAB_NOT_READY', `lab "${name}" is ${lab.status}, not ready`);
+    return running;
   }
 
   /**
@@ -51,7 +70,7 @@ export class LabManager {
     const existing = this.store.labs[spec.name];
     if (existing) {
       if (await this.anyServiceAlive(existing)) {
-        throw new LabConflictError(`lab "${spec.name}" is already up (${existing.status}, since ${existing.createdAt}): run \`reglab down\` first`);
+        throw conflict('LAB_ALREADY_UP', `lab "${spec.name}" is already up (${existing.status}, since ${existing.createdAt}): run \`reglab down\` first`);
       }
       await this.remove(spec.name, { volumes: true });
     }
@@ -59,55 +78,62 @@ export class LabManager {
     this.store.labs[spec.name] = lab;
     await this.store.save();
     const runtimeOptions = await runtimeOptionsFor(spec.runtime);
-    const emit = (event: LabEvent) => this.events.emit('event', event);
-    const work = bringUp(lab, { ...runtimeOptions, controlPlaneUrl: this.controlPlaneUrl(spec.runtime), onEvent: emit, persist: () => this.store.save() })
-      .then(async (session) => {
-        this.sessions.set(lab.name, session);
-        await this.onLabReady(lab);
-      })
+    const work = bringUp(lab, { runtimeOptions, controlPlaneUrl: this.controlPlaneUrl(spec.runtime), onEvent: this.emit, persist: this.persist })
+      .then((session) => this.supervise(session))
       .catch(() => undefined)
       .finally(() => this.bringUps.delete(lab.name));
     this.bringUps.set(lab.name, work);
     return lab;
   }
 
+  private async supervise(session: LabSession): Promise<void> {
+    const supervisor = new Supervisor(session, { onEvent: this.emit, persist: this.persist });
+    this.running.set(session.lab.name, { session, supervisor, faults: new Faults(supervisor, this.persist, this.emit) });
+    supervisor.start();
+    await this.onLabReady(session.lab);
+  }
+
   /** Stops every service of the lab and removes its folder and state. */
   async remove(name: string, options: { volumes: boolean }): Promise<void> {
     const lab = this.get(name);
     await this.bringUps.get(name);
-    this.sessions.get(name)?.close();
-    this.sessions.delete(name);
+    this.release(name);
     const { runtime } = await runtimeOptionsFor(lab.runtime);
-    await tearDown(lab, runtime, { volumes: options.volumes, onEvent: (event) => this.events.emit('event', event) });
+    await tearDown(lab, runtime, { volumes: options.volumes, onEvent: this.emit });
     delete this.store.labs[name];
     await this.store.save();
   }
 
+  private release(name: string): void {
+    const running = this.running.get(name);
+    running?.supervisor.stop();
+    running?.session.close();
+    this.running.delete(name);
+  }
+
   /**
-   * After a control-plane restart: labs whose services all still run are re-attached; a lab with a
-   * dead service is marked degraded (its `status` says which).
+   * After a control-plane restart: every lab that was up is supervised again. Its services that
+   * died meanwhile are shown failed (the lab degraded) and restarted by their policies.
    */
   async reattachAll(): Promise<void> {
     for (const lab of this.list()) {
-      const { runtime } = await runtimeOptionsFor(lab.runtime);
-      let allAlive = true;
+      if (lab.status === 'starting') {
+        lab.status = 'failed';
+        lab.error = 'the control plane stopped while the lab was starting';
+      }
+      if (lab.status !== 'ready' && lab.status !== 'degraded') continue;
+      const runtimeOptions = await runtimeOptionsFor(lab.runtime);
+      const dead: ServiceState[] = [];
       for (const service of Object.values(lab.services)) {
-        if (service.status !== 'ready') continue;
-        if (!service.handle || !(await runtime.isAlive(service.handle))) {
-          service.status = 'failed';
-          service.error = 'no longer running (found when the control plane restarted)';
-          allAlive = false;
-        }
+        if (service.status !== 'ready' || !service.handle || (await runtimeOptions.runtime.isAlive(service.handle))) continue;
+        setStatus(service, 'failed', 'no longer running (found when the control plane restarted)');
+        dead.push(service);
       }
-      if (lab.status === 'starting') lab.status = 'failed';
-      if (lab.status === 'ready' && !allAlive) lab.status = 'degraded';
-      if (lab.status === 'ready') {
-        const runtimeOptions = await runtimeOptionsFor(lab.runtime);
-        const session = new LabSession(lab, runtimeOptions);
-        await session.reattach();
-        this.sessions.set(lab.name, session);
-        await this.onLabReady(lab);
-      }
+      if (dead.length > 0) lab.status = 'degraded';
+      const session = new LabSession(lab, runtimeOptions, this.controlPlaneUrl(lab.runtime));
+      await session.reattach();
+      await this.supervise(session);
+      for (const service of dead) void this.running.get(lab.name)!.supervisor.recover(service);
     }
     await this.store.save();
   }
@@ -117,8 +143,7 @@ export class LabManager {
   }
 
   closeSessions(): void {
-    for (const session of this.sessions.values()) session.close();
-    this.sessions.clear();
+    for (const name of [...this.running.keys()]) this.release(name);
   }
 
   private async anyServiceAlive(lab: LabState): Promise<boolean> {

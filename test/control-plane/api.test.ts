@@ -6,7 +6,6 @@ import { startControlPlane, type RunningControlPlane } from '../../control-plane
 import { isRunning, stopProcessGroup } from '../../control-plane/src/runtimes/process/child.js';
 import { isListening } from '../../control-plane/src/util/ports.js';
 import { waitFor } from '../../lib/wait.js';
-import { pay } from 'ln-service';
 import { newKey, REGTEST_ADDRESS, signNonce } from '../wallet-server/support.js';
 
 // the repository's default lab, with its services, renamed so it cannot meet a user's lab
@@ -123,7 +122,7 @@ describe('control plane API on the default lab', () => {
     const wallet = (await send('POST', '/wallets', { name: 'workshop' }, auth)).body;
     const invoice = await send('POST', '/payments/invoices', { amount_msat: 21_000_000 }, { ...auth, 'x-service-wallet-key': wallet.id });
     expect(invoice.status).toBe(200);
-    await pay({ lnd: plane.manager.session('api').lnd('bob'), request: invoice.body.payment_request });
+    await plane.manager.session('api').lightning('bob').pay(invoice.body.payment_request);
     await waitFor(async () => (await send('GET', `/wallets/${wallet.id}`, undefined, auth)).body.balance_msat === '21000000', { timeoutMs: 20_000, what: 'the wallet to be credited' });
   });
 
@@ -166,7 +165,7 @@ describe('control plane API on the default lab', () => {
     expect(mined.body.state).toBe('completed');
   });
 
-  it('shows a lab whose service died while the control plane was down as degraded', async () => {
+  it('shows a lab whose service died while the control plane was down as degraded, then restarts it with its channels', async () => {
     await plane.stop();
     const carol = plane.manager.get('api').services.carol;
     if (carol.handle?.runtime !== 'process') throw new Error('expected a process lab');
@@ -174,9 +173,15 @@ describe('control plane API on the default lab', () => {
     plane = await startControlPlane({ home });
     const { body } = await call('GET', '/labs/api');
     expect(body.status).toBe('degraded');
-    expect(body.services.find((s: { name: string }) => s.name === 'carol')).toMatchObject({ status: 'failed', error: expect.stringContaining('no longer running') });
-    const work = await call('POST', '/labs/api/mine', { blocks: 1 });
-    expect(work.status).toBe(409);
+    expect(body.services.find((s: { name: string }) => s.name === 'carol')).toMatchObject({ status: expect.stringMatching(/^(failed|restarting)$/), error: expect.stringContaining('no longer running') });
+    const paid = await waitFor(async () => {
+      const lab = (await call('GET', '/labs/api')).body;
+      if (lab.status !== 'ready') return false;
+      const payment = await call('POST', '/labs/api/payments?wait=true', { from: 'alice', to: 'carol', amount_sat: 1_000 });
+      return payment.body.state === 'completed' && payment.body;
+    }, { timeoutMs: 60_000, intervalMs: 500, what: 'carol back with its channel' });
+    expect(paid.result.hops).toBe(2);
+    expect((await call('GET', '/labs/api')).body.services.find((s: { name: string }) => s.name === 'carol').restarts).toBe(1);
   });
 
   it('deletes the lab leaving no process and no port', async () => {

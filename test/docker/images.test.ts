@@ -7,7 +7,7 @@ import { buildImages } from '../../control-plane/src/images/build.js';
 import { RECIPES } from '../../control-plane/src/images/catalog.js';
 import { PIN_LABEL, recipePin } from '../../control-plane/src/images/pin.js';
 import { projectRoot } from '../../lib/project-root.js';
-import { engine } from './support.js';
+import { engine, recipesOf } from './support.js';
 
 const labelOf = async (docker: Docker, ref: string) => (await docker.getImage(ref).inspect()).Config.Labels?.[PIN_LABEL];
 
@@ -40,12 +40,12 @@ describe('buildImages on Podman', () => {
   beforeAll(async () => {
     docker = await engine();
     // the first run here builds the Debian base (debootstrap, once per machine) and the btcd image
-    await buildImages({ docker, kinds: ['btcd'], onProgress: () => undefined });
+    await buildImages({ docker, images: recipesOf('btcd'), onProgress: () => undefined });
   });
 
   it('skips every image that already carries its pin', async () => {
     const lines: string[] = [];
-    const result = await buildImages({ docker, kinds: ['btcd'], onProgress: (line) => lines.push(line) });
+    const result = await buildImages({ docker, images: recipesOf('btcd'), onProgress: (line) => lines.push(line) });
     expect(result.images).toEqual({ btcd: 'localhost/reglab-btcd:local' });
     expect(result.built.map((image) => [image.id, image.action])).toEqual([
       ['debian', 'up-to-date'],
@@ -59,7 +59,7 @@ describe('buildImages on Podman', () => {
     // put another pinned image under btcd's name: the builder must notice and build btcd again
     await docker.getImage('localhost/reglab-debian:bookworm').tag({ repo: 'localhost/reglab-btcd', tag: 'local' });
     const lines: string[] = [];
-    const result = await buildImages({ docker, kinds: ['btcd'], onProgress: (line) => lines.push(line) });
+    const result = await buildImages({ docker, images: recipesOf('btcd'), onProgress: (line) => lines.push(line) });
     expect(result.built.map((image) => [image.id, image.action])).toEqual([
       ['debian', 'up-to-date'],
       ['btcd', 'built'],
@@ -71,12 +71,12 @@ describe('buildImages on Podman', () => {
   });
 
   it('uses the images a lab names itself without building them', async () => {
-    const result = await buildImages({ docker, kinds: ['redis'], overrides: { redis: 'example.org/my-redis:7' } });
+    const result = await buildImages({ docker, images: recipesOf('redis'), overrides: { redis: 'example.org/my-redis:7' } });
     expect(result).toEqual({ images: { redis: 'example.org/my-redis:7' }, built: [] });
   });
 
   it('fails clearly when a lab asks for rln and no RLN image exists', async () => {
-    await expect(buildImages({ docker, kinds: ['rln'] })).rejects.toThrow(
+    await expect(buildImages({ docker, images: recipesOf('rln') })).rejects.toThrow(
       /needs image localhost\/reglab-rln:\S+ and it is not here: RGB Lightning Node cannot be built on this machine: its build needs GitHub.*podman load/,
     );
   });

@@ -4,7 +4,6 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type Docker from 'dockerode';
-import { getChainBalance, getChannels, getWalletInfo } from 'ln-service';
 import { stringify } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bringUp, newLabState } from '../../control-plane/src/lab/bring-up.js';
@@ -38,7 +37,7 @@ describe('a lab on the docker runtime (btcd, indexer, two lnd nodes with a chann
       services: { 'chain-adapter': {}, faucet: { node: 'alice' }, 'wallet-server': { node: 'bob' } },
     });
     lab = newLabState(parseLabSpec(yaml, 'docker-lab.yaml'), yaml, join(dir, 'lab'));
-    session = await bringUp(lab, { ...options, onEvent: () => undefined, persist: async () => undefined, readyTimeoutMs: 120_000 });
+    session = await bringUp(lab, { runtimeOptions: options, onEvent: () => undefined, persist: async () => undefined, readyTimeoutMs: 120_000 });
   });
 
   afterAll(async () => {
@@ -58,17 +57,17 @@ describe('a lab on the docker runtime (btcd, indexer, two lnd nodes with a chann
   it('funded both lnd nodes, which follow btcd across the lab network', async () => {
     const height = await session.chain.getBlockCount();
     for (const node of ['alice', 'bob']) {
-      const info = await getWalletInfo({ lnd: session.lnd(node) });
-      expect(info.current_block_height).toBe(height);
-      expect((await getChainBalance({ lnd: session.lnd(node) })).chain_balance).toBeGreaterThan(4_000_000);
+      const info = await session.lightning(node).info();
+      expect(info.height).toBe(height);
+      expect((await session.node(node).onchainBalance()).confirmedSat).toBeGreaterThan(4_000_000);
     }
   });
 
   it('opened the declared channel between lnd containers over the lab network, and pays over it', async () => {
     // lnd dials its peer from inside its container: the peer's address is the placement's, not the host's
     expect(options.placementFor(lab, 'alice').reach('bob', 'p2p')).toBe('bob:9735');
-    const { channels } = await getChannels({ lnd: session.lnd('alice'), is_active: true });
-    expect(channels).toEqual([expect.objectContaining({ capacity: 500_000, partner_public_key: await nodePubkey(session, 'bob') })]);
+    const channels = (await session.lightning('alice').channels()).filter((channel) => channel.active);
+    expect(channels).toEqual([expect.objectContaining({ capacitySat: 500_000, partnerPubkey: await nodePubkey(session, 'bob') })]);
     const payment = await payBetween(session, { from: 'alice', to: 'bob', amountSat: 1_000 });
     expect(payment.amountSat).toBe(1_000);
   });
@@ -80,7 +79,7 @@ describe('a lab on the docker runtime (btcd, indexer, two lnd nodes with a chann
   });
 
   it('serves the chain adapter from its container, over the indexer and btcd', async () => {
-    const base = `http://${session.connections.hostAddress('chain-adapter', 'http')}`;
+    const base = `http://${session.host.reach('chain-adapter', 'http')}`;
     const tip = await session.chain.getBlockCount();
     // the indexer follows btcd by polling: it reaches the tip a moment after blocks are mined
     await waitFor(async () => Number(await (await fetch(`${base}/api/blocks/tip/height`)).text()) === tip, { timeoutMs: 15_000, what: `the adapter at height ${tip}` });

@@ -1,8 +1,9 @@
 // The rln start sequence against the RLN contract double (RLN itself cannot run here).
 import { afterEach, describe, expect, it } from 'vitest';
-import { RlnClient } from '../../control-plane/src/drivers/rln.js';
-import { bringUpRln, initAndUnlock, openAssetChannel, rlnArgs, type RlnChainAccess, type RlnUnlockSettings } from '../../control-plane/src/kinds/rln-bringup.js';
+import { RlnClient } from '../../lib/rln/client.js';
+import { bringUpRln, initAndUnlock, openAssetChannel, rlnArgs, type RlnChainAccess, type RlnUnlockSettings } from '../../control-plane/src/nodes/rln/start-sequence.js';
 import { dockerPlacement } from '../../control-plane/src/runtimes/docker/placement.js';
+import { layoutOf } from './support.js';
 import { startRlnDouble, type RlnLifecycleOptions, type RlnNodeControl } from '../doubles/rln-double.js';
 
 /** A chain whose indexer lags a little behind its tip, paying to the doubles' addresses. */
@@ -126,6 +127,6 @@ describe('rln start sequence (against the RLN contract double)', () => {
   });
 
   it('runs the daemon on the container ports with regtest and its data in the volume', () => {
-    expect(rlnArgs(dockerPlacement('l', 'rgb1', { rgb1: 'rln' }))).toEqual(['/data', '--daemon-listening-port', '3001', '--ldk-peer-listening-port', '9735', '--network', 'regtest', '--disable-authentication']);
+    expect(rlnArgs(dockerPlacement(layoutOf({ name: 'l', dir: '/x' }, { rgb1: 'rln' }), 'rgb1'))).toEqual(['/data', '--daemon-listening-port', '3001', '--ldk-peer-listening-port', '9735', '--network', 'regtest', '--disable-authentication']);
   });
 });

@@ -2,16 +2,14 @@ import type Docker from 'dockerode';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildImages } from '../../control-plane/src/images/build.js';
-import { redisServiceLaunch } from '../../control-plane/src/kinds/redis.js';
-import type { ServiceKind } from '../../control-plane/src/kinds/types.js';
+import { redisServiceLaunch } from '../../control-plane/src/nodes/redis/index.js';
 import { createDockerRuntime, type DockerRuntime } from '../../control-plane/src/runtimes/docker/runtime.js';
 import { dockerPlacement } from '../../control-plane/src/runtimes/docker/placement.js';
 import type { RuntimeHandle } from '../../control-plane/src/runtimes/types.js';
 import { freePort } from '../../control-plane/src/util/ports.js';
 import { waitFor } from '../../lib/wait.js';
-import { engine, labLeftovers, uniqueLab } from './support.js';
+import { engine, labLeftovers, layoutOf, recipesOf, startRequest, uniqueLab } from './support.js';
 
-const kinds: Record<string, ServiceKind> = { cache: 'redis' };
 
 async function ping(port: number): Promise<string> {
   const client = new Redis({ host: '127.0.0.1', port, lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
@@ -28,17 +26,18 @@ describe('docker runtime on Podman', () => {
   let docker: Docker;
   let runtime: DockerRuntime;
   const lab = { name: uniqueLab('rt'), dir: '/nonexistent' };
+  const layout = layoutOf(lab, { cache: 'redis' });
   const location = { lab, service: 'cache' };
   let handle: RuntimeHandle;
   let hostPort: number;
 
   beforeAll(async () => {
     docker = await engine();
-    const { images } = await buildImages({ docker, kinds: ['redis'] });
+    const { images } = await buildImages({ docker, images: recipesOf('redis') });
     runtime = createDockerRuntime({ docker, images });
     await runtime.prepareLab(lab);
     hostPort = await freePort();
-    handle = await runtime.start({ ...location, kind: 'redis', launch: redisServiceLaunch(dockerPlacement(lab.name, 'cache', kinds)), hostPorts: { redis: hostPort } });
+    handle = await runtime.start(startRequest(lab, 'cache', 'redis', redisServiceLaunch(dockerPlacement(layout, 'cache')), { redis: hostPort }));
   });
 
   afterAll(async () => {
@@ -92,7 +91,7 @@ describe('docker runtime on Podman', () => {
     expect(await runtime.isAlive(handle)).toBe(false);
     await runtime.stop(handle); // stopping twice is fine
     expect(await runtime.logs(location, undefined, 200)).toMatch(/Ready to accept connections/);
-    handle = await runtime.start({ ...location, kind: 'redis', launch: redisServiceLaunch(dockerPlacement(lab.name, 'cache', kinds)), hostPorts: { redis: hostPort } });
+    handle = await runtime.start(startRequest(lab, 'cache', 'redis', redisServiceLaunch(dockerPlacement(layout, 'cache')), { redis: hostPort }));
     expect(await waitFor(() => ping(hostPort), { timeoutMs: 20_000, what: 'redis restarted' })).toBe('PONG');
     expect((await runtime.readServiceFile(location, 'dump.rdb')).subarray(0, 5).toString()).toBe('REDIS');
     expect(await runtime.findContainers(lab.name)).toHaveLength(1);
@@ -100,9 +99,9 @@ describe('docker runtime on Podman', () => {
 
   it('says which image is missing and how to build it', async () => {
     const bare = createDockerRuntime({ docker, images: { redis: 'localhost/reglab-nothing:here' } });
-    const launch = redisServiceLaunch(dockerPlacement(lab.name, 'cache', kinds));
-    await expect(bare.start({ lab, service: 'other', kind: 'redis', launch, hostPorts: {} })).rejects.toThrow(/cannot start other \(redis\): image localhost\/reglab-nothing:here is not in the container engine/);
-    await expect(createDockerRuntime({ docker }).start({ lab, service: 'rgb', kind: 'rln', launch, hostPorts: {} })).rejects.toThrow(/cannot start rgb \(rln\).*RGB Lightning Node cannot be built on this machine/);
+    const launch = redisServiceLaunch(dockerPlacement(layout, 'cache'));
+    await expect(bare.start(startRequest(lab, 'other', 'redis', launch, {}))).rejects.toThrow(/cannot start other \(redis\): image localhost\/reglab-nothing:here is not in the container engine/);
+    await expect(createDockerRuntime({ docker }).start(startRequest(lab, 'rgb', 'rln', launch, {}))).rejects.toThrow(/cannot start rgb \(rln\).*RGB Lightning Node cannot be built on this machine/);
   });
 
   it('removes the lab without leaving a container, a network or a volume', async () => {

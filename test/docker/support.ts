@@ -3,6 +3,9 @@
 import { randomBytes } from 'node:crypto';
 import type Docker from 'dockerode';
 import { discoverEngine } from '../../control-plane/src/runtimes/docker/engine.js';
+import type { ServiceKind } from '../../control-plane/src/nodes/kinds.js';
+import { imageRecipesFor, kindDefinition } from '../../control-plane/src/nodes/registry.js';
+import type { LabLayout, LaunchSpec, StartRequest } from '../../control-plane/src/runtimes/types.js';
 
 // testcontainers on Podman: no Ryuk (its image cannot be pulled) and localhost, not the bridge
 // gateway (these VMs have /.dockerenv).
@@ -24,3 +27,17 @@ export async function labLeftovers(docker: Docker, lab: string) {
   const volumes = (await docker.listVolumes({ filters })).Volumes ?? [];
   return { containers: containers.map((c) => c.Names[0]), networks: networks.map((n) => n.Name), volumes: volumes.map((v) => v.Name) };
 }
+
+/** A lab layout for placements, from the kinds its services run. */
+export function layoutOf(lab: { name: string; dir: string }, kinds: Record<string, ServiceKind>): LabLayout {
+  return { ...lab, services: Object.fromEntries(Object.entries(kinds).map(([service, kind]) => [service, { hostPorts: {}, containerPorts: kindDefinition(kind).ports }])) };
+}
+
+/** What the planner would ask the runtime, for one service of a test lab. */
+export function startRequest(lab: { name: string; dir: string }, service: string, kind: ServiceKind, launch: LaunchSpec, hostPorts: Record<string, number>): StartRequest {
+  const definition = kindDefinition(kind);
+  return { lab, service, kind, image: definition.image, launch, hostPorts, containerPorts: definition.ports };
+}
+
+/** The image recipes of kinds, for buildImages. */
+export const recipesOf = (...kinds: ServiceKind[]) => imageRecipesFor(kinds, 'local');

@@ -5,14 +5,14 @@ import { Redis } from 'ioredis';
 import { GenericContainer, Wait, type StartedTestContainer } from 'testcontainers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildImages } from '../../control-plane/src/images/build.js';
-import { engine } from './support.js';
+import { engine, recipesOf } from './support.js';
 
 describe('postgres and redis images (testcontainers on Podman)', () => {
   const started: StartedTestContainer[] = [];
   let images: Awaited<ReturnType<typeof buildImages>>['images'];
 
   beforeAll(async () => {
-    ({ images } = await buildImages({ docker: await engine(), kinds: ['postgres', 'redis'] }));
+    ({ images } = await buildImages({ docker: await engine(), images: recipesOf('postgres', 'redis') }));
   });
   afterAll(async () => {
     for (const container of started) await container.stop({ timeout: 5_000 });

@@ -1,7 +1,7 @@
 // Fails the run early, with the fix, when a real part every integration test needs is missing.
 // (Node binaries are checked where a test starts a node, with the same kind of message.)
-import { postgresBinDir } from '../../control-plane/src/managed/postgres.js';
-import { redisServerBinary } from '../../control-plane/src/managed/redis.js';
+import { postgresBinDir } from '../../control-plane/src/nodes/postgres/server.js';
+import { redisServerBinary } from '../../control-plane/src/nodes/redis/server.js';
 
 export default function setup(): void {
   postgresBinDir();

@@ -5,8 +5,10 @@ import { join } from 'node:path';
 import { existsSync } from 'node:fs';
 import { chainConfigToEnv } from '../../lib/chain/from-env.js';
 import type { ChainRpcConfig } from '../../lib/chain/types.js';
-import { lndCredentialsToEnv, type LndCredentials } from '../../lib/lightning/lnd.js';
-import { nodeBinary } from '../../control-plane/src/kinds/binaries.js';
+import type { AuthenticatedLnd } from 'ln-service';
+import { connectLnd, lndCredentialsToEnv, type LndCredentials } from '../../lib/lightning/lnd.js';
+import { chainRpcFor } from '../../control-plane/src/nodes/btcd/index.js';
+import { nodeBinary } from '../../control-plane/src/home.js';
 import { bringUp, newLabState } from '../../control-plane/src/lab/bring-up.js';
 import type { LabEvent } from '../../control-plane/src/lab/events.js';
 import type { LabSession } from '../../control-plane/src/lab/session.js';
@@ -32,7 +34,8 @@ export interface Regtest {
   chainRpc: ChainRpcConfig;
   /** CHAIN_* variables a lab service reads. */
   chainEnv: Record<string, string>;
-  lnd(node: string): ReturnType<LabSession['lnd']>;
+  /** An ln-service connection to an lnd node of the lab. */
+  lnd(node: string): AuthenticatedLnd;
   lndCredentials(node: string): LndCredentials;
   /** LND_* variables a lab service reads. */
   lndEnv(node: string): Record<string, string>;
@@ -61,22 +64,32 @@ export async function startRegtest(options: RegtestOptions = {}): Promise<Regtes
   const runtimeOptions = processRuntimeOptions();
   let session: LabSession;
   try {
-    session = await bringUp(lab, { ...runtimeOptions, onEvent: (event) => events.push(event), persist: async () => undefined });
+    session = await bringUp(lab, { runtimeOptions, onEvent: (event) => events.push(event), persist: async () => undefined });
   } catch (error) {
     await tearDown(lab, runtimeOptions.runtime, { volumes: true });
     throw error;
   }
-  const chainRpc = session.connections.chainRpc(session.hostPlacement);
+  const chainRpc = chainRpcFor(session, session.host);
+  const lnds = new Map<string, AuthenticatedLnd>();
+  const lndCredentials = (node: string): LndCredentials => ({
+    socket: session.host.reach(node, 'grpc'),
+    certBase64: session.credentials.require(node, 'certBase64'),
+    macaroonHex: session.credentials.require(node, 'macaroonHex'),
+  });
   return {
     session,
     lab,
     chain: session.chain,
     chainRpc,
     chainEnv: chainConfigToEnv(chainRpc),
-    lnd: (node) => session.lnd(node),
-    lndCredentials: (node) => session.connections.lndCredentials(node, session.hostPlacement),
-    lndEnv: (node) => lndCredentialsToEnv(session.connections.lndCredentials(node, session.hostPlacement)),
-    address: (service, port) => session.connections.hostAddress(service, port),
+    lnd: (node) => {
+      const made = lnds.get(node) ?? connectLnd(lndCredentials(node));
+      lnds.set(node, made);
+      return made;
+    },
+    lndCredentials,
+    lndEnv: (node) => lndCredentialsToEnv(lndCredentials(node)),
+    address: (service, port) => session.host.reach(service, port),
     events,
     async stop() {
       session.close();

@@ -1,7 +1,20 @@
+import { errorResponses } from '../../../lib/http/errors.js';
+
 const labName = { type: 'string', pattern: '^[a-z][a-z0-9-]{0,30}$' } as const;
 const nodeName = { type: 'string', minLength: 1, maxLength: 64 } as const;
+const anyObject = { type: 'object', additionalProperties: true } as const;
+const hex32 = { type: 'string', pattern: '^[0-9a-f]{64}$' } as const;
 
 export const labParams = { type: 'object', required: ['name'], properties: { name: labName } } as const;
+export const serviceParams = { type: 'object', required: ['name', 'service'], properties: { name: labName, service: nodeName } } as const;
+export const nodeParams = { type: 'object', required: ['name', 'node'], properties: { name: labName, node: nodeName } } as const;
+export const invoiceParams = { type: 'object', required: ['name', 'node', 'hash'], properties: { name: labName, node: nodeName, hash: hex32 } } as const;
+
+/** A JSON answer of the lab; its fields are described in docs/control-plane.md. */
+export const answer = (description: string) => ({ description, ...anyObject });
+
+/** The errors a route on a lab answers: unknown lab (404), lab not ready (409), a node failing (502). */
+export const labErrors = errorResponses(401, 404, 409, 502);
 
 export const createLabBody = {
   type: 'object',
@@ -15,6 +28,7 @@ export const createLabBody = {
 
 export const waitQuery = {
   type: 'object',
+  additionalProperties: false,
   properties: { wait: { type: 'boolean', default: false, description: 'answer when the job has finished (up to 120 s)' } },
 } as const;
 
@@ -23,8 +37,15 @@ export const mineBody = {
   additionalProperties: false,
   properties: {
     blocks: { type: 'integer', minimum: 1, maximum: 1000, default: 1 },
-    address: { type: 'string', minLength: 1, description: 'pay the coinbase here instead of to the lab wallet' },
+    address: { type: 'string', minLength: 1, maxLength: 100, description: 'pay the coinbase here instead of to the lab wallet' },
   },
+} as const;
+
+export const reorgBody = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['blocks'],
+  properties: { blocks: { type: 'integer', minimum: 1, maximum: 100, description: 'the last N blocks are replaced by N+1 new ones' } },
 } as const;
 
 export const fundBody = {
@@ -34,7 +55,7 @@ export const fundBody = {
   oneOf: [{ required: ['node'] }, { required: ['address'] }],
   properties: {
     node: nodeName,
-    address: { type: 'string', minLength: 1 },
+    address: { type: 'string', minLength: 1, maxLength: 100 },
     amount_sat: { type: 'integer', minimum: 546, maximum: 2_100_000_000_000_000 },
   },
 } as const;
@@ -46,16 +67,36 @@ export const channelBody = {
   properties: {
     from: nodeName,
     to: nodeName,
-    capacity_sat: { type: 'integer', minimum: 20_000 },
+    capacity_sat: { type: 'integer', minimum: 20_000, maximum: 2_100_000_000_000_000 },
     push_sat: { type: 'integer', minimum: 0, default: 0 },
+    private: { type: 'boolean', default: false },
+  },
+} as const;
+
+export const closeBody = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['node'],
+  properties: {
+    node: nodeName,
+    partner: nodeName,
+    channel_id: { type: 'string', minLength: 1, maxLength: 100, description: 'the channel as the node names it (lnd: funding txid:vout)' },
+    force: { type: 'boolean', default: false },
   },
 } as const;
 
 export const paymentBody = {
   type: 'object',
   additionalProperties: false,
-  required: ['from', 'to', 'amount_sat'],
-  properties: { from: nodeName, to: nodeName, amount_sat: { type: 'integer', minimum: 1 } },
+  required: ['from'],
+  oneOf: [{ required: ['to', 'amount_sat'] }, { required: ['invoice'] }],
+  properties: {
+    from: nodeName,
+    to: nodeName,
+    amount_sat: { type: 'integer', minimum: 1, maximum: 2_100_000_000_000_000 },
+    invoice: { type: 'string', minLength: 1, maxLength: 4096, description: 'a BOLT11 invoice to pay (instead of to + amount_sat)' },
+    keysend: { type: 'boolean', default: false, description: 'pay `to` by keysend, without an invoice' },
+  },
 } as const;
 
 export const autoMiningBody = {
@@ -63,4 +104,36 @@ export const autoMiningBody = {
   additionalProperties: false,
   required: ['seconds'],
   properties: { seconds: { type: 'integer', minimum: 0, maximum: 86_400, description: '0 stops auto-mining' } },
+} as const;
+
+export const peersBody = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['a', 'b'],
+  properties: { a: nodeName, b: nodeName },
+} as const;
+
+export const invoiceBody = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['amount_msat'],
+  properties: {
+    amount_msat: { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER },
+    memo: { type: 'string', maxLength: 639 },
+    expiry_sec: { type: 'integer', minimum: 1, maximum: 31_536_000 },
+    hold: { type: 'boolean', default: false, description: 'a hold invoice: the lab makes the preimage and answers it; settle or cancel it later' },
+  },
+} as const;
+
+export const settleBody = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['preimage'],
+  properties: { preimage: hex32 },
+} as const;
+
+export const logsQuery = {
+  type: 'object',
+  additionalProperties: false,
+  properties: { lines: { type: 'integer', minimum: 1, maximum: 10_000, default: 100 } },
 } as const;

@@ -20,12 +20,20 @@ export class ApiError extends Error {
 
 /** The CLI's view of the control plane: plain HTTP calls, errors turned into ApiError. */
 export class ControlPlaneClient {
-  constructor(readonly url: string) {}
+  constructor(
+    readonly url: string,
+    /** The token of a control plane open to the network (from daemon.json). */
+    private readonly token?: string,
+  ) {}
+
+  private headers(json: boolean): Record<string, string> {
+    return { ...(json ? { 'content-type': 'application/json' } : {}), ...(this.token ? { authorization: `Bearer ${this.token}` } : {}) };
+  }
 
   async request<T>(method: string, path: string, body?: unknown): Promise<T> {
     const response = await fetch(`${this.url}${path}`, {
       method,
-      headers: body === undefined ? {} : { 'content-type': 'application/json' },
+      headers: this.headers(body !== undefined),
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     const text = await response.text();
@@ -39,7 +47,7 @@ export class ControlPlaneClient {
 
   /** Reads the server-sent events of `path`, calling `onEvent` until it returns true. */
   async follow(path: string, onEvent: (event: { type: string; [key: string]: unknown }) => boolean): Promise<void> {
-    const response = await fetch(`${this.url}${path}`, { headers: { accept: 'text/event-stream' } });
+    const response = await fetch(`${this.url}${path}`, { headers: { accept: 'text/event-stream', ...this.headers(false) } });
     if (!response.ok || !response.body) throw new ApiError(response.status, 'error', `cannot follow ${path}`);
     const decoder = new TextDecoder();
     let buffer = '';
@@ -59,7 +67,7 @@ export class ControlPlaneClient {
   }
 }
 
-function readDaemonInfo(home: string): DaemonInfo | undefined {
+export function readDaemonInfo(home: string): DaemonInfo | undefined {
   const file = daemonInfoFile(home);
   if (!existsSync(file)) return undefined;
   const info = JSON.parse(readFileSync(file, 'utf8')) as DaemonInfo;
@@ -77,23 +85,33 @@ async function answers(url: string): Promise<boolean> {
 /** The running control plane of this home folder, if any. */
 export async function findControlPlane(home: string): Promise<ControlPlaneClient | undefined> {
   const info = readDaemonInfo(home);
-  return info && (await answers(info.url)) ? new ControlPlaneClient(info.url) : undefined;
+  return info && (await answers(info.url)) ? new ControlPlaneClient(info.url, info.token) : undefined;
 }
 
-/** The control plane of this home folder, started in the background when none runs. */
-export async function ensureControlPlane(home: string): Promise<ControlPlaneClient> {
+/**
+ * The control plane of this home folder, started in the background (listening on `listen`) when
+ * none runs. `started` says whether this call started it.
+ */
+export async function ensureControlPlane(home: string, listen?: string): Promise<ControlPlaneClient & { started?: boolean }> {
   const running = await findControlPlane(home);
-  if (running) return running;
+  if (running) {
+    const current = readDaemonInfo(home)?.listen ?? '127.0.0.1';
+    if (listen !== undefined && listen !== current) {
+      throw new ApiError(409, 'CONTROL_PLANE_RUNNING', `the control plane of ${home} already listens on ${current}; bring its labs down first (\`reglab down\`) to listen on ${listen}`);
+    }
+    return running;
+  }
   mkdirSync(join(home, 'logs'), { recursive: true });
   const log = openSync(join(home, 'logs', 'control-plane.log'), 'a');
   const cli = fileURLToPath(new URL('./main.js', import.meta.url));
   const entry = existsSync(cli) ? [cli] : ['--import', pathToFileURL(join(projectRoot(), 'node_modules', 'tsx', 'dist', 'loader.mjs')).href, cli.replace(/\.js$/, '.ts')];
-  const child = spawn(process.execPath, [...entry, 'serve'], { detached: true, stdio: ['ignore', log, log], env: { ...process.env, REGLAB_HOME: home } });
+  const child = spawn(process.execPath, [...entry, 'serve', ...(listen ? ['--listen', listen] : [])], { detached: true, stdio: ['ignore', log, log], env: { ...process.env, REGLAB_HOME: home } });
   child.unref();
-  return waitFor(async () => {
+  const started = await waitFor(async () => {
     if (child.exitCode !== null) throw new Error(`the control plane exited at start (log: ${join(home, 'logs', 'control-plane.log')})`);
     return findControlPlane(home);
   }, { timeoutMs: 30_000, intervalMs: 100, what: 'the control plane to start', stopOn: () => child.exitCode !== null });
+  return Object.assign(started, { started: true });
 }
 
 /** Asks the control plane to stop and waits until its process is gone. */

@@ -3,9 +3,9 @@ import { resolve } from 'node:path';
 import { Command, Option } from 'commander';
 import type { LabEvent } from '../lab/events.js';
 import { startControlPlane } from '../daemon.js';
-import { reglabHome } from '../home.js';
+import { daemonInfoFile, reglabHome, type DaemonInfo } from '../home.js';
 import { formatProblem, LabSpecError, parseLabSpec } from '../spec/parse.js';
-import { ApiError, ensureControlPlane, findControlPlane, stopControlPlane, type ControlPlaneClient } from './client.js';
+import { ApiError, ensureControlPlane, findControlPlane, readDaemonInfo, stopControlPlane, type ControlPlaneClient } from './client.js';
 import { formatEvent, formatLab } from './print.js';
 import { prepareScenarioRun, runScenarios, ScenarioUsageError } from '../../../scenarios/src/cli.js';
 
@@ -26,12 +26,18 @@ async function labName(client: ControlPlaneClient): Promise<string> {
   if (chosen) return chosen;
   const { labs } = await client.request<{ labs: { name: string }[] }>('GET', '/labs');
   if (labs.length === 1) return labs[0].name;
-  throw new ApiError(404, 'not_found', labs.length === 0 ? 'no lab is up: start one with `reglab up`' : `several labs are up (${labs.map((lab) => lab.name).join(', ')}): choose one with --lab`);
+  throw new ApiError(404, 'NO_SUCH_LAB', labs.length === 0 ? 'no lab is up: start one with `reglab up`' : `several labs are up (${labs.map((lab) => lab.name).join(', ')}): choose one with --lab`);
+}
+
+/** The dashboard as a browser on this machine (or, listening beyond loopback, the room) reaches it. */
+function dashboardUrl(url: string, daemon: DaemonInfo | undefined, token?: string): string {
+  const base = daemon && daemon.listen !== '127.0.0.1' && daemon.listen !== '0.0.0.0' ? url.replace('127.0.0.1', daemon.listen) : url;
+  return `${base}/${token ? `#token=${token}` : ''}`;
 }
 
 async function runningClient(): Promise<ControlPlaneClient> {
   const client = await findControlPlane(reglabHome());
-  if (!client) throw new ApiError(404, 'not_found', 'no lab is up here (no control plane runs for this folder): start one with `reglab up`');
+  if (!client) throw new ApiError(404, 'NO_SUCH_LAB', 'no lab is up here (no control plane runs for this folder): start one with `reglab up`');
   return client;
 }
 
@@ -44,14 +50,20 @@ program.command('validate').description('check lab.yaml without starting anythin
 
 program.command('up').description('bring a lab up and wait until it is ready')
   .option('-f, --file <path>', 'lab file', 'lab.yaml')
-  .action(async (options: { file: string }) => {
+  .option('--listen <address>', 'where the control plane and its dashboard listen: 127.0.0.1 (the default), or 0.0.0.0 for a workshop (a token is then printed once)')
+  .action(async (options: { file: string; listen?: string }) => {
     const file = resolve(options.file);
     const yaml = readFileSync(file, 'utf8');
     parseLabSpec(yaml, options.file);
-    const client = await ensureControlPlane(reglabHome());
+    const home = reglabHome();
+    const client = await ensureControlPlane(home, options.listen);
     const started = Date.now();
     const lab = await client.request<{ name: string }>('POST', '/labs', { yaml, file: options.file });
     if (!json()) console.log(`bringing lab ${lab.name} up (control plane ${client.url})`);
+    const daemon = readDaemonInfo(home);
+    if (client.started && daemon?.token && !json()) {
+      console.log(`the control plane listens on ${daemon.listen}: actions and credentials need this token (shown once; also in ${daemonInfoFile(home)}):\n  ${daemon.token}`);
+    }
     let final: LabEvent | undefined;
     await client.follow(`/labs/${lab.name}/events`, (event) => {
       const line = formatEvent(event as LabEvent);
@@ -62,7 +74,8 @@ program.command('up').description('bring a lab up and wait until it is ready')
     const inspected = await client.request<Parameters<typeof formatLab>[0]>('GET', `/labs/${lab.name}`);
     const failed = final?.type === 'lab' && final.status !== 'ready';
     const elapsed = ((Date.now() - started) / 1000).toFixed(1);
-    out(`\n${formatLab(inspected)}\n${failed ? `lab ${lab.name} ${final?.type === 'lab' ? final.status : 'failed'} after ${elapsed}s: see \`reglab logs SERVICE\`, then \`reglab down\`` : `ready in ${elapsed}s`}`, inspected);
+    const dashboard = dashboardUrl(client.url, daemon, client.started ? daemon?.token : undefined);
+    out(`\n${formatLab(inspected)}\n${failed ? `lab ${lab.name} ${final?.type === 'lab' ? final.status : 'failed'} after ${elapsed}s: see \`reglab logs SERVICE\`, then \`reglab down\`` : `ready in ${elapsed}s`}\ndashboard: ${dashboard}`, { ...inspected, dashboard });
     if (failed) process.exitCode = EXIT.failed;
   });
 
@@ -78,19 +91,48 @@ program.command('down').description('stop the lab and remove its processes, cont
       out('no lab is up', { stopped: [] });
       return;
     }
-    if (!name) throw new ApiError(404, 'not_found', `several labs are up (${labs.map((lab) => lab.name).join(', ')}): choose one with --lab`);
+    if (!name) throw new ApiError(404, 'NO_SUCH_LAB', `several labs are up (${labs.map((lab) => lab.name).join(', ')}): choose one with --lab`);
     await client.request('DELETE', `/labs/${name}?volumes=${Boolean(options.volumes)}`);
     const rest = await client.request<{ labs: unknown[] }>('GET', '/labs');
     if (rest.labs.length === 0) await stopControlPlane(home, client);
     out(`lab ${name} is down`, { stopped: [name] });
   });
 
-program.command('status').description('services, ports, node pubkeys, balances, channels and chain height')
+program.command('status').description('services, ports, node pubkeys, balances, channels and chain height (exit code 1 when something is not ready)')
   .action(async () => {
     const client = await runningClient();
     const inspected = await client.request<Parameters<typeof formatLab>[0]>('GET', `/labs/${await labName(client)}`);
     out(formatLab(inspected), inspected);
+    if (inspected.status !== 'ready' || inspected.services.some((service) => service.status !== 'ready')) process.exitCode = EXIT.failed;
   });
+
+program.command('open').description("print the dashboard's URL")
+  .action(async () => {
+    const home = reglabHome();
+    const client = await runningClient();
+    const url = dashboardUrl(client.url, readDaemonInfo(home));
+    out(url, { dashboard: url });
+  });
+
+for (const [action, what] of [['stop', 'stop a service cleanly (the supervisor leaves it stopped)'], ['start', 'start a stopped or failed service'], ['restart', 'stop and start a service'], ['kill', 'SIGKILL a service: a crash, restarted by its policy']] as const) {
+  program.command(action).description(what)
+    .argument('<service>', 'a service of the lab (see reglab status)')
+    .action(async (service: string) => {
+      const client = await runningClient();
+      const done = await client.request<{ service: string; status: string }>('POST', `/labs/${await labName(client)}/services/${service}/${action}`);
+      out(`${done.service} ${done.status}`, done);
+    });
+}
+
+for (const action of ['connect', 'disconnect'] as const) {
+  program.command(action).description(`${action} two Lightning nodes as peers`)
+    .argument('<a>').argument('<b>')
+    .action(async (a: string, b: string) => {
+      const client = await runningClient();
+      const done = await client.request<{ a: string; b: string }>('POST', `/labs/${await labName(client)}/peers/${action}`, { a, b });
+      out(`${a} and ${b} ${action}ed`, done);
+    });
+}
 
 type JobView = { id: string; state: string; result?: Record<string, unknown>; error?: string };
 
@@ -106,7 +148,7 @@ async function runJob(path: string, body: unknown, describe: (result: Record<str
 }
 
 const integer = (name: string) => (value: string) => {
-  if (!/^\d+$/.test(value)) throw new ApiError(400, 'invalid_request', `${name} must be a whole number, not "${value}"`);
+  if (!/^\d+$/.test(value)) throw new ApiError(400, 'INVALID_ARGUMENT', `${name} must be a whole number, not "${value}"`);
   return Number(value);
 };
 
@@ -123,8 +165,13 @@ program.command('fund').description('send coins from the lab wallet to a node or
     return runJob('/fund', { ...(isAddress ? { address: target } : { node: target }), amount_sat: amount }, (result) => `sent ${amount} sat to ${result.address} in ${result.txid} (confirmed at height ${result.height})`);
   });
 
-program.command('channel').description('channels between the lab nodes')
-  .command('open')
+const channel = program.command('channel').description('channels between the lab nodes');
+channel.command('close')
+  .argument('<node>').argument('<partner>')
+  .option('--force', 'force close (the funds wait for their timelock)')
+  .action((node: string, partner: string, options: { force?: boolean }) =>
+    runJob('/channels/close', { node, partner, force: Boolean(options.force) }, (result) => `channel ${result.channelId} closing in ${result.closingTxid}${result.maturityBlocks !== undefined ? `; ${node}'s funds are swept after ${result.maturityBlocks} more blocks` : ''}`));
+channel.command('open')
   .argument('<from>').argument('<to>')
   .argument('<capacity_sat>', 'capacity in satoshis', integer('capacity_sat'))
   .option('--push <sat>', 'satoshis given to the other side', integer('push'), 0)
@@ -134,8 +181,13 @@ program.command('channel').description('channels between the lab nodes')
 program.command('pay').description('an invoice on <to>, paid by <from> over the lab channels')
   .argument('<from>').argument('<to>')
   .argument('<amount_sat>', 'amount in satoshis', integer('amount_sat'))
-  .action((from: string, to: string, amount: number) =>
-    runJob('/payments', { from, to, amount_sat: amount }, (result) => `paid ${result.amountSat} sat ${from} -> ${to} over ${result.hops} hop(s), fee ${result.feeSat} sat (hash ${result.paymentHash})`));
+  .option('--keysend', 'pay by keysend, without an invoice')
+  .action((from: string, to: string, amount: number, options: { keysend?: boolean }) =>
+    runJob('/payments', { from, to, amount_sat: amount, keysend: Boolean(options.keysend) }, (result) => `paid ${result.amountSat} sat ${from} -> ${to} over ${result.hops} hop(s), fee ${result.feeSat} sat (hash ${result.paymentHash})`));
+
+program.command('reorg').description('replace the last N blocks by N+1 new ones (their transactions go back to the mempool)')
+  .argument('<blocks>', 'how many blocks to replace', integer('blocks'))
+  .action((blocks: number) => runJob('/reorg', { blocks }, (result) => `replaced ${result.replaced} block(s) above height ${result.forkHeight}; height ${result.newHeight}`));
 
 program.command('auto-mine').description('mine one block every N seconds (0 stops)')
   .argument('<seconds>', 'interval', integer('seconds'))
@@ -194,8 +246,9 @@ program.command('scenario').description('scenario files: flows run against a lab
   });
 
 program.command('serve').description('run the control plane in the foreground (reglab up starts it when needed)')
-  .action(async () => {
-    const running = await startControlPlane({ logger: true });
+  .option('--listen <address>', 'where the API and the dashboard listen (default 127.0.0.1)')
+  .action(async (options: { listen?: string }) => {
+    const running = await startControlPlane({ logger: true, listen: options.listen });
     console.log(`control plane listening on ${running.url}`);
     const stop = () => void running.stop().then(() => process.exit(0));
     process.once('SIGTERM', stop);
@@ -204,7 +257,7 @@ program.command('serve').description('run the control plane in the foreground (r
 
 program.parseAsync().catch((error: unknown) => {
   if (error instanceof LabSpecError) {
-    out(error.problems.map(formatProblem).join('\n'), { error: { code: 'invalid_lab_spec', problems: error.problems } });
+    out(error.problems.map(formatProblem).join('\n'), { error: { code: 'INVALID_LAB_SPEC', problems: error.problems } });
     process.exitCode = EXIT.invalidInput;
   } else if (error instanceof ApiError) {
     const message = error.problems ? error.problems.map(formatProblem).join('\n') : error.message;
@@ -213,7 +266,7 @@ program.parseAsync().catch((error: unknown) => {
     process.exitCode = error.status === 400 ? EXIT.invalidInput : error.status === 404 || error.status === 409 ? EXIT.conflictOrMissing : EXIT.failed;
   } else {
     const message = error instanceof Error ? error.message : String(error);
-    if (json()) console.log(JSON.stringify({ error: { code: 'failed', message } }));
+    if (json()) console.log(JSON.stringify({ error: { code: 'FAILED', message } }));
     else console.error(`reglab: ${message}`);
     process.exitCode = (error as NodeJS.ErrnoException).code === 'ENOENT' ? EXIT.invalidInput : EXIT.failed;
   }

@@ -8,8 +8,8 @@ type Inspected = {
   error?: string;
   chain?: { kind: string; height: number };
   labWallet?: { address: string; spendableSat: number };
-  services: { name: string; kind: string; status: string; info: Record<string, string>; error?: string }[];
-  nodes: { name: string; pubkey?: string; chainBalanceSat?: number; channelBalanceSat?: number; channels?: { partner: string; capacitySat: number; localSat: number; remoteSat: number; active: boolean }[]; error?: string }[];
+  services: { name: string; kind: string; status: string; info: Record<string, string>; error?: string; restarts?: number }[];
+  nodes: { name: string; status?: string; pubkey?: string; chainBalanceSat?: number; channelBalanceSat?: number; channels?: { partner: string; capacitySat: number; localSat: number; remoteSat: number; active: boolean }[]; error?: string }[];
   phases: { name: string; ms: number }[];
 };
 
@@ -22,6 +22,8 @@ export function formatEvent(event: LabEvent): string | undefined {
       if (event.status === 'ready') return `  ✓ ${event.service} ready${mainEndpoint(event.info) ? `  ${mainEndpoint(event.info)}` : ''}`;
       if (event.status === 'starting') return `  … ${event.service} starting`;
       if (event.status === 'failed') return `  ✗ ${event.service} failed: ${event.message ?? ''}`;
+      if (event.status === 'restarting') return `  ↻ ${event.service} restarting: ${(event.message ?? '').split('\n')[0]}`;
+      if (event.status === 'unhealthy') return `  ! ${event.service} unhealthy: ${(event.message ?? '').split('\n')[0]}`;
       if (event.status === 'stopped') return `  ■ ${event.service} stopped`;
       return undefined;
     case 'phase':
@@ -45,15 +47,16 @@ export function formatLab(lab: Inspected): string {
   if (lab.labWallet) lines.push(`  lab wallet: ${lab.labWallet.spendableSat} sat spendable (${lab.labWallet.address})`);
   lines.push('  services:');
   for (const service of lab.services) {
-    const details = Object.entries(service.info).filter(([key]) => !['rpcPassword'].includes(key)).map(([key, value]) => `${key}=${value}`).join(' ');
-    lines.push(`    ${service.name.padEnd(14)} ${service.kind.padEnd(14)} ${service.status.padEnd(8)} ${details}`);
+    const details = Object.entries(service.info).map(([key, value]) => `${key}=${value}`).join(' ');
+    const restarts = service.restarts ? ` (restarted ${service.restarts}×)` : '';
+    lines.push(`    ${service.name.padEnd(14)} ${service.kind.padEnd(14)} ${service.status.padEnd(10)} ${details}${restarts}`);
     if (service.error) lines.push(`      ${service.error.split('\n')[0]}`);
   }
-  const nodes = lab.nodes.filter((node) => node.chainBalanceSat !== undefined || node.error);
+  const nodes = lab.nodes.filter((node) => node.chainBalanceSat !== undefined || node.error || (node.status && node.status !== 'ready'));
   if (nodes.length > 0) lines.push('  nodes:');
   for (const node of nodes) {
-    if (node.error) {
-      lines.push(`    ${node.name}: ${node.error}`);
+    if (node.error || node.chainBalanceSat === undefined) {
+      lines.push(`    ${node.name}: ${node.error ?? node.status}`);
       continue;
     }
     lines.push(`    ${node.name.padEnd(10)} on-chain ${node.chainBalanceSat} sat, in channels ${node.channelBalanceSat} sat`);

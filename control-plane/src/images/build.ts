@@ -1,19 +1,20 @@
 import { join } from 'node:path';
 import type Docker from 'dockerode';
-import type { ServiceKind } from '../kinds/types.js';
 import { projectRoot } from '../../../lib/project-root.js';
-import { imageIdForKind, RECIPES, type ContextPart, type ImageFlavour, type ImageId, type ImageRecipe } from './catalog.js';
+import { RECIPES, type ContextPart, type ImageFlavour, type ImageId, type ImageRecipe } from './catalog.js';
 import { contextTar } from './context.js';
 import { buildDebianBase } from './debian-base.js';
 import { IMAGE_LABEL, PIN_LABEL, recipePin } from './pin.js';
 import { followBuild } from './progress.js';
 
-export type ImageMap = Partial<Record<ServiceKind, string>>;
+/** An image reference for each kind of service, by kind name. */
+export type ImageMap = Record<string, string>;
 
 export interface BuildImagesOptions {
   docker: Docker;
-  /** The kinds of service the lab runs. */
-  kinds: Iterable<ServiceKind>;
+  /** The recipe that runs each kind of service the lab runs (the node-kind registry says which). */
+  images: Record<string, ImageId>;
+  /** local builds what it can offline; upstream also builds recipes that need the internet. */
   flavour?: ImageFlavour;
   /** Images the lab names itself (lab.yaml): used as they are, never built. */
   overrides?: ImageMap;
@@ -44,13 +45,12 @@ export async function buildImages(options: BuildImagesOptions): Promise<BuildIma
   const onProgress = options.onProgress ?? (() => undefined);
   const images: ImageMap = {};
   const wanted = new Set<ImageId>();
-  for (const kind of new Set(options.kinds)) {
+  for (const [kind, id] of Object.entries(options.images)) {
     const override = options.overrides?.[kind];
     if (override !== undefined) {
       images[kind] = override;
       continue;
     }
-    const id = imageIdForKind(kind, flavour);
     images[kind] = RECIPES[id].ref;
     wanted.add(id);
   }

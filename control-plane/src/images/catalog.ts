@@ -1,7 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ServiceKind } from '../kinds/types.js';
-import { nodeBinDir } from '../kinds/binaries.js';
+import { nodeBinDir } from '../home.js';
 import { projectRoot } from '../../../lib/project-root.js';
 import { servicesParts } from './services-build.js';
 
@@ -108,18 +107,3 @@ export const RECIPES: Record<ImageId, ImageRecipe> = {
   },
   'rgb-proxy-server': { id: 'rgb-proxy-server', ref: 'localhost/reglab-rgb-proxy-server:0.3.0', folder: 'upstream/rgb-proxy-server', buildArgs: { RGB_PROXY_REF: '0.3.0' }, from: [], offline: false },
 };
-
-/** The image that runs a kind of service. Only lnd exists in both flavours. */
-export function imageIdForKind(kind: ServiceKind, flavour: ImageFlavour): ImageId {
-  switch (kind) {
-    case 'lnd':
-      return flavour === 'upstream' ? 'lnd-upstream' : 'lnd';
-    case 'indexer':
-    case 'wallet-server':
-    case 'faucet':
-    case 'chain-adapter':
-      return 'services';
-    default:
-      return kind;
-  }
-}

@@ -1,5 +1,6 @@
 import type Docker from 'dockerode';
 import { planLab } from '../lab/plan.js';
+import { imageRecipesFor } from '../nodes/registry.js';
 import type { LabSpec } from '../spec/types.js';
 import { buildImages, type BuildImagesResult } from './build.js';
 import type { ImageFlavour } from './catalog.js';
@@ -10,5 +11,5 @@ export function buildLabImages(
   spec: LabSpec,
   options: { flavour?: ImageFlavour; force?: boolean; onProgress?: (line: string) => void } = {},
 ): Promise<BuildImagesResult> {
-  return buildImages({ docker, kinds: planLab(spec).map((service) => service.kind), ...options });
+  return buildImages({ docker, images: imageRecipesFor(planLab(spec).map((service) => service.kind), options.flavour ?? 'local'), ...options });
 }

@@ -1,54 +1,73 @@
-import { getChainBalance, getChannelBalance, getChannels, getWalletInfo } from 'ln-service';
 import { describeError } from '../../../lib/errors.js';
+import { isLightning, type PendingClose } from '../nodes/node.js';
 import type { LabSession } from './session.js';
 import type { LabState } from './state.js';
+
+export interface ChannelSummary {
+  id: string;
+  partner: string;
+  partnerPubkey: string;
+  capacitySat: number;
+  localSat: number;
+  remoteSat: number;
+  active: boolean;
+  private: boolean;
+  fundingTxid: string;
+  fundingVout: number;
+}
 
 export interface NodeView {
   name: string;
   kind: string;
+  status?: string;
   pubkey?: string;
   chainBalanceSat?: number;
+  unconfirmedBalanceSat?: number;
   channelBalanceSat?: number;
-  channels?: { partner: string; capacitySat: number; localSat: number; remoteSat: number; active: boolean }[];
+  channels?: ChannelSummary[];
+  pendingCloses?: PendingClose[];
   error?: string;
+}
+
+/** The stored state of each service, as status shows it. */
+export function serviceViews(lab: LabState) {
+  return Object.values(lab.services).map(({ name, kind, status, since, hostPorts, info, error, restarts, restartPolicy }) => ({ name, kind, status, since, ports: hostPorts, info, error, restarts, restartPolicy }));
 }
 
 /** What `reglab status` and GET /labs/{name} show: the stored state plus live figures from the nodes. */
 export async function inspectLab(lab: LabState, session?: LabSession) {
-  const services = Object.values(lab.services).map(({ name, kind, status, hostPorts, info, error }) => ({ name, kind, status, ports: hostPorts, info, error }));
-  const base = { name: lab.name, status: lab.status, runtime: lab.runtime, createdAt: lab.createdAt, error: lab.error, dir: lab.dir, phases: lab.phases, services };
-  if (!session) return { ...base, nodes: lab.spec.nodes.map((node) => ({ name: node.name, kind: node.kind, pubkey: lab.services[node.name]?.info.pubkey })) };
-  const [height, wallet] = await Promise.all([session.chain.getBlockCount(), session.labWallet.balanceSat()]);
-  const pubkeyNames = new Map(lab.spec.nodes.map((node) => [lab.services[node.name]?.info.pubkey, node.name]));
-  const nodes = await Promise.all(lab.spec.nodes.map((node) => inspectNode(session, node.name, node.kind, pubkeyNames)));
+  const base = { name: lab.name, status: lab.status, runtime: lab.runtime, createdAt: lab.createdAt, error: lab.error, dir: lab.dir, phases: lab.phases, services: serviceViews(lab) };
+  if (!session) return { ...base, nodes: lab.spec.nodes.map((node) => ({ name: node.name, kind: node.kind, status: lab.services[node.name]?.status, pubkey: lab.services[node.name]?.info.pubkey })) };
+  const [height, wallet] = await Promise.all([session.chain.getBlockCount().catch(() => undefined), session.labWallet.balanceSat().catch(() => undefined)]);
+  const names = new Map(lab.spec.nodes.map((node) => [lab.services[node.name]?.info.pubkey, node.name]));
+  const nodes = await Promise.all(lab.spec.nodes.map((node) => inspectNode(session, node.name, names)));
   return {
     ...base,
     chain: { kind: lab.spec.chain.kind, height },
-    labWallet: { address: session.labWallet.address, spendableSat: Number(wallet.spendable), immatureSat: Number(wallet.immature) },
+    labWallet: { address: session.labWallet.address, spendableSat: wallet === undefined ? undefined : Number(wallet.spendable), immatureSat: wallet === undefined ? undefined : Number(wallet.immature) },
     nodes,
   };
 }
 
-async function inspectNode(session: LabSession, name: string, kind: string, pubkeyNames: Map<string | undefined, string>): Promise<NodeView> {
-  if (kind !== 'lnd') return { name, kind };
+/** One node's live figures; a node that is not ready shows its status instead. */
+export async function inspectNode(session: LabSession, name: string, names: Map<string | undefined, string>): Promise<NodeView> {
+  const service = session.lab.services[name];
+  const view: NodeView = { name, kind: service.kind, status: service.status, pubkey: service.info.pubkey };
+  if (service.status !== 'ready') return view;
   try {
-    const lnd = session.lnd(name);
-    const [info, chain, offchain, { channels }] = await Promise.all([getWalletInfo({ lnd }), getChainBalance({ lnd }), getChannelBalance({ lnd }), getChannels({ lnd })]);
+    const node = session.node(name);
+    const balance = await node.onchainBalance();
+    Object.assign(view, { chainBalanceSat: balance.confirmedSat, unconfirmedBalanceSat: balance.unconfirmedSat });
+    if (!isLightning(node)) return view;
+    const [info, channelBalanceSat, channels, pendingCloses] = await Promise.all([node.info(), node.channelBalanceSat(), node.channels(), node.pendingCloses()]);
     return {
-      name,
-      kind,
-      pubkey: info.public_key,
-      chainBalanceSat: chain.chain_balance,
-      channelBalanceSat: offchain.channel_balance,
-      channels: channels.map((channel) => ({
-        partner: pubkeyNames.get(channel.partner_public_key) ?? channel.partner_public_key,
-        capacitySat: channel.capacity,
-        localSat: channel.local_balance,
-        remoteSat: channel.remote_balance,
-        active: channel.is_active,
-      })),
+      ...view,
+      pubkey: info.pubkey,
+      channelBalanceSat,
+      channels: channels.map((channel) => ({ ...channel, partner: names.get(channel.partnerPubkey) ?? channel.partnerPubkey })),
+      pendingCloses,
     };
   } catch (error) {
-    return { name, kind, error: describeError(error) };
+    return { ...view, error: describeError(error) };
   }
 }

@@ -1,30 +1,37 @@
-import { addPeer, createChainAddress, createInvoice, decodePaymentRequest, getPayment, getChainBalance, getChannels, getNetworkGraph, getWalletInfo, openChannel, pay } from 'ln-service';
+// What the lab does on request (the job queues, the API, the bring-up): mining, funding, channels
+// and payments, through each node kind's lab-side face.
 import { address as addressLib, networks } from 'bitcoinjs-lib';
-import { BtcdDriver } from '../../../lib/chain/btcd.js';
+import { conflict, invalid } from '../../../lib/errors.js';
 import { waitFor } from '../../../lib/wait.js';
+import type { ChannelView, LabLightningNode, PaymentView } from '../nodes/node.js';
 import type { LabSession } from './session.js';
-
-/** Mines `blocks` blocks, to `address` when given, else to the lab wallet. Returns the new height. */
-export async function mineBlocks(session: LabSession, blocks: number, address?: string): Promise<{ hashes: string[]; height: number }> {
-  if (address !== undefined) assertRegtestAddress(address);
-  const chain = session.chain;
-  const hashes = address === undefined && chain instanceof BtcdDriver
-    ? await chain.generate(blocks)
-    : await chain.mine(blocks, address ?? session.labWallet.address);
-  return { hashes, height: await chain.getBlockCount() };
-}
 
 export function assertRegtestAddress(address: string): void {
   try {
     addressLib.toOutputScript(address, networks.regtest);
   } catch {
-    throw new UserInputError(`"${address}" is not a regtest address (expected bcrt1... or a regtest base58 address)`);
+    throw invalid('INVALID_ADDRESS', `"${address}" is not a regtest address (expected bcrt1... or a regtest base58 address)`);
   }
 }
 
-/** An error caused by what the user asked, as opposed to the lab failing. */
-export class UserInputError extends Error {
-  readonly userInput = true;
+/** Mines `blocks` blocks, to `address` when given, else to the lab wallet. */
+export async function mineBlocks(session: LabSession, blocks: number, address?: string): Promise<{ hashes: string[]; height: number }> {
+  if (address !== undefined) assertRegtestAddress(address);
+  return session.mine(blocks, address);
+}
+
+/** A node whose service is not ready cannot take part: say so, and how to bring it back. */
+export function requireReady(session: LabSession, name: string): void {
+  const service = session.lab.services[name];
+  if (!service) throw invalid('NO_SUCH_NODE', `lab ${session.lab.name} has no node "${name}" (nodes: ${session.lab.spec.nodes.map((node) => node.name).join(', ')})`);
+  if (service.status === 'ready') return;
+  const hint = service.status === 'stopped' ? `start it with \`reglab start ${name}\`` : service.status === 'restarting' ? 'the supervisor is restarting it; try again in a moment' : `see \`reglab logs ${name}\``;
+  throw conflict('SERVICE_NOT_READY', `${name} is ${service.status}: ${hint}`);
+}
+
+function lightningNode(session: LabSession, name: string): LabLightningNode {
+  requireReady(session, name);
+  return session.lightning(name);
 }
 
 export interface FundRequest {
@@ -37,8 +44,9 @@ export interface FundRequest {
 }
 
 export async function fund(session: LabSession, request: FundRequest): Promise<{ txid: string; address: string; height?: number }> {
-  const address = request.address ?? (request.node ? await newNodeAddress(session, request.node) : undefined);
-  if (!address) throw new UserInputError('fund needs a node or an address');
+  if (request.node) requireReady(session, request.node);
+  const address = request.address ?? (request.node ? await session.node(request.node).newAddress() : undefined);
+  if (!address) throw invalid('FUND_TARGET_MISSING', 'fund needs a node or an address');
   assertRegtestAddress(address);
   const txid = await session.labWallet.send([{ address, amountSat: request.amountSat }]);
   if (request.confirm === false) return { txid, address };
@@ -46,23 +54,8 @@ export async function fund(session: LabSession, request: FundRequest): Promise<{
   return { txid, address, height };
 }
 
-export async function newNodeAddress(session: LabSession, node: string): Promise<string> {
-  return (await createChainAddress({ lnd: session.lnd(node), format: 'p2wpkh' })).address;
-}
-
 export async function nodePubkey(session: LabSession, node: string): Promise<string> {
-  return (await getWalletInfo({ lnd: session.lnd(node) })).public_key;
-}
-
-/** Waits until an lnd node has caught up with the chain tip (and, optionally, has a confirmed balance). */
-export async function waitNodeSynced(session: LabSession, node: string, options: { minConfirmedSat?: number; timeoutMs?: number } = {}): Promise<void> {
-  const lnd = session.lnd(node);
-  await waitFor(async () => {
-    const [info, tip] = await Promise.all([getWalletInfo({ lnd }), session.chain.getBlockCount()]);
-    if (!info.is_synced_to_chain || info.current_block_height < tip) return false;
-    if (options.minConfirmedSat === undefined) return true;
-    return (await getChainBalance({ lnd })).chain_balance >= options.minConfirmedSat;
-  }, { timeoutMs: options.timeoutMs ?? 60_000, intervalMs: 100, what: `lnd node ${node} to sync to the chain tip` });
+  return (await lightningNode(session, node).info()).pubkey;
 }
 
 export interface ChannelRequest {
@@ -70,59 +63,76 @@ export interface ChannelRequest {
   to: string;
   capacitySat: number;
   pushSat?: number;
+  private?: boolean;
 }
 
 /** Connects the two nodes and opens the channel; returns the funding outpoint (unconfirmed). */
 export async function openChannelBetween(session: LabSession, request: ChannelRequest): Promise<{ fundingTxid: string; fundingVout: number }> {
-  if (request.from === request.to) throw new UserInputError('a channel needs two different nodes');
-  const partnerKey = await nodePubkey(session, request.to);
+  if (request.from === request.to) throw invalid('SAME_NODE', 'a channel needs two different nodes');
+  const opener = lightningNode(session, request.from);
+  const partnerPubkey = await nodePubkey(session, request.to);
   await connectPeers(session, request.from, request.to);
-  const opened = await openChannel({
-    lnd: session.lnd(request.from),
-    partner_public_key: partnerKey,
-    partner_socket: session.peerAddress(request.from, request.to),
-    local_tokens: request.capacitySat,
-    give_tokens: request.pushSat ?? 0,
-  });
-  return { fundingTxid: opened.transaction_id, fundingVout: opened.transaction_vout };
+  return opener.openChannel({ partnerPubkey, partnerAddress: session.peerAddress(request.from, request.to), capacitySat: request.capacitySat, pushSat: request.pushSat ?? 0, private: request.private });
 }
 
 export async function connectPeers(session: LabSession, from: string, to: string): Promise<void> {
-  const partnerKey = await nodePubkey(session, to);
-  await addPeer({ lnd: session.lnd(from), public_key: partnerKey, socket: session.peerAddress(from, to), retry_count: 5, retry_delay: 200 });
+  await lightningNode(session, from).connect(await nodePubkey(session, to), session.peerAddress(from, to));
 }
 
-const routable = (channel: { policies: { cltv_delta?: number }[] }) => channel.policies.length === 2 && channel.policies.every((policy) => policy.cltv_delta !== undefined);
+export async function disconnectPeers(session: LabSession, from: string, to: string): Promise<void> {
+  await lightningNode(session, from).disconnect(await nodePubkey(session, to));
+}
 
 /** Waits until `node` can route over the channel funded by `fundingTxid` (both policies known). */
 export async function waitChannelRoutable(session: LabSession, node: string, fundingTxid: string, timeoutMs = 60_000): Promise<void> {
-  await waitFor(async () => (await getNetworkGraph({ lnd: session.lnd(node) })).channels.some((channel) => channel.transaction_id === fundingTxid && routable(channel)), {
-    timeoutMs,
-    intervalMs: 250,
-    what: `node ${node} to be able to route over the channel of ${fundingTxid}`,
-  });
+  const lightning = session.lightning(node);
+  await waitFor(() => lightning.canRouteOver(fundingTxid), { timeoutMs, intervalMs: 250, what: `node ${node} to be able to route over the channel of ${fundingTxid}` });
 }
 
 /** Waits until `node` sees an active channel with `partner` (the one of `fundingTxid` when given). */
 export async function waitChannelActive(session: LabSession, node: string, partner: string, options: { fundingTxid?: string; timeoutMs?: number } = {}): Promise<void> {
   const partnerKey = await nodePubkey(session, partner);
-  await waitFor(async () => {
-    const { channels } = await getChannels({ lnd: session.lnd(node), is_active: true });
-    return channels.some((channel) => channel.partner_public_key === partnerKey && (options.fundingTxid === undefined || channel.transaction_id === options.fundingTxid));
-  }, { timeoutMs: options.timeoutMs ?? 60_000, intervalMs: 150, what: `an active channel ${node} -> ${partner}` });
+  const lightning = session.lightning(node);
+  await waitFor(async () => (await lightning.channels()).some((channel) => channel.active && channel.partnerPubkey === partnerKey && (options.fundingTxid === undefined || channel.fundingTxid === options.fundingTxid)), {
+    timeoutMs: options.timeoutMs ?? 60_000,
+    intervalMs: 150,
+    what: `an active channel ${node} -> ${partner}`,
+  });
+}
+
+/** Waits until `node`'s graph holds `count` channels it can route over. */
+export async function waitGraphChannels(session: LabSession, node: string, count: number, timeoutMs = 60_000): Promise<void> {
+  const lightning = session.lightning(node);
+  await waitFor(async () => (await lightning.routableChannels()) >= count, { timeoutMs, intervalMs: 250, what: `node ${node} to learn ${count} channels from gossip` });
 }
 
 /**
- * Waits until `node`'s graph holds `count` channels with both directions' routing policies known,
- * which is when it can route a payment over them.
+ * After a node restarted its channels take a moment to be re-established: a payment waits (a
+ * bounded time) until the payer has an active channel, instead of failing with "no route".
  */
-export async function waitGraphChannels(session: LabSession, node: string, count: number, timeoutMs = 60_000): Promise<void> {
-  await waitFor(async () => (await getNetworkGraph({ lnd: session.lnd(node) })).channels.filter(routable).length >= count, {
-    timeoutMs,
-    intervalMs: 250,
-    what: `node ${node} to learn ${count} channels from gossip`,
-  });
+async function waitForActiveChannel(node: LabLightningNode, timeoutMs = 30_000): Promise<void> {
+  const channels = await node.channels();
+  if (channels.length === 0 || channels.some((channel) => channel.active)) return;
+  await waitFor(async () => (await node.channels()).some((channel) => channel.active), { timeoutMs, intervalMs: 250, what: `${node.name} to have an active channel again` }).catch(() => undefined);
 }
+
+export interface PaymentResult {
+  paymentHash: string;
+  amountSat: number;
+  feeSat: number;
+  feeMsat: string;
+  hops: number;
+  preimage?: string;
+}
+
+const result = (payment: PaymentView): PaymentResult => ({
+  paymentHash: payment.paymentHash,
+  amountSat: Number(payment.amountMsat / 1000n),
+  feeSat: Number(payment.feeMsat / 1000n),
+  feeMsat: payment.feeMsat.toString(),
+  hops: payment.hops,
+  preimage: payment.preimage,
+});
 
 export interface PaymentRequest {
   from: string;
@@ -135,15 +145,53 @@ export interface PaymentRequest {
  * An invoice on `to`, paid by `from` over the lab's channels. A retry passes the invoice of the
  * first attempt, so a payment that went through is found instead of being made twice.
  */
-export async function payBetween(session: LabSession, request: PaymentRequest, retry: { invoice?: string; onInvoice?: (invoice: string) => Promise<void> } = {}) {
-  if (request.from === request.to) throw new UserInputError('a payment needs two different nodes');
+export async function payBetween(session: LabSession, request: PaymentRequest, retry: { invoice?: string; onInvoice?: (invoice: string) => Promise<void> } = {}): Promise<PaymentResult> {
+  if (request.from === request.to) throw invalid('SAME_NODE', 'a payment needs two different nodes');
   let invoice = retry.invoice;
   if (!invoice) {
-    invoice = (await createInvoice({ lnd: session.lnd(request.to), tokens: request.amountSat, description: request.memo ?? `reglab ${request.from} -> ${request.to}` })).request;
+    const payee = lightningNode(session, request.to);
+    invoice = (await payee.createInvoice({ amountMsat: BigInt(request.amountSat) * 1000n, memo: request.memo ?? `reglab ${request.from} -> ${request.to}` })).paymentRequest;
     await retry.onInvoice?.(invoice);
   }
-  const { id } = await decodePaymentRequest({ lnd: session.lnd(request.from), request: invoice });
-  const earlier = await getPayment({ lnd: session.lnd(request.from), id }).catch(() => undefined);
-  const paid = earlier?.payment ?? (await pay({ lnd: session.lnd(request.from), request: invoice }));
-  return { paymentHash: id, amountSat: paid.tokens - paid.fee, feeSat: paid.fee, hops: paid.hops.length, preimage: paid.secret };
+  return payInvoice(session, request.from, invoice);
+}
+
+/** Pays any BOLT11 invoice from a lab node; an invoice this node already paid is not paid again. */
+export async function payInvoice(session: LabSession, from: string, invoice: string): Promise<PaymentResult> {
+  const payer = lightningNode(session, from);
+  const earlier = await payer.findPayment(await payer.paymentHashOf(invoice));
+  if (earlier) return result(earlier);
+  await waitForActiveChannel(payer);
+  return result(await payer.pay(invoice));
+}
+
+export async function keysendBetween(session: LabSession, request: { from: string; to: string; amountSat: number }): Promise<PaymentResult> {
+  if (request.from === request.to) throw invalid('SAME_NODE', 'a payment needs two different nodes');
+  const payer = lightningNode(session, request.from);
+  const pubkey = await nodePubkey(session, request.to);
+  await waitForActiveChannel(payer);
+  return result(await payer.keysend(pubkey, BigInt(request.amountSat) * 1000n));
+}
+
+export interface CloseRequest {
+  node: string;
+  /** The other node of the channel (when it has one channel with it), or the channel's id. */
+  partner?: string;
+  channelId?: string;
+  force: boolean;
+}
+
+/** The channel a close request names, or an error listing what the node has. */
+export async function channelToClose(session: LabSession, request: CloseRequest): Promise<ChannelView> {
+  const channels = await lightningNode(session, request.node).channels();
+  const partnerKey = request.partner ? await nodePubkey(session, request.partner) : undefined;
+  const matching = channels.filter((channel) => (request.channelId === undefined || channel.id === request.channelId) && (partnerKey === undefined || channel.partnerPubkey === partnerKey));
+  const listed = channels.map((channel) => channel.id).join(', ') || 'none';
+  if (matching.length === 0) throw invalid('NO_SUCH_CHANNEL', `${request.node} has no such channel (its channels: ${listed})`);
+  if (matching.length > 1) throw invalid('AMBIGUOUS_CHANNEL', `${request.node} has ${matching.length} channels with ${request.partner}; name one with channel_id (${listed})`);
+  return matching[0];
+}
+
+export async function closeChannel(session: LabSession, node: string, channel: ChannelView, force: boolean): Promise<{ closingTxid?: string }> {
+  return lightningNode(session, node).closeChannel(channel, force);
 }

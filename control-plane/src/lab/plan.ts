@@ -1,36 +1,38 @@
-import type { ServiceKind } from '../kinds/types.js';
-import type { LabSpec } from '../spec/types.js';
+import type { ServiceKind } from '../nodes/kinds.js';
+import { CHAIN_SERVICE } from '../nodes/btcd/index.js';
+import { kindDefinition } from '../nodes/registry.js';
+import type { LabSpec, RestartPolicy } from '../spec/types.js';
 
 export interface PlannedService {
   name: string;
   kind: ServiceKind;
-  /** Named ports the service listens on. */
-  ports: string[];
+  /** Named ports the service listens on, each with its port inside a container. */
+  containerPorts: Record<string, number>;
   dependsOn: string[];
+  restartPolicy: RestartPolicy;
 }
-
-export const CHAIN_SERVICE = 'chain';
-
-const chainKindPorts: Record<'btcd' | 'bitcoind', string[]> = { btcd: ['rpc', 'p2p'], bitcoind: ['rpc', 'p2p'] };
 
 /** The lab's services as a graph, in a start order that respects every dependency. */
 export function planLab(spec: LabSpec): PlannedService[] {
-  const services: PlannedService[] = [{ name: CHAIN_SERVICE, kind: spec.chain.kind, ports: chainKindPorts[spec.chain.kind], dependsOn: [] }];
-  if (spec.indexer.enabled) {
-    services.push({ name: 'indexer', kind: spec.chain.kind === 'btcd' ? 'indexer' : 'electrs', ports: ['electrum'], dependsOn: [CHAIN_SERVICE] });
-  }
-  const wallet = spec.services['wallet-server'];
-  const faucet = spec.services.faucet;
-  if (wallet && spec.postgres.managed) services.push({ name: 'postgres', kind: 'postgres', ports: ['sql'], dependsOn: [] });
-  if ((wallet || faucet) && spec.redis.managed) services.push({ name: 'redis', kind: 'redis', ports: ['redis'], dependsOn: [] });
-  for (const node of spec.nodes) {
-    services.push({ name: node.name, kind: node.kind, ports: node.kind === 'lnd' ? ['grpc', 'rest', 'p2p'] : ['api', 'p2p'], dependsOn: [CHAIN_SERVICE, ...(spec.indexer.enabled && node.kind === 'rln' ? ['indexer'] : [])] });
-  }
-  const managed = (name: 'postgres' | 'redis') => (spec[name].managed ? [name] : []);
-  if (wallet) services.push({ name: 'wallet-server', kind: 'wallet-server', ports: ['http'], dependsOn: [wallet.node, ...managed('postgres'), ...managed('redis')] });
-  if (faucet) services.push({ name: 'faucet', kind: 'faucet', ports: ['http'], dependsOn: [faucet.node, CHAIN_SERVICE, ...managed('redis')] });
-  if (spec.services['chain-adapter']) services.push({ name: 'chain-adapter', kind: 'chain-adapter', ports: ['http'], dependsOn: [CHAIN_SERVICE, 'indexer'] });
-  return services;
+  const wanted: { name: string; kind: ServiceKind; restart?: RestartPolicy }[] = [{ name: CHAIN_SERVICE, kind: 'btcd' }];
+  const services = spec.services;
+  if (spec.indexer.enabled) wanted.push({ name: 'indexer', kind: 'indexer' });
+  if (services['wallet-server'] && spec.postgres.managed) wanted.push({ name: 'postgres', kind: 'postgres' });
+  if ((services['wallet-server'] || services.faucet) && spec.redis.managed) wanted.push({ name: 'redis', kind: 'redis' });
+  for (const node of spec.nodes) wanted.push({ name: node.name, kind: node.kind, restart: node.restart });
+  if (services['wallet-server']) wanted.push({ name: 'wallet-server', kind: 'wallet-server', restart: services['wallet-server'].restart });
+  if (services.faucet) wanted.push({ name: 'faucet', kind: 'faucet', restart: services.faucet.restart });
+  if (services['chain-adapter']) wanted.push({ name: 'chain-adapter', kind: 'chain-adapter', restart: services['chain-adapter'].restart });
+  return wanted.map(({ name, kind, restart }) => {
+    const definition = kindDefinition(kind);
+    return {
+      name,
+      kind,
+      containerPorts: { ...definition.ports },
+      dependsOn: definition.dependsOn(name, spec),
+      restartPolicy: restart ?? spec.supervision.services[name] ?? spec.supervision.restart,
+    };
+  });
 }
 
 /** Fixed host ports that lab.yaml asks for, by service and port name. */

@@ -1,65 +1,41 @@
-import type { AuthenticatedLnd } from 'ln-service';
-import { BitcoindDriver } from '../../../lib/chain/bitcoind.js';
 import { BtcdDriver } from '../../../lib/chain/btcd.js';
 import type { RpcChainDriver } from '../../../lib/chain/rpc-driver.js';
-import { connectLnd } from '../../../lib/lightning/lnd.js';
-import type { Placement } from '../kinds/types.js';
-import { BTCD_RPC_CERT_FILE } from '../kinds/btcd.js';
-import { LND_ADMIN_MACAROON_FILE, LND_TLS_CERT_FILE } from '../kinds/lnd.js';
-import type { Runtime } from '../runtimes/types.js';
-import type { RuntimeOptions } from '../runtimes/select.js';
+import { invalid, notFound } from '../../../lib/errors.js';
+import { CHAIN_SERVICE, chainRpcFor } from '../nodes/btcd/index.js';
+import { isLightning, type LabLightningNode, type LabNode } from '../nodes/node.js';
+import { kindDefinition } from '../nodes/registry.js';
+import type { LabAccess } from '../nodes/types.js';
+import type { Placement, RuntimeOptions } from '../runtimes/types.js';
 import { LabWallet } from '../wallet/lab-wallet.js';
-import { LabConnections } from './context.js';
+import { Credentials } from './credentials.js';
 import type { LabState } from './state.js';
 
-/** Live connections of the control plane to one lab: its chain node, its wallet, its lnd nodes. */
-export class LabSession {
-  readonly connections: LabConnections;
+/** Live connections of the control plane to one lab: its chain node, its wallet, its nodes. */
+export class LabSession implements LabAccess {
+  readonly credentials = new Credentials();
+  readonly runtime: RuntimeOptions['runtime'];
+  /** How the control plane (on this machine) reaches the lab's services. */
+  readonly host: Placement;
   private chainDriver?: RpcChainDriver;
   private wallet?: LabWallet;
-  private readonly lnds = new Map<string, AuthenticatedLnd>();
-
-  readonly runtime: Runtime;
-  /** How the control plane (on this machine) reaches the lab's services. */
-  readonly hostPlacement: Placement;
+  /** Each node handle with the credentials it was made from: new credentials, new handle. */
+  private readonly nodes = new Map<string, { madeFrom?: Record<string, string>; node: LabNode }>();
 
   constructor(
     readonly lab: LabState,
     private readonly runtimeOptions: RuntimeOptions,
+    readonly controlPlaneUrl?: string,
   ) {
-    this.connections = new LabConnections(lab);
     this.runtime = runtimeOptions.runtime;
-    this.hostPlacement = runtimeOptions.hostPlacement(lab);
+    this.host = runtimeOptions.hostPlacement(lab);
   }
 
-  /** host:port at which node `from` dials node `to` (a container name on docker, loopback on process). */
-  peerAddress(from: string, to: string): string {
-    return this.runtimeOptions.placementFor(this.lab, from).reach(to, 'p2p');
-  }
-
-  get labInfo() {
-    return { name: this.lab.name, dir: this.lab.dir };
-  }
-
-  async loadChainCredentials(): Promise<void> {
-    if (this.lab.spec.chain.kind === 'btcd') {
-      this.connections.chainCertPem = (await this.runtime.readServiceFile({ lab: this.labInfo, service: 'chain' }, BTCD_RPC_CERT_FILE)).toString('utf8');
-    }
-  }
-
-  async loadLndCredentials(node: string): Promise<void> {
-    const location = { lab: this.labInfo, service: node };
-    const cert = await this.runtime.readServiceFile(location, LND_TLS_CERT_FILE);
-    const macaroon = await this.runtime.readServiceFile(location, LND_ADMIN_MACAROON_FILE);
-    this.connections.lnd.set(node, { certBase64: cert.toString('base64'), macaroonHex: macaroon.toString('hex') });
-    this.lnds.delete(node);
+  placementFor(service: string): Placement {
+    return this.runtimeOptions.placementFor(this.lab, service);
   }
 
   get chain(): RpcChainDriver {
-    if (!this.chainDriver) {
-      const config = this.connections.chainRpc(this.hostPlacement);
-      this.chainDriver = config.kind === 'btcd' ? new BtcdDriver(config) : new BitcoindDriver(config);
-    }
+    this.chainDriver ??= new BtcdDriver(chainRpcFor(this, this.host));
     return this.chainDriver;
   }
 
@@ -68,27 +44,58 @@ export class LabSession {
     return this.wallet;
   }
 
-  lnd(node: string): AuthenticatedLnd {
-    let lnd = this.lnds.get(node);
-    if (!lnd) {
-      const spec = this.lab.spec.nodes.find((candidate) => candidate.name === node);
-      if (!spec) throw new Error(`no node named "${node}" in lab ${this.lab.name}`);
-      if (spec.kind !== 'lnd') throw new Error(`node "${node}" is an ${spec.kind} node, not lnd`);
-      lnd = connectLnd(this.connections.lndCredentials(node, this.hostPlacement));
-      this.lnds.set(node, lnd);
-    }
-    return lnd;
+  node(name: string): LabNode {
+    const spec = this.lab.spec.nodes.find((candidate) => candidate.name === name);
+    if (!spec) throw notFound(`lab ${this.lab.name} has no node "${name}" (nodes: ${this.lab.spec.nodes.map((node) => node.name).join(', ') || 'none'})`, 'NO_SUCH_NODE');
+    const madeFrom = this.credentials.get(name);
+    const cached = this.nodes.get(name);
+    if (cached && cached.madeFrom === madeFrom) return cached.node;
+    cached?.node.close();
+    const node = kindDefinition(spec.kind).node!(this, name);
+    this.nodes.set(name, { madeFrom, node });
+    return node;
   }
 
-  /** Re-reads every credential from the services' folders, as a restarted control plane must. */
+  /** A node's Lightning side; an error saying so for kinds that have none. */
+  lightning(name: string): LabLightningNode {
+    const node = this.node(name);
+    if (!isLightning(node)) throw invalid('NOT_A_LIGHTNING_NODE', `node "${name}" is an ${node.kind} node: it has no Lightning side the lab can drive`);
+    return node;
+  }
+
+  clientEnvOf(name: string, placement: Placement): Record<string, string> {
+    const kind = this.lab.services[name]?.kind;
+    const clientEnv = kind ? kindDefinition(kind).clientEnv : undefined;
+    if (!clientEnv) throw new Error(`"${name}" is not a Lightning node a lab service can use`);
+    return clientEnv(this, name, placement);
+  }
+
+  /** Mines to `address`, or to the lab wallet (btcd's own fast miner); returns the new blocks and height. */
+  async mine(blocks: number, address?: string): Promise<{ hashes: string[]; height: number }> {
+    const chain = this.chain;
+    const hashes = address === undefined && chain instanceof BtcdDriver ? await chain.generate(blocks) : await chain.mine(blocks, address ?? this.labWallet.address);
+    return { hashes, height: await chain.getBlockCount() };
+  }
+
+  /** host:port at which node `from` dials node `to` (a container name on docker, loopback on process). */
+  peerAddress(from: string, to: string): string {
+    return this.placementFor(from).reach(to, 'p2p');
+  }
+
+  /**
+   * Re-reads the credentials of every service that runs, as a restarted control plane must (the
+   * probes read them from the services' folders).
+   */
   async reattach(): Promise<void> {
-    await this.loadChainCredentials();
-    for (const node of this.lab.spec.nodes) {
-      if (node.kind === 'lnd' && this.lab.services[node.name]?.status === 'ready') await this.loadLndCredentials(node.name);
-    }
+    const running = Object.values(this.lab.services).filter((service) => service.status === 'ready');
+    const chain = running.find((service) => service.name === CHAIN_SERVICE);
+    if (chain) await kindDefinition(chain.kind).probe(this, chain).catch(() => false);
+    await Promise.all(running.filter((service) => service !== chain).map((service) => kindDefinition(service.kind).probe(this, service).catch(() => false)));
   }
 
   close(): void {
     this.chainDriver?.close();
+    for (const { node } of this.nodes.values()) node.close();
+    this.nodes.clear();
   }
 }

@@ -1,9 +1,13 @@
-import type { ServiceKind } from '../kinds/types.js';
-import type { RuntimeHandle } from '../runtimes/types.js';
-import type { LabSpec } from '../spec/types.js';
+import type { ServiceKind } from '../nodes/kinds.js';
+import type { LabLayout, RuntimeHandle } from '../runtimes/types.js';
+import type { LabSpec, RestartPolicy } from '../spec/types.js';
 
-export type ServiceStatus = 'pending' | 'starting' | 'ready' | 'failed' | 'stopped';
-/** `degraded`: a service of a lab that was ready no longer runs (found when the control plane re-attaches). */
+/**
+ * `unhealthy`: runs but fails its readiness probe. `restarting`: the supervisor is starting it
+ * again. `stopped`: stopped on purpose (reglab stop, or the lab going down), never restarted.
+ */
+export type ServiceStatus = 'pending' | 'starting' | 'ready' | 'unhealthy' | 'restarting' | 'failed' | 'stopped';
+/** `degraded`: a service of a lab that was ready is not ready now. */
 export type LabStatus = 'starting' | 'ready' | 'degraded' | 'failed' | 'stopping' | 'stopped';
 
 export interface ServiceState {
@@ -11,17 +15,21 @@ export interface ServiceState {
   kind: ServiceKind;
   dependsOn: string[];
   status: ServiceStatus;
+  /** When the status last changed (ISO time). */
+  since: string;
   handle?: RuntimeHandle;
   /** Host ports by port name: what a user on this machine connects to. */
   hostPorts: Record<string, number>;
-  /** What a user needs to reach the service: URLs, a node's pubkey, credential files. */
+  /** The port each name listens on inside a container (the kind's). */
+  containerPorts: Record<string, number>;
+  /** What a user needs to reach the service: URLs, a node's pubkey, credential files. Never secrets. */
   info: Record<string, string>;
+  /** Why it is not ready, with the last lines of its log. */
   error?: string;
-}
-
-/** Each service's host ports by port name, by service name. */
-export function hostPortsByService(lab: LabState): Record<string, Record<string, number>> {
-  return Object.fromEntries(Object.values(lab.services).map((service) => [service.name, service.hostPorts]));
+  restartPolicy: RestartPolicy;
+  /** Restarts done by the supervisor, and when (ISO times), for its limit. */
+  restarts: number;
+  restartTimes: string[];
 }
 
 /** Lab credentials, kept in the state file (mode 0600): a lab holds test coins only. */
@@ -34,7 +42,7 @@ export interface LabSecrets {
   rlnPassword: string;
 }
 
-export interface LabState {
+export interface LabState extends LabLayout {
   name: string;
   spec: LabSpec;
   specText: string;
@@ -47,4 +55,15 @@ export interface LabState {
   services: Record<string, ServiceState>;
   /** How long each bring-up phase took, in order. */
   phases: { name: string; ms: number }[];
+}
+
+export function setStatus(service: ServiceState, status: ServiceStatus, error?: string): void {
+  service.status = status;
+  service.since = new Date().toISOString();
+  service.error = error;
+}
+
+/** ready when every service is; degraded when one that was up is not. */
+export function labStatusFromServices(lab: LabState): LabStatus {
+  return Object.values(lab.services).every((service) => service.status === 'ready') ? 'ready' : 'degraded';
 }

@@ -1,7 +1,8 @@
 import { rmSync } from 'node:fs';
 import type { Runtime } from '../runtimes/types.js';
 import type { LabEventListener } from './events.js';
-import type { LabState, ServiceState } from './state.js';
+import { kindDefinition } from '../nodes/registry.js';
+import { setStatus, type LabState, type ServiceState } from './state.js';
 
 /**
  * Stops every service, dependents before what they depend on, then removes the lab's resources
@@ -11,8 +12,8 @@ export async function tearDown(lab: LabState, runtime: Runtime, options: { volum
   lab.status = 'stopping';
   for (const wave of stopWaves(Object.values(lab.services))) {
     await Promise.all(wave.map(async (service) => {
-      if (service.handle) await runtime.stop(service.handle);
-      service.status = 'stopped';
+      if (service.handle) await runtime.stop(service.handle, kindDefinition(service.kind).stopSignal);
+      setStatus(service, 'stopped');
       service.handle = undefined;
       options.onEvent?.({ type: 'service', lab: lab.name, service: service.name, status: 'stopped' });
     }));

@@ -1,13 +1,11 @@
-import type { Placement } from '../kinds/types.js';
-import { hostPortsByService, type LabState } from '../lab/state.js';
+import type { LabLayout, Placement } from './types.js';
 
 /**
  * How this machine (the control plane, the CLI, tests) reaches a lab's services, whatever the
  * runtime: each service's host port on 127.0.0.1. The host is no service of the lab, so it has no
  * port or data folder of its own.
  */
-export function hostPlacement(lab: LabState): Placement {
-  const hostPorts = hostPortsByService(lab);
+export function hostPlacement(lab: LabLayout): Placement {
   return {
     listenHost: '127.0.0.1',
     port: (name) => {
@@ -15,7 +13,7 @@ export function hostPlacement(lab: LabState): Placement {
     },
     dataDir: lab.dir,
     reach: (service, portName) => {
-      const port = hostPorts[service]?.[portName];
+      const port = lab.services[service]?.hostPorts[portName];
       if (port === undefined) throw new Error(`service "${service}" has no port "${portName}"`);
       return `127.0.0.1:${port}`;
     },

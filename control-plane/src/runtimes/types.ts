@@ -1,17 +1,69 @@
-import type { LaunchSpec, ServiceKind } from '../kinds/types.js';
+// What a runtime runs and how services see each other. Runtimes know nothing of labs' specs or of
+// node kinds: they get a LaunchSpec, the ports to publish and the image to use.
+
+/** What to run, independent of the runtime (a process runtime finds the binary; docker, the image). */
+export type Program =
+  | { type: 'node-binary'; name: string }
+  | { type: 'system'; name: 'postgres' | 'redis-server' }
+  /** One of the project's TypeScript services, by its compiled entry point under dist/. */
+  | { type: 'service'; entry: string }
+  /** A program that exists only as a container image (the image's entry point runs it). */
+  | { type: 'image'; name: string };
+
+export interface LaunchSpec {
+  program: Program;
+  args: string[];
+  env: Record<string, string>;
+  stopSignal?: NodeJS.Signals;
+  /** System user the process must run as (PostgreSQL refuses root). Process runtime only. */
+  user?: string;
+}
+
+/**
+ * How one service sees the world, given by the runtime: the process runtime puts everything on
+ * 127.0.0.1 with free host ports; the docker runtime gives each service fixed ports on its
+ * container and reaches others by container name.
+ */
+export interface Placement {
+  listenHost: string;
+  /** The port this service listens on, by port name. */
+  port(name: string): number;
+  /** This service's data folder as the service sees it. */
+  dataDir: string;
+  /** "host:port" at which this service reaches `service`'s named port. */
+  reach(service: string, portName: string): string;
+}
+
+/** What placements need to know of a lab: its folder and each service's ports. */
+export interface LabLayout {
+  name: string;
+  dir: string;
+  services: Record<string, { hostPorts: Record<string, number>; containerPorts: Record<string, number> }>;
+}
 
 /** Where a running service lives: a process group or a container. Stored in the lab state. */
 export type RuntimeHandle = { runtime: 'process'; pid: number } | { runtime: 'docker'; containerId: string };
 
-/** What a runtime must do for the planner; the planner never knows which runtime it drives. */
+/** How a service ended, when the runtime can tell. */
+export interface ExitStatus {
+  code?: number;
+  signal?: string;
+}
+
+/** What a runtime must do for the planner and the supervisor; neither knows which runtime it drives. */
 export interface Runtime {
   readonly name: 'process' | 'docker';
   /** Prepares lab-wide resources (process: the lab folder; docker: the lab network). */
   prepareLab(lab: LabHandleInfo): Promise<void>;
   /** Starts one service; returns where it runs. Must not wait for readiness (the planner probes). */
   start(service: StartRequest): Promise<RuntimeHandle>;
+  /** Asks the service to stop (its stop signal), then kills it after a grace period. */
   stop(handle: RuntimeHandle, stopSignal?: NodeJS.Signals): Promise<void>;
+  /** SIGKILL: no clean shutdown (a crash, for fault tests). */
+  kill(handle: RuntimeHandle): Promise<void>;
   isAlive(handle: RuntimeHandle): Promise<boolean>;
+  /** How a service that is no longer alive ended, when known. */
+  exitStatus(handle: RuntimeHandle): Promise<ExitStatus | undefined>;
   /** A file a service wrote in its data folder (a certificate, a macaroon), by its path inside that folder. */
   readServiceFile(service: ServiceLocation, relativePath: string): Promise<Buffer>;
   /** The last `lines` lines of a service's output. */
@@ -32,9 +84,20 @@ export interface ServiceLocation {
 }
 
 export interface StartRequest extends ServiceLocation {
-  /** The docker runtime picks the image, container ports and labels by kind; the process runtime ignores it. */
-  kind: ServiceKind;
+  /** Names the container's labels and its image (docker); the process runtime ignores it. */
+  kind: string;
+  /** The image recipe that runs this kind (docker only). */
+  image: string;
   launch: LaunchSpec;
   /** Host ports to publish (docker) or that the process listens on, by port name. */
   hostPorts: Record<string, number>;
+  /** The port each name listens on inside a container (docker only). */
+  containerPorts: Record<string, number>;
+}
+
+/** A runtime with the placements it gives: how each service, and this machine, see the lab. */
+export interface RuntimeOptions {
+  runtime: Runtime;
+  placementFor(lab: LabLayout, service: string): Placement;
+  hostPlacement(lab: LabLayout): Placement;
 }

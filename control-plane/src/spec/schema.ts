@@ -1,6 +1,7 @@
 const name = { type: 'string', pattern: '^[a-z][a-z0-9-]{0,30}$' };
 const port = { type: 'integer', minimum: 1024, maximum: 65535 };
 const sat = { type: 'integer', minimum: 0 };
+const restart = { enum: ['on-failure', 'always', 'no'] };
 const externalOrManaged = {
   oneOf: [
     { const: 'managed' },
@@ -39,6 +40,7 @@ export const labSchema = {
           name,
           kind: { enum: ['lnd', 'rln'], default: 'lnd' },
           funding_sat: { ...sat, default: 10_000_000 },
+          restart,
         },
       },
     },
@@ -66,7 +68,13 @@ export const labSchema = {
           type: 'object',
           additionalProperties: false,
           required: ['node'],
-          properties: { node: { type: 'string' }, port, admin_pubkeys: { type: 'array', items: { type: 'string', pattern: '^0[23][0-9a-f]{64}$' }, default: [] } },
+          properties: {
+            node: { type: 'string' },
+            port,
+            admin_pubkeys: { type: 'array', items: { type: 'string', pattern: '^0[23][0-9a-f]{64}$' }, default: [] },
+            public_url: { type: 'string', pattern: '^https?://[^/\\s?#]+/?$', description: 'the base URL users reach the wallet server at (Lightning addresses, LNURL callbacks)' },
+            restart,
+          },
         },
         faucet: {
           type: 'object',
@@ -77,9 +85,10 @@ export const labSchema = {
             port,
             claim_sat: { type: 'integer', minimum: 1000, default: 100_000 },
             cooldown_seconds: { type: 'integer', minimum: 0, default: 900 },
+            restart,
           },
         },
-        'chain-adapter': { type: 'object', additionalProperties: false, properties: { port } },
+        'chain-adapter': { type: 'object', additionalProperties: false, properties: { port, restart } },
       },
     },
     postgres: { ...externalOrManaged, default: 'managed' },
@@ -91,6 +100,19 @@ export const labSchema = {
       properties: {
         initial_blocks: { type: 'integer', minimum: 432, default: 432 },
         auto_mine_seconds: { type: 'integer', minimum: 0, default: 0 },
+      },
+    },
+    supervision: {
+      type: 'object',
+      additionalProperties: false,
+      default: {},
+      properties: {
+        restart: { ...restart, default: 'on-failure' },
+        max_restarts: { type: 'integer', minimum: 0, maximum: 100, default: 5 },
+        window_seconds: { type: 'integer', minimum: 1, default: 600 },
+        probe_interval_seconds: { type: 'integer', minimum: 1, maximum: 3600, default: 5 },
+        unhealthy_after: { type: 'integer', minimum: 1, maximum: 100, default: 3 },
+        services: { type: 'object', default: {}, additionalProperties: restart },
       },
     },
   },

@@ -10,12 +10,31 @@ export interface LabSpec {
   postgres: ExternalOrManaged;
   redis: ExternalOrManaged;
   mining: { initial_blocks: number; auto_mine_seconds: number };
+  supervision: SupervisionSpec;
+}
+
+/** on-failure: restart a service that died or stopped answering; always: also one that exited cleanly; no: never. */
+export type RestartPolicy = 'on-failure' | 'always' | 'no';
+
+export interface SupervisionSpec {
+  /** The policy of every service that names none itself. */
+  restart: RestartPolicy;
+  /** Restarts within `window_seconds` after which a service stays failed. */
+  max_restarts: number;
+  window_seconds: number;
+  /** How often each service's readiness probe runs once the lab is up. */
+  probe_interval_seconds: number;
+  /** Consecutive failed probes after which a running service counts as unhealthy. */
+  unhealthy_after: number;
+  /** Policies by service name (postgres, redis, chain, indexer, or any node or lab service). */
+  services: Record<string, RestartPolicy>;
 }
 
 export interface NodeSpec {
   name: string;
   kind: 'lnd' | 'rln';
   funding_sat: number;
+  restart?: RestartPolicy;
 }
 
 export interface ChannelSpec {
@@ -26,9 +45,9 @@ export interface ChannelSpec {
 }
 
 export interface ServicesSpec {
-  'wallet-server'?: { node: string; port?: number; admin_pubkeys: string[] };
-  faucet?: { node: string; port?: number; claim_sat: number; cooldown_seconds: number };
-  'chain-adapter'?: { port?: number };
+  'wallet-server'?: { node: string; port?: number; admin_pubkeys: string[]; public_url?: string; restart?: RestartPolicy };
+  faucet?: { node: string; port?: number; claim_sat: number; cooldown_seconds: number; restart?: RestartPolicy };
+  'chain-adapter'?: { port?: number; restart?: RestartPolicy };
 }
 
 export type ExternalOrManaged = { managed: true } | { managed: false; url: string };

@@ -1,6 +1,6 @@
 export { dockerRuntimeOptions } from './host.js';
 export { createDockerRuntime, DockerRuntime, LABELS, type DockerRuntimeOptions, type LabContainer } from './runtime.js';
-export { dockerPlacement, containerName, containerPort, networkName, volumeName, CONTAINER_PORTS } from './placement.js';
+export { dockerPlacement, containerName, networkName, volumeName } from './placement.js';
 export { discoverEngine, type Engine } from './engine.js';
 export { buildImages, missingImageMessage, type BuildImagesOptions, type BuildImagesResult, type ImageMap } from '../../images/build.js';
 export { buildLabImages } from '../../images/lab.js';

@@ -1,11 +1,11 @@
-import { basename } from 'node:path';
+import { appendFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import type Docker from 'dockerode';
-import type { LaunchSpec, ServiceKind } from '../../kinds/types.js';
-import { imageIdForKind, RECIPES } from '../../images/catalog.js';
+import { RECIPES, type ImageId } from '../../images/catalog.js';
 import { buildImages, missingImageMessage, type ImageMap } from '../../images/build.js';
-import type { LabHandleInfo, Runtime, RuntimeHandle, ServiceLocation, StartRequest } from '../types.js';
+import type { ExitStatus, LabHandleInfo, LaunchSpec, Runtime, RuntimeHandle, ServiceLocation, StartRequest } from '../types.js';
 import { discoverEngine } from './engine.js';
-import { CONTAINER_DATA_DIR, containerName, containerPort, networkName, volumeName } from './placement.js';
+import { CONTAINER_DATA_DIR, containerName, networkName, volumeName } from './placement.js';
 import { demuxLogs, fileFromTar, readAll } from './streams.js';
 
 export const LABELS = { lab: 'reglab.lab', service: 'reglab.service', kind: 'reglab.kind' } as const;
@@ -16,7 +16,7 @@ const SERVICES_APP_DIR = '/app';
 export interface DockerRuntimeOptions {
   /** An engine client; found with discoverEngine() on first use when absent. */
   docker?: Docker;
-  /** The image for each kind (buildImages(...).images); the local flavour's images otherwise. */
+  /** The image for each kind (buildImages(...).images); the recipe a start request names otherwise. */
   images?: ImageMap;
   /** Seconds a container gets to stop after its stop signal before it is killed. */
   stopTimeoutSeconds?: number;
@@ -32,7 +32,7 @@ export interface DockerRuntimeOptions {
 /** A container of a lab, as found from its labels (what a restarted control plane sees). */
 export interface LabContainer {
   service: string;
-  kind: ServiceKind;
+  kind: string;
   containerId: string;
   running: boolean;
   /** Published host ports by container port ("18334/tcp" -> 49152). */
@@ -65,8 +65,8 @@ export class DockerRuntime implements Runtime {
     return this.client;
   }
 
-  imageFor(kind: ServiceKind): string {
-    return this.options.images?.[kind] ?? RECIPES[imageIdForKind(kind, 'local')].ref;
+  imageFor(kind: string, recipe: ImageId): string {
+    return this.options.images?.[kind] ?? RECIPES[recipe].ref;
   }
 
   async prepareLab(lab: LabHandleInfo): Promise<void> {
@@ -83,8 +83,9 @@ export class DockerRuntime implements Runtime {
   async start(request: StartRequest): Promise<RuntimeHandle> {
     const docker = await this.docker();
     const { lab, service, kind } = request;
-    const image = this.imageFor(kind);
-    if (this.options.buildImages && this.options.images?.[kind] === undefined) await this.build(docker, kind);
+    const recipe = request.image as ImageId;
+    const image = this.imageFor(kind, recipe);
+    if (this.options.buildImages && this.options.images?.[kind] === undefined) await this.build(docker, kind, recipe);
     await docker.getImage(image).inspect().catch((error: unknown) => {
       throw notFound(error) ? new Error(`cannot start ${service} (${kind}): ${missingImageMessage(image)}`) : error;
     });
@@ -94,7 +95,7 @@ export class DockerRuntime implements Runtime {
     const labels = { [LABELS.lab]: lab.name, [LABELS.service]: service, [LABELS.kind]: kind };
     const volume = volumeName(lab.name, service);
     await this.ensureVolume(docker, volume, labels);
-    const ports = Object.entries(request.hostPorts).map(([portName, hostPort]) => [`${containerPort(kind, portName)}/tcp`, hostPort] as const);
+    const ports = Object.entries(request.hostPorts).map(([portName, hostPort]) => [`${containerPortOf(request, portName)}/tcp`, hostPort] as const);
     const network = networkName(lab.name);
     const container = await docker.createContainer({
       name,
@@ -114,6 +115,7 @@ export class DockerRuntime implements Runtime {
       NetworkingConfig: { EndpointsConfig: { [network]: { Aliases: [service] } } },
     });
     await container.start();
+    recordInRegistry(container.id);
     return { runtime: 'docker', containerId: container.id };
   }
 
@@ -125,6 +127,27 @@ export class DockerRuntime implements Runtime {
     } catch (error) {
       const status = (error as { statusCode?: number }).statusCode;
       if (status !== 304 && status !== 404) throw error; // 304: already stopped
+    }
+  }
+
+  async kill(handle: RuntimeHandle): Promise<void> {
+    const docker = await this.docker();
+    try {
+      await docker.getContainer(containerId(handle)).kill({ signal: 'SIGKILL' });
+    } catch (error) {
+      const status = (error as { statusCode?: number }).statusCode;
+      if (status !== 304 && status !== 404 && status !== 409) throw error; // 409: not running
+    }
+  }
+
+  async exitStatus(handle: RuntimeHandle): Promise<ExitStatus | undefined> {
+    const docker = await this.docker();
+    try {
+      const state = (await docker.getContainer(containerId(handle)).inspect()).State;
+      return state.Running ? undefined : { code: state.ExitCode, signal: state.OOMKilled ? 'OOM' : undefined };
+    } catch (error) {
+      ignoreNotFound(error);
+      return undefined;
     }
   }
 
@@ -168,7 +191,7 @@ export class DockerRuntime implements Runtime {
     const found = await docker.listContainers({ all: true, filters: { label: [`${LABELS.lab}=${lab}`] } });
     return found.map((info) => ({
       service: info.Labels[LABELS.service],
-      kind: info.Labels[LABELS.kind] as ServiceKind,
+      kind: info.Labels[LABELS.kind],
       containerId: info.Id,
       running: info.State === 'running',
       hostPorts: Object.fromEntries(info.Ports.filter((port) => port.PublicPort).map((port) => [`${port.PrivatePort}/${port.Type}`, port.PublicPort])),
@@ -186,11 +209,10 @@ export class DockerRuntime implements Runtime {
     for (const volume of Volumes ?? []) await docker.getVolume(volume.Name).remove().catch(ignoreNotFound);
   }
 
-  private build(docker: Docker, kind: ServiceKind): Promise<unknown> {
-    const image = imageIdForKind(kind, 'local');
+  private build(docker: Docker, kind: string, image: ImageId): Promise<unknown> {
     let ensured = this.ensured.get(image);
     if (!ensured) {
-      const run = () => buildImages({ docker, kinds: [kind], onProgress: this.options.onBuildProgress });
+      const run = () => buildImages({ docker, images: { [kind]: image }, onProgress: this.options.onBuildProgress });
       ensured = this.builds = this.builds.then(run, run);
       ensured.catch(() => this.ensured.delete(image));
       this.ensured.set(image, ensured);
@@ -210,6 +232,18 @@ export class DockerRuntime implements Runtime {
 
 export function createDockerRuntime(options: DockerRuntimeOptions = {}): DockerRuntime {
   return new DockerRuntime(options);
+}
+
+function containerPortOf(request: StartRequest, portName: string): number {
+  const port = request.containerPorts[portName];
+  if (port === undefined) throw new Error(`a ${request.kind} container has no port named "${portName}" (known: ${Object.keys(request.containerPorts).join(', ')})`);
+  return port;
+}
+
+/** With REGLAB_PROCESS_REGISTRY set (the test run sets it), containers are recorded for its cleanup. */
+function recordInRegistry(id: string): void {
+  const registry = process.env.REGLAB_PROCESS_REGISTRY;
+  if (registry) appendFileSync(join(registry, 'containers'), `${id}\n`);
 }
 
 function containerId(handle: RuntimeHandle): string {

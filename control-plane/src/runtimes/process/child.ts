@@ -1,7 +1,8 @@
 import { spawn } from 'node:child_process';
-import { closeSync, mkdirSync, openSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { appendFileSync, closeSync, mkdirSync, openSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { sleep } from '../../../../lib/wait.js';
+import type { ExitStatus } from '../types.js';
 
 export interface ProcessLaunch {
   command: string;
@@ -14,9 +15,14 @@ export interface ProcessLaunch {
   stopSignal?: NodeJS.Signals;
 }
 
+/** How the children this process started ended, by pid (others' children cannot be waited for). */
+const exits = new Map<number, ExitStatus>();
+
 /**
  * Starts a detached child in its own process group with stdout and stderr appended to `logFile`,
  * so it outlives the CLI that started it and can be stopped as a group later.
+ * With REGLAB_PROCESS_REGISTRY set (the test run sets it), the pid is also recorded there, so
+ * whoever owns the registry can end every group even if this process is killed.
  */
 export function startDetached(launch: ProcessLaunch, logFile: string): number {
   mkdirSync(dirname(logFile), { recursive: true });
@@ -30,8 +36,20 @@ export function startDetached(launch: ProcessLaunch, logFile: string): number {
   });
   closeSync(log);
   if (child.pid === undefined) throw new Error(`could not start ${launch.command}`);
+  const pid = child.pid;
+  child.on('exit', (code, signal) => exits.set(pid, { code: code ?? undefined, signal: signal ?? undefined }));
   child.unref();
-  return child.pid;
+  recordInRegistry(pid);
+  return pid;
+}
+
+function recordInRegistry(pid: number): void {
+  const registry = process.env.REGLAB_PROCESS_REGISTRY;
+  if (registry) appendFileSync(join(registry, 'pids'), `${pid}\n`);
+}
+
+export function exitStatusOf(pid: number): ExitStatus | undefined {
+  return exits.get(pid);
 }
 
 function asUser(launch: ProcessLaunch): [string, string[]] {
@@ -56,6 +74,11 @@ export async function stopProcessGroup(pid: number, graceMs = 10_000, signal: No
     if (!groupAlive(pid)) return;
     await sleep(100);
   }
+  await killProcessGroup(pid);
+}
+
+/** SIGKILL to the whole group, and wait until it is gone. */
+export async function killProcessGroup(pid: number): Promise<void> {
   signalGroup(pid, 'SIGKILL');
   while (groupAlive(pid)) await sleep(50);
 }

@@ -1,17 +1,17 @@
 import { join } from 'node:path';
-import type { Placement } from '../../kinds/types.js';
+import type { LabLayout, Placement } from '../types.js';
 
 /** Every service of a process lab on 127.0.0.1, each with its own free host ports. */
-export function processPlacement(labDir: string, service: string, hostPorts: Record<string, Record<string, number>>): Placement {
+export function processPlacement(lab: LabLayout, service: string): Placement {
   const portOf = (target: string, portName: string) => {
-    const port = hostPorts[target]?.[portName];
+    const port = lab.services[target]?.hostPorts[portName];
     if (port === undefined) throw new Error(`service "${target}" has no port "${portName}"`);
     return port;
   };
   return {
     listenHost: '127.0.0.1',
     port: (name) => portOf(service, name),
-    dataDir: serviceDataDir(labDir, service),
+    dataDir: serviceDataDir(lab.dir, service),
     reach: (target, portName) => `127.0.0.1:${portOf(target, portName)}`,
   };
 }

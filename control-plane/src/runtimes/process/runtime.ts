@@ -2,13 +2,12 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { nodeBinary } from '../../kinds/binaries.js';
-import type { LaunchSpec } from '../../kinds/types.js';
-import { initPostgresCluster, postgresBinDir } from '../../managed/postgres.js';
-import { redisServerBinary } from '../../managed/redis.js';
+import { nodeBinary } from '../../home.js';
+import { initPostgresCluster, postgresBinDir } from '../../nodes/postgres/server.js';
+import { redisServerBinary } from '../../nodes/redis/server.js';
 import { projectRoot } from '../../../../lib/project-root.js';
-import type { LabHandleInfo, Runtime, RuntimeHandle, ServiceLocation, StartRequest } from '../types.js';
-import { isRunning, startDetached, stopProcessGroup, type ProcessLaunch } from './child.js';
+import type { ExitStatus, LabHandleInfo, LaunchSpec, Runtime, RuntimeHandle, ServiceLocation, StartRequest } from '../types.js';
+import { exitStatusOf, isRunning, killProcessGroup, startDetached, stopProcessGroup, type ProcessLaunch } from './child.js';
 import { serviceDataDir, serviceLogFile } from './placement.js';
 
 /** Runs each service as a local child process group, with its data and logs in the lab folder. */
@@ -31,12 +30,20 @@ export class ProcessRuntime implements Runtime {
   }
 
   async stop(handle: RuntimeHandle, stopSignal?: NodeJS.Signals): Promise<void> {
-    if (handle.runtime !== 'process') throw new Error('not a process handle');
-    await stopProcessGroup(handle.pid, 15_000, stopSignal);
+    await stopProcessGroup(pidOf(handle), 15_000, stopSignal);
+  }
+
+  async kill(handle: RuntimeHandle): Promise<void> {
+    await killProcessGroup(pidOf(handle));
   }
 
   async isAlive(handle: RuntimeHandle): Promise<boolean> {
-    return handle.runtime === 'process' && isRunning(handle.pid);
+    return isRunning(pidOf(handle));
+  }
+
+  /** Known for the processes this control plane started; a re-attached one's end is not. */
+  async exitStatus(handle: RuntimeHandle): Promise<ExitStatus | undefined> {
+    return exitStatusOf(pidOf(handle));
   }
 
   readServiceFile(location: ServiceLocation, relativePath: string): Promise<Buffer> {
@@ -53,6 +60,11 @@ export class ProcessRuntime implements Runtime {
   async removeLab(): Promise<void> {
     // the lab folder itself is removed by the lab manager, which owns it
   }
+}
+
+function pidOf(handle: RuntimeHandle): number {
+  if (handle.runtime !== 'process') throw new Error(`the process runtime cannot handle a ${handle.runtime} handle`);
+  return handle.pid;
 }
 
 function toProcessLaunch(launch: LaunchSpec, cwd: string): ProcessLaunch {

@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { Redis } from 'ioredis';
-import type { ProcessLaunch } from '../runtimes/process/child.js';
+import type { ProcessLaunch } from '../../runtimes/process/child.js';
 
 export function redisServerBinary(): string {
   const binary = process.env.REGLAB_REDIS_SERVER ?? '/usr/bin/redis-server';

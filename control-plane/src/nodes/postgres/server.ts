@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import pg from 'pg';
 import { chownSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ProcessLaunch } from '../runtimes/process/child.js';
+import type { ProcessLaunch } from '../../runtimes/process/child.js';
 
 /** Where Debian's postgresql package puts the server binaries. */
 export function postgresBinDir(): string {

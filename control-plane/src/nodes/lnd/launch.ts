@@ -1,4 +1,4 @@
-import type { LaunchSpec, Placement } from './types.js';
+import type { LaunchSpec, Placement } from '../../runtimes/types.js';
 
 export interface LndSettings {
   alias: string;

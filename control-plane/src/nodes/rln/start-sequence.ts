@@ -4,9 +4,9 @@
 // the indexer serves the new block; before /openchannel, until the node's height is the chain's;
 // /openchannel is retried on 403. RLN runs only in the docker runtime, from an image built where
 // GitHub is reachable.
-import { RlnError, type RlnAsset, type RlnChainSync, type RlnChannel, type RlnClient, type RlnUnlockHead, type RlnUnlockOld } from '../drivers/rln.js';
-import { retryWhile, waitFor } from '../../../lib/wait.js';
-import type { Placement } from './types.js';
+import { RlnError, type RlnAsset, type RlnChainSync, type RlnChannel, type RlnClient, type RlnUnlockHead, type RlnUnlockOld } from '../../../../lib/rln/client.js';
+import { retryWhile, waitFor } from '../../../../lib/wait.js';
+import type { Placement } from '../../runtimes/types.js';
 
 export const RLN_PORTS = ['api', 'p2p'] as const;
 
@@ -145,20 +145,25 @@ export async function mineAndIndex(chain: RlnChainAccess, blocks: number, timing
   return tip;
 }
 
-/** /address, fund, mine, /createutxos (retried while the node has not seen its funds), mine. */
+/** /address, fund, mine, then the colored UTXOs. */
 export async function fundAndCreateUtxos(client: RlnClient, chain: RlnChainAccess, plan: Pick<RlnNodePlan, 'fundingSat' | 'utxos'>, timing: RlnTiming = {}): Promise<string> {
   const address = await client.address();
   await chain.send(address, plan.fundingSat);
   await mineAndIndex(chain, 1, timing);
-  const utxos = plan.utxos ?? { num: 10 };
+  await createColoredUtxos(client, chain, plan.utxos, timing);
+  timing.log?.(`rln at ${client.url} funded with ${plan.fundingSat} sat`);
+  return address;
+}
+
+/** /createutxos (retried while the node has not seen its funds), then a block to confirm them. */
+export async function createColoredUtxos(client: RlnClient, chain: RlnChainAccess, utxos: RlnNodePlan['utxos'] = { num: 10 }, timing: RlnTiming = {}): Promise<void> {
   await retryWhile(
     () => client.createUtxos({ up_to: false, num: utxos.num, ...(utxos.sizeSat ? { size: utxos.sizeSat } : {}), fee_rate: utxos.feeRate ?? 1, skip_sync: false }),
     (error) => isReason(error, /not enough funds|changing state/i),
     { timeoutMs: timing.timeoutMs ?? DEFAULT_TIMEOUT_MS, intervalMs: 1_000 },
   );
   await mineAndIndex(chain, 1, timing);
-  timing.log?.(`rln at ${client.url} funded with ${plan.fundingSat} sat, ${utxos.num} UTXOs created`);
-  return address;
+  timing.log?.(`rln at ${client.url}: ${utxos.num} colored UTXOs created`);
 }
 
 export function issueNia(client: RlnClient, asset: NonNullable<RlnNodePlan['asset']>): Promise<RlnAsset> {

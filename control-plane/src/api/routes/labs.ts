@@ -1,0 +1,48 @@
+import type { FastifyInstance } from 'fastify';
+import { errorResponses } from '../../../../lib/http/errors.js';
+import { inspectLab } from '../../lab/inspect.js';
+import type { ApiDeps } from '../app.js';
+import { answer, autoMiningBody, createLabBody, labErrors, labParams } from '../schemas.js';
+
+type Name = { Params: { name: string } };
+
+export function labRoutes(app: FastifyInstance, { manager, jobs }: ApiDeps): void {
+  app.get('/health', { schema: { summary: 'The control plane answers', response: { 200: answer('status and the number of labs') } } }, async () => ({ status: 'ok', labs: manager.list().length }));
+
+  app.get('/labs', { schema: { summary: 'Labs with their status', response: { 200: answer('{ labs: [{ name, status, runtime, createdAt }] }') } } }, async () => ({
+    labs: manager.list().map((lab) => ({ name: lab.name, status: lab.status, runtime: lab.runtime, createdAt: lab.createdAt })),
+  }));
+
+  app.post<{ Body: { yaml: string; file?: string } }>('/labs', {
+    schema: { summary: 'Validate lab.yaml and start bringing the lab up', body: createLabBody, response: { 202: answer('{ name, status, events }: follow the events'), ...errorResponses(401, 409) } },
+  }, async (request, reply) => {
+    const lab = await manager.create(request.body.yaml, request.body.file);
+    reply.status(202);
+    return { name: lab.name, status: lab.status, events: `/labs/${lab.name}/events` };
+  });
+
+  app.get<Name>('/labs/:name', { schema: { summary: 'Services, nodes, balances, channels, height', params: labParams, response: { 200: answer('the lab as `reglab status` shows it'), ...errorResponses(404) } } }, async (request) => {
+    const lab = manager.get(request.params.name);
+    return inspectLab(lab, lab.status === 'ready' || lab.status === 'degraded' ? manager.session(lab.name) : undefined);
+  });
+
+  app.delete<Name & { Querystring: { volumes: boolean } }>('/labs/:name', {
+    schema: {
+      summary: 'Stop every service and remove the lab',
+      params: labParams,
+      querystring: { type: 'object', additionalProperties: false, properties: { volumes: { type: 'boolean', default: false } } },
+      response: { 200: answer('{ name, status: stopped }'), ...errorResponses(401, 404) },
+    },
+  }, async (request) => {
+    await manager.remove(request.params.name, { volumes: request.query.volumes });
+    return { name: request.params.name, status: 'stopped' };
+  });
+
+  app.put<Name & { Body: { seconds: number } }>('/labs/:name/auto-mining', {
+    schema: { summary: 'Mine a block every N seconds (0 stops)', params: labParams, body: autoMiningBody, response: { 200: answer('{ lab, autoMineSeconds }'), ...labErrors } },
+  }, async (request) => {
+    manager.session(request.params.name);
+    await jobs.setAutoMining(request.params.name, request.body.seconds);
+    return { lab: request.params.name, autoMineSeconds: request.body.seconds };
+  });
+}

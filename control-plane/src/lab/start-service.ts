@@ -1,0 +1,57 @@
+import { describeError } from '../../../lib/errors.js';
+import { waitFor } from '../../../lib/wait.js';
+import { kindDefinition } from '../nodes/registry.js';
+import type { LabEventListener } from './events.js';
+import type { LabSession } from './session.js';
+import { setStatus, type ServiceState, type ServiceStatus } from './state.js';
+
+export interface ServiceStartOptions {
+  onEvent: LabEventListener;
+  /** Saves the lab state (called after every change worth keeping). */
+  persist(): Promise<void>;
+  readyTimeoutMs?: number;
+}
+
+/** The service's status as an event, with what a watcher needs to act on it. */
+export function serviceEvent(session: LabSession, service: ServiceState, logTail?: string) {
+  return { type: 'service' as const, lab: session.lab.name, service: service.name, status: service.status, message: service.error, info: service.info, restarts: service.restarts, logTail };
+}
+
+/** The last lines of a service's output, or nothing when they cannot be read. */
+export function logTail(session: LabSession, service: ServiceState, lines = 15): Promise<string> {
+  return session.runtime.logs({ lab: session.lab, service: service.name }, service.handle, lines).catch(() => '');
+}
+
+/**
+ * Starts one service and waits until its readiness probe passes (and, for a node, its kind's
+ * set-up after start); reports it `starting` (or `as`) then `ready`, or `failed` with its log tail.
+ */
+export async function startService(session: LabSession, name: string, options: ServiceStartOptions, as: ServiceStatus = 'starting'): Promise<void> {
+  const service = session.lab.services[name];
+  const definition = kindDefinition(service.kind);
+  try {
+    const launch = definition.launch(session, service);
+    service.handle = await session.runtime.start({ lab: session.lab, service: name, kind: service.kind, image: definition.image, launch, hostPorts: service.hostPorts, containerPorts: service.containerPorts });
+    setStatus(service, as);
+    await options.persist();
+    options.onEvent(serviceEvent(session, service));
+    const handle = service.handle;
+    await waitFor(async () => {
+      if (!(await session.runtime.isAlive(handle))) throw new ExitedError(`${name} exited`);
+      return definition.probe(session, service);
+    }, { timeoutMs: options.readyTimeoutMs ?? 90_000, intervalMs: 200, what: `${name} (${service.kind}) to be ready`, stopOn: (error) => error instanceof ExitedError });
+    await definition.initialise?.(session, name);
+    service.info = await definition.describe(session, service);
+    setStatus(service, 'ready');
+    await options.persist();
+    options.onEvent(serviceEvent(session, service));
+  } catch (error) {
+    const tail = await logTail(session, service);
+    setStatus(service, 'failed', `${describeError(error)}${tail ? `\n--- last lines of ${name}'s log ---\n${tail}` : ''}`);
+    await options.persist();
+    options.onEvent(serviceEvent(session, service, tail));
+    throw new Error(`${name} did not start: ${service.error}`);
+  }
+}
+
+class ExitedError extends Error {}

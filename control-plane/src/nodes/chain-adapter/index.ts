@@ -1,0 +1,22 @@
+// The Esplora-style chain-data adapter (services/chain-adapter).
+import { chainConfigToEnv } from '../../../../lib/chain/from-env.js';
+import { CHAIN_SERVICE, chainRpcFor } from '../btcd/index.js';
+import { answersHttp, projectService } from '../project-service.js';
+import type { KindDefinition } from '../types.js';
+
+export const chainAdapter: KindDefinition = {
+  ports: { http: 8080 },
+  image: 'services',
+  dependsOn: () => [CHAIN_SERVICE, 'indexer'],
+  launch(access, service) {
+    const placement = access.placementFor(service.name);
+    return projectService('services/chain-adapter/src/main.js', placement, 'http', {
+      ...chainConfigToEnv(chainRpcFor(access, placement)),
+      INDEXER_URL: `tcp://${placement.reach('indexer', 'electrum')}`,
+      NETWORK: 'regtest',
+    });
+  },
+  probe: (access, service) => answersHttp(`http://${access.host.reach(service.name, 'http')}/api/health`),
+  describe: async (access, service) => ({ url: `http://${access.host.reach(service.name, 'http')}/api`, docs: `http://${access.host.reach(service.name, 'http')}/docs` }),
+  credentials: async (access, service) => ({ url: `http://${access.host.reach(service.name, 'http')}/api` }),
+};

@@ -1,0 +1,27 @@
+// The lab's Electrum indexer over btcd (services/indexer).
+import { chainConfigToEnv } from '../../../../lib/chain/from-env.js';
+import type { ChainRpcConfig } from '../../../../lib/chain/types.js';
+import type { LaunchSpec, Placement } from '../../runtimes/types.js';
+import { CHAIN_SERVICE, chainRpcFor } from '../btcd/index.js';
+import { projectService } from '../project-service.js';
+import type { KindDefinition } from '../types.js';
+import { electrumCall } from './electrum.js';
+
+/** The indexer as `placement` runs it, following the chain node at `chain`. */
+export function indexerLaunch(placement: Placement, chain: ChainRpcConfig): LaunchSpec {
+  return projectService('services/indexer/src/main.js', placement, 'electrum', { DATA_DIR: placement.dataDir, ...chainConfigToEnv(chain) });
+}
+
+export const indexer: KindDefinition = {
+  ports: { electrum: 50001 },
+  image: 'services',
+  dependsOn: () => [CHAIN_SERVICE],
+  launch(access, service) {
+    const placement = access.placementFor(service.name);
+    return indexerLaunch(placement, chainRpcFor(access, placement));
+  },
+  /** Ready when it answers server.version on its TCP port. */
+  probe: async (access, service) => (await electrumCall(access.host.reach(service.name, 'electrum'), 'server.version', ['reglab-probe', '1.4'])) !== undefined,
+  describe: async (access, service) => ({ electrum: `tcp://${access.host.reach(service.name, 'electrum')}` }),
+  credentials: async (access, service) => ({ electrum: `tcp://${access.host.reach(service.name, 'electrum')}` }),
+};

@@ -1,0 +1,56 @@
+// lnd nodes.
+import { join } from 'node:path';
+import { connectLnd, lndCredentialsToEnv, type LndCredentials } from '../../../../lib/lightning/lnd.js';
+import type { Placement } from '../../runtimes/types.js';
+import { CHAIN_SERVICE } from '../btcd/index.js';
+import { writeCredentialFile } from '../credential-files.js';
+import type { KindDefinition, LabAccess } from '../types.js';
+import { LND_ADMIN_MACAROON_FILE, LND_TLS_CERT_FILE, lndLaunch } from './launch.js';
+import { LndLabNode } from './lightning.js';
+
+function credentialsAt(access: LabAccess, name: string, placement: Placement): LndCredentials {
+  return { socket: placement.reach(name, 'grpc'), certBase64: access.credentials.require(name, 'certBase64'), macaroonHex: access.credentials.require(name, 'macaroonHex') };
+}
+
+export const lnd: KindDefinition = {
+  ports: { grpc: 10009, rest: 8080, p2p: 9735 },
+  image: 'lnd',
+  upstreamImage: 'lnd-upstream',
+  dependsOn: () => [CHAIN_SERVICE],
+  launch: (access, service) =>
+    lndLaunch(access.placementFor(service.name), {
+      alias: service.name,
+      chainService: CHAIN_SERVICE,
+      chainRpcUser: access.lab.secrets.chainRpcUser,
+      chainRpcPassword: access.lab.secrets.chainRpcPassword,
+      chainRpcCertPem: access.credentials.require(CHAIN_SERVICE, 'certPem'),
+      tlsExtraDomains: [service.name],
+    }),
+  /** Ready when its wallet is unlocked and synced to the chain tip (its files exist from then on). */
+  async probe(access, service) {
+    const location = { lab: access.lab, service: service.name };
+    const [cert, macaroon] = await Promise.all([access.runtime.readServiceFile(location, LND_TLS_CERT_FILE), access.runtime.readServiceFile(location, LND_ADMIN_MACAROON_FILE)]);
+    access.credentials.set(service.name, { certBase64: cert.toString('base64'), macaroonHex: macaroon.toString('hex') });
+    const node = access.node(service.name) as LndLabNode;
+    return (await node.info()).synced;
+  },
+  async describe(access, service) {
+    const dir = join(access.lab.dir, 'credentials', service.name);
+    writeCredentialFile(join(dir, 'tls.cert'), Buffer.from(access.credentials.require(service.name, 'certBase64'), 'base64'));
+    writeCredentialFile(join(dir, 'admin.macaroon'), Buffer.from(access.credentials.require(service.name, 'macaroonHex'), 'hex'));
+    const { pubkey } = await (access.node(service.name) as LndLabNode).info();
+    const host = (port: string) => access.host.reach(service.name, port);
+    return { pubkey, grpc: host('grpc'), rest: `https://${host('rest')}`, p2p: host('p2p'), tlsCert: join(dir, 'tls.cert'), macaroon: join(dir, 'admin.macaroon') };
+  },
+  async credentials(access, service) {
+    const host = (port: string) => access.host.reach(service.name, port);
+    return {
+      grpc: host('grpc'),
+      rest: `https://${host('rest')}`,
+      macaroonHex: access.credentials.require(service.name, 'macaroonHex'),
+      tlsCertPem: Buffer.from(access.credentials.require(service.name, 'certBase64'), 'base64').toString('utf8'),
+    };
+  },
+  node: (access, name) => new LndLabNode(name, connectLnd(credentialsAt(access, name, access.host))),
+  clientEnv: (access, name, placement) => ({ NODE_KIND: 'lnd', ...lndCredentialsToEnv(credentialsAt(access, name, placement)) }),
+};

@@ -1,0 +1,172 @@
+// The lab's handle on an lnd node, over ln-service.
+import { createHash, randomBytes } from 'node:crypto';
+import {
+  addPeer, cancelHodlInvoice, closeChannel, createChainAddress, createHodlInvoice, createInvoice, decodePaymentRequest,
+  getChainBalance, getChannelBalance, getChannels, getInvoice, getNetworkGraph, getPayment, getPendingChainBalance, getPendingChannels,
+  getWalletInfo, openChannel, pay, payViaPaymentDetails, removePeer, settleHodlInvoice, type AuthenticatedLnd,
+} from 'ln-service';
+import { waitFor } from '../../../../lib/wait.js';
+import type { ChannelView, InvoiceView, LabLightningNode, PaymentView, PendingClose } from '../node.js';
+
+/** TLV record type of a keysend preimage (what lnd's --accept-keysend reads). */
+const KEYSEND_TYPE = '5482373484';
+
+type GraphChannel = { transaction_id: string; policies: { cltv_delta?: number }[] };
+const routable = (channel: GraphChannel) => channel.policies.length === 2 && channel.policies.every((policy) => policy.cltv_delta !== undefined);
+
+const paymentView = (paid: { id: string; secret?: string; mtokens: string; fee_mtokens: string; hops: unknown[] }): PaymentView => ({
+  paymentHash: paid.id,
+  preimage: paid.secret,
+  amountMsat: BigInt(paid.mtokens) - BigInt(paid.fee_mtokens),
+  feeMsat: BigInt(paid.fee_mtokens),
+  hops: paid.hops.length,
+});
+
+export class LndLabNode implements LabLightningNode {
+  readonly lightning = true;
+  readonly kind = 'lnd';
+
+  constructor(
+    readonly name: string,
+    private readonly lnd: AuthenticatedLnd,
+  ) {}
+
+  async newAddress(): Promise<string> {
+    return (await createChainAddress({ lnd: this.lnd, format: 'p2wpkh' })).address;
+  }
+
+  async onchainBalance() {
+    const [confirmed, pending] = await Promise.all([getChainBalance({ lnd: this.lnd }), getPendingChainBalance({ lnd: this.lnd })]);
+    return { confirmedSat: confirmed.chain_balance, unconfirmedSat: pending.pending_chain_balance };
+  }
+
+  async waitSynced(height: number, timeoutMs = 60_000): Promise<void> {
+    await waitFor(async () => {
+      const info = await getWalletInfo({ lnd: this.lnd });
+      return info.is_synced_to_chain && info.current_block_height >= height;
+    }, { timeoutMs, intervalMs: 100, what: `lnd node ${this.name} to sync to height ${height}` });
+  }
+
+  async info() {
+    const info = await getWalletInfo({ lnd: this.lnd });
+    return { pubkey: info.public_key, alias: info.alias, synced: info.is_synced_to_chain, height: info.current_block_height, peers: info.peers_count };
+  }
+
+  async channelBalanceSat(): Promise<number> {
+    return (await getChannelBalance({ lnd: this.lnd })).channel_balance;
+  }
+
+  async channels(): Promise<ChannelView[]> {
+    const { channels } = await getChannels({ lnd: this.lnd });
+    return channels.map((channel) => ({
+      id: `${channel.transaction_id}:${channel.transaction_vout}`,
+      partnerPubkey: channel.partner_public_key,
+      capacitySat: channel.capacity,
+      localSat: channel.local_balance,
+      remoteSat: channel.remote_balance,
+      active: channel.is_active,
+      private: channel.is_private,
+      fundingTxid: channel.transaction_id,
+      fundingVout: channel.transaction_vout,
+    }));
+  }
+
+  async connect(pubkey: string, address: string): Promise<void> {
+    await addPeer({ lnd: this.lnd, public_key: pubkey, socket: address, retry_count: 5, retry_delay: 200 });
+  }
+
+  async disconnect(pubkey: string): Promise<void> {
+    await removePeer({ lnd: this.lnd, public_key: pubkey });
+  }
+
+  async openChannel(request: { partnerPubkey: string; partnerAddress: string; capacitySat: number; pushSat: number; private?: boolean }) {
+    const opened = await openChannel({
+      lnd: this.lnd,
+      partner_public_key: request.partnerPubkey,
+      partner_socket: request.partnerAddress,
+      local_tokens: request.capacitySat,
+      give_tokens: request.pushSat,
+      is_private: request.private ?? false,
+    });
+    return { fundingTxid: opened.transaction_id, fundingVout: opened.transaction_vout };
+  }
+
+  async closeChannel(channel: ChannelView, force: boolean) {
+    const outpoint = { lnd: this.lnd, transaction_id: channel.fundingTxid, transaction_vout: channel.fundingVout };
+    const closed = force ? await closeChannel({ ...outpoint, is_force_close: true }) : await closeChannel(outpoint);
+    return { closingTxid: closed.transaction_id };
+  }
+
+  async pendingCloses(): Promise<PendingClose[]> {
+    const { pending_channels } = await getPendingChannels({ lnd: this.lnd });
+    return pending_channels.filter((channel) => channel.is_closing).map((channel) => ({
+      fundingTxid: channel.transaction_id,
+      closingTxid: channel.close_transaction_id,
+      blocksUntilSweep: channel.timelock_blocks,
+      pendingSat: channel.pending_balance ?? channel.local_balance,
+    }));
+  }
+
+  async canRouteOver(fundingTxid: string): Promise<boolean> {
+    const { channels } = await getNetworkGraph({ lnd: this.lnd });
+    return channels.some((channel) => channel.transaction_id === fundingTxid && routable(channel));
+  }
+
+  async routableChannels(): Promise<number> {
+    return (await getNetworkGraph({ lnd: this.lnd })).channels.filter(routable).length;
+  }
+
+  async createInvoice(request: { amountMsat: bigint; memo?: string; expirySec?: number; holdPaymentHash?: string }) {
+    const common = {
+      lnd: this.lnd,
+      mtokens: request.amountMsat.toString(),
+      description: request.memo,
+      expires_at: request.expirySec === undefined ? undefined : new Date(Date.now() + request.expirySec * 1000).toISOString(),
+    };
+    const created = request.holdPaymentHash ? await createHodlInvoice({ ...common, id: request.holdPaymentHash }) : await createInvoice(common);
+    return { paymentRequest: created.request, paymentHash: created.id };
+  }
+
+  async invoice(paymentHash: string): Promise<InvoiceView> {
+    const invoice = await getInvoice({ lnd: this.lnd, id: paymentHash });
+    const state = invoice.is_confirmed ? 'settled' : invoice.is_canceled ? 'canceled' : invoice.is_held ? 'accepted' : 'open';
+    return { paymentHash, state, amountMsat: BigInt(invoice.tokens) * 1000n, receivedMsat: BigInt(invoice.received_mtokens) };
+  }
+
+  async settleInvoice(preimage: string): Promise<void> {
+    await settleHodlInvoice({ lnd: this.lnd, secret: preimage });
+  }
+
+  async cancelInvoice(paymentHash: string): Promise<void> {
+    await cancelHodlInvoice({ lnd: this.lnd, id: paymentHash });
+  }
+
+  async paymentHashOf(paymentRequest: string): Promise<string> {
+    return (await decodePaymentRequest({ lnd: this.lnd, request: paymentRequest })).id;
+  }
+
+  async pay(paymentRequest: string): Promise<PaymentView> {
+    return paymentView(await pay({ lnd: this.lnd, request: paymentRequest }));
+  }
+
+  async findPayment(paymentHash: string): Promise<PaymentView | undefined> {
+    const found = await getPayment({ lnd: this.lnd, id: paymentHash }).catch(() => undefined);
+    return found?.payment ? paymentView(found.payment) : undefined;
+  }
+
+  async keysend(pubkey: string, amountMsat: bigint): Promise<PaymentView> {
+    const preimage = randomBytes(32);
+    const paid = await payViaPaymentDetails({
+      lnd: this.lnd,
+      destination: pubkey,
+      mtokens: amountMsat.toString(),
+      id: createHash('sha256').update(preimage).digest('hex'),
+      messages: [{ type: KEYSEND_TYPE, value: preimage.toString('hex') }],
+    });
+    return paymentView(paid);
+  }
+
+  close(): void {
+    // ln-service's gRPC channels close with the process; nothing holds the event loop
+  }
+}

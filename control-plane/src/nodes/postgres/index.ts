@@ -1,0 +1,33 @@
+// The lab's PostgreSQL (the wallet server's database).
+import type { Placement } from '../../runtimes/types.js';
+import type { KindDefinition, LabAccess } from '../types.js';
+import { pingPostgres, postgresLaunch } from './server.js';
+
+const url = (address: string) => `postgres://postgres@${address}/postgres`;
+
+/** The database lab services use, as `placement` reaches it: the lab's own, or lab.yaml's URL. */
+export function labDatabaseUrl(access: LabAccess, placement: Placement): string {
+  const spec = access.lab.spec.postgres;
+  return spec.managed ? url(placement.reach('postgres', 'sql')) : spec.url;
+}
+
+export const postgres: KindDefinition = {
+  ports: { sql: 5432 },
+  image: 'postgres',
+  stopSignal: 'SIGINT',
+  dependsOn: () => [],
+  launch(access, service) {
+    const placement = access.placementFor(service.name);
+    const launch = postgresLaunch(`${placement.dataDir}/data`, placement.port('sql'));
+    return {
+      program: { type: 'system', name: 'postgres' },
+      args: [...launch.args, '-c', `listen_addresses=${placement.listenHost}`],
+      env: {},
+      user: launch.user,
+      stopSignal: launch.stopSignal,
+    };
+  },
+  probe: (access, service) => pingPostgres(url(access.host.reach(service.name, 'sql'))),
+  describe: async (access, service) => ({ url: url(access.host.reach(service.name, 'sql')) }),
+  credentials: async (access, service) => ({ url: url(access.host.reach(service.name, 'sql')) }),
+};

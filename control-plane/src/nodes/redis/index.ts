@@ -1,0 +1,27 @@
+// The lab's Redis (the wallet server's sessions, the faucet's cool-downs).
+import type { LaunchSpec, Placement } from '../../runtimes/types.js';
+import type { KindDefinition, LabAccess } from '../types.js';
+import { pingRedis, redisArgs } from './server.js';
+
+const url = (address: string) => `redis://${address}`;
+
+/** The Redis lab services use, as `placement` reaches it: the lab's own, or lab.yaml's URL. */
+export function labRedisUrl(access: LabAccess, placement: Placement): string {
+  const spec = access.lab.spec.redis;
+  return spec.managed ? url(placement.reach('redis', 'redis')) : spec.url;
+}
+
+/** redis-server as `placement` runs it, keeping nothing on disk. */
+export function redisServiceLaunch(placement: Placement): LaunchSpec {
+  return { program: { type: 'system', name: 'redis-server' }, args: redisArgs(placement.dataDir, placement.port('redis'), placement.listenHost), env: {} };
+}
+
+export const redis: KindDefinition = {
+  ports: { redis: 6379 },
+  image: 'redis',
+  dependsOn: () => [],
+  launch: (access, service) => redisServiceLaunch(access.placementFor(service.name)),
+  probe: (access, service) => pingRedis(url(access.host.reach(service.name, 'redis'))),
+  describe: async (access, service) => ({ url: url(access.host.reach(service.name, 'redis')) }),
+  credentials: async (access, service) => ({ url: url(access.host.reach(service.name, 'redis')) }),
+};

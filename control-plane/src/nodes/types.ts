@@ -1,0 +1,63 @@
+// The contract of a node kind: one folder per kind implements it, registry.ts lists them.
+import type { RpcChainDriver } from '../../../lib/chain/rpc-driver.js';
+import type { ImageId } from '../images/catalog.js';
+import type { LabState, ServiceState } from '../lab/state.js';
+import type { LaunchSpec, Placement, Runtime } from '../runtimes/types.js';
+import type { LabSpec } from '../spec/types.js';
+import type { LabNode } from './node.js';
+
+/** Secrets the lab collects as services come up (certificates, macaroons), by service. */
+export interface CredentialStore {
+  set(service: string, values: Record<string, string>): void;
+  get(service: string): Record<string, string> | undefined;
+  /** One value, or an error saying it is not known yet. */
+  require(service: string, key: string): string;
+}
+
+/** What a kind sees of its lab while it launches, probes and describes one of its services. */
+export interface LabAccess {
+  readonly lab: LabState;
+  readonly runtime: Runtime;
+  /** How `service` sees the lab's other services (depends on the runtime). */
+  placementFor(service: string): Placement;
+  /** How this machine reaches the lab's services. */
+  readonly host: Placement;
+  readonly chain: RpcChainDriver;
+  readonly credentials: CredentialStore;
+  /** The lab's handle on a node of nodes[]. */
+  node(name: string): LabNode;
+  /** Mines blocks to the lab wallet; returns the new height. */
+  mine(blocks: number): Promise<{ height: number }>;
+  /** The environment a lab service uses to reach Lightning node `name` from `placement`. */
+  clientEnvOf(name: string, placement: Placement): Record<string, string>;
+  /** The control plane's URL as the lab's services reach it, when a control plane runs the lab. */
+  readonly controlPlaneUrl?: string;
+}
+
+export interface KindDefinition {
+  /** Port names, each with the port it listens on inside a container. */
+  ports: Record<string, number>;
+  /** The image recipe that runs this kind in the docker runtime (local flavour; upstream if it differs). */
+  image: ImageId;
+  upstreamImage?: ImageId;
+  /** The signal that asks for a clean, prompt shutdown, when not SIGTERM (PostgreSQL: SIGINT). */
+  stopSignal?: NodeJS.Signals;
+  /** Services that must be ready before this one starts. */
+  dependsOn(name: string, spec: LabSpec): string[];
+  /** What to run, from lab.yaml, the credentials gathered so far and the service's placement. */
+  launch(access: LabAccess, service: ServiceState): LaunchSpec;
+  /** Throws or answers false while not ready; collects what other services need from it (certificates). */
+  probe(access: LabAccess, service: ServiceState): Promise<boolean>;
+  /** What status shows: URLs, files, a pubkey. Never secrets. */
+  describe(access: LabAccess, service: ServiceState): Promise<Record<string, string>>;
+  /** The secrets a developer copies: macaroons, certificates, RPC passwords, URLs with credentials. */
+  credentials(access: LabAccess, service: ServiceState): Promise<Record<string, string>>;
+  /** Kinds of nodes[]: the lab's handle on one of its nodes. */
+  node?(access: LabAccess, name: string): LabNode;
+  /** Kinds of nodes[]: set-up each time the node has started and answers (RLN: init and unlock). */
+  initialise?(access: LabAccess, name: string): Promise<void>;
+  /** Kinds of nodes[]: set-up once its bring-up funding is confirmed (RLN: colored UTXOs). */
+  afterFunding?(access: LabAccess, name: string): Promise<void>;
+  /** Lightning kinds: the environment a lab service (the wallet server) uses to reach the node. */
+  clientEnv?(access: LabAccess, name: string, placement: Placement): Record<string, string>;
+}

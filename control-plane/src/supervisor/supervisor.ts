@@ -1,0 +1,191 @@
+// Keeps a lab's services running: sees a dead service within a second (process gone, container
+// died), an unhealthy one after its readiness probe failed several times in a row, reports each
+// at once (status, reason, log tail, an event) and restarts it by its policy with backoff, until
+// a limit after which it stays failed. Services stopped on purpose are left alone.
+import { describeError } from '../../../lib/errors.js';
+import { sleep } from '../../../lib/wait.js';
+import type { LabEventListener } from '../lab/events.js';
+import type { LabSession } from '../lab/session.js';
+import { logTail, serviceEvent, startService } from '../lab/start-service.js';
+import { labStatusFromServices, setStatus, type ServiceState } from '../lab/state.js';
+import { kindDefinition } from '../nodes/registry.js';
+import type { ExitStatus } from '../runtimes/types.js';
+import { backoffMs, describeExit, recentRestarts, wantsRestart } from './policy.js';
+
+export interface SupervisorOptions {
+  onEvent: LabEventListener;
+  persist(): Promise<void>;
+  /** How often liveness is checked (process: a signal 0; docker: an inspect). */
+  livenessIntervalMs?: number;
+}
+
+const WATCHED = new Set(['ready', 'unhealthy']);
+
+export class Supervisor {
+  private timers: NodeJS.Timeout[] = [];
+  /** Services a restart or a fault command is acting on: the checks leave them alone. */
+  private readonly busy = new Set<string>();
+  private readonly failedProbes = new Map<string, number>();
+  private checking = false;
+  private probing = false;
+  private stopped = false;
+
+  constructor(
+    readonly session: LabSession,
+    private readonly options: SupervisorOptions,
+  ) {}
+
+  private get lab() {
+    return this.session.lab;
+  }
+
+  start(): void {
+    const liveness = this.options.livenessIntervalMs ?? (this.lab.runtime === 'process' ? 1_000 : 2_000);
+    const probes = this.lab.spec.supervision.probe_interval_seconds * 1_000;
+    this.timers = [setInterval(() => void this.checkLiveness(), liveness), setInterval(() => void this.checkProbes(), probes)];
+    for (const timer of this.timers) timer.unref();
+  }
+
+  stop(): void {
+    this.stopped = true;
+    for (const timer of this.timers) clearInterval(timer);
+    this.timers = [];
+  }
+
+  /** Runs `work` on a service with the supervisor's checks held off it (fault commands use this). */
+  async hold<T>(service: string, work: () => Promise<T>): Promise<T> {
+    if (this.busy.has(service)) throw new Error(`${service} is being restarted or changed right now; try again when it is done`);
+    this.busy.add(service);
+    try {
+      return await work();
+    } finally {
+      this.busy.delete(service);
+      this.failedProbes.delete(service);
+      await this.updateLabStatus();
+    }
+  }
+
+  private watched(): ServiceState[] {
+    return Object.values(this.lab.services).filter((service) => WATCHED.has(service.status) && service.handle && !this.busy.has(service.name));
+  }
+
+  private async checkLiveness(): Promise<void> {
+    if (this.checking || this.stopped) return;
+    this.checking = true;
+    try {
+      for (const service of this.watched()) {
+        const alive = await this.session.runtime.isAlive(service.handle!).catch(() => true);
+        if (!alive) void this.fail(service, await this.session.runtime.exitStatus(service.handle!).catch(() => undefined));
+      }
+    } finally {
+      this.checking = false;
+    }
+  }
+
+  private async checkProbes(): Promise<void> {
+    if (this.probing || this.stopped) return;
+    this.probing = true;
+    try {
+      await Promise.all(this.watched().map((service) => this.probe(service)));
+    } finally {
+      this.probing = false;
+    }
+  }
+
+  private async probe(service: ServiceState): Promise<void> {
+    const definition = kindDefinition(service.kind);
+    let reason: string | undefined;
+    try {
+      if (!(await withTimeout(definition.probe(this.session, service), 5_000))) reason = 'its readiness probe answers not ready';
+    } catch (error) {
+      reason = `its readiness probe fails: ${describeError(error)}`;
+    }
+    if (this.busy.has(service.name) || !WATCHED.has(service.status)) return;
+    if (reason === undefined) {
+      this.failedProbes.delete(service.name);
+      if (service.status === 'unhealthy') await this.report(service, 'ready');
+      return;
+    }
+    const failures = (this.failedProbes.get(service.name) ?? 0) + 1;
+    this.failedProbes.set(service.name, failures);
+    if (failures < this.lab.spec.supervision.unhealthy_after) return;
+    if (service.status === 'ready') await this.report(service, 'unhealthy', `${reason} (${failures} times in a row)`);
+    if (service.restartPolicy !== 'no') await this.restart(service, `unhealthy: ${reason}`);
+  }
+
+  /** A service found dead when the control plane re-attached: restarted by its policy like any crash. */
+  recover(service: ServiceState): Promise<void> {
+    return this.fail(service, undefined, `${service.name} was no longer running when the control plane restarted`);
+  }
+
+  /** A watched service that is gone: report it, then restart it if its policy says so. */
+  private async fail(service: ServiceState, exit: ExitStatus | undefined, reason = `${service.name} stopped running: ${describeExit(exit)}`): Promise<void> {
+    if (this.busy.has(service.name) || this.stopped) return;
+    if (!wantsRestart(service, exit)) {
+      await this.report(service, exit?.code === 0 ? 'stopped' : 'failed', `${reason}; restart policy "${service.restartPolicy}" leaves it down (\`reglab start ${service.name}\` starts it)`);
+      return;
+    }
+    await this.restart(service, reason);
+  }
+
+  /** Restarts with backoff, until it is ready or the limit of restarts in the window is reached. */
+  private async restart(service: ServiceState, reason: string): Promise<void> {
+    if (this.busy.has(service.name)) return;
+    this.busy.add(service.name);
+    const supervision = this.lab.spec.supervision;
+    try {
+      for (;;) {
+        const recent = recentRestarts(service, supervision);
+        if (recent >= supervision.max_restarts) {
+          await this.report(service, 'failed', `${reason}; not restarted again: ${recent} restarts within ${supervision.window_seconds} s (supervision.max_restarts)`);
+          return;
+        }
+        await this.report(service, 'restarting', `${reason}; restarting (restart ${service.restarts + 1})`);
+        await sleep(backoffMs(recent));
+        if (this.stopped) return;
+        if (service.handle && (await this.session.runtime.isAlive(service.handle).catch(() => false))) {
+          await this.session.runtime.stop(service.handle, kindDefinition(service.kind).stopSignal);
+        }
+        service.restarts += 1;
+        service.restartTimes = [...service.restartTimes.slice(-20), new Date().toISOString()];
+        try {
+          await startService(this.session, service.name, this.options, 'restarting');
+          return;
+        } catch (error) {
+          reason = `restart failed: ${describeError(error).split('\n')[0]}`;
+        }
+      }
+    } finally {
+      this.busy.delete(service.name);
+      this.failedProbes.delete(service.name);
+      await this.updateLabStatus();
+    }
+  }
+
+  /** Sets a status with its reason (and the log tail when it is not ready), and tells everyone at once. */
+  async report(service: ServiceState, status: ServiceState['status'], reason?: string): Promise<void> {
+    const tail = status === 'ready' ? undefined : await logTail(this.session, service);
+    setStatus(service, status, reason && tail ? `${reason}\n--- last lines of ${service.name}'s log ---\n${tail}` : reason);
+    await this.options.persist();
+    this.options.onEvent(serviceEvent(this.session, service, tail));
+    await this.updateLabStatus();
+  }
+
+  private async updateLabStatus(): Promise<void> {
+    if (this.lab.status !== 'ready' && this.lab.status !== 'degraded') return;
+    const status = labStatusFromServices(this.lab);
+    if (status === this.lab.status) return;
+    this.lab.status = status;
+    const down = Object.values(this.lab.services).filter((service) => service.status !== 'ready').map((service) => `${service.name} ${service.status}`);
+    await this.options.persist();
+    this.options.onEvent({ type: 'lab', lab: this.lab.name, status, message: down.length > 0 ? down.join(', ') : undefined });
+  }
+}
+
+function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+  });
+  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
+}
