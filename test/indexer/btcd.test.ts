@@ -105,6 +105,38 @@ describe('indexer following a real btcd', () => {
     expect(await client.request('blockchain.transaction.id_from_pos', [height, proof.pos])).toBe(txid);
   });
 
+  it("answers verbose transactions in bitcoind's shape, as btcd's getrawtransaction describes them", async () => {
+    type Verbose = { vin: unknown[]; vout: { scriptPubKey: Record<string, unknown> }[] } & Record<string, unknown>;
+    const verbose = (txid: string) => client.request<Verbose>('blockchain.transaction.get', [txid, true]);
+    // btcd adds the older reqSigs and addresses to each output script and calls a coinbase's witness
+    // `witness` (bitcoind: txinwitness); the rest is field for field the same
+    const fromBtcd = async (txid: string) => {
+      const btcd = await regtest.chain.call<Verbose>('getrawtransaction', [txid, 1]);
+      return {
+        ...btcd,
+        vin: btcd.vin.map((input) => {
+          const { witness, ...rest } = input as { witness?: string[] };
+          return witness ? { ...rest, txinwitness: witness } : rest;
+        }),
+        vout: btcd.vout.map(({ scriptPubKey: { reqSigs: _reqSigs, addresses: _addresses, ...script }, ...output }) => ({ ...output, scriptPubKey: script })),
+      };
+    };
+    const { txid } = await fund(regtest.session, { address: newAddress(), amountSat: 777_000n, confirm: false });
+    const unconfirmed = await verbose(txid);
+    expect(unconfirmed).toEqual(await fromBtcd(txid));
+    expect(unconfirmed).not.toHaveProperty('confirmations');
+
+    const { hashes } = await mineBlocks(regtest.session, 2);
+    await caughtUp();
+    const coinbase = (await regtest.chain.getBlockSummary(hashes[0]!)).txids[0]!;
+    for (const id of [txid, coinbase]) expect(await verbose(id)).toEqual(await fromBtcd(id));
+    expect(await verbose(txid)).toMatchObject({ blockhash: hashes[0], confirmations: 2 });
+
+    await expect(verbose('ab'.repeat(32))).rejects.toThrow(/No such mempool or blockchain transaction/);
+    const genesisCoinbase = '4a5e1e4baab89f3a32518a88c31bc87f618f76673e2cc77ab2127b7afdeda33b';
+    await expect(verbose(genesisCoinbase)).rejects.toThrow(/genesis block coinbase is not considered an ordinary transaction/);
+  });
+
   it('returns the node\'s reason when a broadcast is rejected', async () => {
     const summary = await regtest.chain.getBlockSummary(await regtest.chain.getBestBlockHash());
     const coinbaseHex = await regtest.chain.getRawTransactionHex(summary.txids[0]!);

@@ -283,7 +283,14 @@ describe('indexer on a staged chain', () => {
     indexer = await startIndexer(config(), { driver: withoutTxIndex });
     client = await connectLineClient(indexer.port);
     expect(await client.request('blockchain.transaction.get', [funding.getId()])).toBe(funding.toHex());
-    await expect(client.request('blockchain.transaction.get', ['ab'.repeat(32)])).rejects.toThrow(/unknown transaction/);
-    await expect(client.request('blockchain.transaction.get', [funding.getId(), true])).rejects.toThrow(/verbose/);
+    await expect(client.request('blockchain.transaction.get', ['ab'.repeat(32)])).rejects.toThrow(/No such mempool or blockchain transaction/);
+    const block = chain.blocks[1]!;
+    expect(await client.request('blockchain.transaction.get', [funding.getId(), true])).toMatchObject({
+      txid: funding.getId(),
+      hex: funding.toHex(),
+      blockhash: block.getId(),
+      confirmations: 1,
+      blocktime: block.timestamp,
+    });
   });
 });

@@ -4,6 +4,7 @@ import { fromDisplayHex, merkleBranch, toDisplayHex } from '../hashes.js';
 import { transactionHexInBlock } from '../parse.js';
 import type { ScriptHashQueries } from '../queries.js';
 import type { IndexStore } from '../store.js';
+import { verboseTransaction, type BlockPlace } from '../verbose-tx.js';
 import { ErrorCode, Params, RpcError } from './protocol.js';
 
 export const SERVER_VERSION = 'reglab-indexer 0.1.0';
@@ -12,6 +13,9 @@ export const PROTOCOL_VERSION = '1.4';
 const MAX_HEADERS = 2016;
 /** btcd's default minimum relay fee, in BTC/kvB. */
 const RELAY_FEE_BTC_PER_KVB = 0.00001;
+// Bitcoin Core's wording, which clients match on (rgb-lib does, to tell "not there" from a failure).
+const UNKNOWN_TX = 'No such mempool or blockchain transaction';
+const GENESIS_COINBASE = 'The genesis block coinbase is not considered an ordinary transaction and cannot be retrieved';
 
 export interface MethodContext {
   store: IndexStore;
@@ -87,14 +91,25 @@ export function createMethods(context: MethodContext): Map<string, MethodSpec> {
   };
 
   const rawTransaction = async (txidHex: string): Promise<string> => {
+    const txid = fromDisplayHex(txidHex);
+    // The genesis block has one tx, so its Merkle root is the coinbase's txid (the index keeps no tx of it).
+    if (store.headerAt(0)?.subarray(36, 68).equals(txid)) throw new RpcError(ErrorCode.badRequest, GENESIS_COINBASE);
     try {
       return await driver.getRawTransactionHex(txidHex);
     } catch (error) {
       // Without a transaction index the node cannot find confirmed txs by id; the block has it.
-      const position = await store.txPosition(fromDisplayHex(txidHex));
-      if (!position) throw new RpcError(ErrorCode.badRequest, `unknown transaction ${txidHex}: ${(error as Error).message}`);
+      const position = await store.txPosition(txid);
+      if (!position) throw new RpcError(ErrorCode.badRequest, `${UNKNOWN_TX}: ${txidHex} (the node answered: ${(error as Error).message})`);
       return transactionHexInBlock(await driver.getBlockHex(toDisplayHex(store.hashAt(position.height)!)), position.position);
     }
+  };
+
+  /** Where the index has the tx confirmed; read after the hex, so a block applied meanwhile counts. */
+  const blockPlace = async (txidHex: string): Promise<BlockPlace | undefined> => {
+    const position = await store.txPosition(fromDisplayHex(txidHex));
+    const header = position && store.headerAt(position.height);
+    if (!position || !header) return undefined;
+    return { hash: toDisplayHex(store.hashAt(position.height)!), height: position.height, time: header.readUInt32LE(68), tipHeight: store.height };
   };
 
   const specs: Record<string, MethodSpec> = {
@@ -166,12 +181,11 @@ export function createMethods(context: MethodContext): Map<string, MethodSpec> {
     'blockchain.scripthash.unsubscribe': byScriptHash((scriptHash, session) => session.unsubscribeScriptHash(scriptHash)),
     'blockchain.transaction.get': {
       names: ['tx_hash', 'verbose'],
-      run: (params) => {
+      run: async (params) => {
         const txid = params.hash(0);
-        if (params.bool(1, false)) {
-          throw new RpcError(ErrorCode.badRequest, 'verbose transactions are not supported by this server; ask with verbose=false and decode the hex');
-        }
-        return rawTransaction(txid);
+        if (!params.bool(1, false)) return rawTransaction(txid);
+        const hex = await rawTransaction(txid);
+        return verboseTransaction(hex, await blockPlace(txid));
       },
     },
     'blockchain.transaction.broadcast': {
