@@ -1,5 +1,5 @@
 import { JsonRpcClient } from './rpc.js';
-import type { BlockSummary, ChainDriver, ChainKind, ChainRpcConfig } from './types.js';
+import type { BlockAtHeight, BlockSummary, ChainDriver, ChainKind, ChainRpcConfig } from './types.js';
 
 const SAT_PER_BTC = 100_000_000;
 
@@ -38,6 +38,13 @@ export abstract class RpcChainDriver implements ChainDriver {
 
   getBlockHex(hash: string) {
     return this.call<string>('getblock', [hash, 0]);
+  }
+
+  /** Two batches: the hashes, then the blocks. */
+  async getBlocksAtHeights(heights: number[]): Promise<BlockAtHeight[]> {
+    const hashes = await this.rpc.batch<string>(heights.map((height) => ({ method: 'getblockhash', params: [height] })));
+    const hexes = await this.rpc.batch<string>(hashes.map((hash) => ({ method: 'getblock', params: [hash, 0] })));
+    return heights.map((height, i) => ({ height, hash: hashes[i]!, hex: hexes[i]! }));
   }
 
   getBlockHeaderHex(hash: string) {

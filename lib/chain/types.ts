@@ -6,6 +6,9 @@ export interface ChainDriver {
   getBlockHash(height: number): Promise<string>;
   /** The whole block, serialized with witnesses, as hex. */
   getBlockHex(hash: string): Promise<string>;
+  /** The blocks of the best chain at these heights (hash and hex, as getBlockHash and getBlockHex
+   * give them), fetched in as few round trips as the node allows. */
+  getBlocksAtHeights(heights: number[]): Promise<BlockAtHeight[]>;
   /** The 80-byte header as hex. */
   getBlockHeaderHex(hash: string): Promise<string>;
   getBlockSummary(hash: string): Promise<BlockSummary>;
@@ -22,6 +25,12 @@ export interface ChainDriver {
 }
 
 export type ChainKind = 'btcd' | 'bitcoind';
+
+export interface BlockAtHeight {
+  height: number;
+  hash: string;
+  hex: string;
+}
 
 export interface BlockSummary {
   hash: string;

@@ -58,6 +58,18 @@ describe('indexer following a real btcd', () => {
     }
   });
 
+  it("fetches blocks in one batch as one by one; a height past the tip is btcd's own error", async () => {
+    const tip = await regtest.chain.getBlockCount();
+    const heights = [0, 1, tip];
+    const batched = await regtest.chain.getBlocksAtHeights(heights);
+    const oneByOne = await Promise.all(heights.map(async (height) => {
+      const hash = await regtest.chain.getBlockHash(height);
+      return { height, hash, hex: await regtest.chain.getBlockHex(hash) };
+    }));
+    expect(batched).toEqual(oneByOne);
+    await expect(regtest.chain.getBlocksAtHeights([tip, tip + 1])).rejects.toMatchObject({ name: 'ChainRpcError', method: 'getblockhash', message: /out of range/i });
+  });
+
   it('sees coins mined to an address: balance, history, unspent outputs', async () => {
     const address = newAddress();
     const { hashes } = await mineBlocks(regtest.session, 2, address);
@@ -189,7 +201,9 @@ describe('indexer following a real btcd', () => {
     await mineBlocks(regtest.session, 3);
     let blocksFetched = 0;
     const driver = regtest.chain;
-    const counting = Object.assign(Object.create(driver), { getBlockHex: (hash: string) => (blocksFetched++, driver.getBlockHex(hash)) });
+    const counting = Object.assign(Object.create(driver), {
+      getBlocksAtHeights: (heights: number[]) => ((blocksFetched += heights.length), driver.getBlocksAtHeights(heights)),
+    });
     indexer = await startIndexer(config(), { driver: counting });
     await caughtUp();
     expect(indexer.height()).toBe(heightBefore + 3);

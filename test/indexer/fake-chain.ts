@@ -73,6 +73,13 @@ export class FakeChain {
         if (!block) throw new Error(`no block ${hash}`);
         return block.toHex();
       },
+      getBlocksAtHeights: async (heights) => {
+        const driver = this.asDriver();
+        return Promise.all(heights.map(async (height) => {
+          const hash = await driver.getBlockHash(height);
+          return { height, hash, hex: await driver.getBlockHex(hash) };
+        }));
+      },
       getBlockHeaderHex: async (hash) => (await this.asDriver().getBlockHex(hash)).slice(0, 160),
       getRawMempool: async () => [...this.mempool.keys()],
       getRawTransactionHex: async (txid) => {

@@ -202,7 +202,7 @@ describe('indexer on a staged chain', () => {
     chain.mineTo(bob);
     let fetched = 0;
     const driver = chain.asDriver();
-    const counting = { ...driver, getBlockHex: (hash: string) => (fetched++, driver.getBlockHex(hash)) };
+    const counting = { ...driver, getBlocksAtHeights: (heights: number[]) => ((fetched += heights.length), driver.getBlocksAtHeights(heights)) };
     indexer = await startIndexer(config(), { driver: counting });
     client = await connectLineClient(indexer.port);
     expect(fetched).toBe(1);

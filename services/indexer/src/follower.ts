@@ -17,8 +17,11 @@ export interface FollowerEvents {
   change: [ChainChange];
 }
 
-/** Blocks fetched ahead of the one being applied, so catch-up is not bound by one RPC round trip a block. */
-const PREFETCH = 16;
+/** Blocks fetched in one batch of RPC calls: btcd closes its HTTPS connection after every answer,
+ * so one call a block would cost a TLS handshake a block. */
+const BATCH_BLOCKS = 100;
+/** Batches fetched ahead of the one being applied, so applying never waits on the node. */
+const BATCHES_AHEAD = 2;
 
 /**
  * Follows the node by polling: new blocks, reorgs (unwinding to the fork point) and the mempool.
@@ -132,32 +135,31 @@ export class ChainFollower extends EventEmitter<FollowerEvents> {
    * not extend the indexed tip (a reorg under way).
    */
   private async applyBlocks(from: number, to: number, change: ChainChange): Promise<boolean> {
-    const pending = new Map<number, Promise<ParsedBlock>>();
-    const fetch = (height: number) => {
-      if (height > to || pending.has(height)) return;
-      const block = this.fetchBlock(height);
-      block.catch(() => undefined); // awaited in order below; a failure ahead of that must not go unhandled
-      pending.set(height, block);
+    const batches = new Map<number, Promise<ParsedBlock[]>>();
+    const fetchBatch = (start: number) => {
+      if (start > to || batches.has(start)) return;
+      const heights = Array.from({ length: Math.min(BATCH_BLOCKS, to - start + 1) }, (_, i) => start + i);
+      const blocks = this.driver.getBlocksAtHeights(heights).then((fetched) => fetched.map((b) => parseBlockHex(b.hex)));
+      blocks.catch(() => undefined); // awaited in order below; a failure ahead of that must not go unhandled
+      batches.set(start, blocks);
     };
-    for (let height = from; height < from + PREFETCH; height++) fetch(height);
-    for (let height = from; height <= to && !this.stopped; height++) {
-      fetch(height + PREFETCH);
-      const block = await pending.get(height)!;
-      pending.delete(height);
-      const tip = this.store.hashAt(this.store.height);
-      if (tip && !tip.equals(block.prevHash)) return false;
-      // The genesis coinbase is not spendable; only its header is indexed.
-      const effect = await this.store.applyBlock(height === 0 ? { ...block, txs: [] } : block);
-      change.tipChanged = true;
-      for (const scriptHash of effect.scriptHashes) change.scriptHashes.add(scriptHash);
-      this.mempool.removeConfirmed(effect.txids.map(toDisplayHex), change.scriptHashes);
-      if (height % 1000 === 0 || height === to) this.log.info('indexed block', { height, hash: toDisplayHex(block.hash) });
+    for (let start = from; start <= to && !this.stopped; start += BATCH_BLOCKS) {
+      for (let ahead = 0; ahead <= BATCHES_AHEAD; ahead++) fetchBatch(start + ahead * BATCH_BLOCKS);
+      const blocks = await batches.get(start)!;
+      batches.delete(start);
+      for (const [i, block] of blocks.entries()) {
+        if (this.stopped) return true;
+        const height = start + i;
+        const tip = this.store.hashAt(this.store.height);
+        if (tip && !tip.equals(block.prevHash)) return false;
+        // The genesis coinbase is not spendable; only its header is indexed.
+        const effect = await this.store.applyBlock(height === 0 ? { ...block, txs: [] } : block);
+        change.tipChanged = true;
+        for (const scriptHash of effect.scriptHashes) change.scriptHashes.add(scriptHash);
+        this.mempool.removeConfirmed(effect.txids.map(toDisplayHex), change.scriptHashes);
+        if (height % 1000 === 0 || height === to) this.log.info('indexed block', { height, hash: toDisplayHex(block.hash) });
+      }
     }
     return true;
-  }
-
-  private async fetchBlock(height: number): Promise<ParsedBlock> {
-    const hash = await this.driver.getBlockHash(height);
-    return parseBlockHex(await this.driver.getBlockHex(hash));
   }
 }
