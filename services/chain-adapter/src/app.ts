@@ -1,7 +1,10 @@
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import { ChainRpcError, type ChainDriver } from '../../../lib/chain/types.js';
 import { NETWORKS, type NetworkName } from '../../../lib/bitcoin/address.js';
+import { AddressDirectory } from './esplora/address-prefix.js';
+import { ChainBlocks } from './esplora/chain-blocks.js';
 import { ChainData } from './esplora/chain-data.js';
+import { MempoolView } from './esplora/mempool.js';
 import { FeeEstimator } from './fees.js';
 import { unavailable, upstreamFailed, type DomainError } from '../../../lib/errors.js';
 import { createService } from '../../../lib/http/service.js';
@@ -10,6 +13,8 @@ import { addressRoutes } from './routes/address.js';
 import { blockRoutes } from './routes/blocks.js';
 import { feeRoutes } from './routes/fees.js';
 import { healthRoutes } from './routes/health.js';
+import { mempoolSpaceRoutes } from './routes/mempool-space.js';
+import { mempoolRoutes } from './routes/mempool.js';
 import { txRoutes } from './routes/tx.js';
 
 export interface AdapterDeps {
@@ -20,10 +25,10 @@ export interface AdapterDeps {
 }
 
 /** A failure of the node or the indexer is the lab's, not the caller's: 503 naming which part. */
-function mapDependencyError(error: Error): DomainError | undefined {
+function mapDependencyError(error: unknown): DomainError | undefined {
   if (error instanceof IndexerUnavailableError) return unavailable('INDEXER_UNAVAILABLE', error.message);
   if (error instanceof ChainRpcError) return upstreamFailed('NODE_ERROR', `the node answered ${error.method} with an error: ${error.message}`, error);
-  if ('code' in error && typeof error.code === 'string' && /^E(CONNREFUSED|CONNRESET|HOSTUNREACH|TIMEDOUT)|^UND_ERR/.test(error.code)) {
+  if (error instanceof Error && 'code' in error && typeof error.code === 'string' && /^E(CONNREFUSED|CONNRESET|HOSTUNREACH|TIMEDOUT)|^UND_ERR/.test(error.code)) {
     return unavailable('NODE_UNAVAILABLE', `the node cannot be reached: ${error.message}`);
   }
   return undefined;
@@ -40,10 +45,13 @@ export async function buildApp(deps: AdapterDeps): Promise<FastifyInstance> {
     mapError: mapDependencyError,
   });
   const data = new ChainData(deps.indexer, NETWORKS[deps.network]);
+  const blocks = new ChainBlocks(deps.driver, deps.indexer);
   feeRoutes(app, new FeeEstimator(deps.driver));
-  addressRoutes(app, data, deps.network);
+  addressRoutes(app, data, deps.network, new AddressDirectory(deps.driver, data, NETWORKS[deps.network]));
   txRoutes(app, data, deps.driver);
-  blockRoutes(app, deps.driver, deps.indexer);
+  blockRoutes(app, deps.driver, blocks, data);
+  mempoolRoutes(app, new MempoolView(deps.driver, data));
+  mempoolSpaceRoutes(app, blocks, deps.indexer);
   healthRoutes(app, deps.driver, deps.indexer, deps.network);
   return app;
 }

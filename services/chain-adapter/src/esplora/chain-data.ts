@@ -67,6 +67,17 @@ export class ChainData {
     return Promise.all(items.map((item) => this.esploraTx(item.tx_hash, statusOf(item.height))));
   }
 
+  /** Esplora transactions confirmed in the block at `height`, in the order given. */
+  txsOfBlock(txids: string[], height: number): Promise<EsploraTx[]> {
+    const status = this.statusLookup()(height);
+    return Promise.all(txids.map((txid) => this.esploraTx(txid, status)));
+  }
+
+  /** A transaction known to be in the mempool (its status is not looked up). */
+  mempoolTx(txid: string): Promise<EsploraTx> {
+    return this.esploraTx(txid, Promise.resolve({ confirmed: false }));
+  }
+
   async tx(txid: string): Promise<EsploraTx> {
     return this.esploraTx(txid, this.txStatus(txid));
   }

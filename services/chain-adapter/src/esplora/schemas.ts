@@ -110,3 +110,11 @@ export const merkleProofSchema = {
 export const txidParam = { type: 'string', pattern: '^[0-9a-fA-F]{64}$', description: 'transaction id, 64 hex characters' } as const;
 export const hashParam = { type: 'string', pattern: '^[0-9a-fA-F]{64}$', description: '32-byte hash as 64 hex characters' } as const;
 export const addressParam = { type: 'string', minLength: 1, maxLength: 200 } as const;
+
+/** A text/plain answer, declared so in OpenAPI (errors stay JSON). */
+export const textResponse = (description: string) => ({ description, content: { 'text/plain': { schema: { type: 'string' } } } }) as const;
+
+/** A binary answer (application/octet-stream), declared so in OpenAPI. */
+export const binaryResponse = (description: string) => ({ description, content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } } }) as const;
+
+export const txidListSchema = { type: 'array', items: { type: 'string' } } as const;

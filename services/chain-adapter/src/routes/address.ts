@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { AddressError, parseAddress, type NetworkName } from '../../../../lib/bitcoin/address.js';
+import { PREFIX_RESULTS, type AddressDirectory } from '../esplora/address-prefix.js';
 import type { ChainData } from '../esplora/chain-data.js';
 import { addressObjectSchema, addressParam, hashParam, txListSchema, txidParam, utxoListSchema } from '../esplora/schemas.js';
 import { invalid } from '../../../../lib/errors.js';
@@ -15,7 +16,7 @@ interface Subject {
  * The same five reads for /api/address/{address} and /api/scripthash/{hash}. Esplora's scripthash
  * is sha256(script) in plain order (as BDK sends it); Electrum's is the same bytes reversed.
  */
-export function addressRoutes(app: FastifyInstance, data: ChainData, network: NetworkName) {
+export function addressRoutes(app: FastifyInstance, data: ChainData, network: NetworkName, directory: AddressDirectory) {
   const families = [
     {
       prefix: '/api/address/:address',
@@ -56,8 +57,20 @@ export function addressRoutes(app: FastifyInstance, data: ChainData, network: Ne
     );
     app.get(
       `${family.prefix}/txs`,
-      { schema: { tags, summary: 'Transactions, newest first: up to 50 in the mempool, then the newest 25 confirmed', params, response: { 200: txListSchema } } },
-      (request) => data.txs(subjectOf(request).scriptHash),
+      {
+        schema: {
+          tags,
+          summary: 'Transactions, newest first: up to 50 in the mempool, then the newest 25 confirmed; with after_txid, the 25 confirmed ones after it (as /txs/chain/{after_txid})',
+          params,
+          querystring: { type: 'object', properties: { after_txid: txidParam } },
+          response: { 200: txListSchema },
+        },
+      },
+      (request) => {
+        const after = (request.query as { after_txid?: string }).after_txid;
+        const scriptHash = subjectOf(request).scriptHash;
+        return after ? data.chainTxs(scriptHash, after.toLowerCase()) : data.txs(scriptHash);
+      },
     );
     app.get(`${family.prefix}/txs/mempool`, { schema: { tags, summary: 'Mempool transactions (up to 50)', params, response: { 200: txListSchema } } }, (request) =>
       data.mempoolTxs(subjectOf(request).scriptHash),
@@ -78,4 +91,17 @@ export function addressRoutes(app: FastifyInstance, data: ChainData, network: Ne
       (request) => data.chainTxs(subjectOf(request).scriptHash, (request.params as { last_seen_txid: string }).last_seen_txid.toLowerCase()),
     );
   }
+
+  app.get(
+    '/api/address-prefix/:prefix',
+    {
+      schema: {
+        tags: ['address'],
+        summary: `Up to ${PREFIX_RESULTS} addresses the chain or the mempool paid that start with prefix, sorted`,
+        params: { type: 'object', required: ['prefix'], properties: { prefix: { type: 'string', pattern: '^[A-Za-z0-9]{1,90}$' } } },
+        response: { 200: { type: 'array', items: { type: 'string' } } },
+      },
+    },
+    (request) => directory.search((request.params as { prefix: string }).prefix),
+  );
 }

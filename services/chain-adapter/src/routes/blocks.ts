@@ -1,35 +1,29 @@
 import type { FastifyInstance } from 'fastify';
 import { ChainRpcError, type ChainDriver } from '../../../../lib/chain/types.js';
-import { headerInfo, medianTimes, toEsploraBlock } from '../esplora/convert.js';
-import { blockSchema, blockStatusSchema, hashParam } from '../esplora/schemas.js';
-import { notFound } from '../../../../lib/errors.js';
-import type { Indexer } from '../indexer.js';
+import { invalid, notFound } from '../../../../lib/errors.js';
+import type { ChainBlocks } from '../esplora/chain-blocks.js';
+import type { ChainData } from '../esplora/chain-data.js';
+import { binaryResponse, blockSchema, blockStatusSchema, hashParam, textResponse, txListSchema, txidListSchema } from '../esplora/schemas.js';
 
-const text = { type: 'string' } as const;
 const hashParams = { type: 'object', required: ['hash'], properties: { hash: hashParam } } as const;
-/** Esplora's page of blocks. */
+const heightSchema = { type: 'integer', minimum: 0 } as const;
+/** Esplora's pages: 10 blocks, 25 transactions of a block. */
 const BLOCKS_PAGE = 10;
+const BLOCK_TXS_PAGE = 25;
+
+const sendText = (reply: { type(t: string): { send(body: string): unknown } }, body: string) => reply.type('text/plain; charset=utf-8').send(body);
+const hashOf = (request: { params: unknown }) => (request.params as { hash: string }).hash.toLowerCase();
 
 /**
- * The tip comes from the indexer, so that a wallet that syncs to it finds every transaction up to
- * that height in the address answers; block lookups by height or hash go to the node.
+ * Esplora's block routes. The tip comes from the indexer, so that a wallet that syncs to it finds
+ * every transaction up to that height in the address answers; block lookups go to the node.
  */
-export function blockRoutes(app: FastifyInstance, driver: ChainDriver, indexer: Indexer) {
-  const sendText = (reply: { type(t: string): { send(body: string): unknown } }, body: string) => reply.type('text/plain; charset=utf-8').send(body);
-  const orNotFound = async <T>(what: string, read: () => Promise<T>) => {
-    try {
-      return await read();
-    } catch (error) {
-      if (error instanceof ChainRpcError) throw notFound(`${what} is not known to the node: ${error.message}`);
-      throw error;
-    }
-  };
-
-  app.get('/api/blocks/tip/height', { schema: { tags: ['blocks'], summary: 'Height of the indexed tip (text)', response: { 200: text } } }, async (_request, reply) =>
-    sendText(reply, String(await indexer.tipHeight())),
+export function blockRoutes(app: FastifyInstance, driver: ChainDriver, blocks: ChainBlocks, data: ChainData) {
+  app.get('/api/blocks/tip/height', { schema: { tags: ['blocks'], summary: 'Height of the indexed tip (text)', response: { 200: textResponse('a height') } } }, async (_request, reply) =>
+    sendText(reply, String(await blocks.tipHeight())),
   );
-  app.get('/api/blocks/tip/hash', { schema: { tags: ['blocks'], summary: 'Hash of the indexed tip (text)', response: { 200: text } } }, async (_request, reply) =>
-    sendText(reply, headerInfo(await indexer.blockHeaderHex(await indexer.tipHeight())).hash),
+  app.get('/api/blocks/tip/hash', { schema: { tags: ['blocks'], summary: 'Hash of the indexed tip (text)', response: { 200: textResponse('a block hash') } } }, async (_request, reply) =>
+    sendText(reply, await blocks.tipHash()),
   );
   app.get(
     '/api/block-height/:height',
@@ -37,62 +31,34 @@ export function blockRoutes(app: FastifyInstance, driver: ChainDriver, indexer: 
       schema: {
         tags: ['blocks'],
         summary: 'Hash of the block at a height (text)',
-        params: { type: 'object', required: ['height'], properties: { height: { type: 'integer', minimum: 0 } } },
-        response: { 200: text },
+        params: { type: 'object', required: ['height'], properties: { height: heightSchema } },
+        response: { 200: textResponse('a block hash') },
       },
     },
     async (request, reply) => {
       const { height } = request.params as { height: number };
-      return sendText(reply, await orNotFound(`block height ${height}`, () => driver.getBlockHash(height)));
+      return sendText(reply, await blocks.known(`block height ${height}`, () => driver.getBlockHash(height)));
     },
   );
   app.get(
     '/api/block/:hash/header',
-    {
-      schema: {
-        tags: ['blocks'],
-        summary: 'The 80-byte block header as hex (text)',
-        params: { type: 'object', required: ['hash'], properties: { hash: hashParam } },
-        response: { 200: text },
-      },
-    },
-    async (request, reply) => {
-      const hash = (request.params as { hash: string }).hash.toLowerCase();
-      return sendText(reply, await orNotFound(`block ${hash}`, () => driver.getBlockHeaderHex(hash)));
-    },
+    { schema: { tags: ['blocks'], summary: 'The 80-byte block header as hex (text)', params: hashParams, response: { 200: textResponse('the header as hex') } } },
+    async (request, reply) => sendText(reply, await blocks.known(`block ${hashOf(request)}`, () => driver.getBlockHeaderHex(hashOf(request)))),
   );
-
-  /** Timestamps of the blocks at heights `low`..`high` (and the 10 before, for median times), from the indexer's headers. */
-  const timestampsFor = async (low: number, high: number) => {
-    const start = Math.max(0, low - 10);
-    const hex = await indexer.blockHeadersHex(start, high - start + 1);
-    const headers = Buffer.from(hex, 'hex');
-    const times = new Map<number, number>();
-    for (let i = 0; i * 80 < headers.length; i++) times.set(start + i, headers.readUInt32LE(i * 80 + 68));
-    if (!times.has(high)) throw notFound(`block height ${high} is not indexed yet`);
-    return medianTimes(times, Array.from({ length: high - low + 1 }, (_, i) => low + i));
-  };
-  const blocksAt = async (hashes: string[]) => {
-    const blocks = await Promise.all(hashes.map(async (hash) => ({ hex: await driver.getBlockHex(hash), height: (await driver.getBlockSummary(hash)).height })));
-    const heights = blocks.map((block) => block.height);
-    const median = await timestampsFor(Math.min(...heights), Math.max(...heights));
-    return blocks.map((block) => toEsploraBlock(block.hex, block.height, median.get(block.height)!));
-  };
-  const blockAt = async (hash: string) => (await blocksAt([hash]))[0]!;
-  const hashOf = (request: { params: unknown }) => (request.params as { hash: string }).hash.toLowerCase();
-
-  app.get('/api/block/:hash', { schema: { tags: ['blocks'], summary: 'A block', params: hashParams, response: { 200: blockSchema } } }, (request) =>
-    orNotFound(`block ${hashOf(request)}`, () => blockAt(hashOf(request))),
+  app.get('/api/block/:hash', { schema: { tags: ['blocks'], summary: 'A block', params: hashParams, response: { 200: blockSchema } } }, async (request) =>
+    (await blocks.byHash(hashOf(request))).block,
   );
-  app.get('/api/block/:hash/raw', { schema: { tags: ['blocks'], summary: 'The serialized block (bytes)', params: hashParams } }, async (request, reply) =>
-    reply.type('application/octet-stream').send(Buffer.from(await orNotFound(`block ${hashOf(request)}`, () => driver.getBlockHex(hashOf(request))), 'hex')),
+  app.get(
+    '/api/block/:hash/raw',
+    { schema: { tags: ['blocks'], summary: 'The serialized block (bytes)', params: hashParams, response: { 200: binaryResponse('the block') } } },
+    async (request, reply) => reply.type('application/octet-stream').send(Buffer.from(await blocks.known(`block ${hashOf(request)}`, () => driver.getBlockHex(hashOf(request))), 'hex')),
   );
   app.get(
     '/api/block/:hash/status',
     { schema: { tags: ['blocks'], summary: 'Whether the block is in the best chain, and the next one', params: hashParams, response: { 200: blockStatusSchema } } },
     async (request) => {
       const hash = hashOf(request);
-      const { height } = await orNotFound(`block ${hash}`, () => driver.getBlockSummary(hash));
+      const { height } = await blocks.known(`block ${hash}`, () => driver.getBlockSummary(hash));
       if ((await driver.getBlockHash(height)) !== hash) return { in_best_chain: false };
       const next = await driver.getBlockHash(height + 1).catch((error: unknown) => {
         if (error instanceof ChainRpcError) return undefined;
@@ -101,27 +67,62 @@ export function blockRoutes(app: FastifyInstance, driver: ChainDriver, indexer: 
       return { in_best_chain: true, height, ...(next ? { next_best: next } : {}) };
     },
   );
-  const blocksFrom = async (start: number) => {
-    const heights = Array.from({ length: Math.min(BLOCKS_PAGE, start + 1) }, (_, i) => start - i);
-    return blocksAt(await Promise.all(heights.map((height) => driver.getBlockHash(height))));
+  app.get('/api/block/:hash/txids', { schema: { tags: ['blocks'], summary: "The block's txids, in block order", params: hashParams, response: { 200: txidListSchema } } }, async (request) =>
+    (await blocks.summary(hashOf(request))).txids,
+  );
+  app.get(
+    '/api/block/:hash/txid/:index',
+    {
+      schema: {
+        tags: ['blocks'],
+        summary: 'The txid at a position of the block (text)',
+        params: { type: 'object', required: ['hash', 'index'], properties: { hash: hashParam, index: heightSchema } },
+        response: { 200: textResponse('a txid') },
+      },
+    },
+    async (request, reply) => {
+      const { index } = request.params as { index: number };
+      const txid = (await blocks.summary(hashOf(request))).txids[index];
+      if (!txid) throw notFound(`block ${hashOf(request)} has no transaction at position ${index}`);
+      return sendText(reply, txid);
+    },
+  );
+  const blockTxs = async (hash: string, start: number) => {
+    if (start % BLOCK_TXS_PAGE !== 0) throw invalid('INVALID_START_INDEX', `start_index must be a multiple of ${BLOCK_TXS_PAGE} (pages of ${BLOCK_TXS_PAGE} transactions)`);
+    const { txids, height } = await blocks.summary(hash);
+    if (start > 0 && start >= txids.length) throw notFound(`block ${hash} has ${txids.length} transactions; start_index ${start} is past them`);
+    return data.txsOfBlock(txids.slice(start, start + BLOCK_TXS_PAGE), height);
   };
-  app.get('/api/blocks', { schema: { tags: ['blocks'], summary: 'The 10 newest blocks (from the indexed tip down)', response: { 200: { type: 'array', items: blockSchema } } } }, async () =>
-    blocksFrom(await indexer.tipHeight()),
+  app.get('/api/block/:hash/txs', { schema: { tags: ['blocks'], summary: `The block's first ${BLOCK_TXS_PAGE} transactions`, params: hashParams, response: { 200: txListSchema } } }, (request) =>
+    blockTxs(hashOf(request), 0),
+  );
+  app.get(
+    '/api/block/:hash/txs/:start_index',
+    {
+      schema: {
+        tags: ['blocks'],
+        summary: `${BLOCK_TXS_PAGE} transactions of the block from start_index (a multiple of ${BLOCK_TXS_PAGE})`,
+        params: { type: 'object', required: ['hash', 'start_index'], properties: { hash: hashParam, start_index: heightSchema } },
+        response: { 200: txListSchema },
+      },
+    },
+    (request) => blockTxs(hashOf(request), (request.params as { start_index: number }).start_index),
+  );
+
+  const page = async (start: number) => (await blocks.pageFrom(start, BLOCKS_PAGE)).map(({ block }) => block);
+  app.get('/api/blocks', { schema: { tags: ['blocks'], summary: `The ${BLOCKS_PAGE} newest blocks (from the indexed tip down)`, response: { 200: { type: 'array', items: blockSchema } } } }, async () =>
+    page(await blocks.tipHeight()),
   );
   app.get(
     '/api/blocks/:start_height',
     {
       schema: {
         tags: ['blocks'],
-        summary: '10 blocks from start_height down',
-        params: { type: 'object', required: ['start_height'], properties: { start_height: { type: 'integer', minimum: 0 } } },
+        summary: `${BLOCKS_PAGE} blocks from start_height down (none above the indexed tip)`,
+        params: { type: 'object', required: ['start_height'], properties: { start_height: heightSchema } },
         response: { 200: { type: 'array', items: blockSchema } },
       },
     },
-    async (request) => {
-      const start = (request.params as { start_height: number }).start_height;
-      const tip = await indexer.tipHeight();
-      return blocksFrom(Math.min(start, tip));
-    },
+    (request) => page((request.params as { start_height: number }).start_height),
   );
 }

@@ -2,19 +2,18 @@ import type { FastifyInstance } from 'fastify';
 import { ChainRpcError, type ChainDriver } from '../../../../lib/chain/types.js';
 import type { ChainData } from '../esplora/chain-data.js';
 import { merkleBlockHex } from '../esplora/merkle-block.js';
-import { merkleProofSchema, outspendsSchema, txSchema, txStatusSchema, txidParam } from '../esplora/schemas.js';
+import { binaryResponse, merkleProofSchema, outspendsSchema, textResponse, txSchema, txStatusSchema, txidParam } from '../esplora/schemas.js';
 import { invalid, notFound } from '../../../../lib/errors.js';
 
-const text = { type: 'string' } as const;
 const params = { type: 'object', required: ['txid'], properties: { txid: txidParam } } as const;
 const txidOf = (request: { params: unknown }) => (request.params as { txid: string }).txid.toLowerCase();
 
 export function txRoutes(app: FastifyInstance, data: ChainData, driver: ChainDriver) {
   app.get('/api/tx/:txid', { schema: { tags: ['tx'], summary: 'A transaction, with its inputs\' prevouts', params, response: { 200: txSchema } } }, (request) => data.tx(txidOf(request)));
-  app.get('/api/tx/:txid/hex', { schema: { tags: ['tx'], summary: 'Raw transaction as hex (text)', params, response: { 200: text } } }, async (request, reply) =>
+  app.get('/api/tx/:txid/hex', { schema: { tags: ['tx'], summary: 'Raw transaction as hex (text)', params, response: { 200: textResponse('the transaction as hex') } } }, async (request, reply) =>
     reply.type('text/plain; charset=utf-8').send(await data.txHex(txidOf(request))),
   );
-  app.get('/api/tx/:txid/raw', { schema: { tags: ['tx'], summary: 'Raw transaction as bytes', params } }, async (request, reply) =>
+  app.get('/api/tx/:txid/raw', { schema: { tags: ['tx'], summary: 'Raw transaction as bytes', params, response: { 200: binaryResponse('the serialized transaction') } } }, async (request, reply) =>
     reply.type('application/octet-stream').send(Buffer.from(await data.txHex(txidOf(request)), 'hex')),
   );
   app.get('/api/tx/:txid/status', { schema: { tags: ['tx'], summary: 'Confirmation status', params, response: { 200: txStatusSchema } } }, (request) => data.txStatus(txidOf(request)));
@@ -44,7 +43,7 @@ export function txRoutes(app: FastifyInstance, data: ChainData, driver: ChainDri
   );
   app.get(
     '/api/tx/:txid/merkleblock-proof',
-    { schema: { tags: ['tx'], summary: 'BIP37 merkle block proving a confirmed transaction, as hex (text), like bitcoind\'s gettxoutproof', params, response: { 200: text } } },
+    { schema: { tags: ['tx'], summary: 'BIP37 merkle block proving a confirmed transaction, as hex (text), like bitcoind\'s gettxoutproof', params, response: { 200: textResponse('the merkle block as hex') } } },
     async (request, reply) => {
       const txid = txidOf(request);
       const status = await data.txStatus(txid);
@@ -66,7 +65,7 @@ export function txRoutes(app: FastifyInstance, data: ChainData, driver: ChainDri
           summary: 'Broadcast a raw transaction (hex as the text body); answers the txid as text',
           consumes: ['text/plain'],
           body: { type: 'string', description: 'raw transaction hex' },
-          response: { 200: text },
+          response: { 200: textResponse('the txid') },
         },
       },
       async (request, reply) => {
