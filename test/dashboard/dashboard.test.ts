@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildControlPlaneApp } from '../../control-plane/src/api/app.js';
 import { startControlPlane, type RunningControlPlane } from '../../control-plane/src/daemon.js';
 import { projectRoot } from '../../lib/project-root.js';
 import { waitFor } from '../../lib/wait.js';
@@ -181,6 +182,15 @@ describe('dashboard on the default lab', () => {
     await screenshot('channel');
   });
 
+  it('closes the channel alice -> carol from the page', async () => {
+    await page.selectOption('#close-channel', { label: 'alice ⟷ carol, 600,000 sat' });
+    await page.click('#close-form button[type="submit"]');
+    await finished('close-form');
+    expect(await outcome('close-form').textContent()).toMatch(/^The channel alice ⟷ carol is closed in [0-9a-f]{8}…[0-9a-f]{6}\.$/);
+    await waitFor(async () => (await page.locator('#graph .channel').count()) === 2, { timeoutMs: UI_MS, what: 'the closed channel to leave the graph' });
+    expect(await channelItem('alice', 'carol').count()).toBe(0);
+  });
+
   it("shows a service's last log lines on request", async () => {
     const chain = page.locator('#services li[data-service="chain"]');
     await chain.locator('summary').click();
@@ -189,6 +199,93 @@ describe('dashboard on the default lab', () => {
     expect((await chain.locator('pre.logs').textContent())!.length).toBeGreaterThan(20);
     await chain.getByRole('button', { name: 'Hide log' }).click();
     expect(await chain.locator('pre.logs').isHidden()).toBe(true);
+  });
+
+  it("shows alice's credentials, each with a copy button that copies it", async () => {
+    const expected = (await api('GET', '/labs/dash/services/alice/credentials')).body as Record<string, string>;
+    expect(expected.macaroonHex).toMatch(/^[0-9a-f]+$/);
+    const alice = page.locator('#services li[data-service="alice"]');
+    await alice.locator('summary').click();
+    await alice.getByRole('button', { name: 'Show credentials' }).click();
+    const credentials = alice.locator('dl.credentials:not([hidden])');
+    await credentials.waitFor({ timeout: UI_MS });
+    expect(await credentials.locator('dt').allTextContents()).toEqual(Object.keys(expected));
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: plane.url });
+    await credentials.getByRole('button', { name: 'Copy alice macaroonHex' }).click();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(expected.macaroonHex);
+    await alice.getByRole('button', { name: 'Hide credentials' }).click();
+    expect(await alice.locator('dl.credentials dd').count()).toBe(0);
+  });
+
+  it('turns a service killed from outside red, then green again when the supervisor has restarted it', async () => {
+    const item = page.locator('#services li[data-service="carol"]');
+    expect(await item.getAttribute('data-status')).toBe('ready');
+    // every status the page shows for carol and for the lab, as the page changes them
+    const shown: string[] = [];
+    await page.exposeFunction('recordStatus', (status: string) => shown.push(status));
+    await page.evaluate(() => {
+      const record = (window as unknown as { recordStatus(status: string): void }).recordStatus;
+      const carol = document.querySelector<HTMLElement>('#services li[data-service="carol"]')!;
+      const lab = document.querySelector<HTMLElement>('#lab-status')!;
+      new MutationObserver(() => record(`carol ${carol.dataset.status}`)).observe(carol, { attributeFilter: ['data-status'] });
+      new MutationObserver(() => record(`lab ${lab.dataset.status}`)).observe(lab, { attributeFilter: ['data-status'] });
+    });
+    const handle = plane.manager.get('dash').services.carol.handle;
+    if (handle?.runtime !== 'process') throw new Error('expected carol to run as a process');
+    process.kill(handle.pid, 'SIGKILL');
+
+    await page.locator('#services li[data-service="carol"]:is([data-status="restarting"], [data-status="failed"])').waitFor({ timeout: UI_MS });
+    expect(await page.locator('#graph [data-node="carol"]').getAttribute('data-status')).toMatch(/^(restarting|failed)$/);
+    expect(await item.locator('.dot').evaluate((dot) => getComputedStyle(dot).backgroundColor)).toBe('rgb(210, 60, 60)');
+    await screenshot('failure');
+    await page.locator('#services li[data-service="carol"][data-status="ready"]').waitFor({ timeout: 120_000 });
+    await waitFor(async () => (await page.getAttribute('#lab-status', 'data-status')) === 'ready', { timeoutMs: UI_MS, what: 'the lab to be ready again' });
+    const carol = shown.filter((status) => status.startsWith('carol ') && status !== 'carol ready');
+    expect(carol.length).toBeGreaterThan(0);
+    expect(carol.every((status) => /^carol (restarting|failed)$/.test(status))).toBe(true);
+    expect(shown).toContain('lab degraded');
+    expect(shown.indexOf('carol ready')).toBeGreaterThan(shown.indexOf(carol[0]));
+    expect(await item.locator('.dot').evaluate((dot) => getComputedStyle(dot).backgroundColor)).toBe('rgb(27, 154, 83)');
+    expect(await item.locator('.status').textContent()).toBe('ready · restarted 1×');
+  });
+
+  it('is read-only without the token, hides what is secret, and unlocks with the token', async () => {
+    // the control plane of the same lab, as `reglab up --listen` runs it: with a token
+    const token = 'workshop-token-of-the-test';
+    const guarded = await buildControlPlaneApp({ manager: plane.manager, jobs: plane.jobs, token, shutdown: () => undefined });
+    const url = await guarded.listen({ host: '127.0.0.1', port: 0 });
+    const room = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    try {
+      await room.goto(`${url}/?lab=dash`);
+      await room.locator('#access:not([hidden])').waitFor({ timeout: UI_MS });
+      expect(await room.textContent('#access-message')).toContain('need the token');
+      await room.locator('#graph [data-node]').nth(2).waitFor({ timeout: UI_MS });
+      expect(await room.locator('#action-forms').isHidden()).toBe(true);
+      await room.locator('#services li[data-service="alice"] summary').click();
+      expect(await room.locator('#services li[data-service="alice"] .info').isVisible()).toBe(true);
+      expect(await room.getByRole('button', { name: 'Show credentials' }).count()).toBe(0);
+      expect(await room.getByRole('button', { name: 'Restart' }).count()).toBe(0);
+      await room.screenshot({ path: join(SCREENSHOTS, 'dashboard-read-only.png'), fullPage: false });
+
+      await room.fill('#token', 'not-the-token');
+      await room.press('#token', 'Enter');
+      await room.locator('#access-message', { hasText: 'The token was refused' }).waitFor({ timeout: UI_MS });
+      expect(await room.locator('#action-forms').isHidden()).toBe(true);
+
+      // the link `reglab up` prints: the token after #, taken into the tab and off the address bar
+      await room.goto(`${url}/?lab=dash#token=${token}`);
+      await room.locator('#action-forms:not([hidden])').waitFor({ timeout: UI_MS });
+      expect(room.url()).not.toContain(token);
+      expect(await room.locator('#access').isHidden()).toBe(true);
+      const before = await labView();
+      await room.fill('#mine-blocks', '1');
+      await room.click('#mine-form button[type="submit"]');
+      await room.locator('#mine-form .outcome[data-kind="ok"]').waitFor({ timeout: 60_000 });
+      expect((await labView()).chain.height).toBe(before.chain.height + 1);
+    } finally {
+      await room.close();
+      await guarded.close();
+    }
   });
 
   it('fits a phone screen without sideways scrolling', async () => {

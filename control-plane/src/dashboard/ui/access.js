@@ -1,9 +1,9 @@
 // Read-only mode: a control plane that listens beyond this machine refuses actions and secrets
 // without its token (401). The page then hides them and offers a field for the token.
 import { call, labPath } from './api.js';
+import { byId } from './dom.js';
 import { saveToken, storedToken } from './token.js';
 
-const $ = (id) => document.getElementById(id);
 
 /**
  * Whether the page may act: asks for a secret (a service's last log line). Only a 401 means
@@ -21,19 +21,19 @@ export async function probeAccess(lab, serviceName) {
 
 /** The read-only banner and its token form; `onToken()` runs after a token is entered. */
 export function createAccessBanner(onToken) {
-  $('token-form').addEventListener('submit', (event) => {
+  byId('token-form').addEventListener('submit', (event) => {
     event.preventDefault();
-    const token = $('token').value.trim();
-    $('token').value = '';
+    const token = byId('token').value.trim();
+    byId('token').value = '';
     if (token) saveToken(token);
     onToken();
   });
   return {
     show(access) {
-      $('access').hidden = !access.readOnly;
-      $('access-message').textContent = access.message ?? '';
-      $('action-forms').hidden = access.readOnly;
-      $('actions-locked').hidden = !access.readOnly;
+      byId('access').hidden = !access.readOnly;
+      byId('access-message').textContent = access.message ?? '';
+      byId('action-forms').hidden = access.readOnly;
+      byId('actions-locked').hidden = !access.readOnly;
     },
   };
 }

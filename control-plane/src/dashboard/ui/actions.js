@@ -2,11 +2,10 @@
 // described once (its fields and what it does); each queues its job through the control plane (or
 // calls the faucet) and says how it went.
 import { call, labPath, runJob } from './api.js';
-import { el, setOptions } from './dom.js';
+import { byId, el, setOptions } from './dom.js';
 import { formatSat, plural, shortHex } from './format.js';
 import { perform, reportJob } from './progress.js';
 
-const $ = (id) => document.getElementById(id);
 
 const amount = (name, label, value, min = 1) => ({ name, label, input: { type: 'number', min, step: 1, value, required: true } });
 const text = (name, label, extra = {}) => ({ name, label, input: { autocomplete: 'off', spellcheck: 'false', required: true, ...extra } });
@@ -145,8 +144,8 @@ export function createActions(container, { lab, onError }) {
   const makeFirstChoices = (names) => {
     if (firstChoicesMade || names.length < 2) return;
     firstChoicesMade = true;
-    $('pay-to').value = names[names.length - 1];
-    $('open-to').value = names[1];
+    byId('pay-to').value = names[names.length - 1];
+    byId('open-to').value = names[1];
   };
 
   return {
@@ -156,10 +155,10 @@ export function createActions(container, { lab, onError }) {
       const nodeOptions = state.view.nodes.map((node) => ({ value: node.name, label: node.name }));
       for (const select of container.querySelectorAll('select[data-choices="node"]')) setOptions(select, nodeOptions, 'no nodes');
       makeFirstChoices(state.view.nodes.map((node) => node.name));
-      $('node-names').replaceChildren(...state.view.nodes.map((node) => el('option', { value: node.name })));
+      byId('node-names').replaceChildren(...state.view.nodes.map((node) => el('option', { value: node.name })));
       const closable = channels.map((channel) => ({ value: channel.key, label: `${channel.from} ⟷ ${channel.external ? shortHex(channel.to) : channel.to}, ${formatSat(channel.capacitySat)}` }));
       for (const select of container.querySelectorAll('select[data-choices="channel"]')) setOptions(select, closable, 'no channels');
-      $('faucet-form').hidden = !faucetClaimUrl(state.view);
+      byId('faucet-form').hidden = !faucetClaimUrl(state.view);
     },
   };
 }

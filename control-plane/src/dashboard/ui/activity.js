@@ -4,20 +4,23 @@ import { formatSat, plural } from './format.js';
 
 const KEPT = 40;
 
+// a service's message can carry its log tail: the list shows the first line
+const reason = (message) => (message ? ` (${message.split('\n')[0]})` : '');
+
 function describe(event, known) {
   switch (event.type) {
     case 'blocks':
       return `${plural(event.mined, 'block')} mined: height ${event.height}`;
     case 'payment':
-      return `${event.from} paid ${event.to} ${formatSat(event.amountSat)} (fee ${formatSat(event.feeSat)})`;
+      return `${event.from} paid ${event.to ?? 'an invoice'} ${formatSat(event.amountSat)} (fee ${formatSat(event.feeSat)})`;
     case 'channel':
-      return `channel ${event.from} ⟷ ${event.to} ${event.state}`;
+      return `channel ${event.node}${event.partner ? ` ⟷ ${event.partner}` : ''} ${event.state === 'open' ? 'opened' : 'closed'}`;
     case 'service':
       if (event.status === known.serviceStatus) return undefined;
-      return `${event.service}: ${event.status}${event.message ? ` (${event.message})` : ''}`;
+      return `${event.service}: ${event.status}${reason(event.message)}`;
     case 'lab':
       if (event.status === known.labStatus) return undefined;
-      return `lab ${event.status}${event.message ? ` (${event.message})` : ''}`;
+      return `lab ${event.status}${reason(event.message)}`;
     case 'phase':
       if (known.labStatus !== 'starting') return undefined;
       return `bring-up: ${event.phase} (${(event.ms / 1000).toFixed(1)} s)`;

@@ -2,6 +2,14 @@
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
 
+export const byId = (id) => document.getElementById(id);
+
+/** The page's note above everything (no lab, the control plane unreachable); undefined hides it. */
+export function showNotice(text) {
+  byId('notice').hidden = !text;
+  byId('notice').textContent = text ?? '';
+}
+
 function fill(element, attributes, children) {
   for (const [name, value] of Object.entries(attributes)) {
     if (value === undefined || value === false) continue;

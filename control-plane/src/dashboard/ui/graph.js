@@ -72,9 +72,12 @@ function drawChannel(channel, geometry, colors) {
 
 function drawNode(node, at, card, status, color) {
   const line = (y, text, className) => svgEl('text', { x: 16, y, class: className }, text);
+  // a node that is not ready (or does not answer) has no figures to show
   const figures = node.error
     ? [line(86, 'not answering', 'node-error')]
-    : [line(86, `on-chain ${compactSat(node.chainBalanceSat)}`, 'node-figure'), line(109, `channels ${compactSat(node.channelBalanceSat)}`, 'node-figure')];
+    : node.chainBalanceSat === undefined
+      ? [line(86, node.status ?? 'no figures yet', 'node-error')]
+      : [line(86, `on-chain ${compactSat(node.chainBalanceSat)}`, 'node-figure'), line(109, `channels ${compactSat(node.channelBalanceSat)}`, 'node-figure')];
   return svgEl(
     'g',
     { class: 'node', transform: `translate(${at.x},${at.y})`, dataset: { node: node.name, status: status ?? 'unknown' } },

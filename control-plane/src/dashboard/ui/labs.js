@@ -1,13 +1,12 @@
 // Which lab the page shows: `?lab=NAME`, else the only lab that is up. With several labs, a
 // picker; with none, a note (and the page reloads when one starts).
 import { call } from './api.js';
-import { el } from './dom.js';
+import { byId, el, showNotice } from './dom.js';
 
-const $ = (id) => document.getElementById(id);
 
 function showPicker(labs, current) {
-  $('lab-picker').hidden = labs.length < 2;
-  $('lab-picker').replaceChildren(
+  byId('lab-picker').hidden = labs.length < 2;
+  byId('lab-picker').replaceChildren(
     ...labs.map((lab) => el('a', { href: `?lab=${encodeURIComponent(lab.name)}`, 'aria-current': lab.name === current ? 'page' : undefined }, `${lab.name} (${lab.status})`)),
   );
 }
@@ -23,9 +22,8 @@ export async function chooseLab() {
   const wanted = new URLSearchParams(location.search).get('lab') ?? (labs.length === 1 ? labs[0].name : undefined);
   showPicker(labs, wanted);
   if (wanted) return wanted;
-  $('lab-status').textContent = labs.length === 0 ? 'no lab' : 'choose a lab';
-  $('notice').hidden = false;
-  $('notice').textContent = labs.length === 0 ? 'No lab is up. Run `reglab up`: this page follows when it starts.' : 'Several labs are up: choose one above.';
+  byId('lab-status').textContent = labs.length === 0 ? 'no lab' : 'choose a lab';
+  showNotice(labs.length === 0 ? 'No lab is up. Run `reglab up`: this page follows when it starts.' : 'Several labs are up: choose one above.');
   if (labs.length === 0) waitForALab();
   return undefined;
 }

@@ -5,6 +5,7 @@ import { createActions } from './actions.js';
 import { createActivity } from './activity.js';
 import { call, labPath } from './api.js';
 import { renderChannels } from './channel-list.js';
+import { byId, showNotice } from './dom.js';
 import { renderGraph } from './graph.js';
 import { chooseLab } from './labs.js';
 import { coalesce, followEvents } from './live.js';
@@ -13,19 +14,13 @@ import { renderNodes } from './nodes-table.js';
 import { createServicesPanel } from './services.js';
 import { forgetToken, storedToken, takeTokenFromUrl } from './token.js';
 
-const $ = (id) => document.getElementById(id);
 // on a narrow screen the graph is a column of nodes rather than a row
 const narrow = matchMedia('(max-width: 640px)');
-
-function showNotice(text) {
-  $('notice').hidden = !text;
-  $('notice').textContent = text ?? '';
-}
 
 async function showLab(lab) {
   let view;
   let access = { readOnly: false };
-  $('lab-name').textContent = lab;
+  byId('lab-name').textContent = lab;
   document.title = `${lab} · reglab`;
 
   const onError = (error) => {
@@ -33,19 +28,19 @@ async function showLab(lab) {
   };
 
   const banner = createAccessBanner(() => void checkAccess());
-  const services = createServicesPanel($('services'), { lab, onError });
-  const actions = createActions($('action-forms'), { lab, onError });
-  const activity = createActivity($('activity'));
+  const services = createServicesPanel(byId('services'), { lab, onError });
+  const actions = createActions(byId('action-forms'), { lab, onError });
+  const activity = createActivity(byId('activity'));
 
   const render = () => {
-    $('lab-status').textContent = view.status;
-    $('lab-status').dataset.status = view.status;
-    $('chain-height').textContent = view.chain?.height ?? '–';
+    byId('lab-status').textContent = view.status;
+    byId('lab-status').dataset.status = view.status;
+    byId('chain-height').textContent = view.chain?.height ?? '–';
     const channels = labChannels(view);
     const colors = nodeColors(view.nodes);
-    renderGraph($('graph'), view, channels, colors, narrow.matches);
-    renderNodes($('nodes'), view.nodes, colors);
-    renderChannels($('channels'), channels, colors);
+    renderGraph(byId('graph'), view, channels, colors, narrow.matches);
+    renderNodes(byId('nodes'), view.nodes, colors);
+    renderChannels(byId('channels'), channels, colors);
     services.update(view.services, access.readOnly);
     actions.update(view, channels);
   };
@@ -80,6 +75,8 @@ async function showLab(lab) {
   };
 
   narrow.addEventListener('change', () => view && render());
+  // the link with the token pasted into a tab that shows the page already
+  addEventListener('hashchange', () => view && takeTokenFromUrl() && checkAccess());
   await refresh();
   if (view) await checkAccess();
   followEvents(
@@ -89,8 +86,8 @@ async function showLab(lab) {
       refresh();
     },
     (connected) => {
-      $('live').dataset.live = String(connected);
-      $('live').textContent = connected ? 'live' : 'reconnecting…';
+      byId('live').dataset.live = String(connected);
+      byId('live').textContent = connected ? 'live' : 'reconnecting…';
       if (connected) refresh();
     },
   );

@@ -1,7 +1,7 @@
 // The nodes as a table: what the graph shows, with full figures and a pubkey to copy.
 import { copyButton } from './clipboard.js';
 import { el, syncChildren } from './dom.js';
-import { formatSat } from './format.js';
+import { formatSat, plural } from './format.js';
 
 function createRow(node) {
   const row = el(
@@ -10,7 +10,7 @@ function createRow(node) {
     el('th', { scope: 'row' }, el('span', { class: 'swatch', 'aria-hidden': 'true' }), el('span', { class: 'name' }), ' ', el('span', { class: 'kind' })),
     el('td', { class: 'pubkey' }, el('code'), ' ', copyButton(`${node.name}'s pubkey`, () => row.querySelector('.pubkey code').textContent)),
     el('td', { class: 'chain-balance' }),
-    el('td', { class: 'channel-balance' }),
+    el('td', {}, el('span', { class: 'channel-balance' }), el('ul', { class: 'closing' })),
   );
   return row;
 }
@@ -21,8 +21,15 @@ function updateRow(row, node, color) {
   row.querySelector('.kind').textContent = node.kind;
   row.querySelector('.pubkey code').textContent = node.pubkey ?? '–';
   row.querySelector('.pubkey .copy').hidden = !node.pubkey;
-  row.querySelector('.chain-balance').textContent = node.error ? node.error : formatSat(node.chainBalanceSat);
+  row.querySelector('.chain-balance').textContent = node.error ?? (node.chainBalanceSat === undefined ? node.status ?? '–' : formatSat(node.chainBalanceSat));
   row.querySelector('.channel-balance').textContent = node.error ? '–' : formatSat(node.channelBalanceSat);
+  row.querySelector('.closing').replaceChildren(...(node.pendingCloses ?? []).map(describeClose));
+}
+
+/** A channel being closed: its funds are on their way back on-chain. */
+function describeClose(close) {
+  const wait = close.blocksUntilSweep ? `, spendable in ${plural(close.blocksUntilSweep, 'block')}` : '';
+  return el('li', {}, `closing: ${formatSat(close.pendingSat)}${wait}`);
 }
 
 export function renderNodes(tbody, nodes = [], colors) {

@@ -81,7 +81,7 @@ function createItem(service, { lab, onError }) {
       el(
         'div',
         { class: 'service-body' },
-        el('p', { class: 'service-error', hidden: true }),
+        el('p', { class: 'service-error', tabindex: '0', hidden: true }),
         el('dl', { class: 'info' }),
         el('p', { class: 'meta' }),
         el('div', { class: 'service-actions' }, restart, credentialsShown.button, logShown.button),

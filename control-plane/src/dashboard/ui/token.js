@@ -3,12 +3,13 @@
 
 const KEY = 'reglab-token';
 
-/** Takes a `#token=…` (the URL `reglab up` prints) into this tab's storage and off the address bar. */
+/** Takes a `#token=…` (the URL `reglab up` prints) into this tab's storage and off the address bar; says whether there was one. */
 export function takeTokenFromUrl() {
   const token = new URLSearchParams(location.hash.slice(1)).get('token');
-  if (!token) return;
+  if (!token) return false;
   sessionStorage.setItem(KEY, token);
   history.replaceState(null, '', location.pathname + location.search);
+  return true;
 }
 
 export const storedToken = () => sessionStorage.getItem(KEY) ?? undefined;
