@@ -48,6 +48,7 @@ export function fromRgbLib(error: RgbLibError): DomainError | undefined {
       const missing = Number(error.field('needed') ?? 0) - Number(error.field('available') ?? 0);
       return rln('forbidden', 'InsufficientFunds', `Not enough funds, get an address and send ${missing} sats there`);
     }
+    case 'InsufficientAssignments':
     case 'InsufficientSpendableAssets':
     case 'InsufficientTotalAssets':
       return rln('forbidden', 'InsufficientAssets', 'Not enough assets');

@@ -1,9 +1,10 @@
 // JSON schemas of RLN's request and response bodies (RLN HEAD, ../shared/reference/
 // rgb-lightning-node.md), for validation and the OpenAPI document. As in RLN (serde), a field RLN
-// declares without Option is required, and fields RLN does not know are ignored, so clients of
-// other RLN versions work: /unlock takes HEAD's and OLD's fields, /rgbinvoice both
-// expiration_timestamp and duration_seconds. Amounts are whole numbers up to 2^53 - 1, the largest
-// a JSON number carries exactly in JavaScript.
+// declares without Option is required. Unlike RLN, a field no RLN version has is refused (400
+// naming it), so a misspelt optional field is not silently dropped; the fields of the RLN versions
+// clients speak are all taken: /unlock HEAD's and OLD's, /rgbinvoice both expiration_timestamp and
+// duration_seconds, /sendasset OLD's flat body. Amounts are whole numbers up to 2^53 - 1, the
+// largest a JSON number carries exactly in JavaScript.
 
 const amount = { type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGER } as const;
 const u8 = { type: 'integer', minimum: 0, maximum: 255 } as const;
@@ -11,7 +12,7 @@ const text = { type: 'string' } as const;
 const nullable = <T extends { type: string }>(schema: T) => ({ ...schema, type: [schema.type, 'null'] });
 const schemaName = { type: 'string', enum: ['Nia', 'Cfa', 'Uda', 'Ifa'] } as const;
 
-const object = (properties: Record<string, unknown>, required: string[] = Object.keys(properties)) => ({ type: 'object', required, properties }) as const;
+const object = (properties: Record<string, unknown>, required: string[] = Object.keys(properties)) => ({ type: 'object', required, properties, additionalProperties: false }) as const;
 
 export const assignmentSchema = {
   type: 'object',
@@ -24,14 +25,19 @@ export const assignmentSchema = {
 // ---- requests
 
 export const initBody = object({ password: text, mnemonic: nullable(text) }, ['password']);
+const ignored = (what: string) => ({ description: `${what}; this node has no LDK and ignores it` });
 export const unlockBody = object(
   {
     password: text,
     indexer_url: nullable(text),
-    proxy_endpoint: nullable(text),
-    ldk_chain_sync: { type: 'object', description: 'HEAD: how LDK follows the chain; this node has no LDK and ignores it' },
-    announce_addresses: { type: 'array', items: text },
-    announce_alias: nullable(text),
+    proxy_endpoint: nullable({ ...text, description: 'OLD: the consignment proxy /rgbinvoice names by default' }),
+    ldk_chain_sync: { type: 'object', ...ignored('HEAD: how LDK follows the chain') },
+    bitcoind_rpc_username: { type: 'string', ...ignored('OLD: LDK follows bitcoind') },
+    bitcoind_rpc_password: { type: 'string', ...ignored('OLD') },
+    bitcoind_rpc_host: { type: 'string', ...ignored('OLD') },
+    bitcoind_rpc_port: { type: 'integer', ...ignored('OLD') },
+    announce_addresses: { type: 'array', items: text, ...ignored('Lightning announcements') },
+    announce_alias: { type: ['string', 'null'], ...ignored('Lightning announcements') },
   },
   ['password'],
 );
@@ -79,6 +85,19 @@ export const sendRgbBody = object(
     recipient_map: { type: 'object', minProperties: 1, additionalProperties: { type: 'array', items: recipient, minItems: 1 }, description: 'asset id -> recipients' },
   },
   ['donation', 'fee_rate', 'min_confirmations', 'recipient_map'],
+);
+export const sendAssetBody = object(
+  {
+    asset_id: text,
+    amount,
+    recipient_id: text,
+    donation: { type: 'boolean' },
+    fee_rate: amount,
+    min_confirmations: u8,
+    transport_endpoints: { type: 'array', items: text },
+    skip_sync: { type: 'boolean' },
+  },
+  ['asset_id', 'amount', 'recipient_id', 'donation', 'fee_rate', 'min_confirmations', 'transport_endpoints'],
 );
 export const failTransfersBody = object({ batch_transfer_idx: nullable({ type: 'integer', minimum: 0, maximum: 2_147_483_647 }), no_asset_only: { type: 'boolean' }, skip_sync: { type: 'boolean' } }, ['no_asset_only', 'skip_sync']);
 

@@ -1,5 +1,5 @@
 // Moving assets on-chain: /rgbinvoice (blinded UTXO or witness), /decodergbinvoice, /sendrgb (HEAD)
-// and /sendasset (its OLD name), /refreshtransfers, /listtransfers, /failtransfers. Consignments
+// and /sendasset (OLD's, with its flat body), /refreshtransfers, /listtransfers, /failtransfers. Consignments
 // travel through the proxy an invoice names; a transfer moves only when /refreshtransfers is called
 // on both sides (as with RLN).
 import type { FastifyInstance } from 'fastify';
@@ -7,7 +7,7 @@ import type { LibRecipient } from '../wallet/binding.js';
 import { toLibAssignment, toRlnInvoiceData, toRlnTransfer, type RlnAssignment } from '../rln/convert.js';
 import { invalidRequest } from '../rln/errors.js';
 import { rlnSchema } from '../rln/http.js';
-import { assetIdBody, decodeRgbInvoiceResponse, emptyResponse, failTransfersBody, invoiceBody, listTransfersResponse, rgbInvoiceBody, rgbInvoiceResponse, sendRgbBody, skipSyncBody, txidResponse } from '../rln/schemas.js';
+import { assetIdBody, decodeRgbInvoiceResponse, emptyResponse, failTransfersBody, invoiceBody, listTransfersResponse, rgbInvoiceBody, rgbInvoiceResponse, sendAssetBody, sendRgbBody, skipSyncBody, txidResponse } from '../rln/schemas.js';
 import type { RgbNode, UnlockedWallet } from '../node/rgb-node.js';
 
 /** How long an invoice (or a send waiting for its ACK) stays open when the request does not say. */
@@ -38,6 +38,17 @@ interface SendRgbBody {
   min_confirmations: number;
   expiration_timestamp?: number | null;
   recipient_map: Record<string, RlnRecipient[]>;
+}
+
+/** OLD RLN's /sendasset: one blinded recipient, flat. */
+interface SendAssetBody {
+  asset_id: string;
+  amount: number;
+  recipient_id: string;
+  donation: boolean;
+  fee_rate: number;
+  min_confirmations: number;
+  transport_endpoints: string[];
 }
 
 /** The request's endpoints, else the proxy the node was given (OLD /unlock's proxy_endpoint or PROXY_ENDPOINT). */
@@ -87,10 +98,9 @@ export function transferRoutes(api: FastifyInstance, node: RgbNode): void {
     async (request) => toRlnInvoiceData(await node.wallet().call('decodeInvoice', request.body.invoice)),
   );
 
-  const send = async (body: SendRgbBody) => {
-    const recipientMap = Object.fromEntries(Object.entries(body.recipient_map).map(([assetId, recipients]) => [assetId, recipients.map(toLibRecipient)]));
+  const send = async (recipientMap: Record<string, RlnRecipient[]>, body: Omit<SendRgbBody, 'recipient_map'>) => {
     const txid = await node.wallet().call('send', {
-      recipientMap,
+      recipientMap: Object.fromEntries(Object.entries(recipientMap).map(([assetId, recipients]) => [assetId, recipients.map(toLibRecipient)])),
       donation: body.donation,
       feeRate: body.fee_rate,
       minConfirmations: body.min_confirmations,
@@ -98,12 +108,30 @@ export function transferRoutes(api: FastifyInstance, node: RgbNode): void {
     });
     return { txid };
   };
-  for (const [path, summary] of [
-    ['/sendrgb', 'Send assets on-chain to RGB recipients (a witness recipient needs witness_data.amount_sat); the consignment goes to each recipient\'s proxy and the transaction out once they ACK'],
-    ['/sendasset', 'The OLD name of /sendrgb, same body and answer'],
-  ] as const) {
-    api.post<{ Body: SendRgbBody }>(path, { schema: rlnSchema({ tag: 'transfers', method: 'POST', summary, body: sendRgbBody, ok: txidResponse, statuses: [503] }) }, (request) => send(request.body));
-  }
+
+  api.post<{ Body: SendRgbBody }>(
+    '/sendrgb',
+    {
+      schema: rlnSchema({
+        tag: 'transfers',
+        method: 'POST',
+        summary: "Send assets on-chain to RGB recipients (a witness recipient needs witness_data.amount_sat); the consignments go to the recipients' proxies, the transaction out once they ACK",
+        body: sendRgbBody,
+        ok: txidResponse,
+        statuses: [503],
+      }),
+    },
+    (request) => send(request.body.recipient_map, request.body),
+  );
+
+  api.post<{ Body: SendAssetBody }>(
+    '/sendasset',
+    { schema: rlnSchema({ tag: 'transfers', method: 'POST', summary: "OLD RLN's send: one amount of one asset to one blinded recipient", body: sendAssetBody, ok: txidResponse, statuses: [503] }) },
+    (request) => {
+      const { asset_id, amount, recipient_id, transport_endpoints } = request.body;
+      return send({ [asset_id]: [{ recipient_id, assignment: { type: 'Fungible', value: amount }, transport_endpoints }] }, request.body);
+    },
+  );
 
   api.post<{ Body: { skip_sync: boolean } }>(
     '/refreshtransfers',
