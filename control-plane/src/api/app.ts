@@ -1,10 +1,9 @@
 import type { FastifyInstance } from 'fastify';
-import { describeError, invalid, upstreamFailed, type DomainError } from '../../../lib/errors.js';
+import { describeError, upstreamFailed, type DomainError } from '../../../lib/errors.js';
 import { ChainRpcError } from '../../../lib/chain/types.js';
 import { createService } from '../../../lib/http/service.js';
 import type { JobQueues } from '../jobs.js';
 import type { LabManager } from '../manager.js';
-import { LabSpecError } from '../spec/parse.js';
 import { installAccess } from './access.js';
 import { eventRoutes } from './routes/events.js';
 import { labRoutes } from './routes/labs.js';
@@ -25,9 +24,8 @@ export interface ControlPlaneApp extends ApiDeps {
   logger?: boolean;
 }
 
-/** lab.yaml's problems (400), and a node's own refusal or failure (ln-service rejects with arrays, btcd with RPC errors: 502). */
+/** A node's own refusal or failure (ln-service rejects with arrays, btcd with RPC errors): 502. */
 function mapNodeError(error: unknown): DomainError | undefined {
-  if (error instanceof LabSpecError) return invalid('INVALID_LAB_SPEC', error.message, { problems: error.problems });
   if (error instanceof ChainRpcError) return upstreamFailed('CHAIN_ERROR', `the chain node answered ${error.method}: ${error.message}`, error);
   if (Array.isArray(error)) return upstreamFailed('NODE_ERROR', `the node refused or failed: ${describeError(error)}`, error);
   return undefined;

@@ -32,9 +32,11 @@ export async function startService(session: LabSession, name: string, options: S
   try {
     const launch = definition.launch(session, service);
     service.handle = await session.runtime.start({ lab: session.lab, service: name, kind: service.kind, image: definition.image, launch, hostPorts: service.hostPorts, containerPorts: service.containerPorts });
-    setStatus(service, as);
+    if (service.status !== as) {
+      setStatus(service, as);
+      options.onEvent(serviceEvent(session, service));
+    }
     await options.persist();
-    options.onEvent(serviceEvent(session, service));
     const handle = service.handle;
     await waitFor(async () => {
       if (!(await session.runtime.isAlive(handle))) throw new ExitedError(`${name} exited`);

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { Ajv, type ErrorObject } from 'ajv';
+import { DomainError } from '../../../lib/errors.js';
 import { formatProblem, isUsefulSchemaError, parseYamlWithPositions, schemaProblem, type YamlPath, type YamlProblem } from '../../../lib/yaml-problems.js';
 import { labSchema } from './schema.js';
 import type { ExternalOrManaged, LabSpec } from './types.js';
@@ -7,9 +8,10 @@ import type { ExternalOrManaged, LabSpec } from './types.js';
 export type SpecProblem = YamlProblem;
 export { formatProblem };
 
-export class LabSpecError extends Error {
+/** lab.yaml is not valid: every problem with its file, line and column. */
+export class LabSpecError extends DomainError {
   constructor(readonly problems: SpecProblem[]) {
-    super(problems.map(formatProblem).join('\n'));
+    super('invalid', 'INVALID_LAB_SPEC', problems.map(formatProblem).join('\n'), { problems });
     this.name = 'LabSpecError';
   }
 }
@@ -93,6 +95,10 @@ function checkReferences(lab: RawLab): Reference[] {
     const node = nodes.get(settings.node);
     if (!node) problems.push({ path: ['services', service, 'node'], message: `no node named "${settings.node}"` });
     else if (service === 'faucet' && node.kind !== 'lnd') problems.push({ path: ['services', service, 'node'], message: 'the faucet sends from an lnd node wallet' });
+  }
+  const serviceNames = new Set(['chain', ...(lab.indexer.enabled ? ['indexer'] : []), 'postgres', 'redis', ...nodes.keys(), ...Object.keys(lab.services)]);
+  for (const name of Object.keys(lab.supervision.services)) {
+    if (!serviceNames.has(name)) problems.push({ path: ['supervision', 'services', name], message: `no service named "${name}" in this lab (services: ${[...serviceNames].join(', ')})` });
   }
   if (lab.services['chain-adapter'] && !lab.indexer.enabled) {
     problems.push({ path: ['services', 'chain-adapter'], message: 'the chain adapter needs the indexer (indexer.enabled: true)' });

@@ -1,6 +1,7 @@
 // lnd nodes.
 import { join } from 'node:path';
 import { connectLnd, lndCredentialsToEnv, type LndCredentials } from '../../../../lib/lightning/lnd.js';
+import { waitFor } from '../../../../lib/wait.js';
 import type { Placement } from '../../runtimes/types.js';
 import { CHAIN_SERVICE } from '../btcd/index.js';
 import { writeCredentialFile } from '../credential-files.js';
@@ -10,6 +11,23 @@ import { LndLabNode } from './lightning.js';
 
 function credentialsAt(access: LabAccess, name: string, placement: Placement): LndCredentials {
   return { socket: placement.reach(name, 'grpc'), certBase64: access.credentials.require(name, 'certBase64'), macaroonHex: access.credentials.require(name, 'macaroonHex') };
+}
+
+/**
+ * After a restart, dials the lab nodes it has channels with (lnd would, on its own backoff) and
+ * waits, for a bounded time, until those channels are active again: a node reported ready can pay.
+ */
+async function reconnectChannelPeers(access: LabAccess, name: string): Promise<void> {
+  const node = access.node(name) as LndLabNode;
+  const peers = new Map(Object.values(access.lab.services).filter((service) => service.status === 'ready' && service.info.pubkey).map((service) => [service.info.pubkey, service.name]));
+  const waiting = (await node.channels()).filter((channel) => !channel.active && peers.has(channel.partnerPubkey));
+  if (waiting.length === 0) return;
+  const placement = access.placementFor(name);
+  await Promise.all(waiting.map((channel) => node.connect(channel.partnerPubkey, placement.reach(peers.get(channel.partnerPubkey)!, 'p2p')).catch(() => undefined)));
+  await waitFor(async () => {
+    const active = new Set((await node.channels()).filter((channel) => channel.active).map((channel) => channel.id));
+    return waiting.every((channel) => active.has(channel.id));
+  }, { timeoutMs: 30_000, intervalMs: 200, what: `the channels of ${name} to be active again` }).catch(() => undefined);
 }
 
 export const lnd: KindDefinition = {
@@ -52,5 +70,6 @@ export const lnd: KindDefinition = {
     };
   },
   node: (access, name) => new LndLabNode(name, connectLnd(credentialsAt(access, name, access.host))),
+  initialise: (access, name) => reconnectChannelPeers(access, name),
   clientEnv: (access, name, placement) => ({ NODE_KIND: 'lnd', ...lndCredentialsToEnv(credentialsAt(access, name, placement)) }),
 };
