@@ -4,7 +4,7 @@
 // creates an invoice (on lnd) and another wallet of the same server pays it (settled internally).
 // Wallets are funded honestly: bob pays their invoices over a channel bob -> alice.
 // BENCH_CONCURRENCY clients (16), BENCH_WARMUP_SECONDS (3) then BENCH_SECONDS (15) per figure,
-// BENCH_ROUNDS rounds (1) alternating the servers.
+// BENCH_ROUNDS rounds (3) alternating the servers, so a change in the machine's load falls on both.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,13 +15,13 @@ import { waitFor } from '../lib/wait.js';
 import { startRegtest, type Regtest } from '../test/support/regtest.js';
 import { newKey, REGTEST_ADDRESS, signNonce } from '../test/wallet-server/support.js';
 import { createLnbitsWallet, installLnbits, lnbitsBalanceMsat, lnbitsInvoice, LNBITS_VERSION, startLnbits, type LnbitsWallet } from './lnbits.js';
-import { report, runLoad, type Figures, type Operation } from './load.js';
+import { figures, report, runLoad, type BenchResult, type Figures, type Operation } from './load.js';
 import { mib, treeRssBytes } from './rss.js';
 
 const clients = Number(process.env.BENCH_CONCURRENCY ?? 16);
 const warmupSeconds = Number(process.env.BENCH_WARMUP_SECONDS ?? 3);
 const seconds = Number(process.env.BENCH_SECONDS ?? 15);
-const rounds = Number(process.env.BENCH_ROUNDS ?? 1);
+const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
 const AMOUNT_SAT = 1;
 /** Each payer's funding: far more than a round can spend at AMOUNT_SAT an operation. */
 const FUNDING_SAT = 20_000;
@@ -162,17 +162,32 @@ function handlePid(regtest: Regtest, service: string): number {
 }
 
 /** Warm-up, then the measured window; checks the payees received what the load generator counted. */
-async function measure(side: Side, settledBefore: { ops: number }): Promise<Figures> {
+async function measure(side: Side, counted: { ops: number }): Promise<BenchResult> {
   const warmup = await runLoad(`${side.name} (warm-up)`, { port: side.port }, side.operations, warmupSeconds);
   const result = await runLoad(side.name, { port: side.port }, side.operations, seconds);
-  const f = report(result);
-  settledBefore.ops += warmup.ops + result.ops;
+  report(result);
+  counted.ops += warmup.ops + result.ops;
   const received = await side.payeesMsat();
-  const expected = BigInt(settledBefore.ops * AMOUNT_SAT * 1000);
-  console.log(`  payees hold ${received / 1000n} sat for ${settledBefore.ops} operations counted so far${received === expected ? '' : ' — MISMATCH'}; ` +
-    `server RSS ${mib(treeRssBytes(side.pid))}`);
-  return f;
+  const expected = BigInt(counted.ops * AMOUNT_SAT * 1000);
+  console.log(`  payees hold ${received / 1000n} sat for ${counted.ops} operations counted so far${received === expected ? '' : ' — MISMATCH'}; ` +
+    `server RSS ${mib(treeRssBytes(side.pid))}; load average ${loadavg()[0]!.toFixed(2)}`);
+  return result;
 }
+
+/** The rounds of one server as one result: every operation and latency over the summed time. */
+function pooled(results: BenchResult[]): Figures {
+  return figures({
+    name: results[0]!.name,
+    ops: results.reduce((n, r) => n + r.ops, 0),
+    seconds: results.reduce((n, r) => n + r.seconds, 0),
+    errors: results.reduce((n, r) => n + r.errors, 0),
+    latenciesMs: results.flatMap((r) => r.latenciesMs),
+    firstError: null,
+  });
+}
+
+const line = (name: string, f: Figures) =>
+  `  ${name.padEnd(26)} ${f.opsPerSecond.toFixed(1).padStart(7)} ops/s   p50 ${f.p50Ms.toFixed(1)} ms   p99 ${f.p99Ms.toFixed(1)} ms`;
 
 export async function compareWithLnbits(): Promise<void> {
   const cleanup = new Cleanup();
@@ -191,19 +206,19 @@ export async function compareWithLnbits(): Promise<void> {
     console.log(`${clients} clients, ${warmupSeconds} s warm-up then ${seconds} s per figure, ${rounds} round(s); ` +
       `${cpus().length} cores, load average ${loadavg().map((l) => l.toFixed(2)).join(' ')} at start`);
     const counted = sides.map(() => ({ ops: 0 }));
-    const results: Figures[][] = sides.map(() => []);
+    const results: BenchResult[][] = sides.map(() => []);
     for (let round = 1; round <= rounds; round++) {
       for (const [i, side] of sides.entries()) results[i]!.push(await measure(side, counted[i]!));
     }
     console.log(`load average ${loadavg().map((l) => l.toFixed(2)).join(' ')} at the end`);
     console.log('\nside by side (one operation = invoice on the payee wallet + internal payment from another wallet):');
-    for (const [i, side] of sides.entries()) {
-      for (const f of results[i]!) {
-        console.log(`  ${side.name.padEnd(22)} ${f.opsPerSecond.toFixed(1).padStart(7)} ops/s   p50 ${f.p50Ms.toFixed(1)} ms   p99 ${f.p99Ms.toFixed(1)} ms`);
-      }
-    }
-    const ratios = results[0]!.map((f, r) => (f.opsPerSecond / results[1]![r]!.opsPerSecond).toFixed(1));
-    console.log(`  ratio (reglab / LNbits, ops/s): ${ratios.join(', ')}×`);
+    const show = (title: string, figs: Figures[]) => {
+      console.log(title);
+      for (const [i, side] of sides.entries()) console.log(line(side.name, figs[i]!));
+      console.log(`  ratio (reglab / LNbits, ops/s): ${(figs[0]!.opsPerSecond / figs[1]!.opsPerSecond).toFixed(1)}×`);
+    };
+    for (let round = 0; round < rounds; round++) show(`round ${round + 1}:`, results.map((r) => figures(r[round]!)));
+    show(`all ${rounds} rounds:`, results.map(pooled));
   } finally {
     await cleanup.run();
   }
