@@ -1,13 +1,24 @@
 import { defineConfig } from 'vitest/config';
 
+// Unit tests (*.unit.test.ts) start nothing and run in parallel, in seconds: `npm run test:unit`.
+// Integration tests start real btcd, lnd, Postgres, Redis, rgb-lib and containers; two cores
+// cannot run many of those at once, so their files run one after another. `npm test` runs both.
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     testTimeout: 120_000,
     hookTimeout: 300_000,
-    // Integration tests start real btcd, lnd, Postgres and Redis processes; two cores cannot run
-    // many of those at once, so files run one after another.
-    fileParallelism: false,
-    globalSetup: ['test/support/global-setup.ts'],
+    projects: [
+      { extends: true, test: { name: 'unit', include: ['test/**/*.unit.test.ts'] } },
+      {
+        extends: true,
+        test: {
+          name: 'integration',
+          include: ['test/**/*.test.ts'],
+          exclude: ['test/**/*.unit.test.ts'],
+          fileParallelism: false,
+          globalSetup: ['test/support/global-setup.ts'],
+        },
+      },
+    ],
   },
 });

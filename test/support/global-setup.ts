@@ -1,9 +1,26 @@
-// Fails the run early, with the fix, when a real part every integration test needs is missing.
-// (Node binaries are checked where a test starts a node, with the same kind of message.)
+// Fails the run early, with the fix, when a real part every integration test needs is missing
+// (node binaries are checked where a test starts a node), and makes sure the run leaves nothing
+// behind: every process a test starts carries the run's marker (REGLAB_PROCESS_REGISTRY, inherited
+// through the environment) and every container is recorded; whatever is left is ended at the end
+// of the run, or by the reaper watchdog when the run itself is interrupted or killed.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { postgresBinDir } from '../../control-plane/src/nodes/postgres/server.js';
 import { redisServerBinary } from '../../control-plane/src/nodes/redis/server.js';
+import { reap } from './reaper.mjs';
 
-export default function setup(): void {
+export default function setup(): () => Promise<void> {
   postgresBinDir();
   redisServerBinary();
+  const registry = mkdtempSync(join(tmpdir(), 'reglab-test-run-'));
+  process.env.REGLAB_PROCESS_REGISTRY = registry;
+  const watchdog = spawn(process.execPath, [join(import.meta.dirname, 'reaper.mjs'), String(process.pid), registry], { detached: true, stdio: 'ignore' });
+  watchdog.unref();
+  return async () => {
+    const left = await reap(registry, { spareVitest: true });
+    rmSync(registry, { recursive: true, force: true }); // the watchdog sees it gone and exits
+    if (left.processes + left.containers > 0) console.warn(`the test run left ${left.processes} process(es) and ${left.containers} container(s) running; ended them`);
+  };
 }
