@@ -7,6 +7,7 @@ import { ChainData } from './esplora/chain-data.js';
 import { MempoolView } from './esplora/mempool.js';
 import { FeeEstimator } from './fees.js';
 import { unavailable, upstreamFailed, type DomainError } from '../../../lib/errors.js';
+import { errorResponses } from '../../../lib/http/errors.js';
 import { createService } from '../../../lib/http/service.js';
 import { IndexerUnavailableError, type Indexer } from './indexer.js';
 import { addressRoutes } from './routes/address.js';
@@ -43,6 +44,10 @@ export async function buildApp(deps: AdapterDeps): Promise<FastifyInstance> {
     logger: deps.logger ?? false,
     cors: true,
     mapError: mapDependencyError,
+  });
+  // Every answer reads the node or the indexer, and either can fail (mapDependencyError).
+  app.addHook('onRoute', (route) => {
+    if (route.schema && !route.schema.hide) route.schema.response = { ...errorResponses(502, 503), ...(route.schema.response as object) };
   });
   const data = new ChainData(deps.indexer, NETWORKS[deps.network]);
   const blocks = new ChainBlocks(deps.driver, deps.indexer);

@@ -1,4 +1,6 @@
 // JSON schemas of Esplora's shapes, for validation-free fast serialization and the OpenAPI document.
+import { errorResponses } from '../../../../lib/http/errors.js';
+
 const integer = { type: 'integer' } as const;
 const string = { type: 'string' } as const;
 
@@ -118,3 +120,6 @@ export const textResponse = (description: string) => ({ description, content: { 
 export const binaryResponse = (description: string) => ({ description, content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } } }) as const;
 
 export const txidListSchema = { type: 'array', items: { type: 'string' } } as const;
+
+/** A transaction, block or output the node and the indexer do not know. */
+export const notFoundResponse = errorResponses(404);

@@ -3,7 +3,7 @@ import { ChainRpcError, type ChainDriver } from '../../../../lib/chain/types.js'
 import { invalid, notFound } from '../../../../lib/errors.js';
 import type { ChainBlocks } from '../esplora/chain-blocks.js';
 import type { ChainData } from '../esplora/chain-data.js';
-import { binaryResponse, blockSchema, blockStatusSchema, hashParam, textResponse, txListSchema, txidListSchema } from '../esplora/schemas.js';
+import { binaryResponse, blockSchema, blockStatusSchema, hashParam, notFoundResponse, textResponse, txListSchema, txidListSchema } from '../esplora/schemas.js';
 
 const hashParams = { type: 'object', required: ['hash'], properties: { hash: hashParam } } as const;
 const heightSchema = { type: 'integer', minimum: 0 } as const;
@@ -32,7 +32,7 @@ export function blockRoutes(app: FastifyInstance, driver: ChainDriver, blocks: C
         tags: ['blocks'],
         summary: 'Hash of the block at a height (text)',
         params: { type: 'object', required: ['height'], properties: { height: heightSchema } },
-        response: { 200: textResponse('a block hash') },
+        response: { ...notFoundResponse, 200: textResponse('a block hash') },
       },
     },
     async (request, reply) => {
@@ -42,20 +42,20 @@ export function blockRoutes(app: FastifyInstance, driver: ChainDriver, blocks: C
   );
   app.get(
     '/api/block/:hash/header',
-    { schema: { tags: ['blocks'], summary: 'The 80-byte block header as hex (text)', params: hashParams, response: { 200: textResponse('the header as hex') } } },
+    { schema: { tags: ['blocks'], summary: 'The 80-byte block header as hex (text)', params: hashParams, response: { ...notFoundResponse, 200: textResponse('the header as hex') } } },
     async (request, reply) => sendText(reply, await blocks.known(`block ${hashOf(request)}`, () => driver.getBlockHeaderHex(hashOf(request)))),
   );
-  app.get('/api/block/:hash', { schema: { tags: ['blocks'], summary: 'A block', params: hashParams, response: { 200: blockSchema } } }, async (request) =>
+  app.get('/api/block/:hash', { schema: { tags: ['blocks'], summary: 'A block', params: hashParams, response: { ...notFoundResponse, 200: blockSchema } } }, async (request) =>
     (await blocks.byHash(hashOf(request))).block,
   );
   app.get(
     '/api/block/:hash/raw',
-    { schema: { tags: ['blocks'], summary: 'The serialized block (bytes)', params: hashParams, response: { 200: binaryResponse('the block') } } },
+    { schema: { tags: ['blocks'], summary: 'The serialized block (bytes)', params: hashParams, response: { ...notFoundResponse, 200: binaryResponse('the block') } } },
     async (request, reply) => reply.type('application/octet-stream').send(Buffer.from(await blocks.known(`block ${hashOf(request)}`, () => driver.getBlockHex(hashOf(request))), 'hex')),
   );
   app.get(
     '/api/block/:hash/status',
-    { schema: { tags: ['blocks'], summary: 'Whether the block is in the best chain, and the next one', params: hashParams, response: { 200: blockStatusSchema } } },
+    { schema: { tags: ['blocks'], summary: 'Whether the block is in the best chain, and the next one', params: hashParams, response: { ...notFoundResponse, 200: blockStatusSchema } } },
     async (request) => {
       const hash = hashOf(request);
       const { height } = await blocks.known(`block ${hash}`, () => driver.getBlockSummary(hash));
@@ -67,7 +67,7 @@ export function blockRoutes(app: FastifyInstance, driver: ChainDriver, blocks: C
       return { in_best_chain: true, height, ...(next ? { next_best: next } : {}) };
     },
   );
-  app.get('/api/block/:hash/txids', { schema: { tags: ['blocks'], summary: "The block's txids, in block order", params: hashParams, response: { 200: txidListSchema } } }, async (request) =>
+  app.get('/api/block/:hash/txids', { schema: { tags: ['blocks'], summary: "The block's txids, in block order", params: hashParams, response: { ...notFoundResponse, 200: txidListSchema } } }, async (request) =>
     (await blocks.summary(hashOf(request))).txids,
   );
   app.get(
@@ -77,7 +77,7 @@ export function blockRoutes(app: FastifyInstance, driver: ChainDriver, blocks: C
         tags: ['blocks'],
         summary: 'The txid at a position of the block (text)',
         params: { type: 'object', required: ['hash', 'index'], properties: { hash: hashParam, index: heightSchema } },
-        response: { 200: textResponse('a txid') },
+        response: { ...notFoundResponse, 200: textResponse('a txid') },
       },
     },
     async (request, reply) => {
@@ -93,7 +93,7 @@ export function blockRoutes(app: FastifyInstance, driver: ChainDriver, blocks: C
     if (start > 0 && start >= txids.length) throw notFound(`block ${hash} has ${txids.length} transactions; start_index ${start} is past them`);
     return data.txsOfBlock(txids.slice(start, start + BLOCK_TXS_PAGE), height);
   };
-  app.get('/api/block/:hash/txs', { schema: { tags: ['blocks'], summary: `The block's first ${BLOCK_TXS_PAGE} transactions`, params: hashParams, response: { 200: txListSchema } } }, (request) =>
+  app.get('/api/block/:hash/txs', { schema: { tags: ['blocks'], summary: `The block's first ${BLOCK_TXS_PAGE} transactions`, params: hashParams, response: { ...notFoundResponse, 200: txListSchema } } }, (request) =>
     blockTxs(hashOf(request), 0),
   );
   app.get(
@@ -103,7 +103,7 @@ export function blockRoutes(app: FastifyInstance, driver: ChainDriver, blocks: C
         tags: ['blocks'],
         summary: `${BLOCK_TXS_PAGE} transactions of the block from start_index (a multiple of ${BLOCK_TXS_PAGE})`,
         params: { type: 'object', required: ['hash', 'start_index'], properties: { hash: hashParam, start_index: heightSchema } },
-        response: { 200: txListSchema },
+        response: { ...notFoundResponse, 200: txListSchema },
       },
     },
     (request) => blockTxs(hashOf(request), (request.params as { start_index: number }).start_index),

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { blockExtras, type ChainBlocks } from '../esplora/chain-blocks.js';
 import { difficultyAdjustment, hashrate, HASHRATE_INTERVALS } from '../esplora/mining.js';
 import type { Indexer } from '../indexer.js';
-import { blockSchema, hashParam } from '../esplora/schemas.js';
+import { blockSchema, hashParam, notFoundResponse } from '../esplora/schemas.js';
 
 const number = { type: 'number' } as const;
 const integer = { type: 'integer' } as const;
@@ -40,7 +40,7 @@ export function mempoolSpaceRoutes(app: FastifyInstance, blocks: ChainBlocks, in
 
   app.get(
     '/api/v1/block/:hash',
-    { schema: { tags: ['blocks'], summary: 'A block with mempool.space\'s extras (reward, fees)', params: { type: 'object', required: ['hash'], properties: { hash: hashParam } }, response: { 200: v1BlockSchema } } },
+    { schema: { tags: ['blocks'], summary: 'A block with mempool.space\'s extras (reward, fees)', params: { type: 'object', required: ['hash'], properties: { hash: hashParam } }, response: { ...notFoundResponse, 200: v1BlockSchema } } },
     async (request) => withExtras(await blocks.byHash((request.params as { hash: string }).hash.toLowerCase())),
   );
   app.get('/api/v1/blocks', { schema: { tags: ['blocks'], summary: `The ${V1_BLOCKS_PAGE} newest blocks with extras`, response: { 200: { type: 'array', items: v1BlockSchema } } } }, async () =>

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { MempoolView } from '../esplora/mempool.js';
-import { txidListSchema, txidParam } from '../esplora/schemas.js';
+import { notFoundResponse, txidListSchema, txidParam } from '../esplora/schemas.js';
 
 const integer = { type: 'integer' } as const;
 const number = { type: 'number' } as const;
@@ -59,7 +59,7 @@ export function mempoolRoutes(app: FastifyInstance, mempool: MempoolView) {
         tags: ['fees'],
         summary: "A transaction's unconfirmed ancestors and descendants and its package fee rate (a confirmed one has none)",
         params: { type: 'object', required: ['txid'], properties: { txid: txidParam } },
-        response: { 200: cpfpSchema },
+        response: { ...notFoundResponse, 200: cpfpSchema },
       },
     },
     (request) => mempool.cpfp((request.params as { txid: string }).txid.toLowerCase()),

@@ -2,22 +2,22 @@ import type { FastifyInstance } from 'fastify';
 import { ChainRpcError, type ChainDriver } from '../../../../lib/chain/types.js';
 import type { ChainData } from '../esplora/chain-data.js';
 import { merkleBlockHex } from '../esplora/merkle-block.js';
-import { binaryResponse, merkleProofSchema, outspendsSchema, textResponse, txSchema, txStatusSchema, txidParam } from '../esplora/schemas.js';
+import { binaryResponse, merkleProofSchema, notFoundResponse, outspendsSchema, textResponse, txSchema, txStatusSchema, txidParam } from '../esplora/schemas.js';
 import { invalid, notFound } from '../../../../lib/errors.js';
 
 const params = { type: 'object', required: ['txid'], properties: { txid: txidParam } } as const;
 const txidOf = (request: { params: unknown }) => (request.params as { txid: string }).txid.toLowerCase();
 
 export function txRoutes(app: FastifyInstance, data: ChainData, driver: ChainDriver) {
-  app.get('/api/tx/:txid', { schema: { tags: ['tx'], summary: 'A transaction, with its inputs\' prevouts', params, response: { 200: txSchema } } }, (request) => data.tx(txidOf(request)));
-  app.get('/api/tx/:txid/hex', { schema: { tags: ['tx'], summary: 'Raw transaction as hex (text)', params, response: { 200: textResponse('the transaction as hex') } } }, async (request, reply) =>
+  app.get('/api/tx/:txid', { schema: { tags: ['tx'], summary: 'A transaction, with its inputs\' prevouts', params, response: { ...notFoundResponse, 200: txSchema } } }, (request) => data.tx(txidOf(request)));
+  app.get('/api/tx/:txid/hex', { schema: { tags: ['tx'], summary: 'Raw transaction as hex (text)', params, response: { ...notFoundResponse, 200: textResponse('the transaction as hex') } } }, async (request, reply) =>
     reply.type('text/plain; charset=utf-8').send(await data.txHex(txidOf(request))),
   );
-  app.get('/api/tx/:txid/raw', { schema: { tags: ['tx'], summary: 'Raw transaction as bytes', params, response: { 200: binaryResponse('the serialized transaction') } } }, async (request, reply) =>
+  app.get('/api/tx/:txid/raw', { schema: { tags: ['tx'], summary: 'Raw transaction as bytes', params, response: { ...notFoundResponse, 200: binaryResponse('the serialized transaction') } } }, async (request, reply) =>
     reply.type('application/octet-stream').send(Buffer.from(await data.txHex(txidOf(request)), 'hex')),
   );
-  app.get('/api/tx/:txid/status', { schema: { tags: ['tx'], summary: 'Confirmation status', params, response: { 200: txStatusSchema } } }, (request) => data.txStatus(txidOf(request)));
-  app.get('/api/tx/:txid/outspends', { schema: { tags: ['tx'], summary: 'For each output: spent or not, and by what', params, response: { 200: outspendsSchema } } }, (request) =>
+  app.get('/api/tx/:txid/status', { schema: { tags: ['tx'], summary: 'Confirmation status', params, response: { ...notFoundResponse, 200: txStatusSchema } } }, (request) => data.txStatus(txidOf(request)));
+  app.get('/api/tx/:txid/outspends', { schema: { tags: ['tx'], summary: 'For each output: spent or not, and by what', params, response: { ...notFoundResponse, 200: outspendsSchema } } }, (request) =>
     data.outspends(txidOf(request)),
   );
 
@@ -28,7 +28,7 @@ export function txRoutes(app: FastifyInstance, data: ChainData, driver: ChainDri
         tags: ['tx'],
         summary: 'Whether one output is spent, and by what',
         params: { type: 'object', required: ['txid', 'vout'], properties: { txid: txidParam, vout: { type: 'integer', minimum: 0 } } },
-        response: { 200: outspendsSchema.items },
+        response: { ...notFoundResponse, 200: outspendsSchema.items },
       },
     },
     async (request) => {
@@ -38,12 +38,12 @@ export function txRoutes(app: FastifyInstance, data: ChainData, driver: ChainDri
       return outspend;
     },
   );
-  app.get('/api/tx/:txid/merkle-proof', { schema: { tags: ['tx'], summary: "Merkle proof of a confirmed transaction (Electrum's get_merkle format)", params, response: { 200: merkleProofSchema } } }, (request) =>
+  app.get('/api/tx/:txid/merkle-proof', { schema: { tags: ['tx'], summary: "Merkle proof of a confirmed transaction (Electrum's get_merkle format)", params, response: { ...notFoundResponse, 200: merkleProofSchema } } }, (request) =>
     data.merkleProof(txidOf(request)),
   );
   app.get(
     '/api/tx/:txid/merkleblock-proof',
-    { schema: { tags: ['tx'], summary: 'BIP37 merkle block proving a confirmed transaction, as hex (text), like bitcoind\'s gettxoutproof', params, response: { 200: textResponse('the merkle block as hex') } } },
+    { schema: { tags: ['tx'], summary: 'BIP37 merkle block proving a confirmed transaction, as hex (text), like bitcoind\'s gettxoutproof', params, response: { ...notFoundResponse, 200: textResponse('the merkle block as hex') } } },
     async (request, reply) => {
       const txid = txidOf(request);
       const status = await data.txStatus(txid);

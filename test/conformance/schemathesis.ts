@@ -1,0 +1,75 @@
+// Schemathesis (pinned, from PyPI, in a venv of the lab's cache) against any service's OpenAPI
+// document: generated requests, checked for undocumented status codes, responses that do not match
+// their schema or content type, and server errors. The control plane's document can be checked the
+// same way: pass its URL.
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { projectRoot } from '../../lib/project-root.js';
+
+const run = promisify(execFile);
+
+export const CONFORMANCE_CHECKS = ['not_a_server_error', 'status_code_conformance', 'response_schema_conformance', 'content_type_conformance'];
+
+/** The `st` executable, installed by scripts/install-schemathesis.sh on first use. */
+export async function ensureSchemathesis(): Promise<string> {
+  try {
+    const { stdout } = await run('bash', [join(projectRoot(), 'scripts', 'install-schemathesis.sh')], { timeout: 300_000 });
+    return stdout.trim().split('\n').at(-1)!;
+  } catch (error) {
+    throw new Error(`this test needs schemathesis from PyPI: bash scripts/install-schemathesis.sh (${(error as Error).message})`);
+  }
+}
+
+export interface ConformanceRun {
+  /** Headers sent with every request, e.g. a bearer token so that protected routes answer more than 401. */
+  headers?: Record<string, string>;
+  /** Test cases per operation. */
+  maxExamples?: number;
+  /** Time budget of the whole run, seconds. */
+  maxTimeSeconds?: number;
+  seed?: number;
+}
+
+export interface ConformanceResult {
+  passed: boolean;
+  /** Schemathesis's report: the summary of a passing run; each failure with the request that reproduces it. */
+  output: string;
+}
+
+/** Runs schemathesis's conformance checks against the OpenAPI document at `openapiUrl` (the API is its origin). */
+export async function checkConformance(st: string, openapiUrl: string, options: ConformanceRun = {}): Promise<ConformanceResult> {
+  const args = [
+    'run', openapiUrl,
+    '--checks', CONFORMANCE_CHECKS.join(','),
+    '--max-examples', String(options.maxExamples ?? 10),
+    '--max-time', String(options.maxTimeSeconds ?? 25),
+    '--seed', String(options.seed ?? 12),
+    '--request-timeout', '15',
+    // one worker: on Python 3.11 parallel workers can trip over each other inside schemathesis
+    '--workers', '1',
+    '--no-shrink',
+    '--output-truncate', 'false',
+    ...Object.entries(options.headers ?? {}).flatMap(([name, value]) => ['--header', `${name}: ${value}`]),
+  ];
+  try {
+    const { stdout } = await run(st, args, { timeout: ((options.maxTimeSeconds ?? 25) + 60) * 1000, maxBuffer: 32 * 1024 * 1024, env: { ...process.env, NO_COLOR: '1', SCHEMATHESIS_TELEMETRY: 'false' } });
+    return { passed: true, output: summaryOf(stdout) };
+  } catch (error) {
+    const failed = error as { stdout?: string; stderr?: string; message: string };
+    return { passed: false, output: failuresOf(`${failed.stdout ?? ''}${failed.stderr ?? ''}`) || failed.message };
+  }
+}
+
+/** The failures section of schemathesis's report (each failure with its reproducing request), bounded. */
+function failuresOf(report: string): string {
+  const start = report.indexOf('FAILURES');
+  const failures = start >= 0 ? report.slice(report.lastIndexOf('\n', start) + 1) : report;
+  return failures.length > 20_000 ? `${failures.slice(0, 20_000)}\n…` : failures;
+}
+
+/** The closing summary of schemathesis's report (operations and test cases, checks, warnings). */
+function summaryOf(report: string): string {
+  const start = report.lastIndexOf('SUMMARY');
+  return start >= 0 ? report.slice(report.lastIndexOf('\n', start) + 1).trim() : report.trim().split('\n').slice(-15).join('\n');
+}
