@@ -61,7 +61,7 @@ function reportTarget(option: string): ReportTarget {
 }
 
 /** A folder stands for its *.yaml and *.yml files, in name order. */
-export function scenarioFiles(paths: string[]): string[] {
+function scenarioFiles(paths: string[]): string[] {
   return paths.flatMap((path) => {
     let isFolder: boolean;
     try {

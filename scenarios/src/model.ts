@@ -7,6 +7,8 @@ export interface Scenario {
   /** `vars:` of the file, in order; their values may refer to earlier ones and to built-ins. */
   vars: Record<string, unknown>;
   steps: Step[];
+  /** `finally:` steps: run after the steps whatever happened (to stop auto-mining, start a stopped service). */
+  cleanup: Step[];
 }
 
 export type Step = ActionStep | ParallelStep;

@@ -1,7 +1,8 @@
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { loadScenarioFile, parseScenario, ScenarioFileError } from '../../scenarios/src/load/load-scenario.js';
 import type { ActionStep, ParallelStep } from '../../scenarios/src/model.js';
+import { STEP_KINDS } from '../../scenarios/src/steps/index.js';
 import { formatProblem } from '../../lib/yaml-problems.js';
 
 function problemsOf(text: string): string[] {
@@ -83,6 +84,8 @@ describe('scenario files are checked before anything runs', () => {
       '    expect_error: nope',
       '  - mine: { blocks: 1 }',
       '    fund: { node: bob, amount_sat: 1000 }',
+      '  - mine: { blocks: 1 }',
+      '    retry: { interval: 1s }',
     ].join('\n'))).toEqual([
       'broken.yaml:7:14: steps[0].retry.attempts: must be >= 1',
       'broken.yaml:4:13: steps[0].save.h: "chain.height" is not a path: paths start with $ (e.g. $.payment_request)',
@@ -93,6 +96,7 @@ describe('scenario files are checked before anything runs', () => {
       'broken.yaml:6:5: steps[0].timeout: "2h" is not a duration: write 500ms, 30s, 2m or a number of seconds',
       'broken.yaml:10:5: steps[1].expect_error: a repeated step counts its failures: expect { $.failed: N } instead of expect_error',
       'broken.yaml:12:5: steps[2].fund: one action per step: "mine" and "fund" are two; write them as two steps',
+      'broken.yaml:14:5: steps[3].retry: say how long to keep trying: attempts: N, for: 30s, or both',
     ]);
   });
 
@@ -118,5 +122,10 @@ describe('scenario files are checked before anything runs', () => {
     const files = readdirSync('scenarios').filter((name) => name.endsWith('.yaml'));
     expect(files.length).toBeGreaterThan(1);
     for (const file of files) expect(() => loadScenarioFile(`scenarios/${file}`), file).not.toThrow();
+  });
+
+  it('documents every step kind in docs/scenarios.md', () => {
+    const docs = readFileSync('docs/scenarios.md', 'utf8');
+    for (const kind of STEP_KINDS) expect(docs, kind.name).toContain(`\`${kind.name}: `);
   });
 });

@@ -168,6 +168,26 @@ describe('the scenario runner', () => {
     expect(strict.report.steps[0].error).toBe('45 of 50 runs failed, e.g. budget exhausted (0 left)');
   });
 
+  it('fills ${...} into expectation paths', async () => {
+    const { report } = await run([
+      'name: keys',
+      'steps:',
+      '  - echo: { value: b2 }',
+      '    save: { wanted: $ }',
+      '  - echo: { value: { items: [{ id: a1, n: 1 }, { id: b2, n: 2 }] } }',
+      '    expect: { "$.items[id=${wanted}].n": 2, "$.items[id=${wanted}x]": { exists: false } }',
+    ].join('\n'));
+    expect(report.steps.map((step) => step.error)).toEqual([undefined, undefined]);
+  });
+
+  it('runs the finally: steps whatever happened, and counts their failures', async () => {
+    const { report, seen } = await run('name: f\nsteps:\n  - flaky: { succeed_on_call: 9 }\n  - echo: { value: 1 }\nfinally:\n  - echo: { value: cleaned }\n  - flaky: { succeed_on_call: 9 }\n');
+    expect(seen.map((step) => [step.id, step.status])).toEqual([['1', 'failed'], ['2', 'skipped'], ['3', 'passed'], ['4', 'failed']]);
+    expect(report.steps[2].output).toBe('cleaned');
+    const cleanOnly = await run('name: f\nsteps:\n  - echo: { value: 1 }\nfinally:\n  - flaky: { succeed_on_call: 9 }\n');
+    expect(cleanOnly.report.passed).toBe(false);
+  });
+
   it('checks the arguments again once ${...} are filled in', async () => {
     const { report } = await run('name: a\nvars: { amount: lots }\nsteps:\n  - spend: { amount: "${amount}" }\n');
     expect(report.steps[0].error).toBe('once ${...} were filled in, the arguments are wrong: amount must be integer');

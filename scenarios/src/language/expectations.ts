@@ -49,7 +49,7 @@ function unmet(actual: unknown, matcher: Matcher): string[] {
   return problems;
 }
 
-export function sameValue(actual: unknown, expected: unknown): boolean {
+function sameValue(actual: unknown, expected: unknown): boolean {
   const [a, b] = [asWhole(actual), asWhole(expected)];
   if (a !== undefined && b !== undefined) return a === b;
   if (Array.isArray(actual) && Array.isArray(expected)) return actual.length === expected.length && actual.every((item, index) => sameValue(item, expected[index]));

@@ -91,7 +91,7 @@ function resolve(term: { reference: string; root: string }, lookup: Lookup): unk
 }
 
 /** A whole number from a JSON number or a decimal string (amounts come as both). */
-export function wholeNumber(value: unknown): bigint {
+function wholeNumber(value: unknown): bigint {
   if (typeof value === 'bigint') return value;
   if (typeof value === 'number' && Number.isInteger(value)) return BigInt(value);
   if (typeof value === 'string' && /^-?\d+$/.test(value)) return BigInt(value);

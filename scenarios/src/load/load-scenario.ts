@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { formatProblem, isUsefulSchemaError, parseYamlWithPositions, schemaProblem, type Locate, type YamlPath, type YamlProblem } from '../../../lib/yaml-problems.js';
-import { DURATION_PATTERN, durationMs } from '../language/durations.js';
+import { durationMs } from '../language/durations.js';
 import { isMatcher, MATCHERS, type Expectations } from '../language/expectations.js';
 import { parsePath, PathError } from '../language/json-path.js';
 import { hasTemplate, referencedNames, TemplateError } from '../language/templates.js';
@@ -80,13 +80,15 @@ class ScenarioChecker {
       this.checkTemplates(value, ['vars', name], defined);
       defined.add(name);
     }
-    return { file, name: raw.name as string, vars, steps: this.steps(raw.steps as RawStep[], ['steps'], '', defined) };
+    const steps = this.steps(raw.steps as RawStep[], ['steps'], 1, defined);
+    const cleanup = this.steps((raw.finally ?? []) as RawStep[], ['finally'], steps.length + 1, defined);
+    return { file, name: raw.name as string, vars, steps, cleanup };
   }
 
   /** Steps run one after another: each sees what the steps before it saved. */
-  private steps(raws: RawStep[], path: YamlPath, idPrefix: string, defined: Set<string>): Step[] {
+  private steps(raws: RawStep[], path: YamlPath, firstNumber: number, defined: Set<string>): Step[] {
     return raws.map((raw, index) => {
-      const step = this.step(raw, [...path, index], `${idPrefix}${index + 1}`, defined);
+      const step = this.step(raw, [...path, index], String(firstNumber + index), defined);
       Object.keys(step.save).forEach((name) => defined.add(name));
       return step;
     });
@@ -100,7 +102,7 @@ class ScenarioChecker {
       id,
       line: this.locate(path).line,
       retry: this.retry(raw.retry, [...path, 'retry']),
-      save: this.save(raw.save, [...path, 'save']),
+      save: this.save(raw.save, [...path, 'save'], defined),
       expect: this.expectations(raw.expect, [...path, 'expect'], defined),
       expectError: this.expectError(raw.expect_error),
     };
@@ -157,11 +159,12 @@ class ScenarioChecker {
     this.checkTemplates(args, path, repeated ? new Set([...defined, 'repeat']) : defined);
   }
 
-  private save(raw: unknown, path: YamlPath): Record<string, string> {
+  private save(raw: unknown, path: YamlPath, defined: Set<string>): Record<string, string> {
     const save = (raw ?? {}) as Record<string, string>;
     for (const [name, source] of Object.entries(save)) {
       if (this.isBuiltIn(name, [...path, name])) continue;
-      this.path(source, [...path, name]);
+      if (hasTemplate(source)) this.checkTemplates(source, [...path, name], defined);
+      else this.path(source, [...path, name]);
     }
     return save;
   }
@@ -169,7 +172,9 @@ class ScenarioChecker {
   private expectations(raw: unknown, path: YamlPath, defined: Set<string>): Expectations | undefined {
     if (raw === undefined || raw === null || typeof raw !== 'object') return undefined;
     for (const [key, expected] of Object.entries(raw)) {
-      this.path(key, [...path, key]);
+      // a path with ${...} in it is read once they are filled in (so are those of save:)
+      if (hasTemplate(key)) this.checkTemplates(key, [...path, key], defined);
+      else this.path(key, [...path, key]);
       if (expected !== null && typeof expected === 'object' && !Array.isArray(expected) && !isMatcher(expected)) {
         this.problem([...path, key], `${Object.keys(expected).length === 0 ? 'an empty mapping' : `"${Object.keys(expected).find((k) => !(MATCHERS as readonly string[]).includes(k))}"`} is not a matcher (${MATCHERS.join(', ')}); to compare a whole object write { equals: {...} }`);
       } else if (isMatcher(expected)) this.matcher(expected as Record<string, unknown>, [...path, key]);
@@ -204,6 +209,7 @@ class ScenarioChecker {
   private retry(raw: unknown, path: YamlPath): RetryPolicy | undefined {
     if (raw === null || typeof raw !== 'object') return undefined;
     const retry = raw as { attempts?: number; for?: number | string; interval?: number | string };
+    if (retry.attempts === undefined && retry.for === undefined) this.problem(path, 'say how long to keep trying: attempts: N, for: 30s, or both');
     return {
       attempts: retry.attempts,
       forMs: this.duration(retry.for, [...path, 'for']),
@@ -213,7 +219,8 @@ class ScenarioChecker {
 
   private duration(raw: unknown, path: YamlPath): number | undefined {
     if (raw === undefined) return undefined;
-    if ((typeof raw === 'number' && raw > 0) || (typeof raw === 'string' && new RegExp(DURATION_PATTERN).test(raw))) return durationMs(raw);
+    const ms = durationMs(raw);
+    if (ms !== undefined) return ms;
     this.problem(path, `${JSON.stringify(raw)} is not a duration: write 500ms, 30s, 2m or a number of seconds`);
     return undefined;
   }

@@ -20,6 +20,7 @@ export const scenarioSchema = {
     vars: { type: 'object', propertyNames: { pattern: VARIABLE_NAME } },
     timeout: duration,
     steps: { type: 'array', minItems: 1, items: { type: 'object' } },
+    finally: { type: 'array', minItems: 1, items: { type: 'object' } },
   },
 } as const;
 

@@ -7,7 +7,7 @@ import { setTimeout as pause } from 'node:timers/promises';
 import type { ErrorObject } from 'ajv';
 import { describeError } from '../../../lib/errors.js';
 import { formatDuration } from '../language/durations.js';
-import { unmetExpectations } from '../language/expectations.js';
+import { unmetExpectations, type Expectations } from '../language/expectations.js';
 import { select } from '../language/json-path.js';
 import { interpolate, type Lookup } from '../language/templates.js';
 import { argumentValidator } from '../load/load-scenario.js';
@@ -63,11 +63,16 @@ class ScenarioRun {
       reports.push(report);
       this.options.onStep?.(report);
     }
+    for (const step of this.scenario.cleanup) {
+      const report = await this.runStep(step, this.lookup);
+      reports.push(report);
+      this.options.onStep?.(report);
+    }
     return {
       scenario: this.scenario.name,
       file: this.scenario.file,
       lab: this.options.lab,
-      passed: !failure,
+      passed: reports.every((report) => report.passed),
       startedAt: startedAt.toISOString(),
       ms: Date.now() - startedAt.getTime(),
       steps: reports,
@@ -140,9 +145,9 @@ class ScenarioRun {
       }
     }
     try {
-      const unmet = step.expect ? unmetExpectations(output, interpolate(step.expect, lookup) as Record<string, unknown>) : [];
+      const unmet = step.expect ? unmetExpectations(output, expectationsFor(step.expect, lookup)) : [];
       if (unmet.length > 0) return { ok: false, error: new Error(unmet.join('; ')), output, children };
-      const saved = Object.entries(step.save).map(([name, path]) => [name, select(output, path)] as const);
+      const saved = Object.entries(step.save).map(([name, path]) => [name, select(output, String(interpolate(path, lookup)))] as const);
       saved.forEach(([name, value]) => this.variables.set(name, value));
     } catch (error) {
       return { ok: false, error, output, children };
@@ -203,6 +208,11 @@ async function withTimeout<T>(ms: number, work: (signal: AbortSignal) => Promise
   } finally {
     clearTimeout(timer);
   }
+}
+
+/** Expectations with their ${...} filled in, paths (keys) included. */
+function expectationsFor(expect: Expectations, lookup: Lookup): Expectations {
+  return Object.fromEntries(Object.entries(expect).map(([path, expected]) => [String(interpolate(path, lookup)), interpolate(expected, lookup)]));
 }
 
 function notRun(step: Step, reason: string): StepReport {

@@ -24,6 +24,13 @@ const reorg: AnyStepKind = {
   run: (args, context) => context.lab.runJob('/reorg', args),
 };
 
+const autoMine: AnyStepKind = {
+  name: 'auto_mine',
+  summary: 'mine a block every N seconds from now on, as a live chain would (0 stops; a finally: step should stop it)',
+  args: object({ seconds: { type: 'integer', minimum: 0, maximum: 86_400 } }, ['seconds']),
+  run: (args, context) => context.lab.put('/auto-mining', args),
+};
+
 const lab: AnyStepKind = {
   name: 'lab',
   summary: "the lab as `reglab status` shows it: status, services, nodes with balances and channels, chain.height",
@@ -31,4 +38,4 @@ const lab: AnyStepKind = {
   run: (_args, context) => context.lab.get(),
 };
 
-export const chainSteps = [mine, fund, reorg, lab];
+export const chainSteps = [mine, fund, reorg, autoMine, lab];

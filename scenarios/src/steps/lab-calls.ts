@@ -34,6 +34,10 @@ export class LabCalls {
     return this.api.request<T>('POST', `/labs/${this.lab}${path}`, body, { signal: this.signal });
   }
 
+  put<T>(path: string, body: unknown): Promise<T> {
+    return this.api.request<T>('PUT', `/labs/${this.lab}${path}`, body, { signal: this.signal });
+  }
+
   /** Queues a job and answers its result once it has completed; a failed job is a StepFailure. */
   async runJob(path: string, body: unknown): Promise<Record<string, unknown>> {
     const view = await this.post<JobView>(`${path}?wait=true`, body);

@@ -4,7 +4,6 @@ import { getPublicKey, utils } from '@noble/secp256k1';
 import { StepFailure } from './failure.js';
 
 export interface WalletUser {
-  name: string;
   secretKey: Uint8Array;
   /** 33-byte compressed public key, hex. */
   pubkey: string;
@@ -20,7 +19,7 @@ export class WalletUsers {
     let user = this.users.get(name);
     if (!user) {
       const secretKey = utils.randomSecretKey();
-      user = { name, secretKey, pubkey: Buffer.from(getPublicKey(secretKey, true)).toString('hex'), enrolled: false };
+      user = { secretKey, pubkey: Buffer.from(getPublicKey(secretKey, true)).toString('hex'), enrolled: false };
       this.users.set(name, user);
     }
     return user;

@@ -1,0 +1,82 @@
+// The scenario library (scenarios/*.yaml) run against a real lab of the default shape (lab.yaml:
+// btcd, indexer, alice -> bob -> carol on lnd, wallet server, faucet, chain adapter), and
+// `reglab scenario run` as users run it, with its reports and exit codes.
+import { execFile } from 'node:child_process';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadScenarioFile } from '../../scenarios/src/load/load-scenario.js';
+import type { RunReport } from '../../scenarios/src/report/types.js';
+import { runScenario } from '../../scenarios/src/run/runner.js';
+import { failuresOf, startLab, type RunningLab } from './support.js';
+
+const run = promisify(execFile);
+const LAB = readFileSync('lab.yaml', 'utf8').replace(/^name: default$/m, 'name: scenarios');
+const LIBRARY = readdirSync('scenarios').filter((name) => name.endsWith('.yaml')).sort();
+
+describe('the scenario library against the default lab', () => {
+  let lab: RunningLab;
+
+  beforeAll(async () => {
+    lab = await startLab('scenarios', LAB);
+  });
+  afterAll(async () => {
+    await lab?.stop();
+  });
+
+  for (const file of LIBRARY) {
+    it(`${file} passes`, async () => {
+      const report = await runScenario(loadScenarioFile(join('scenarios', file)), { api: lab.client, lab: lab.name });
+      expect(failuresOf(report)).toEqual([]);
+      expect(report.passed).toBe(true);
+    }, 600_000);
+  }
+
+  describe('reglab scenario run', () => {
+    // the CLI from its sources, finding the control plane of this test through REGLAB_HOME
+    const reglab = async (...args: string[]) => {
+      try {
+        const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', 'control-plane/src/cli/main.ts', ...args], { env: { ...process.env, REGLAB_HOME: lab.home }, timeout: 300_000 });
+        return { code: 0, stdout, stderr };
+      } catch (error) {
+        const failed = error as { code: number; stdout: string; stderr: string };
+        return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
+      }
+    };
+
+    it('runs every file of a folder against the lab, writes JUnit and JSON reports, and exits 1 when a step fails', async () => {
+      const folder = join(lab.home, 'suite');
+      mkdirSync(folder);
+      writeFileSync(join(folder, 'a-mines.yaml'), 'name: mines two blocks\nsteps:\n  - lab: {}\n    save: { before: $.chain.height }\n  - mine: { blocks: 2 }\n    expect: { $.height: "${before + 2}" }\n');
+      writeFileSync(join(folder, 'b-too-much.yaml'), 'name: asks too much\nsteps:\n  - node: { name: carol }\n    expect: { $.channelBalanceSat: { at_least: 999999999999 } }\n  - mine: { blocks: 1 }\n');
+      writeFileSync(join(folder, 'notes.txt'), 'not a scenario');
+      const junit = join(lab.home, 'reports', 'junit.xml');
+      const json = join(lab.home, 'reports', 'run.json');
+      const result = await reglab('scenario', 'run', folder, '--report', `junit=${junit}`, '--report', `json=${json}`);
+      expect(result.code, result.stderr).toBe(1);
+      expect(result.stdout).toContain('scenario "mines two blocks"');
+      expect(result.stdout).toMatch(/✓ 2\. mine \{"blocks":2\}/);
+      expect(result.stdout).toMatch(/✗ 1\. node \{"name":"carol"\}.*\n\s+\$\.channelBalanceSat is \d+, expected at least 999999999999/);
+      expect(result.stdout).toContain('0 passed, 1 failed, 1 not run');
+      expect(result.stdout).toContain('2 scenarios: 1 passed, 1 failed');
+      const report = JSON.parse(readFileSync(json, 'utf8')) as RunReport;
+      expect(report.scenarios.map((scenario) => [scenario.scenario, scenario.passed])).toEqual([['mines two blocks', true], ['asks too much', false]]);
+      const xml = readFileSync(junit, 'utf8');
+      expect(xml.match(/<testsuite /g)).toHaveLength(2);
+      expect(xml).toContain('<failure message="$.channelBalanceSat is');
+    });
+
+    it('exits 2 and runs nothing when a file of the folder is invalid, naming file, line and column', async () => {
+      const folder = join(lab.home, 'broken');
+      mkdirSync(folder);
+      writeFileSync(join(folder, 'a-fine.yaml'), 'name: would mine\nsteps:\n  - mine: { blocks: 1 }\n');
+      writeFileSync(join(folder, 'b-broken.yaml'), 'name: broken\nsteps:\n  - mine: { blocks: 1 }\n  - pay: { from: alice, too: carol }\n');
+      const before = (await lab.client.request<{ chain: { height: number } }>('GET', `/labs/${lab.name}`)).chain.height;
+      const result = await reglab('scenario', 'run', folder);
+      expect(result.code).toBe(2);
+      expect(result.stderr).toContain(`${join(folder, 'b-broken.yaml')}:4:25: steps[1].pay.too: unknown key "too"`);
+      expect((await lab.client.request<{ chain: { height: number } }>('GET', `/labs/${lab.name}`)).chain.height).toBe(before);
+    });
+  });
+});

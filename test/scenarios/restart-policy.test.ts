@@ -1,0 +1,38 @@
+// The check of the wallet-server kill scenario both ways: it passes on the default lab (in
+// library.test.ts); here, on a lab whose supervisor must not restart the wallet server, it fails at
+// the step after the kill, and the failure names the kill and the service's state.
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadScenarioFile } from '../../scenarios/src/load/load-scenario.js';
+import { junitXml } from '../../scenarios/src/report/junit.js';
+import { runScenario } from '../../scenarios/src/run/runner.js';
+import { startLab, type RunningLab } from './support.js';
+
+const LAB = readFileSync('lab.yaml', 'utf8')
+  .replace(/^name: default$/m, 'name: no-restart')
+  .replace(/^( {2}wallet-server:\n)/m, '$1    restart: no\n');
+
+describe('the wallet-server kill scenario on a lab that does not restart the wallet server', () => {
+  let lab: RunningLab;
+
+  beforeAll(async () => {
+    expect(LAB).toContain('  wallet-server:\n    restart: no\n');
+    lab = await startLab('no-restart', LAB);
+  });
+  afterAll(async () => {
+    await lab?.stop();
+  });
+
+  it('fails at the step after the kill, and the report names the kill', async () => {
+    const scenario = loadScenarioFile('scenarios/wallet-server-kill.yaml');
+    const killStep = scenario.steps.find((step) => step.type === 'action' && step.kind === 'kill')!;
+    const report = await runScenario(scenario, { api: lab.client, lab: lab.name });
+    expect(report.passed).toBe(false);
+    const failed = report.steps.filter((step) => step.status === 'failed');
+    expect(failed.map((step) => step.label)).toEqual(['the wallet server answers again']);
+    expect(failed[0].error).toContain(`this run did kill wallet-server at step ${killStep.id}`);
+    expect(failed[0].error).toMatch(/the lab reports wallet-server (failed|stopped), restart policy no/);
+    expect(report.steps.filter((step) => step.status === 'passed').map((step) => step.id)).toContain(killStep.id);
+    expect(junitXml({ lab: lab.name, passed: false, scenarios: [report] })).toContain(`kill wallet-server at step ${killStep.id}`);
+  }, 300_000);
+});
