@@ -54,6 +54,10 @@ export class LabManager {
     return this.runningLab(name).faults;
   }
 
+  supervisor(name: string): Supervisor {
+    return this.runningLab(name).supervisor;
+  }
+
   private runningLab(name: string): RunningLab {
     const lab = this.get(name);
     const running = this.running.get(name);
