@@ -23,6 +23,7 @@ describe('rgb node on rgb-lib, in a lab with the consignment proxy', () => {
   const stops: Array<() => Promise<unknown>> = [];
   let assetId: string;
   let issuerPubkey: string;
+  let issuerMnemonic: string;
 
   beforeAll(async () => {
     regtest = await startRegtest({ indexer: true, services: { 'chain-adapter': {} } });
@@ -87,11 +88,26 @@ describe('rgb node on rgb-lib, in a lab with the consignment proxy', () => {
     expect(result.asset).toMatchObject({ ticker: 'USDT', name: 'Tether', precision: 0, issued_supply: SUPPLY });
     assetId = result.asset!.asset_id;
     issuerPubkey = result.pubkey;
+    issuerMnemonic = result.mnemonic!;
     expect(await issuer.client.call('POST', '/assetbalance', { asset_id: assetId })).toEqual({ settled: SUPPLY, future: SUPPLY, spendable: SUPPLY, offchain_outbound: 0, offchain_inbound: 0 });
     // five colored UTXOs of RLN's default size, one of them now holding the issued asset
     expect((await issuer.client.btcBalance()).colored.settled).toBe(5 * 32_000);
     expect(await issuer.client.networkInfo()).toEqual({ network: 'Regtest', height: await regtest.chain.getBlockCount() });
     expect(await issuer.client.nodeInfo()).toMatchObject({ pubkey: issuerPubkey, num_channels: 0, num_usable_channels: 0, num_peers: 0 });
+  });
+
+  it('restores a node from its mnemonic: the same key and the same bitcoin; a mnemonic that is not one is 400', async () => {
+    const restored = await startRgbNode({ INDEXER_URL: esplora, PROXY_ENDPOINT: proxy.endpoint });
+    try {
+      expect((await restored.call('POST', '/init', { password: PASSWORD, mnemonic: 'not a mnemonic' })).body).toMatchObject({ code: 400, name: 'InvalidMnemonic' });
+      expect((await restored.call('POST', '/address', {})).body.name).toBe('NotInitialized');
+      expect(await restored.client.init(PASSWORD, issuerMnemonic)).toEqual({ mnemonic: issuerMnemonic });
+      expect(await restored.call('POST', '/unlock', { password: PASSWORD, indexer_url: esplora })).toEqual({ status: 200, body: {} });
+      expect((await restored.client.nodeInfo()).pubkey).toBe(issuerPubkey);
+      expect((await restored.client.btcBalance()).vanilla).toEqual((await issuer.client.btcBalance()).vanilla);
+    } finally {
+      await restored.stop();
+    }
   });
 
   it('answers a second /init 403 AlreadyInitialized and a second /unlock 403 UnlockedNode', async () => {

@@ -2,7 +2,7 @@
 // only the node's user can read (0600). A wrong password is recognised by the failed GCM check.
 import { createCipheriv, createDecipheriv, randomBytes, scrypt, type ScryptOptions } from 'node:crypto';
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import type { WalletKeys } from '../wallet/wallet-ops.js';
+import type { RgbKeys } from '../../../../lib/rgb/types.js';
 
 const SCRYPT = { N: 2 ** 15, r: 8, p: 1, maxmem: 64 * 1024 * 1024 } as const;
 
@@ -33,7 +33,7 @@ export class Keystore {
   }
 
   /** Writes the keys sealed with `password` (through a temporary file, so a crash leaves no half file). */
-  async save(keys: WalletKeys, password: string): Promise<void> {
+  async save(keys: RgbKeys, password: string): Promise<void> {
     const salt = randomBytes(16);
     const iv = randomBytes(12);
     const cipher = createCipheriv('aes-256-gcm', await deriveKey(password, salt, SCRYPT), iv);
@@ -52,14 +52,14 @@ export class Keystore {
   }
 
   /** The keys, or WrongPasswordError. */
-  async open(password: string): Promise<WalletKeys> {
+  async open(password: string): Promise<RgbKeys> {
     const sealed = JSON.parse(readFileSync(this.file, 'utf8')) as SealedKeys;
     const { N, r, p, salt } = sealed.kdf;
     const key = await deriveKey(password, Buffer.from(salt, 'base64'), { N, r, p, maxmem: SCRYPT.maxmem });
     const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(sealed.iv, 'base64'));
     decipher.setAuthTag(Buffer.from(sealed.tag, 'base64'));
     try {
-      return JSON.parse(Buffer.concat([decipher.update(Buffer.from(sealed.ciphertext, 'base64')), decipher.final()]).toString('utf8')) as WalletKeys;
+      return JSON.parse(Buffer.concat([decipher.update(Buffer.from(sealed.ciphertext, 'base64')), decipher.final()]).toString('utf8')) as RgbKeys;
     } catch {
       throw new WrongPasswordError();
     }

@@ -2,10 +2,11 @@
 // opens the wallet and goes online; "changing state" while either runs (every other call is then
 // refused, as RLN does); unlocked until /lock or the process ends. Restarting keeps the wallet
 // (DATA_DIR) and starts locked.
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { LibKeys } from '../wallet/binding.js';
-import type { WalletOp, WalletThread } from '../wallet/wallet-thread.js';
-import type { WalletKeys, WalletOps } from '../wallet/wallet-ops.js';
+import { generateRgbKeys, restoreRgbKeys } from '../../../../lib/rgb/keys.js';
+import type { RgbKeys } from '../../../../lib/rgb/types.js';
+import { RgbWallet } from '../../../../lib/rgb/wallet.js';
 import { alreadyInitialized, changingState, invalidIndexer, invalidPassword, lockedNode, notInitialized, unlockedNode, wrongPassword } from '../rln/errors.js';
 import { Keystore, WrongPasswordError } from './keystore.js';
 import { nodePubkey, readNodeRecord, writeNodeRecord } from './node-record.js';
@@ -24,42 +25,24 @@ export interface UnlockRequest {
   proxyEndpoint?: string;
 }
 
-const MIN_PASSWORD_LENGTH = 8;
-
-/** What the wallet is opened with, of what rgb-lib's key generation gives. */
-const walletKeys = (keys: LibKeys): WalletKeys => ({
-  mnemonic: keys.mnemonic,
-  accountXpubVanilla: keys.accountXpubVanilla,
-  accountXpubColored: keys.accountXpubColored,
-  masterFingerprint: keys.masterFingerprint,
-  witnessVersion: keys.witnessVersion,
-});
-
-/** The unlocked node: its wallet thread and what it was unlocked with. */
-export class UnlockedWallet {
-  constructor(
-    private readonly thread: WalletThread,
-    readonly keys: WalletKeys,
-    readonly pubkey: string,
-    readonly indexerUrl: string,
-    readonly proxyEndpoint: string | undefined,
-  ) {}
-
-  call<K extends WalletOp>(op: K, ...args: Parameters<WalletOps[K]>): Promise<ReturnType<WalletOps[K]>> {
-    return this.thread.call(op, ...args);
-  }
+/** The unlocked node: its online wallet and what it was unlocked with. */
+export interface UnlockedNode {
+  wallet: RgbWallet;
+  keys: RgbKeys;
+  pubkey: string;
+  indexerUrl: string;
+  proxyEndpoint?: string;
 }
+
+const MIN_PASSWORD_LENGTH = 8;
 
 export class RgbNode {
   private readonly keystore: Keystore;
   private readonly recordFile: string;
   private state: 'uninitialized' | 'locked' | 'changing' | 'unlocked';
-  private unlocked: UnlockedWallet | undefined;
+  private current: UnlockedNode | undefined;
 
-  constructor(
-    private readonly options: RgbNodeOptions,
-    private readonly thread: WalletThread,
-  ) {
+  constructor(private readonly options: RgbNodeOptions) {
     this.keystore = new Keystore(join(options.dataDir, 'keys.json'));
     this.recordFile = join(options.dataDir, 'node.json');
     this.state = this.keystore.exists() ? 'locked' : 'uninitialized';
@@ -76,7 +59,7 @@ export class RgbNode {
     if (password.length < MIN_PASSWORD_LENGTH) throw invalidPassword(`must have at least ${MIN_PASSWORD_LENGTH} chars`);
     this.state = 'changing';
     try {
-      const keys = walletKeys(mnemonic ? await this.thread.call('restoreKeys', mnemonic) : await this.thread.call('generateKeys'));
+      const keys = mnemonic ? await restoreRgbKeys(mnemonic) : await generateRgbKeys();
       await this.keystore.save(keys, password);
       writeNodeRecord(this.recordFile, { network: 'regtest', pubkey: nodePubkey(keys.mnemonic), initialized_at: new Date().toISOString() });
       this.state = 'locked';
@@ -97,9 +80,15 @@ export class RgbNode {
     this.state = 'changing';
     try {
       const keys = await this.keystore.open(request.password);
-      await this.thread.call('open', join(this.options.dataDir, 'wallet'), keys, indexerUrl);
+      const walletDir = join(this.options.dataDir, 'wallet');
+      mkdirSync(walletDir, { recursive: true });
+      const wallet = await RgbWallet.open({ dataDir: walletDir, keys });
+      await wallet.goOnline(indexerUrl).catch(async (error: unknown) => {
+        await wallet.close();
+        throw error;
+      });
       const pubkey = readNodeRecord(this.recordFile)?.pubkey ?? nodePubkey(keys.mnemonic);
-      this.unlocked = new UnlockedWallet(this.thread, keys, pubkey, indexerUrl, request.proxyEndpoint ?? this.options.proxyEndpoint);
+      this.current = { wallet, keys, pubkey, indexerUrl, proxyEndpoint: request.proxyEndpoint ?? this.options.proxyEndpoint };
       this.state = 'unlocked';
     } catch (error) {
       this.state = 'locked';
@@ -108,27 +97,26 @@ export class RgbNode {
   }
 
   async lock(): Promise<void> {
-    this.wallet(); // refuses unless unlocked
+    const { wallet } = this.unlocked();
     this.state = 'changing';
-    this.unlocked = undefined;
+    this.current = undefined;
     try {
-      await this.thread.call('close');
+      await wallet.close();
     } finally {
       this.state = 'locked';
     }
   }
 
-  /** The unlocked wallet, or RLN's refusal for the node's state. */
-  wallet(): UnlockedWallet {
+  /** The unlocked node, or RLN's refusal for the node's state. */
+  unlocked(): UnlockedNode {
     if (this.state === 'uninitialized') throw notInitialized();
     if (this.state === 'changing') throw changingState();
-    if (!this.unlocked) throw lockedNode();
-    return this.unlocked;
+    if (!this.current) throw lockedNode();
+    return this.current;
   }
 
-  /** Closes the wallet and ends the wallet thread (process shutdown). */
+  /** Closes the wallet (process shutdown). */
   async shutdown(): Promise<void> {
-    if (this.unlocked) await this.thread.call('close').catch(() => undefined);
-    await this.thread.close();
+    await this.current?.wallet.close();
   }
 }

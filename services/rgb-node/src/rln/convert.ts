@@ -1,15 +1,11 @@
 // rgb-lib's values (camelCase, from the binding) as RLN's API shows them (snake_case), and RLN's
 // assignments (`{"type":"Fungible","value":N}`) as rgb-lib takes them (`{"Fungible":N}`).
-import type { LibAssetCfa, LibAssetNia, LibAssetUda, LibAssignment, LibBalance, LibInvoiceData, LibMedia, LibOutpoint, LibTransfer, LibUnspent } from '../wallet/binding.js';
+import type { AssetCfa, AssetNia, AssetUda, Assignment, Balance, InvoiceData, Media, Outpoint, Transfer, Unspent } from '../../../../lib/rgb/types.js';
 
-export type RlnAssignment =
-  | { type: 'Fungible'; value: number }
-  | { type: 'InflationRight'; value: number }
-  | { type: 'NonFungible' }
-  | { type: 'ReplaceRight' }
-  | { type: 'Any' };
+/** RLN's assignments that rgb-lib knows (it has no ReplaceRight). */
+export type RlnAssignment = { type: 'Fungible'; value: number } | { type: 'InflationRight'; value: number } | { type: 'NonFungible' } | { type: 'Any' };
 
-export function toLibAssignment(assignment: RlnAssignment): LibAssignment {
+export function toLibAssignment(assignment: RlnAssignment): Assignment {
   switch (assignment.type) {
     case 'Fungible':
       return { Fungible: assignment.value };
@@ -20,19 +16,19 @@ export function toLibAssignment(assignment: RlnAssignment): LibAssignment {
   }
 }
 
-export function toRlnAssignment(assignment: LibAssignment): RlnAssignment {
+export function toRlnAssignment(assignment: Assignment): RlnAssignment {
   if (typeof assignment === 'string') return { type: assignment };
   return 'Fungible' in assignment ? { type: 'Fungible', value: assignment.Fungible } : { type: 'InflationRight', value: assignment.InflationRight };
 }
 
 /** RLN adds the Lightning side of a balance; this node has none. */
-export const toRlnBalance = (balance: LibBalance) => ({ ...balance, offchain_outbound: 0, offchain_inbound: 0 });
+export const toRlnBalance = (balance: Balance) => ({ ...balance, offchain_outbound: 0, offchain_inbound: 0 });
 
-const toRlnMedia = (media: LibMedia | null) => (media ? { file_path: media.filePath, digest: media.digest, mime: media.mime } : null);
+const toRlnMedia = (media: Media | null) => (media ? { file_path: media.filePath, digest: media.digest, mime: media.mime } : null);
 
-const outpoint = (value: LibOutpoint | null) => (value ? `${value.txid}:${value.vout}` : null);
+const outpoint = (value: Outpoint | null) => (value ? `${value.txid}:${value.vout}` : null);
 
-const common = (asset: LibAssetNia | LibAssetCfa | LibAssetUda) => ({
+const common = (asset: AssetNia | AssetCfa | AssetUda) => ({
   asset_id: asset.assetId,
   name: asset.name,
   details: asset.details,
@@ -42,11 +38,11 @@ const common = (asset: LibAssetNia | LibAssetCfa | LibAssetUda) => ({
   balance: toRlnBalance(asset.balance),
 });
 
-export const toRlnNia = (asset: LibAssetNia) => ({ ...common(asset), ticker: asset.ticker, issued_supply: asset.issuedSupply, media: toRlnMedia(asset.media) });
+export const toRlnNia = (asset: AssetNia) => ({ ...common(asset), ticker: asset.ticker, issued_supply: asset.issuedSupply, media: toRlnMedia(asset.media) });
 
-export const toRlnCfa = (asset: LibAssetCfa) => ({ ...common(asset), issued_supply: asset.issuedSupply, media: toRlnMedia(asset.media) });
+export const toRlnCfa = (asset: AssetCfa) => ({ ...common(asset), issued_supply: asset.issuedSupply, media: toRlnMedia(asset.media) });
 
-export function toRlnUda(asset: LibAssetUda) {
+export function toRlnUda(asset: AssetUda) {
   const token = asset.token;
   return {
     ...common(asset),
@@ -64,7 +60,7 @@ export function toRlnUda(asset: LibAssetUda) {
   };
 }
 
-export const toRlnTransfer = (transfer: LibTransfer) => ({
+export const toRlnTransfer = (transfer: Transfer) => ({
   idx: transfer.idx,
   created_at: transfer.createdAt,
   updated_at: transfer.updatedAt,
@@ -80,7 +76,7 @@ export const toRlnTransfer = (transfer: LibTransfer) => ({
   transport_endpoints: transfer.transportEndpoints.map((endpoint) => ({ endpoint: endpoint.endpoint, transport_type: endpoint.transportType, used: endpoint.used })),
 });
 
-export const toRlnUnspent = (unspent: LibUnspent) => ({
+export const toRlnUnspent = (unspent: Unspent) => ({
   utxo: { outpoint: outpoint(unspent.utxo.outpoint), btc_amount: unspent.utxo.btcAmount, colorable: unspent.utxo.colorable },
   rgb_allocations: unspent.rgbAllocations.map((allocation) => ({ asset_id: allocation.assetId, assignment: toRlnAssignment(allocation.assignment), settled: allocation.settled })),
 });
@@ -88,7 +84,7 @@ export const toRlnUnspent = (unspent: LibUnspent) => ({
 /** A blinded UTXO recipient reads `bcrt:utxob:...`, a witness one `bcrt:wvout:...`. */
 const recipientType = (recipientId: string) => (/:wvout:/.test(recipientId) ? 'Witness' : 'Blind');
 
-export const toRlnInvoiceData = (data: LibInvoiceData) => ({
+export const toRlnInvoiceData = (data: InvoiceData) => ({
   recipient_id: data.recipientId,
   recipient_type: recipientType(data.recipientId),
   asset_schema: data.assetSchema,

@@ -3,7 +3,7 @@
 // are reglab DomainErrors whose code is RLN's name; the kind gives the status as everywhere in reglab.
 import { DomainError, type ErrorKind } from '../../../../lib/errors.js';
 import { STATUS_OF_KIND } from '../../../../lib/http/errors.js';
-import type { RgbLibError } from '../wallet/rgb-lib-error.js';
+import type { RgbLibError } from '../../../../lib/rgb/rgb-lib-error.js';
 
 const rln = (kind: ErrorKind, name: string, message: string) => new DomainError(kind, name, message);
 

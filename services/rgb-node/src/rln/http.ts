@@ -3,7 +3,7 @@
 import type { FastifyBaseLogger, FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError } from '../../../../lib/errors.js';
 import { httpAnswerFor } from '../../../../lib/http/errors.js';
-import { RgbLibError } from '../wallet/rgb-lib-error.js';
+import { RgbLibError } from '../../../../lib/rgb/rgb-lib-error.js';
 import { fromRgbLib, rlnAnswer, rlnErrorSchema, type RlnErrorBody } from './errors.js';
 
 export interface RlnRouteOptions {

@@ -17,7 +17,7 @@ const object = (properties: Record<string, unknown>, required: string[] = Object
 export const assignmentSchema = {
   type: 'object',
   required: ['type'],
-  properties: { type: { type: 'string', enum: ['Fungible', 'NonFungible', 'InflationRight', 'ReplaceRight', 'Any'] }, value: amount },
+  properties: { type: { type: 'string', enum: ['Fungible', 'NonFungible', 'InflationRight', 'Any'] }, value: amount },
   if: { type: 'object', properties: { type: { enum: ['Fungible', 'InflationRight'] } } },
   then: { required: ['type', 'value'] },
 } as const;

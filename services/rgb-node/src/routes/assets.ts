@@ -1,13 +1,14 @@
 // Issuing and holding assets: /issueassetnia, /issueassetcfa, /issueassetuda, /listassets,
 // /assetbalance.
 import type { FastifyInstance } from 'fastify';
+import type { AssetSchema } from '../../../../lib/rgb/types.js';
 import { toRlnBalance, toRlnCfa, toRlnNia, toRlnUda } from '../rln/convert.js';
 import { invalidAmount, invalidRequest } from '../rln/errors.js';
 import { rlnSchema } from '../rln/http.js';
 import { assetBalanceResponse, assetIdBody, cfaSchema, issueCfaBody, issueNiaBody, issueUdaBody, listAssetsBody, listAssetsResponse, niaSchema, udaSchema } from '../rln/schemas.js';
 import type { RgbNode } from '../node/rgb-node.js';
 
-type Schema = 'Nia' | 'Cfa' | 'Uda' | 'Ifa';
+type Schema = AssetSchema | 'Ifa';
 
 const assetResponse = (asset: object) => ({ type: 'object', required: ['asset'], properties: { asset } });
 
@@ -28,7 +29,7 @@ export function assetRoutes(api: FastifyInstance, node: RgbNode): void {
     { schema: rlnSchema({ tag: 'assets', method: 'POST', summary: 'Issue a NIA (fungible, with a ticker) asset; each amount lands on its own colored UTXO', body: issueNiaBody, ok: assetResponse(niaSchema) }) },
     async (request) => {
       const { amounts, ticker, name, precision } = request.body;
-      return { asset: toRlnNia(await node.wallet().call('issueNia', { ticker, name, precision, amounts: checkedAmounts(amounts) })) };
+      return { asset: toRlnNia(await node.unlocked().wallet.issueNia({ ticker, name, precision, amounts: checkedAmounts(amounts) })) };
     },
   );
 
@@ -38,7 +39,7 @@ export function assetRoutes(api: FastifyInstance, node: RgbNode): void {
     async (request) => {
       const { amounts, name, details, precision, file_digest } = request.body;
       refuseMedia('file_digest', [file_digest]);
-      return { asset: toRlnCfa(await node.wallet().call('issueCfa', { name, details: details ?? null, precision, amounts: checkedAmounts(amounts) })) };
+      return { asset: toRlnCfa(await node.unlocked().wallet.issueCfa({ name, details: details ?? undefined, precision, amounts: checkedAmounts(amounts) })) };
     },
   );
 
@@ -48,7 +49,7 @@ export function assetRoutes(api: FastifyInstance, node: RgbNode): void {
     async (request) => {
       const { ticker, name, details, precision, media_file_digest, attachments_file_digests } = request.body;
       refuseMedia('media_file_digest and attachments_file_digests', [media_file_digest, ...attachments_file_digests]);
-      return { asset: toRlnUda(await node.wallet().call('issueUda', { ticker, name, details: details ?? null, precision })) };
+      return { asset: toRlnUda(await node.unlocked().wallet.issueUda({ ticker, name, details: details ?? undefined, precision })) };
     },
   );
 
@@ -64,12 +65,12 @@ export function assetRoutes(api: FastifyInstance, node: RgbNode): void {
       }),
     },
     async (request) => {
-      const wallet = node.wallet();
+      const { wallet } = node.unlocked();
       const wanted = request.body.filter_asset_schemas;
       const all = wanted.length === 0;
-      const libSchemas = wanted.filter((schema) => schema !== 'Ifa');
+      const libSchemas = wanted.filter((schema): schema is AssetSchema => schema !== 'Ifa');
       // rgb-lib lists every schema for an empty filter, so a filter naming only IFA is answered here
-      const assets = !all && libSchemas.length === 0 ? { nia: null, cfa: null, uda: null } : await wallet.call('listAssets', libSchemas);
+      const assets = !all && libSchemas.length === 0 ? { nia: null, cfa: null, uda: null } : await wallet.listAssets(libSchemas);
       return {
         nia: assets.nia?.map(toRlnNia) ?? null,
         uda: assets.uda?.map(toRlnUda) ?? null,
@@ -82,6 +83,6 @@ export function assetRoutes(api: FastifyInstance, node: RgbNode): void {
   api.post<{ Body: { asset_id: string } }>(
     '/assetbalance',
     { schema: rlnSchema({ tag: 'assets', method: 'POST', summary: "An asset's balance (no off-chain part: this node has no channels)", body: assetIdBody, ok: assetBalanceResponse }) },
-    async (request) => toRlnBalance(await node.wallet().call('assetBalance', request.body.asset_id)),
+    async (request) => toRlnBalance(await node.unlocked().wallet.assetBalance(request.body.asset_id)),
   );
 }

@@ -14,13 +14,13 @@ export function bitcoinRoutes(api: FastifyInstance, node: RgbNode): void {
   api.post(
     '/address',
     { schema: rlnSchema({ tag: 'bitcoin', method: 'POST', summary: 'A new address of the vanilla (uncolored) wallet', ok: { type: 'object', required: ['address'], properties: { address: { type: 'string' } } } }) },
-    async () => ({ address: await node.wallet().call('address') }),
+    async () => ({ address: await node.unlocked().wallet.address() }),
   );
 
   api.post<{ Body: { skip_sync: boolean } }>(
     '/btcbalance',
     { schema: rlnSchema({ tag: 'bitcoin', method: 'POST', summary: 'Vanilla and colored bitcoin balances in sat', body: skipSyncBody, ok: btcBalanceResponse, statuses: [503] }) },
-    async (request) => node.wallet().call('btcBalance', request.body.skip_sync),
+    async (request) => node.unlocked().wallet.btcBalance({ skipSync: request.body.skip_sync }),
   );
 
   api.post<{ Body: { up_to: boolean; num?: number | null; size?: number | null; fee_rate: number; skip_sync: boolean } }>(
@@ -37,7 +37,7 @@ export function bitcoinRoutes(api: FastifyInstance, node: RgbNode): void {
     },
     async (request) => {
       const { up_to, num, size, fee_rate, skip_sync } = request.body;
-      await node.wallet().call('createUtxos', { upTo: up_to, num: num ?? DEFAULT_UTXO_NUM, size: size ?? DEFAULT_UTXO_SIZE_SAT, feeRate: fee_rate, skipSync: skip_sync });
+      await node.unlocked().wallet.createUtxos({ upTo: up_to, num: num ?? DEFAULT_UTXO_NUM, sizeSat: size ?? DEFAULT_UTXO_SIZE_SAT, feeRateSatPerVb: fee_rate, skipSync: skip_sync });
       return {};
     },
   );
@@ -47,13 +47,13 @@ export function bitcoinRoutes(api: FastifyInstance, node: RgbNode): void {
     { schema: rlnSchema({ tag: 'bitcoin', method: 'POST', summary: 'Send sat from the vanilla wallet to an address', body: sendBtcBody, ok: txidResponse, statuses: [503] }) },
     async (request) => {
       const { amount, address, fee_rate, skip_sync } = request.body;
-      return { txid: await node.wallet().call('sendBtc', { address, amount, feeRate: fee_rate, skipSync: skip_sync }) };
+      return { txid: await node.unlocked().wallet.sendBtc(address, amount, { feeRateSatPerVb: fee_rate, skipSync: skip_sync }) };
     },
   );
 
   api.post<{ Body: { skip_sync: boolean } }>(
     '/listunspents',
     { schema: rlnSchema({ tag: 'bitcoin', method: 'POST', summary: "The wallet's UTXOs with their RGB allocations", body: skipSyncBody, ok: listUnspentsResponse, statuses: [503] }) },
-    async (request) => ({ unspents: (await node.wallet().call('listUnspents', request.body.skip_sync)).map(toRlnUnspent) }),
+    async (request) => ({ unspents: (await node.unlocked().wallet.listUnspents({ skipSync: request.body.skip_sync })).map(toRlnUnspent) }),
   );
 }

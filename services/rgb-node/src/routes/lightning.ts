@@ -40,7 +40,7 @@ export function lightningRoutes(api: FastifyInstance, node: RgbNode): void {
   for (const { path, field } of EMPTY_LISTS) {
     const ok = { type: 'object', required: [field], properties: { [field]: { type: 'array', maxItems: 0, items: { type: 'object' } } } };
     api.get(path, { schema: rlnSchema({ tag: 'lightning', method: 'GET', summary: `Always empty: this node has no Lightning side`, ok }) }, async () => {
-      node.wallet(); // refuses while not unlocked, as RLN does
+      node.unlocked(); // refuses while not unlocked, as RLN does
       return { [field]: [] };
     });
   }

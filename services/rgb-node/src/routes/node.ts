@@ -52,25 +52,24 @@ export function nodeRoutes(api: FastifyInstance, node: RgbNode): void {
   });
 
   api.get('/nodeinfo', { schema: rlnSchema({ tag: 'node', method: 'GET', summary: "The node's public key and account xpubs; no channels, peers or Lightning balance (it has no Lightning side)", ok: nodeInfoResponse }) }, async () => {
-    const wallet = node.wallet();
+    const unlocked = node.unlocked();
     return {
-      pubkey: wallet.pubkey,
+      pubkey: unlocked.pubkey,
       num_channels: 0,
       num_usable_channels: 0,
       local_balance_sat: 0,
       eventual_close_fees_sat: 0,
       pending_outbound_payments_sat: 0,
       num_peers: 0,
-      account_xpub_vanilla: wallet.keys.accountXpubVanilla,
-      account_xpub_colored: wallet.keys.accountXpubColored,
+      account_xpub_vanilla: unlocked.keys.accountXpubVanilla,
+      account_xpub_colored: unlocked.keys.accountXpubColored,
       network_nodes: 0,
       network_channels: 0,
     };
   });
 
   api.get('/networkinfo', { schema: rlnSchema({ tag: 'node', method: 'GET', summary: "The network and the height of the newest block the node's indexer serves", ok: networkInfoResponse, statuses: [503] }) }, async () => {
-    const wallet = node.wallet();
-    const height = await indexerTipHeight(wallet.indexerUrl).catch((error: Error) => {
+    const height = await indexerTipHeight(node.unlocked().indexerUrl).catch((error: Error) => {
       throw networkError(`indexer err: ${error.message}`);
     });
     return { network: 'Regtest', height };

@@ -3,12 +3,13 @@
 // travel through the proxy an invoice names; a transfer moves only when /refreshtransfers is called
 // on both sides (as with RLN).
 import type { FastifyInstance } from 'fastify';
-import type { LibRecipient } from '../wallet/binding.js';
+import { decodeRgbInvoice } from '../../../../lib/rgb/invoice.js';
+import type { Recipient } from '../../../../lib/rgb/types.js';
 import { toLibAssignment, toRlnInvoiceData, toRlnTransfer, type RlnAssignment } from '../rln/convert.js';
 import { invalidRequest } from '../rln/errors.js';
 import { rlnSchema } from '../rln/http.js';
 import { assetIdBody, decodeRgbInvoiceResponse, emptyResponse, failTransfersBody, invoiceBody, listTransfersResponse, rgbInvoiceBody, rgbInvoiceResponse, sendAssetBody, sendRgbBody, skipSyncBody, txidResponse } from '../rln/schemas.js';
-import type { RgbNode, UnlockedWallet } from '../node/rgb-node.js';
+import type { RgbNode, UnlockedNode } from '../node/rgb-node.js';
 
 /** How long an invoice (or a send waiting for its ACK) stays open when the request does not say. */
 const DEFAULT_EXPIRY_SECONDS = 24 * 60 * 60;
@@ -52,13 +53,13 @@ interface SendAssetBody {
 }
 
 /** The request's endpoints, else the proxy the node was given (OLD /unlock's proxy_endpoint or PROXY_ENDPOINT). */
-function transportEndpoints(wallet: UnlockedWallet, requested: string[] | null | undefined): string[] {
+function transportEndpoints(node: UnlockedNode, requested: string[] | null | undefined): string[] {
   if (requested && requested.length > 0) return requested;
-  if (wallet.proxyEndpoint) return [wallet.proxyEndpoint];
+  if (node.proxyEndpoint) return [node.proxyEndpoint];
   throw invalidRequest('no transport endpoint: give transport_endpoints (e.g. ["rpc://127.0.0.1:3000/json-rpc"]) or start the node with PROXY_ENDPOINT');
 }
 
-const toLibRecipient = (recipient: RlnRecipient): LibRecipient => ({
+const toLibRecipient = (recipient: RlnRecipient): Recipient => ({
   recipientId: recipient.recipient_id,
   witnessData: recipient.witness_data ? { amountSat: recipient.witness_data.amount_sat, blinding: recipient.witness_data.blinding ?? null } : null,
   assignment: toLibAssignment(recipient.assignment),
@@ -78,16 +79,16 @@ export function transferRoutes(api: FastifyInstance, node: RgbNode): void {
       }),
     },
     async (request) => {
-      const wallet = node.wallet();
+      const unlocked = node.unlocked();
       const body = request.body;
-      const received = await wallet.call('receive', {
-        witness: body.witness,
-        assetId: body.asset_id ?? null,
+      const receive = {
+        assetId: body.asset_id ?? undefined,
         assignment: toLibAssignment(body.assignment ?? { type: 'Any' }),
         expirationTimestamp: body.expiration_timestamp ?? nowSeconds() + (body.duration_seconds ?? DEFAULT_EXPIRY_SECONDS),
-        transportEndpoints: transportEndpoints(wallet, body.transport_endpoints),
+        transportEndpoints: transportEndpoints(unlocked, body.transport_endpoints),
         minConfirmations: body.min_confirmations,
-      });
+      };
+      const received = await (body.witness ? unlocked.wallet.witnessReceive(receive) : unlocked.wallet.blindReceive(receive));
       return { recipient_id: received.recipientId, invoice: received.invoice, expiration_timestamp: received.expirationTimestamp, batch_transfer_idx: received.batchTransferIdx };
     },
   );
@@ -95,14 +96,17 @@ export function transferRoutes(api: FastifyInstance, node: RgbNode): void {
   api.post<{ Body: { invoice: string } }>(
     '/decodergbinvoice',
     { schema: rlnSchema({ tag: 'transfers', method: 'POST', summary: 'What an RGB invoice asks for', body: invoiceBody, ok: decodeRgbInvoiceResponse }) },
-    async (request) => toRlnInvoiceData(await node.wallet().call('decodeInvoice', request.body.invoice)),
+    async (request) => {
+      node.unlocked(); // refuses while not unlocked, as RLN does
+      return toRlnInvoiceData(await decodeRgbInvoice(request.body.invoice));
+    },
   );
 
   const send = async (recipientMap: Record<string, RlnRecipient[]>, body: Omit<SendRgbBody, 'recipient_map'>) => {
-    const txid = await node.wallet().call('send', {
+    const { txid } = await node.unlocked().wallet.send({
       recipientMap: Object.fromEntries(Object.entries(recipientMap).map(([assetId, recipients]) => [assetId, recipients.map(toLibRecipient)])),
       donation: body.donation,
-      feeRate: body.fee_rate,
+      feeRateSatPerVb: body.fee_rate,
       minConfirmations: body.min_confirmations,
       expirationTimestamp: body.expiration_timestamp ?? nowSeconds() + DEFAULT_EXPIRY_SECONDS,
     });
@@ -137,7 +141,7 @@ export function transferRoutes(api: FastifyInstance, node: RgbNode): void {
     '/refreshtransfers',
     { schema: rlnSchema({ tag: 'transfers', method: 'POST', summary: 'Move every pending transfer on: fetch, validate and ACK consignments, broadcast, follow confirmations', body: skipSyncBody, ok: emptyResponse, statuses: [503] }) },
     async (request) => {
-      await node.wallet().call('refresh', request.body.skip_sync);
+      await node.unlocked().wallet.refresh({ skipSync: request.body.skip_sync });
       return {};
     },
   );
@@ -145,7 +149,7 @@ export function transferRoutes(api: FastifyInstance, node: RgbNode): void {
   api.post<{ Body: { asset_id: string } }>(
     '/listtransfers',
     { schema: rlnSchema({ tag: 'transfers', method: 'POST', summary: "An asset's transfers: issuance, sends and receives with their status", body: assetIdBody, ok: listTransfersResponse }) },
-    async (request) => ({ transfers: (await node.wallet().call('listTransfers', request.body.asset_id)).map(toRlnTransfer) }),
+    async (request) => ({ transfers: (await node.unlocked().wallet.listTransfers(request.body.asset_id)).map(toRlnTransfer) }),
   );
 
   api.post<{ Body: { batch_transfer_idx?: number | null; no_asset_only: boolean; skip_sync: boolean } }>(
@@ -162,7 +166,7 @@ export function transferRoutes(api: FastifyInstance, node: RgbNode): void {
     },
     async (request) => {
       const { batch_transfer_idx, no_asset_only, skip_sync } = request.body;
-      return { transfers_changed: await node.wallet().call('failTransfers', { batchTransferIdx: batch_transfer_idx ?? null, noAssetOnly: no_asset_only, skipSync: skip_sync }) };
+      return { transfers_changed: await node.unlocked().wallet.failTransfers({ batchTransferIdx: batch_transfer_idx ?? undefined, noAssetOnly: no_asset_only, skipSync: skip_sync }) };
     },
   );
 }
