@@ -69,7 +69,7 @@ async function showLab(lab) {
     const service = view.services.find((candidate) => candidate.name === event.service);
     activity.add(event, { labStatus: view.status, serviceStatus: service?.status });
     if (event.type === 'blocks' && view.chain) view.chain.height = Math.max(view.chain.height, event.height);
-    if (event.type === 'service' && service) Object.assign(service, { status: event.status, error: event.message });
+    if (event.type === 'service' && service) Object.assign(service, { status: event.status, error: event.message, restarts: event.restarts ?? service.restarts });
     if (event.type === 'lab') view.status = event.status;
     render();
   };
