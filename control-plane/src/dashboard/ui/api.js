@@ -4,11 +4,11 @@ import { storedToken } from './token.js';
 const JOB_POLL_MS = 400;
 const JOB_PATIENCE_MS = 300_000;
 
-export class ApiError extends Error {
-  constructor(status, code, message) {
+/** A refusal or failure in the server's words; `status` is the HTTP status of the answer, 0 when there was none. */
+class ApiError extends Error {
+  constructor(status, message) {
     super(message);
     this.status = status;
-    this.code = code;
   }
 }
 
@@ -16,7 +16,7 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function errorOf(response) {
   const body = await response.json().catch(() => undefined);
-  return new ApiError(response.status, body?.error?.code ?? `HTTP_${response.status}`, body?.error?.message ?? `${response.status} ${response.statusText}`);
+  return new ApiError(response.status, body?.error?.message ?? `${response.status} ${response.statusText}`);
 }
 
 /**
@@ -32,7 +32,7 @@ export async function call(method, path, body) {
   try {
     response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
   } catch (error) {
-    throw new ApiError(0, 'UNREACHABLE', `${path} could not be reached (${error.message})`);
+    throw new ApiError(0, `${path} could not be reached (${error.message})`);
   }
   if (!response.ok) throw await errorOf(response);
   return (response.headers.get('content-type') ?? '').includes('json') ? response.json() : response.text();
@@ -51,8 +51,8 @@ export async function runJob(path, body, onState) {
     await sleep(JOB_POLL_MS);
     const job = await call('GET', queued.url);
     if (job.state === 'completed') return job.result;
-    if (job.state === 'failed') throw new ApiError(200, 'JOB_FAILED', job.error ?? `job ${queued.job} failed`);
+    if (job.state === 'failed') throw new ApiError(200, job.error ?? `job ${queued.job} failed`);
     onState(job.state, job.attempts);
   }
-  throw new ApiError(0, 'STILL_RUNNING', `job ${queued.job} is still running; follow it at ${queued.url}`);
+  throw new ApiError(0, `job ${queued.job} is still running; follow it at ${queued.url}`);
 }

@@ -13,15 +13,14 @@ export function showNotice(text) {
 function fill(element, attributes, children) {
   for (const [name, value] of Object.entries(attributes)) {
     if (value === undefined || value === false) continue;
-    if (typeof value === 'function') element.addEventListener(name.replace(/^on/, ''), value);
-    else if (name === 'dataset') Object.assign(element.dataset, value);
+    if (name === 'dataset') Object.assign(element.dataset, value);
     else element.setAttribute(name, value === true ? '' : String(value));
   }
   element.append(...children.flat().filter((child) => child !== undefined && child !== null && child !== false));
   return element;
 }
 
-/** An HTML element: attributes (functions as `on<event>` listeners, `dataset` as an object) and children (text or elements). */
+/** An HTML element: attributes (`dataset` as an object, true as a bare attribute) and children (text or elements). */
 export const el = (tag, attributes = {}, ...children) => fill(document.createElement(tag), attributes, children);
 
 /** The same for SVG elements. */

@@ -8,7 +8,6 @@ export function followEvents(lab, onEvent, onLink) {
   for (const type of EVENT_TYPES) source.addEventListener(type, (message) => onEvent(JSON.parse(message.data)));
   source.addEventListener('open', () => onLink(true));
   source.addEventListener('error', () => onLink(false));
-  return () => source.close();
 }
 
 /**
