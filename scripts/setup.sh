@@ -43,5 +43,7 @@ npm run --silent build
 if $with_tests; then
   echo "==> Podman's Docker API"
   bash scripts/podman-setup.sh
+  echo "==> schemathesis (conformance tests)"
+  bash scripts/install-schemathesis.sh >/dev/null
 fi
 echo "==> set-up done"

@@ -85,6 +85,30 @@ describe('reglab CLI', () => {
     expect((await reglab('scenario', 'run', 'invalid.yaml')).code).toBe(2);
   });
 
+  it('stop and start a node: status exits 1 while it is stopped, a payment to it fails with how to bring it back', async () => {
+    expect((await reglab('stop', 'carol')).stdout).toContain('carol stopped');
+    const status = await reglab('status');
+    expect(status.code).toBe(1);
+    expect(status.stdout).toMatch(/carol\s+lnd\s+stopped/);
+    const refused = await reglab('pay', 'alice', 'carol', '1000');
+    expect(refused.code).toBe(3);
+    expect(refused.stderr).toContain('carol is stopped: start it with `reglab start carol`');
+    expect((await reglab('start', 'carol')).stdout).toContain('carol ready');
+    expect((await reglab('pay', 'alice', 'carol', '1000')).code).toBe(0);
+    expect((await reglab('status')).code).toBe(0);
+  });
+
+  it('kill is a crash the supervisor restarts; open prints the dashboard', async () => {
+    expect((await reglab('kill', 'bob')).code).toBe(0);
+    const back = await waitFor(async () => {
+      const status = JSON.parse((await reglab('--json', 'status')).stdout);
+      const bob = status.services.find((service: { name: string }) => service.name === 'bob');
+      return bob.status === 'ready' && bob;
+    }, { timeoutMs: 60_000, intervalMs: 500, what: 'bob restarted by the supervisor' });
+    expect(back.restarts).toBe(1);
+    expect((await reglab('open')).stdout).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/\n$/);
+  });
+
   it('exit codes tell scripts what went wrong', async () => {
     expect((await reglab('pay', 'alice', 'nobody', '10')).code).toBe(2);
     expect((await reglab('mine', 'ten')).code).toBe(2);

@@ -2,7 +2,6 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Command, Option } from 'commander';
 import type { LabEvent } from '../lab/events.js';
-import { startControlPlane } from '../daemon.js';
 import { daemonInfoFile, reglabHome, type DaemonInfo } from '../home.js';
 import { formatProblem, LabSpecError, parseLabSpec } from '../spec/parse.js';
 import { ApiError, ensureControlPlane, findControlPlane, readDaemonInfo, stopControlPlane, type ControlPlaneClient } from './client.js';
@@ -248,6 +247,7 @@ program.command('scenario').description('scenario files: flows run against a lab
 program.command('serve').description('run the control plane in the foreground (reglab up starts it when needed)')
   .option('--listen <address>', 'where the API and the dashboard listen (default 127.0.0.1)')
   .action(async (options: { listen?: string }) => {
+    const { startControlPlane } = await import('../daemon.js'); // the CLI's other commands need none of it
     const running = await startControlPlane({ logger: true, listen: options.listen });
     console.log(`control plane listening on ${running.url}`);
     const stop = () => void running.stop().then(() => process.exit(0));

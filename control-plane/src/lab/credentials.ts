@@ -4,7 +4,10 @@ import type { CredentialStore } from '../nodes/types.js';
 export class Credentials implements CredentialStore {
   private readonly byService = new Map<string, Record<string, string>>();
 
+  /** Keeps the stored object when the values are the same, so connections made from it are kept too. */
   set(service: string, values: Record<string, string>): void {
+    const known = this.byService.get(service);
+    if (known && JSON.stringify(known) === JSON.stringify(values)) return;
     this.byService.set(service, values);
   }
 

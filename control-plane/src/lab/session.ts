@@ -16,7 +16,8 @@ export class LabSession implements LabAccess {
   readonly runtime: RuntimeOptions['runtime'];
   /** How the control plane (on this machine) reaches the lab's services. */
   readonly host: Placement;
-  private chainDriver?: RpcChainDriver;
+  /** The chain driver with the credentials it was made from (btcd's certificate, read by its probe). */
+  private chainDriver?: { madeFrom?: Record<string, string>; driver: RpcChainDriver };
   private wallet?: LabWallet;
   /** Each node handle with the credentials it was made from: new credentials, new handle. */
   private readonly nodes = new Map<string, { madeFrom?: Record<string, string>; node: LabNode }>();
@@ -35,8 +36,13 @@ export class LabSession implements LabAccess {
   }
 
   get chain(): RpcChainDriver {
-    this.chainDriver ??= new BtcdDriver(chainRpcFor(this, this.host));
-    return this.chainDriver;
+    const madeFrom = this.credentials.get(CHAIN_SERVICE);
+    if (this.chainDriver?.madeFrom !== madeFrom) {
+      this.chainDriver?.driver.close();
+      this.chainDriver = { madeFrom, driver: new BtcdDriver(chainRpcFor(this, this.host)) };
+      this.wallet = undefined;
+    }
+    return this.chainDriver!.driver;
   }
 
   get labWallet(): LabWallet {
@@ -94,7 +100,7 @@ export class LabSession implements LabAccess {
   }
 
   close(): void {
-    this.chainDriver?.close();
+    this.chainDriver?.driver.close();
     for (const { node } of this.nodes.values()) node.close();
     this.nodes.clear();
   }

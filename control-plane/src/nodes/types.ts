@@ -8,6 +8,7 @@ import type { LabNode } from './node.js';
 
 /** Secrets the lab collects as services come up (certificates, macaroons), by service. */
 export interface CredentialStore {
+  /** Stores a service's secrets; connections made from earlier ones are remade when they change. */
   set(service: string, values: Record<string, string>): void;
   get(service: string): Record<string, string> | undefined;
   /** One value, or an error saying it is not known yet. */
@@ -58,6 +59,8 @@ export interface KindDefinition {
   initialise?(access: LabAccess, name: string): Promise<void>;
   /** Kinds of nodes[]: set-up once its bring-up funding is confirmed (RLN: colored UTXOs). */
   afterFunding?(access: LabAccess, name: string): Promise<void>;
+  /** Writes what the service holds only in memory to its data folder before it is stopped for a snapshot (Redis: SAVE). */
+  flush?(access: LabAccess, service: ServiceState): Promise<void>;
   /** Lightning kinds: the environment a lab service (the wallet server) uses to reach the node. */
   clientEnv?(access: LabAccess, name: string, placement: Placement): Record<string, string>;
 }

@@ -20,6 +20,8 @@ export interface SupervisorOptions {
 }
 
 const WATCHED = new Set(['ready', 'unhealthy']);
+/** A probe slower than this counts as failed (generous: a loaded machine is not a sick service). */
+const PROBE_TIMEOUT_MS = 10_000;
 
 export class Supervisor {
   private timers: NodeJS.Timeout[] = [];
@@ -96,7 +98,7 @@ export class Supervisor {
     const definition = kindDefinition(service.kind);
     let reason: string | undefined;
     try {
-      if (!(await withTimeout(definition.probe(this.session, service), 5_000))) reason = 'its readiness probe answers not ready';
+      if (!(await withTimeout(definition.probe(this.session, service), PROBE_TIMEOUT_MS))) reason = 'its readiness probe answers not ready';
     } catch (error) {
       reason = `its readiness probe fails: ${describeError(error)}`;
     }
