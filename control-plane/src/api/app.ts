@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { describeError, upstreamFailed, type DomainError } from '../../../lib/errors.js';
 import { ChainRpcError } from '../../../lib/chain/types.js';
 import { createService } from '../../../lib/http/service.js';
+import { dashboardPlugin } from '../dashboard/plugin.js';
 import type { JobQueues } from '../jobs.js';
 import type { LabManager } from '../manager.js';
 import { installAccess } from './access.js';
@@ -9,6 +10,7 @@ import { eventRoutes } from './routes/events.js';
 import { labRoutes } from './routes/labs.js';
 import { nodeRoutes } from './routes/nodes.js';
 import { serviceRoutes } from './routes/services.js';
+import { snapshotRoutes } from './routes/snapshots.js';
 import { workRoutes } from './routes/work.js';
 
 export interface ApiDeps {
@@ -45,6 +47,8 @@ export async function buildControlPlaneApp(options: ControlPlaneApp): Promise<Fa
   serviceRoutes(app, options);
   nodeRoutes(app, options);
   eventRoutes(app, options);
+  snapshotRoutes(app, options);
+  await app.register(dashboardPlugin);
   app.post('/shutdown', { schema: { summary: 'Stop the control plane (labs keep running)', response: { 200: { type: 'object', additionalProperties: true } } } }, async () => {
     setImmediate(options.shutdown);
     return { status: 'shutting down' };
