@@ -31,6 +31,17 @@ export interface RgbLibBinding {
   Wallet: new (data: BindingWalletData, keys: BindingKeys) => BindingWallet;
 }
 
+/** The SWIG module under the wrapper, for a call whose wrapper check is wrong (rgb-lib-worker.ts). */
+export interface RgbLibNative {
+  rgblib_fail_transfers(wallet: unknown, online: string, batchTransferIdx: string | null, noAssetOnly: boolean, skipSync: boolean): string;
+}
+
+/** The same module the wrapper loaded (Node's module cache), not a second copy of the addon. */
+export function loadRgbLibNative(): RgbLibNative {
+  loadRgbLib();
+  return createRequire(import.meta.url)(`${RGB_LIB_PACKAGE}/rgblib`) as RgbLibNative;
+}
+
 let loaded: RgbLibBinding | undefined;
 
 export function loadRgbLib(): RgbLibBinding {

@@ -191,6 +191,41 @@ describe('rgb node on rgb-lib, in a lab with the consignment proxy', () => {
     expect(await receiver.client.call('POST', '/assetbalance', { asset_id: assetId })).toMatchObject({ settled: 175, spendable: 175 });
   });
 
+  it('issues CFA and UDA assets and lists assets by schema; media it cannot hold is refused', async () => {
+    const { asset: cfa } = await issuer.client.call<{ asset: Record<string, unknown> }>('POST', '/issueassetcfa', { amounts: [500], name: 'Collectible', details: 'a test CFA', precision: 2 });
+    expect(cfa).toMatchObject({ name: 'Collectible', details: 'a test CFA', precision: 2, issued_supply: 500, balance: { settled: 500, spendable: 500 } });
+    const { asset: uda } = await issuer.client.call<{ asset: Record<string, unknown> }>('POST', '/issueassetuda', { ticker: 'UNQ', name: 'Unique', precision: 0, attachments_file_digests: [] });
+    expect(uda).toMatchObject({ ticker: 'UNQ', name: 'Unique', balance: { settled: 1 }, token: { index: 0 } });
+    const onlyCfa = await issuer.client.call<Record<string, unknown[] | null>>('POST', '/listassets', { filter_asset_schemas: ['Cfa'] });
+    expect(onlyCfa).toEqual({ nia: null, uda: null, cfa: [cfa], ifa: null });
+    expect(await issuer.client.call('POST', '/listassets', { filter_asset_schemas: ['Ifa'] })).toEqual({ nia: null, uda: null, cfa: null, ifa: [] });
+    const all = await issuer.client.call<Record<string, { asset_id: string }[]>>('POST', '/listassets', { filter_asset_schemas: [] });
+    expect([all.nia, all.cfa, all.uda].map((list) => list.map((asset) => asset.asset_id))).toEqual([[assetId], [cfa.asset_id], [uda.asset_id]]);
+    const media = await issuer.call('POST', '/issueassetuda', { ticker: 'PIC', name: 'Picture', precision: 0, media_file_digest: 'ab'.repeat(32), attachments_file_digests: [] });
+    expect(media.body).toMatchObject({ code: 400, name: 'InvalidRequest' });
+    expect(media.body.error).toMatch(/no uploaded media/);
+  });
+
+  it('sends bitcoin and lists its UTXOs with their RGB allocations', async () => {
+    const address = await receiver.client.address();
+    const before = (await receiver.client.btcBalance()).vanilla.future;
+    const { txid } = await issuer.client.call<{ txid: string }>('POST', '/sendbtc', { amount: 10_000, address, fee_rate: 1, skip_sync: false });
+    expect(txid).toMatch(/^[0-9a-f]{64}$/);
+    // the receiver sees the payment once its indexer has the transaction in its mempool
+    await waitFor(async () => (await receiver.client.btcBalance()).vanilla.future === before + 10_000, { timeoutMs: 30_000, intervalMs: 300, what: 'the receiver to see 10000 sat more' });
+    const { unspents } = await issuer.client.call<{ unspents: { utxo: { outpoint: string; btc_amount: number }; rgb_allocations: { asset_id: string; assignment: unknown; settled: boolean }[] }[] }>('POST', '/listunspents', { skip_sync: false });
+    const holding = unspents.filter((unspent) => unspent.rgb_allocations.some((allocation) => allocation.asset_id === assetId));
+    expect(holding.map((unspent) => unspent.rgb_allocations)).toEqual([[{ asset_id: assetId, assignment: { type: 'Fungible', value: SUPPLY - 175 }, settled: true }]]);
+    expect(holding[0].utxo.outpoint).toMatch(/^[0-9a-f]{64}:\d+$/);
+  });
+
+  it('fails an invoice nobody paid; failing it again is refused', async () => {
+    const invoice = await receiver.client.call<{ batch_transfer_idx: number }>('POST', '/rgbinvoice', { min_confirmations: 1, witness: false });
+    const fail = { batch_transfer_idx: invoice.batch_transfer_idx, no_asset_only: false, skip_sync: false };
+    expect(await receiver.client.call('POST', '/failtransfers', fail)).toEqual({ transfers_changed: true });
+    expect((await receiver.call('POST', '/failtransfers', fail)).body).toMatchObject({ code: 403, name: 'CannotFailBatchTransfer' });
+  });
+
   it('refuses a field no RLN version has, naming it', async () => {
     const answer = await issuer.call('POST', '/btcbalance', { skip_sync: true, skipsync: true });
     expect(answer).toMatchObject({ status: 400, body: { code: 400, name: 'JsonExtractorRejection' } });
