@@ -3,10 +3,12 @@ import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import type { RgbKeys } from '../../lib/rgb/types.js';
 import { Keystore, WrongPasswordError } from '../../services/rgb-node/src/node/keystore.js';
 
-const keys = {
+const keys: RgbKeys = {
   mnemonic: 'abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about',
+  xpub: 'tpubMaster',
   accountXpubVanilla: 'tpubVanilla',
   accountXpubColored: 'tpubColored',
   masterFingerprint: '73c5da0a',
