@@ -294,4 +294,111 @@ export const migrations: Migration[] = [
         where direction = 'in' and kind = 'invoice' and payment_hash is not null and transfer_id is null`,
     ],
   },
+  {
+    version: 6,
+    name: 'ledger_pay_invoice: an invoice of another wallet paid internally in one statement',
+    statements: [
+      // The internal half of POST /payments/pay in one round trip (it was ten): the invoice row
+      // locked and checked (an invoice, not the payer's own, pending, not expired), the two wallets
+      // share-locked and checked, the payer's 'pay' record, each leg (msat, and the RGB asset if
+      // any) debited from the payer (conditionally: no overdraft) and credited to the payee with
+      // its ledger entry, balance rows in wallet-id order (so opposite payments cannot deadlock),
+      // the invoice marked paid, its node_invoice_cancels row and the audit row. Errors: SQLSTATE
+      // P0001, the error code as message; the detail is the wallet id (WALLET_*), the invoice id
+      // (PAYMENT_NOT_FOUND) or what the invoice asks (INSUFFICIENT_FUNDS). Returns the payer's
+      // record, then the invoice. Must stay equivalent to applyDelta in src/ledger/ledger.ts.
+      `create or replace function ledger_pay_invoice(p_payer uuid, p_invoice uuid, p_ids uuid[], p_audit jsonb)
+       returns setof payments language plpgsql as $fn$
+       declare
+         inv payments%rowtype;
+         paid payments%rowtype;
+         w record;
+         found_count int := 0;
+         legs text[][];
+         v_wallet uuid;
+         v_delta numeric;
+         v_after numeric;
+         v_entry int := 3;
+       begin
+         select * into inv from payments where id = p_invoice for update;
+         if not found then
+           raise exception using errcode = 'P0001', message = 'PAYMENT_NOT_FOUND', detail = p_invoice::text;
+         end if;
+         if inv.direction <> 'in' or inv.kind <> 'invoice' then
+           raise exception using errcode = 'P0001', message = 'NOT_AN_INVOICE', detail = p_invoice::text;
+         end if;
+         if inv.wallet_id = p_payer then
+           raise exception using errcode = 'P0001', message = 'SELF_PAYMENT';
+         end if;
+         if inv.status = 'succeeded' then
+           raise exception using errcode = 'P0001', message = 'INVOICE_ALREADY_PAID';
+         end if;
+         if inv.status = 'failed' or inv.expires_at <= now() then
+           raise exception using errcode = 'P0001', message = 'INVOICE_EXPIRED';
+         end if;
+         for w in select id, archived_at from wallets where id in (p_payer, inv.wallet_id) order by id for share loop
+           if w.archived_at is not null then
+             raise exception using errcode = 'P0001', message = 'WALLET_ARCHIVED', detail = w.id::text;
+           end if;
+           found_count := found_count + 1;
+         end loop;
+         if found_count < 2 then
+           raise exception using errcode = 'P0001', message = 'WALLET_NOT_FOUND',
+             detail = (case when exists (select 1 from wallets where id = p_payer) then inv.wallet_id else p_payer end)::text;
+         end if;
+         return query with ins as (
+           insert into payments (id, wallet_id, direction, kind, status, payment_hash, bolt11, description,
+               amount_msat, asset_id, asset_amount, transfer_id, counterparty_wallet_id, settled_at)
+             values (p_ids[1], p_payer, 'out', 'pay', 'succeeded', inv.payment_hash, inv.bolt11, inv.description,
+               inv.amount_msat, inv.asset_id, inv.asset_amount, p_ids[2], inv.wallet_id, now())
+             returning *)
+           select * from ins;
+         -- (asset_kind, asset_id, amount) of each leg that moves something
+         legs := array[['btc', '', inv.amount_msat::text]];
+         if inv.asset_id is not null and inv.asset_amount > 0 then
+           legs := legs || array[['rgb', inv.asset_id, inv.asset_amount::text]];
+         end if;
+         for i in 1..2 loop
+           -- lower wallet id first
+           v_wallet := case when (i = 1) = (p_payer < inv.wallet_id) then p_payer else inv.wallet_id end;
+           for l in 1..array_length(legs, 1) loop
+             continue when legs[l][3]::numeric = 0;
+             if v_wallet = p_payer then
+               v_delta := -legs[l][3]::numeric;
+               update balances set amount = amount + v_delta
+                 where wallet_id = v_wallet and asset_kind = legs[l][1] and asset_id = legs[l][2] and amount + v_delta >= 0
+                 returning amount into v_after;
+               if not found then
+                 raise exception using errcode = 'P0001', message = 'INSUFFICIENT_FUNDS',
+                   detail = inv.amount_msat || ' msat' || coalesce(' and ' || inv.asset_amount || ' of ' || inv.asset_id, '');
+               end if;
+             else
+               v_delta := legs[l][3]::numeric;
+               insert into balances (wallet_id, asset_kind, asset_id, amount) values (v_wallet, legs[l][1], legs[l][2], v_delta)
+                 on conflict (wallet_id, asset_kind, asset_id) do update set amount = balances.amount + excluded.amount
+                 returning amount into v_after;
+             end if;
+             insert into ledger_entries (id, wallet_id, asset_kind, asset_id, delta, balance_after, payment_id, reason)
+               values (p_ids[v_entry], v_wallet, legs[l][1], legs[l][2], v_delta, v_after,
+                       case when v_delta < 0 then p_ids[1] else inv.id end,
+                       case when v_delta < 0 then 'transfer_out' else 'transfer_in' end);
+             v_entry := v_entry + 1;
+           end loop;
+         end loop;
+         update payments set status = 'succeeded', error = null, transfer_id = p_ids[2], counterparty_wallet_id = p_payer,
+             updated_at = now(), settled_at = now()
+           where id = inv.id returning * into paid;
+         if inv.payment_hash is not null then
+           insert into node_invoice_cancels (payment_hash, invoice_payment_id) values (inv.payment_hash, inv.id);
+         end if;
+         if p_audit is not null then
+           insert into audit_log (id, user_id, action, target_type, target_id, details, ip)
+             values ((p_audit->>'id')::uuid, (p_audit->>'user_id')::uuid, p_audit->>'action', p_audit->>'target_type',
+                     p_audit->>'target_id', p_audit->'details', p_audit->>'ip');
+         end if;
+         return next paid;
+       end
+       $fn$`,
+    ],
+  },
 ];

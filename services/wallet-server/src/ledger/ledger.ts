@@ -46,16 +46,30 @@ function transferError(err: unknown, amount: bigint, asset: Asset): unknown {
   return err;
 }
 
-type Move = [walletId: string, asset: Asset, delta: bigint, paymentId: string, reason: EntryReason];
-
-/** Applies several balance changes, locking balance rows in wallet-id order so two transactions
- * moving funds in opposite directions cannot deadlock. False (roll back!) when a debit is short. */
-async function applyMoves(tx: Queryable, moves: Move[]): Promise<boolean> {
-  const ordered = [...moves].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
-  for (const [walletId, asset, delta, paymentId, reason] of ordered) {
-    if (!(await applyDelta(tx, walletId, asset, delta, paymentId, reason))) return false;
+/** Maps the errors ledger_pay_invoice raises (SQLSTATE P0001, code as message; see migration 6). */
+function payInvoiceError(err: unknown): unknown {
+  if (sqlState(err) !== 'P0001') return err;
+  const { message, detail } = err as { message: string; detail?: string };
+  switch (message) {
+    case 'PAYMENT_NOT_FOUND': return notFound(`payment ${detail}`);
+    case 'NOT_AN_INVOICE': return invalid('NOT_AN_INVOICE', `payment ${detail} is not an invoice`);
+    case 'SELF_PAYMENT': return invalid('SELF_PAYMENT', 'this invoice was issued by the paying wallet itself; pay it from another wallet');
+    case 'INVOICE_ALREADY_PAID': return invalid('INVOICE_ALREADY_PAID', 'this invoice is already paid');
+    case 'INVOICE_EXPIRED': return invalid('INVOICE_EXPIRED', 'this invoice expired or was cancelled; ask the payee for a new one');
+    case 'WALLET_NOT_FOUND': return notFound(`wallet ${detail}`);
+    case 'WALLET_ARCHIVED': return invalid('WALLET_ARCHIVED', `wallet ${detail} is archived; use an active wallet`);
+    case 'INSUFFICIENT_FUNDS': return insufficientFunds(`the invoice asks for ${detail}`);
+    default: return err;
   }
-  return true;
+}
+
+/** An audit event as the JSON row the one-statement ledger functions insert. */
+function auditRowJson(e: AuditEvent | undefined): string | null {
+  if (!e) return null;
+  return JSON.stringify({
+    id: newId(), user_id: e.userId, action: e.action, target_type: e.targetType ?? null,
+    target_id: e.targetId ?? null, details: e.details ?? null, ip: e.ip ?? null,
+  });
 }
 
 /** Share-locks the wallets for the rest of the transaction (archiving takes them exclusively) and
@@ -295,16 +309,13 @@ export class Ledger {
     if (from === to) throw invalid('SAME_WALLET', 'from_wallet_id and to_wallet_id must differ');
     if (amount <= 0n) throw invalid('INVALID_AMOUNT', 'a transfer amount must be greater than 0');
     const transferId = newId();
-    const audit = input.audit && {
-      id: newId(), user_id: input.audit.userId, action: input.audit.action, target_type: input.audit.targetType ?? null,
-      target_id: input.audit.targetId ?? null, details: input.audit.details ?? null, ip: input.audit.ip ?? null,
-    };
+    const audit = auditRowJson(input.audit);
     try {
       // One statement (the ledger_transfer function, migrations 3 and 4), so one round trip.
       const { rows } = await this.db.query<PaymentRow>(
         `select ${PAYMENT_COLUMNS} from ledger_transfer($1, $2, $3, $4, $5, $6, $7::uuid[], $8::jsonb)`,
         [from, to, input.ownerId ?? null, asset.kind, assetIdOf(asset), amount.toString(),
-          [newId(), newId(), transferId, newId(), newId()], audit ? JSON.stringify(audit) : null],
+          [newId(), newId(), transferId, newId(), newId()], audit],
       );
       const [out, inn] = rows.map(toPayment);
       return { transferId, out: out!, in: inn! };
@@ -315,43 +326,20 @@ export class Ledger {
 
   /** Pays a pending invoice issued to another wallet of this server without the node: the payer's
    * out payment (kind 'pay', succeeded, no fee), the invoice's credit and a node_invoice_cancels
-   * row (its node invoice is to be cancelled) in one transaction.
+   * row (its node invoice is to be cancelled), in one statement (ledger_pay_invoice, migration 6).
    * 400 for the payee's own wallet, a paid, failed or expired invoice, or insufficient funds. */
-  payInvoiceInternally(input: { payerWalletId: string; invoicePaymentId: string; preimage?: string | null; audit?: AuditEvent }): Promise<Transfer> {
-    return this.db.transaction(async (tx) => {
-      const inv = await lockPayment(tx, input.invoicePaymentId);
-      if (inv.direction !== 'in' || inv.kind !== 'invoice') throw invalid('NOT_AN_INVOICE', `payment ${inv.id} is not an invoice`);
-      if (inv.walletId === input.payerWalletId) {
-        throw invalid('SELF_PAYMENT', 'this invoice was issued by the paying wallet itself; pay it from another wallet');
-      }
-      if (inv.status === 'succeeded') throw invalid('INVOICE_ALREADY_PAID', 'this invoice is already paid');
-      if (inv.status === 'failed' || (inv.expiresAt && inv.expiresAt.getTime() <= Date.now())) {
-        throw invalid('INVOICE_EXPIRED', 'this invoice expired or was cancelled; ask the payee for a new one');
-      }
-      await lockActiveWallets(tx, [input.payerWalletId, inv.walletId]);
-      const transferId = newId();
-      const [out] = await insertPayments(tx, [{
-        walletId: input.payerWalletId, direction: 'out', kind: 'pay', status: 'succeeded', paymentHash: inv.paymentHash,
-        bolt11: inv.bolt11, preimage: input.preimage ?? null, description: inv.description, amountMsat: inv.amountMsat,
-        assetId: inv.assetId, assetAmount: inv.assetAmount, transferId, counterpartyWalletId: inv.walletId,
-      }]);
-      const legs: Array<[Asset, bigint]> = [[BTC, inv.amountMsat]];
-      if (inv.assetId && inv.assetAmount) legs.push([{ kind: 'rgb', assetId: inv.assetId }, inv.assetAmount]);
-      const moves: Move[] = legs.filter(([, a]) => a > 0n).flatMap(([asset, amount]): Move[] => [
-        [input.payerWalletId, asset, -amount, out!.id, 'transfer_out'], [inv.walletId, asset, amount, inv.id, 'transfer_in']]);
-      if (!(await applyMoves(tx, moves))) {
-        throw insufficientFunds(`the invoice asks for ${inv.amountMsat} msat${inv.assetId ? ` and ${inv.assetAmount} of ${inv.assetId}` : ''}`);
-      }
-      await tx.query('update payments set transfer_id = $2, counterparty_wallet_id = $3 where id = $1', [inv.id, transferId, input.payerWalletId]);
-      const paid = await finish(tx, inv.id, { status: 'succeeded', preimage: input.preimage ?? null });
-      // The node invoice is still payable from outside: the lightning side's cancel worker
-      // (lightning/invoice-cancels.ts) cancels it off the request path, also after a crash.
-      if (inv.paymentHash) {
-        await tx.query('insert into node_invoice_cancels (payment_hash, invoice_payment_id) values ($1, $2)', [inv.paymentHash, inv.id]);
-      }
-      if (input.audit) await recordAudit(tx, input.audit);
-      return { transferId, out: out!, in: paid };
-    });
+  async payInvoiceInternally(input: { payerWalletId: string; invoicePaymentId: string; audit?: AuditEvent }): Promise<Transfer> {
+    const transferId = newId();
+    try {
+      const { rows } = await this.db.query<PaymentRow>(
+        `select ${PAYMENT_COLUMNS} from ledger_pay_invoice($1, $2, $3::uuid[], $4::jsonb)`,
+        [input.payerWalletId, input.invoicePaymentId, [newId(), transferId, newId(), newId(), newId(), newId()], auditRowJson(input.audit)],
+      );
+      const [out, paid] = rows.map(toPayment);
+      return { transferId, out: out!, in: paid! };
+    } catch (err) {
+      throw payInvoiceError(err);
+    }
   }
 
   /** Records the hash of an outgoing payment whose node chose it after it was reserved (an RLN

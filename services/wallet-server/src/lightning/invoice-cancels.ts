@@ -78,7 +78,14 @@ export class NodeInvoiceCancels {
     while (!this.stopped) {
       const batch = await this.pending(after);
       for (let i = 0; i < batch.length && !this.stopped; i += PARALLEL) {
-        await Promise.all(batch.slice(i, i + PARALLEL).map((row) => this.resolve(row)));
+        const rows = batch.slice(i, i + PARALLEL);
+        const answers = await Promise.allSettled(rows.map((row) => this.resolve(row)));
+        await this.close(rows.flatMap((row, j) => {
+          const answer = answers[j]!;
+          return answer.status === 'fulfilled' && answer.value ? [{ paymentHash: row.paymentHash, outcome: answer.value }] : [];
+        }));
+        const failed = answers.find((a) => a.status === 'rejected');
+        if (failed) throw failed.reason;
       }
       if (batch.length < BATCH) return;
       after = batch.at(-1)!;
@@ -102,25 +109,33 @@ export class NodeInvoiceCancels {
     }));
   }
 
-  private async resolve(row: PendingCancel): Promise<void> {
+  /** Asks the node to cancel and reads its final state: the outcome to close the row with, or null
+   * when the row stays pending (the node left the invoice open) or is closed already (paid on the
+   * node: closed with its credit). */
+  private async resolve(row: PendingCancel): Promise<Exclude<Outcome, 'paid_on_node'> | null> {
     if (this.gateway.cancelInvoice) {
       try {
         await this.gateway.cancelInvoice(row.paymentHash);
-        return await this.close(row, 'closed');
+        return 'closed';
       } catch {
         // Already settled, or the node did not answer: its state below tells which.
       }
     }
     const state = await this.gateway.lookupInvoice(row.paymentHash, row.bolt11);
-    if (state === null) return this.close(row, 'unknown_to_node');
-    if (state.state === 'closed') return this.close(row, 'closed');
-    if (state.state === 'settled') return this.creditNodePayment(row, state);
+    if (state === null) return 'unknown_to_node';
+    if (state.state === 'closed') return 'closed';
+    if (state.state === 'settled') await this.creditNodePayment(row, state);
+    return null;
   }
 
-  private async close(row: PendingCancel, outcome: Exclude<Outcome, 'paid_on_node'>): Promise<void> {
+  /** Closes rows in one statement. */
+  private async close(rows: Array<{ paymentHash: string; outcome: Outcome }>): Promise<void> {
+    if (rows.length === 0) return;
     await this.db.query(
-      'update node_invoice_cancels set done_at = now(), outcome = $2 where payment_hash = $1 and done_at is null',
-      [row.paymentHash, outcome],
+      `update node_invoice_cancels c set done_at = now(), outcome = closed.outcome
+       from unnest($1::text[], $2::text[]) as closed(payment_hash, outcome)
+       where c.payment_hash = closed.payment_hash and c.done_at is null`,
+      [rows.map((r) => r.paymentHash), rows.map((r) => r.outcome)],
     );
   }
 
