@@ -9,7 +9,7 @@ import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import { startRegtest, type Regtest } from '../test/support/regtest.js';
 import { newKey, REGTEST_ADDRESS, signNonce } from '../test/wallet-server/support.js';
-import { mib, treeRssBytes } from './rss.js';
+import { mib, treeRssBytes } from './proc.js';
 
 const NODE_SERVICES = ['wallet-server', 'faucet', 'chain-adapter', 'indexer'];
 

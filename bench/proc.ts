@@ -1,4 +1,4 @@
-// Resident memory of a process and its descendants, from /proc (Linux).
+// Resident memory and CPU time of a process and its descendants, from /proc (Linux).
 import { readdirSync, readFileSync } from 'node:fs';
 
 function readProc(pid: number, file: string): string | null {
@@ -15,30 +15,50 @@ export function rssBytes(pid: number): number {
   return kib ? Number(kib) * 1024 : 0;
 }
 
+/** The fields of /proc/PID/stat after the command name (which may hold spaces and parentheses),
+ * so index 0 is field 3 (state), 1 the ppid, 11 utime, 12 stime, 13 cutime, 14 cstime. */
+function statFields(pid: number): string[] | null {
+  const stat = readProc(pid, 'stat');
+  return stat ? stat.slice(stat.lastIndexOf(')') + 2).split(' ') : null;
+}
+
 function children(): Map<number, number[]> {
   const byParent = new Map<number, number[]>();
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
-    // The fields after the command name (which may hold spaces and parentheses): state, ppid, ...
-    const stat = readProc(Number(entry), 'stat');
-    const ppid = Number(stat?.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+    const ppid = Number(statFields(Number(entry))?.[1]);
     if (!ppid) continue;
     byParent.set(ppid, [...(byParent.get(ppid) ?? []), Number(entry)]);
   }
   return byParent;
 }
 
-/** The RSS of pid and of every process below it (e.g. a runuser wrapper and its program). */
-export function treeRssBytes(pid: number): number {
+function sumOverTree(pid: number, of: (pid: number) => number): number {
   const byParent = children();
   let total = 0;
   const stack = [pid];
   while (stack.length) {
     const p = stack.pop()!;
-    total += rssBytes(p);
+    total += of(p);
     stack.push(...(byParent.get(p) ?? []));
   }
   return total;
+}
+
+/** The RSS of pid and of every process below it (e.g. a runuser wrapper and its program). */
+export function treeRssBytes(pid: number): number {
+  return sumOverTree(pid, rssBytes);
+}
+
+/** Clock ticks per second of /proc's times (USER_HZ), 100 on Linux. */
+const TICKS_PER_SECOND = 100;
+
+/** CPU time used so far by pid, every live process below it and the children they reaped, in ms. */
+export function treeCpuMs(pid: number): number {
+  return sumOverTree(pid, (p) => {
+    const f = statFields(p);
+    return f ? ((Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14])) * 1000) / TICKS_PER_SECOND : 0;
+  });
 }
 
 export const mib = (bytes: number): string => `${(bytes / 2 ** 20).toFixed(0)} MiB`;

@@ -16,7 +16,7 @@ import { startRegtest, type Regtest } from '../test/support/regtest.js';
 import { newKey, REGTEST_ADDRESS, signNonce } from '../test/wallet-server/support.js';
 import { createLnbitsWallet, installLnbits, lnbitsBalanceMsat, lnbitsInvoice, LNBITS_VERSION, startLnbits, type LnbitsWallet } from './lnbits.js';
 import { figures, report, runLoad, type BenchResult, type Figures, type Operation } from './load.js';
-import { mib, treeRssBytes } from './rss.js';
+import { mib, treeCpuMs, treeRssBytes } from './proc.js';
 
 const clients = Number(process.env.BENCH_CONCURRENCY ?? 16);
 const warmupSeconds = Number(process.env.BENCH_WARMUP_SECONDS ?? 3);
@@ -161,17 +161,36 @@ function handlePid(regtest: Regtest, service: string): number {
   return handle.pid;
 }
 
-/** Warm-up, then the measured window; checks the payees received what the load generator counted. */
-async function measure(side: Side, counted: { ops: number }): Promise<BenchResult> {
+interface Measured {
+  result: BenchResult;
+  /** CPU time each process used during the measured window. */
+  cpuMs: Map<string, number>;
+}
+
+/** Warm-up, then the measured window; checks the payees received what the load generator counted.
+ * `processes` are the lab's processes whose CPU time counts besides the server's own. */
+async function measure(side: Side, processes: Array<{ name: string; pid: number }>, counted: { ops: number }): Promise<Measured> {
+  const watched = [{ name: 'server', pid: side.pid }, ...processes];
   const warmup = await runLoad(`${side.name} (warm-up)`, { port: side.port }, side.operations, warmupSeconds);
+  const cpuBefore = watched.map((p) => treeCpuMs(p.pid));
   const result = await runLoad(side.name, { port: side.port }, side.operations, seconds);
+  const cpuMs = new Map(watched.map((p, i) => [p.name, treeCpuMs(p.pid) - cpuBefore[i]!]));
   report(result);
   counted.ops += warmup.ops + result.ops;
   const received = await side.payeesMsat();
   const expected = BigInt(counted.ops * AMOUNT_SAT * 1000);
   console.log(`  payees hold ${received / 1000n} sat for ${counted.ops} operations counted so far${received === expected ? '' : ' — MISMATCH'}; ` +
     `server RSS ${mib(treeRssBytes(side.pid))}; load average ${loadavg()[0]!.toFixed(2)}`);
-  return result;
+  return { result, cpuMs };
+}
+
+/** CPU ms per operation by process, over all the windows of one server. */
+function cpuPerOperation(windows: Measured[]): string {
+  const ops = windows.reduce((n, w) => n + w.result.ops, 0);
+  const names = [...windows[0]!.cpuMs.keys()];
+  const per = names.map((name) => [name, windows.reduce((t, w) => t + w.cpuMs.get(name)!, 0) / ops] as const);
+  const total = per.reduce((t, [, ms]) => t + ms, 0);
+  return `${per.map(([name, ms]) => `${name} ${ms.toFixed(1)}`).join(', ')}; total ${total.toFixed(1)} ms`;
 }
 
 /** The rounds of one server as one result: every operation and latency over the summed time. */
@@ -205,10 +224,11 @@ export async function compareWithLnbits(): Promise<void> {
     const sides = [await reglabSide(regtest), await lnbitsSide(regtest, cleanup, dir)];
     console.log(`${clients} clients, ${warmupSeconds} s warm-up then ${seconds} s per figure, ${rounds} round(s); ` +
       `${cpus().length} cores, load average ${loadavg().map((l) => l.toFixed(2)).join(' ')} at start`);
+    const processes = ['alice', 'postgres', 'redis'].map((service) => ({ name: service === 'alice' ? 'lnd alice' : service, pid: handlePid(regtest, service) }));
     const counted = sides.map(() => ({ ops: 0 }));
-    const results: BenchResult[][] = sides.map(() => []);
+    const windows: Measured[][] = sides.map(() => []);
     for (let round = 1; round <= rounds; round++) {
-      for (const [i, side] of sides.entries()) results[i]!.push(await measure(side, counted[i]!));
+      for (const [i, side] of sides.entries()) windows[i]!.push(await measure(side, processes, counted[i]!));
     }
     console.log(`load average ${loadavg().map((l) => l.toFixed(2)).join(' ')} at the end`);
     console.log('\nside by side (one operation = invoice on the payee wallet + internal payment from another wallet):');
@@ -217,8 +237,10 @@ export async function compareWithLnbits(): Promise<void> {
       for (const [i, side] of sides.entries()) console.log(line(side.name, figs[i]!));
       console.log(`  ratio (reglab / LNbits, ops/s): ${(figs[0]!.opsPerSecond / figs[1]!.opsPerSecond).toFixed(1)}×`);
     };
-    for (let round = 0; round < rounds; round++) show(`round ${round + 1}:`, results.map((r) => figures(r[round]!)));
-    show(`all ${rounds} rounds:`, results.map(pooled));
+    for (let round = 0; round < rounds; round++) show(`round ${round + 1}:`, windows.map((w) => figures(w[round]!.result)));
+    show(`all ${rounds} rounds:`, windows.map((w) => pooled(w.map((m) => m.result))));
+    console.log('CPU time per operation (ms, measured windows; independent of how busy the machine is):');
+    for (const [i, side] of sides.entries()) console.log(`  ${side.name.padEnd(26)} ${cpuPerOperation(windows[i]!)}`);
   } finally {
     await cleanup.run();
   }
