@@ -122,6 +122,8 @@ describe('rgb node on rgb-lib, in a lab with the consignment proxy', () => {
     await bringUpRln(receiver.client, chain, { unlock: { password: PASSWORD, chain: { kind: 'btcd' }, indexerUrl: electrum }, fundingSat: 500_000n, utxos: { num: 4 } });
     // rgb-lib invoices name only assets the wallet knows already: a first receipt is for any asset
     expect((await receiver.call('POST', '/rgbinvoice', { asset_id: assetId, min_confirmations: 1, witness: false })).body).toMatchObject({ code: 403, name: 'UnknownContractId' });
+    // its height comes from the lab's Electrum indexer, which the chain adapter serves from too
+    expect(await receiver.client.networkInfo()).toEqual({ network: 'Regtest', height: await chain.indexedHeight() });
     blinded = await receiver.client.call('POST', '/rgbinvoice', { assignment: { type: 'Fungible', value: 100 }, min_confirmations: 1, witness: false });
     witness = await receiver.client.call('POST', '/rgbinvoice', { assignment: { type: 'Fungible', value: 50 }, min_confirmations: 1, witness: true });
     expect(blinded.recipient_id).toMatch(/^bcrt:utxob:/);
@@ -245,13 +247,23 @@ describe('rgb node on rgb-lib, in a lab with the consignment proxy', () => {
     expect(await issuer.client.listChannels()).toEqual([]);
   });
 
-  it('keeps its wallet across a restart: locked at first, 401 for a wrong password, then the same key and balance', async () => {
+  it('keeps its wallet across a restart: locked at first, 401 for a wrong password, "changing state" while unlocking, then the same key and balance', async () => {
     await receiver.stop();
     receiver = await startRgbNode({ INDEXER_URL: electrum, PROXY_ENDPOINT: proxy.endpoint }, receiver.dataDir);
     expect((await receiver.call('POST', '/assetbalance', { asset_id: assetId })).body).toEqual({ error: 'Node is locked (hint: call unlock)', code: 403, name: 'LockedNode' });
     expect(await receiver.call('POST', '/unlock', { password: 'not-the-password' })).toEqual({ status: 401, body: { error: 'The provided password is incorrect', code: 401, name: 'WrongPassword' } });
     expect((await receiver.call('POST', '/address', {})).body.name).toBe('LockedNode');
-    expect(await receiver.call('POST', '/unlock', { password: PASSWORD })).toEqual({ status: 200, body: {} });
+    // while /unlock opens the keys and goes online, other calls are refused as RLN refuses them
+    const unlocking = receiver.call('POST', '/unlock', { password: PASSWORD });
+    const firstOtherThanLocked = await waitFor(
+      async () => {
+        const { status, body } = await receiver.call('POST', '/address', {});
+        return body?.name === 'LockedNode' ? undefined : (body?.name ?? status);
+      },
+      { timeoutMs: 30_000, intervalMs: 5, what: '/address to answer something other than LockedNode' },
+    );
+    expect(firstOtherThanLocked).toBe('ChangingState');
+    expect(await unlocking).toEqual({ status: 200, body: {} });
     expect(await receiver.client.call('POST', '/assetbalance', { asset_id: assetId })).toMatchObject({ settled: 175, spendable: 175 });
   });
 
