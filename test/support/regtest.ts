@@ -21,6 +21,8 @@ import { stringify } from 'yaml';
 export interface RegtestOptions {
   /** lnd node names (default none). */
   lnd?: string[];
+  /** rgb node names (RGB wallets on rgb-lib; they need the indexer). */
+  rgb?: string[];
   channels?: { from: string; to: string; capacity_sat: number; push_sat?: number }[];
   fundingSat?: number;
   indexer?: boolean;
@@ -54,7 +56,10 @@ export async function startRegtest(options: RegtestOptions = {}): Promise<Regtes
   const yaml = stringify({
     name: 'test',
     indexer: { enabled: options.indexer ?? false },
-    nodes: (options.lnd ?? []).map((name) => ({ name, kind: 'lnd', funding_sat: options.fundingSat ?? 10_000_000 })),
+    nodes: [
+      ...(options.lnd ?? []).map((name) => ({ name, kind: 'lnd', funding_sat: options.fundingSat ?? 10_000_000 })),
+      ...(options.rgb ?? []).map((name) => ({ name, kind: 'rgb', funding_sat: options.fundingSat ?? 10_000_000 })),
+    ],
     channels: options.channels ?? [],
     services: options.services ?? {},
   });

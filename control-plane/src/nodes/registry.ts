@@ -9,6 +9,8 @@ import type { ServiceKind } from './kinds.js';
 import { lnd } from './lnd/index.js';
 import { postgres } from './postgres/index.js';
 import { redis } from './redis/index.js';
+import { rgb } from './rgb/index.js';
+import { rgbProxy } from './rgb-proxy/index.js';
 import { rln } from './rln/index.js';
 import type { KindDefinition } from './types.js';
 import { walletServer } from './wallet-server/index.js';
@@ -17,9 +19,11 @@ const KINDS: Record<ServiceKind, KindDefinition> = {
   btcd,
   lnd,
   rln,
+  rgb,
   postgres,
   redis,
   indexer,
+  'rgb-proxy': rgbProxy,
   'wallet-server': walletServer,
   faucet,
   'chain-adapter': chainAdapter,

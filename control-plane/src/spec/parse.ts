@@ -66,11 +66,11 @@ function checkReferences(lab: RawLab): Reference[] {
     if (node.kind === 'rln' && lab.runtime !== 'docker') {
       problems.push({ path: ['nodes', index, 'kind'], message: 'rln nodes run only in the docker runtime (set runtime: docker)' });
     }
-    if (node.kind === 'rln' && !lab.indexer.enabled) {
-      problems.push({ path: ['nodes', index, 'kind'], message: 'rln nodes follow the chain through the indexer (indexer.enabled: true)' });
+    if ((node.kind === 'rln' || node.kind === 'rgb') && !lab.indexer.enabled) {
+      problems.push({ path: ['nodes', index, 'kind'], message: `${node.kind} nodes follow the chain through the indexer (indexer.enabled: true)` });
     }
   });
-  const reservedNames = new Set(['chain', 'indexer', 'postgres', 'redis', 'wallet-server', 'faucet', 'chain-adapter']);
+  const reservedNames = new Set(['chain', 'indexer', 'postgres', 'redis', 'rgb-proxy', 'wallet-server', 'faucet', 'chain-adapter']);
   lab.nodes.forEach((node, index) => {
     if (reservedNames.has(node.name)) problems.push({ path: ['nodes', index, 'name'], message: `"${node.name}" is the name of a lab service; pick another node name` });
   });
@@ -81,7 +81,9 @@ function checkReferences(lab: RawLab): Reference[] {
       if (!nodes.has(channel[end])) problems.push({ path: ['channels', index, end], message: `no node named "${channel[end]}" (nodes: ${[...nodes.keys()].join(', ') || 'none'})` });
     }
     for (const end of ['from', 'to'] as const) {
-      if (nodes.get(channel[end])?.kind === 'rln') problems.push({ path: ['channels', index, end], message: 'channels of rln nodes (asset channels) are opened through RLN\'s API, not from lab.yaml' });
+      const kind = nodes.get(channel[end])?.kind;
+      if (kind === 'rln') problems.push({ path: ['channels', index, end], message: 'channels of rln nodes (asset channels) are opened through RLN\'s API, not from lab.yaml' });
+      if (kind === 'rgb') problems.push({ path: ['channels', index, end], message: 'rgb nodes have no Lightning side (they are RGB wallets on rgb-lib): channels need lnd or rln nodes' });
     }
     if (channel.from === channel.to) problems.push({ path: ['channels', index, 'to'], message: 'a channel needs two different nodes' });
     if (channel.push_sat >= channel.capacity_sat) problems.push({ path: ['channels', index, 'push_sat'], message: `push_sat must be less than capacity_sat (${channel.capacity_sat})` });
@@ -95,8 +97,9 @@ function checkReferences(lab: RawLab): Reference[] {
     const node = nodes.get(settings.node);
     if (!node) problems.push({ path: ['services', service, 'node'], message: `no node named "${settings.node}"` });
     else if (service === 'faucet' && node.kind !== 'lnd') problems.push({ path: ['services', service, 'node'], message: 'the faucet sends from an lnd node wallet' });
+    else if (service === 'wallet-server' && node.kind === 'rgb') problems.push({ path: ['services', service, 'node'], message: 'the wallet server needs a Lightning node (lnd or rln); rgb nodes have no Lightning side' });
   }
-  const serviceNames = new Set(['chain', ...(lab.indexer.enabled ? ['indexer'] : []), 'postgres', 'redis', ...nodes.keys(), ...Object.keys(lab.services)]);
+  const serviceNames = new Set(['chain', ...(lab.indexer.enabled ? ['indexer'] : []), 'postgres', 'redis', 'rgb-proxy', ...nodes.keys(), ...Object.keys(lab.services)]);
   for (const name of Object.keys(lab.supervision.services)) {
     if (!serviceNames.has(name)) problems.push({ path: ['supervision', 'services', name], message: `no service named "${name}" in this lab (services: ${[...serviceNames].join(', ')})` });
   }

@@ -38,7 +38,7 @@ export const labSchema = {
         required: ['name'],
         properties: {
           name,
-          kind: { enum: ['lnd', 'rln'], default: 'lnd' },
+          kind: { enum: ['lnd', 'rln', 'rgb'], default: 'lnd' },
           funding_sat: { ...sat, default: 10_000_000 },
           restart,
         },

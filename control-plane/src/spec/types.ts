@@ -32,7 +32,7 @@ export interface SupervisionSpec {
 
 export interface NodeSpec {
   name: string;
-  kind: 'lnd' | 'rln';
+  kind: 'lnd' | 'rln' | 'rgb';
   funding_sat: number;
   restart?: RestartPolicy;
 }

@@ -1,7 +1,7 @@
 // The lab's Redis (the wallet server's sessions, the faucet's cool-downs).
 import type { LaunchSpec, Placement } from '../../runtimes/types.js';
 import type { KindDefinition, LabAccess } from '../types.js';
-import { pingRedis, redisArgs } from './server.js';
+import { pingRedis, redisArgs, saveRedis } from './server.js';
 
 const url = (address: string) => `redis://${address}`;
 
@@ -11,7 +11,7 @@ export function labRedisUrl(access: LabAccess, placement: Placement): string {
   return spec.managed ? url(placement.reach('redis', 'redis')) : spec.url;
 }
 
-/** redis-server as `placement` runs it, keeping nothing on disk. */
+/** redis-server as `placement` runs it, keeping nothing on disk but what a snapshot asks it to save. */
 export function redisServiceLaunch(placement: Placement): LaunchSpec {
   return { program: { type: 'system', name: 'redis-server' }, args: redisArgs(placement.dataDir, placement.port('redis'), placement.listenHost), env: {} };
 }
@@ -22,6 +22,7 @@ export const redis: KindDefinition = {
   dependsOn: () => [],
   launch: (access, service) => redisServiceLaunch(access.placementFor(service.name)),
   probe: (access, service) => pingRedis(url(access.host.reach(service.name, 'redis'))),
+  flush: (access, service) => saveRedis(url(access.host.reach(service.name, 'redis'))),
   describe: async (access, service) => ({ url: url(access.host.reach(service.name, 'redis')) }),
   credentials: async (access, service) => ({ url: url(access.host.reach(service.name, 'redis')) }),
 };

@@ -10,7 +10,7 @@ export function redisServerBinary(): string {
   return binary;
 }
 
-/** A Redis that keeps nothing on disk: lab queues and cool-downs live as long as the lab. */
+/** A Redis that writes nothing to disk on its own (lab queues and cool-downs live as long as the lab); it loads dump.rdb from its folder when there is one (a restored snapshot). */
 export function redisArgs(dataDir: string, port: number, host = '127.0.0.1'): string[] {
   return ['--port', String(port), '--bind', host, '--dir', dataDir, '--save', '', '--appendonly', 'no', '--daemonize', 'no', '--protected-mode', 'no'];
 }
@@ -21,6 +21,18 @@ export function redisLaunch(dataDir: string, port: number): ProcessLaunch {
 }
 
 export const redisUrl = (port: number) => `redis://127.0.0.1:${port}`;
+
+/** Writes the Redis at `url`'s data to dump.rdb in its folder, which it loads when it starts. */
+export async function saveRedis(url: string): Promise<void> {
+  const client = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null, connectTimeout: 2_000 });
+  client.on('error', () => undefined); // the failed command says it
+  try {
+    await client.connect();
+    await client.save();
+  } finally {
+    client.disconnect();
+  }
+}
 
 /** True when a Redis answers PING at `url`; throws while it cannot be reached. */
 export async function pingRedis(url: string): Promise<boolean> {

@@ -8,7 +8,7 @@ import { answersHttp } from '../project-service.js';
 import type { KindDefinition, LabAccess } from '../types.js';
 import { createColoredUtxos, initAndUnlock, rlnArgs, type RlnChainAccess } from './start-sequence.js';
 
-const clientOf = (access: LabAccess, name: string) => new RlnClient(`http://${access.host.reach(name, 'api')}`);
+export const clientOf = (access: LabAccess, name: string) => new RlnClient(`http://${access.host.reach(name, 'api')}`);
 
 /** The chain as RLN's start sequence needs it: blocks mined by the lab, served by the indexer. */
 function chainAccess(access: LabAccess): RlnChainAccess {
@@ -20,9 +20,13 @@ function chainAccess(access: LabAccess): RlnChainAccess {
   };
 }
 
-class RlnLabNode implements LabNode {
-  readonly kind = 'rln';
-  constructor(readonly name: string, private readonly client: RlnClient) {}
+/** A node that serves RLN's API (RLN itself, or an rgb node): its on-chain wallet. */
+export class RlnApiNode implements LabNode {
+  constructor(
+    readonly name: string,
+    readonly kind: 'rln' | 'rgb',
+    private readonly client: RlnClient,
+  ) {}
 
   newAddress(): Promise<string> {
     return this.client.address();
@@ -37,7 +41,26 @@ class RlnLabNode implements LabNode {
     await waitFor(async () => (await this.client.networkInfo()).height >= height, { timeoutMs, what: `rln node ${this.name} to reach height ${height}` });
   }
 
-  close(): void {}
+  close(): void {
+    // plain HTTP calls: nothing to release
+  }
+}
+
+/** RLN's start sequence, for every node serving its API: init (once), unlock over the lab's indexer. */
+export async function initialiseRlnApi(access: LabAccess, name: string): Promise<void> {
+  const placement = access.placementFor(name);
+  await initAndUnlock(clientOf(access, name), { password: access.lab.secrets.rlnPassword, chain: { kind: 'btcd' }, indexerUrl: `tcp://${placement.reach('indexer', 'electrum')}`, alias: name });
+}
+
+/** Colored UTXOs for RGB allocations, once the node's funding is confirmed. */
+export const createLabUtxos = (access: LabAccess, name: string) => createColoredUtxos(clientOf(access, name), chainAccess(access));
+
+/** What status shows of a node serving RLN's API: its API, and its pubkey once initialised. */
+export async function describeRlnApi(access: LabAccess, name: string): Promise<Record<string, string>> {
+  const described: Record<string, string> = { api: `http://${access.host.reach(name, 'api')}` };
+  const info = await clientOf(access, name).nodeInfo().catch(() => undefined);
+  if (info) described.pubkey = info.pubkey;
+  return described;
 }
 
 export const rln: KindDefinition = {
@@ -47,18 +70,10 @@ export const rln: KindDefinition = {
   launch: (access, service) => ({ program: { type: 'image', name: 'rln' }, args: rlnArgs(access.placementFor(service.name)), env: {} }),
   // any answer will do: before /init and /unlock RLN answers its API with 403
   probe: (access, service) => answersHttp(`http://${access.host.reach(service.name, 'api')}/networkinfo`, { anyStatus: true }),
-  async describe(access, service) {
-    const described: Record<string, string> = { api: `http://${access.host.reach(service.name, 'api')}` };
-    const info = await clientOf(access, service.name).nodeInfo().catch(() => undefined);
-    if (info) described.pubkey = info.pubkey;
-    return described;
-  },
+  describe: (access, service) => describeRlnApi(access, service.name),
   credentials: async (access, service) => ({ api: `http://${access.host.reach(service.name, 'api')}`, password: access.lab.secrets.rlnPassword }),
-  node: (access, name) => new RlnLabNode(name, clientOf(access, name)),
-  async initialise(access, name) {
-    const placement = access.placementFor(name);
-    await initAndUnlock(clientOf(access, name), { password: access.lab.secrets.rlnPassword, chain: { kind: 'btcd' }, indexerUrl: `tcp://${placement.reach('indexer', 'electrum')}`, alias: name });
-  },
-  afterFunding: (access, name) => createColoredUtxos(clientOf(access, name), chainAccess(access)),
+  node: (access, name) => new RlnApiNode(name, 'rln', clientOf(access, name)),
+  initialise: initialiseRlnApi,
+  afterFunding: createLabUtxos,
   clientEnv: (_access, name, placement) => ({ NODE_KIND: 'rln', RLN_URL: `http://${placement.reach(name, 'api')}` }),
 };
