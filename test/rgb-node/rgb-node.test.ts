@@ -2,12 +2,14 @@
 // Esplora chain adapter) and the lab's consignment proxy, driven through RLN's API as the lab and RLN
 // clients drive it: the lab's RLN start sequence unchanged, issuance, invoices, a transfer settled on
 // both sides, refusals in RLN's error body, a restart.
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mineBlocks } from '../../control-plane/src/lab/operations.js';
 import { bringUpRln, type RlnChainAccess } from '../../control-plane/src/nodes/rln/start-sequence.js';
 import { waitFor } from '../../lib/wait.js';
 import { startRegtest, type Regtest } from '../support/regtest.js';
-import { labChain, startRgbNode, startRgbProxy, type RgbNodeProcess } from './support.js';
+import { labChain, startRgbNode, startRgbProxy, testFolder, type RgbNodeProcess } from './support.js';
 
 const PASSWORD = 'lab-password-1';
 const SUPPLY = 1_000;
@@ -25,18 +27,21 @@ describe('rgb node on rgb-lib, in a lab with the consignment proxy', () => {
   let issuerPubkey: string;
   let issuerMnemonic: string;
 
+  const folder = testFolder();
+  stops.push(async () => rmSync(folder, { recursive: true, force: true }));
+
   beforeAll(async () => {
     regtest = await startRegtest({ indexer: true, services: { 'chain-adapter': {} } });
     stops.push(() => regtest.stop());
     esplora = `http://${regtest.address('chain-adapter', 'http')}/api`;
     chain = labChain(regtest, esplora);
-    proxy = await startRgbProxy();
+    proxy = await startRgbProxy(join(folder, 'proxy'));
     stops.push(() => proxy.stop());
-    issuer = await startRgbNode({ INDEXER_URL: esplora, PROXY_ENDPOINT: proxy.endpoint });
+    issuer = await startRgbNode({ INDEXER_URL: esplora, PROXY_ENDPOINT: proxy.endpoint }, join(folder, 'issuer'));
     stops.push(() => issuer.stop());
     // the receiver reads the chain from the lab's Electrum indexer, the issuer from the Esplora adapter
     electrum = `tcp://${regtest.address('indexer', 'electrum')}`;
-    receiver = await startRgbNode({ INDEXER_URL: electrum, PROXY_ENDPOINT: proxy.endpoint });
+    receiver = await startRgbNode({ INDEXER_URL: electrum, PROXY_ENDPOINT: proxy.endpoint }, join(folder, 'receiver'));
     stops.push(() => receiver.stop());
   });
 
@@ -97,7 +102,7 @@ describe('rgb node on rgb-lib, in a lab with the consignment proxy', () => {
   });
 
   it('restores a node from its mnemonic: the same key and the same bitcoin; a mnemonic that is not one is 400', async () => {
-    const restored = await startRgbNode({ INDEXER_URL: esplora, PROXY_ENDPOINT: proxy.endpoint });
+    const restored = await startRgbNode({ INDEXER_URL: esplora, PROXY_ENDPOINT: proxy.endpoint }, join(folder, 'restored'));
     try {
       expect((await restored.call('POST', '/init', { password: PASSWORD, mnemonic: 'not a mnemonic' })).body).toMatchObject({ code: 400, name: 'InvalidMnemonic' });
       expect((await restored.call('POST', '/address', {})).body.name).toBe('NotInitialized');

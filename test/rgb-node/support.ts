@@ -18,7 +18,11 @@ export interface RgbNodeProcess {
   stop(): Promise<number | null>;
 }
 
-export async function startRgbNode(env: { INDEXER_URL?: string; PROXY_ENDPOINT?: string }, dataDir = mkdtempSync(join(tmpdir(), 'rgb-node-'))): Promise<RgbNodeProcess> {
+/** A folder for one test file's nodes and proxy; remove it in afterAll. */
+export const testFolder = () => mkdtempSync(join(tmpdir(), 'rgb-node-test-'));
+
+/** A node with its data in `dataDir` (a new folder starts a new node; the same folder restarts one). */
+export async function startRgbNode(env: { INDEXER_URL?: string; PROXY_ENDPOINT?: string }, dataDir: string): Promise<RgbNodeProcess> {
   const running = await runEntryPoint('services/rgb-node/src/main.ts', { ...env, DATA_DIR: dataDir, LOG_LEVEL: 'warn' }, '/openapi.json');
   return {
     url: running.url,
@@ -37,8 +41,8 @@ export async function startRgbNode(env: { INDEXER_URL?: string; PROXY_ENDPOINT?:
   };
 }
 
-export async function startRgbProxy(): Promise<RunningEntryPoint & { endpoint: string }> {
-  const running = await runEntryPoint('services/rgb-proxy/src/main.ts', { DATA_DIR: mkdtempSync(join(tmpdir(), 'rgb-proxy-')), LOG_LEVEL: 'warn' }, '/openapi.json');
+export async function startRgbProxy(dataDir: string): Promise<RunningEntryPoint & { endpoint: string }> {
+  const running = await runEntryPoint('services/rgb-proxy/src/main.ts', { DATA_DIR: dataDir, LOG_LEVEL: 'warn' }, '/openapi.json');
   return { ...running, endpoint: `${running.url.replace(/^http/, 'rpc')}/json-rpc` };
 }
 
