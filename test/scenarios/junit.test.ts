@@ -1,10 +1,8 @@
 // The JUnit report as CI reads it: written from a real run of the runner, then read back by
 // junitparser (PyPI), which must see the suites, cases, failures, skips and times of the run.
-import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { homedir, tmpdir } from 'node:os';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseScenario } from '../../scenarios/src/load/load-scenario.js';
 import { junitXml } from '../../scenarios/src/report/junit.js';
@@ -12,23 +10,7 @@ import { flattenSteps, type RunReport } from '../../scenarios/src/report/types.j
 import { runScenario } from '../../scenarios/src/run/runner.js';
 import { StepFailure } from '../../scenarios/src/steps/failure.js';
 import type { AnyStepKind } from '../../scenarios/src/steps/kind.js';
-
-const run = promisify(execFile);
-const JUNITPARSER_VERSION = '3.2.0';
-const venv = join(process.env.REGLAB_CACHE_DIR ?? join(homedir(), '.cache', 'reglab'), `junitparser-venv-${JUNITPARSER_VERSION}`);
-
-/** junitparser from PyPI in a venv of the lab's cache, installed on first use. */
-async function junitparserPython(): Promise<string> {
-  const python = join(venv, 'bin', 'python');
-  if (existsSync(python)) return python;
-  try {
-    await run('python3', ['-m', 'venv', venv]);
-    await run(join(venv, 'bin', 'pip'), ['install', '--quiet', `junitparser==${JUNITPARSER_VERSION}`], { timeout: 300_000 });
-  } catch (error) {
-    throw new Error(`this test needs junitparser: python3 -m venv ${venv} && ${venv}/bin/pip install junitparser==${JUNITPARSER_VERSION} (${(error as Error).message})`);
-  }
-  return python;
-}
+import { readJunit } from './junit-reader.js';
 
 const kinds: AnyStepKind[] = [
   { name: 'echo', summary: 'answers its value', args: { type: 'object', properties: { value: {}, ms: { type: 'integer' } } }, run: async (args: { value?: unknown; ms?: number }) => {
@@ -60,8 +42,7 @@ describe('JUnit report', () => {
   it('is read by junitparser with the suites, cases, failures, skips and times of the run', async () => {
     const file = join(dir, 'report.xml');
     writeFileSync(file, junitXml(report));
-    const { stdout } = await run(await junitparserPython(), [join(import.meta.dirname, 'read-junit.py'), file]);
-    const suites = JSON.parse(stdout) as { name: string; tests: number; failures: number; skipped: number; errors: number; time: number; cases: { name: string; classname: string; time: number; results: { kind: string; message: string }[]; system_out: string | null }[] }[];
+    const suites = await readJunit(file);
 
     expect(suites.map((suite) => [suite.name, suite.tests, suite.failures, suite.skipped, suite.errors])).toEqual([
       ['all good', 4, 0, 0, 0],

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadScenarioFile } from '../../scenarios/src/load/load-scenario.js';
 import type { RunReport } from '../../scenarios/src/report/types.js';
 import { runScenario } from '../../scenarios/src/run/runner.js';
+import { readJunit } from './junit-reader.js';
 import { failuresOf, startLab, type RunningLab } from './support.js';
 
 const run = promisify(execFile);
@@ -28,7 +29,7 @@ describe('the scenario library against the default lab', () => {
   for (const file of LIBRARY) {
     it(`${file} passes`, async () => {
       const report = await runScenario(loadScenarioFile(join('scenarios', file)), { api: lab.client, lab: lab.name });
-      expect(failuresOf(report)).toEqual([]);
+      expect(failuresOf(report), file).toEqual([]);
       expect(report.passed).toBe(true);
     }, 600_000);
   }
@@ -62,9 +63,22 @@ describe('the scenario library against the default lab', () => {
       expect(result.stdout).toContain('2 scenarios: 1 passed, 1 failed');
       const report = JSON.parse(readFileSync(json, 'utf8')) as RunReport;
       expect(report.scenarios.map((scenario) => [scenario.scenario, scenario.passed])).toEqual([['mines two blocks', true], ['asks too much', false]]);
-      const xml = readFileSync(junit, 'utf8');
-      expect(xml.match(/<testsuite /g)).toHaveLength(2);
-      expect(xml).toContain('<failure message="$.channelBalanceSat is');
+      const suites = await readJunit(junit);
+      expect(suites.map((suite) => [suite.name, suite.tests, suite.failures, suite.skipped])).toEqual([['mines two blocks', 2, 0, 0], ['asks too much', 2, 1, 1]]);
+      expect(suites[1].cases[0].results[0].message).toMatch(/^\$\.channelBalanceSat is \d+, expected at least 999999999999$/);
+    });
+
+    it('prints the report of one scenario with --json, and runs version 1 files as they are', async () => {
+      const file = join(lab.home, 'v1-failing.yaml');
+      writeFileSync(file, 'name: too much\nsteps:\n  - expect: { node: carol, channel_balance_sat: { at_least: 999999999 } }\n  - mine: { blocks: 1 }\n');
+      const human = await reglab('scenario', 'run', file);
+      expect(human.code).toBe(1);
+      expect(human.stdout).toMatch(/✗ 1\. expect \{"node":"carol","channel_balance_sat":\{"at_least":999999999\}\} \(\d+(\.\d)? s, \d+ attempts\)/);
+      expect(human.stdout).toContain('0 passed, 1 failed, 1 not run');
+      const machine = await reglab('--json', 'scenario', 'run', file);
+      const report = JSON.parse(machine.stdout);
+      expect(report).toMatchObject({ scenario: 'too much', passed: false, steps: [{ status: 'failed', passed: false }, { status: 'skipped' }] });
+      expect(report.steps[0].error).toMatch(/^\$\.nodes\[name=carol\]\.channelBalanceSat is \d+, expected at least 999999999 \(after \d+ attempts\)$/);
     });
 
     it('exits 2 and runs nothing when a file of the folder is invalid, naming file, line and column', async () => {

@@ -124,8 +124,9 @@ describe('scenario files are checked before anything runs', () => {
     for (const file of files) expect(() => loadScenarioFile(`scenarios/${file}`), file).not.toThrow();
   });
 
-  it('documents every step kind in docs/scenarios.md', () => {
+  it('documents every step kind and every scenario of the library in docs/scenarios.md', () => {
     const docs = readFileSync('docs/scenarios.md', 'utf8');
     for (const kind of STEP_KINDS) expect(docs, kind.name).toContain(`\`${kind.name}: `);
+    for (const file of readdirSync('scenarios').filter((name) => name.endsWith('.yaml'))) expect(docs, file).toContain(`| \`${file}\` |`);
   });
 });

@@ -1,8 +1,9 @@
-// When a step fails after this run broke something on purpose, the failure says so: a service
-// that did not answer is looked up (status, restart policy, restarts, error) and the faults this
-// run caused are named with their step.
+// When a step fails, the reason says what happened to the lab meanwhile: a service that did not
+// answer is looked up (status, restart policy, restarts, error), services the supervisor restarted
+// or that are not ready since the run began are named, and so are the faults the run caused on
+// purpose, with their step.
 import { describeError } from '../../../lib/errors.js';
-import type { ServiceDirectory } from '../steps/services.js';
+import type { LabView, ServiceDirectory, ServiceView } from '../steps/services.js';
 
 export interface Fault {
   action: string;
@@ -10,23 +11,37 @@ export interface Fault {
   stepId: string;
 }
 
-export async function diagnose(error: unknown, faults: Fault[], services: ServiceDirectory): Promise<string> {
+/** `before` is the lab when the run began; without it (the lab could not be asked then) it is not asked again. */
+export async function diagnose(error: unknown, faults: Fault[], services: ServiceDirectory, before: LabView | undefined): Promise<string> {
   const message = describeError(error);
   const unreachable = (error as { unreachable?: string }).unreachable;
   const notes: string[] = [];
-  if (unreachable) notes.push(await serviceState(unreachable, services));
+  if (before) {
+    try {
+      const now = await services.fresh();
+      if (unreachable) notes.push(describeService(await services.service(unreachable, now)));
+      notes.push(...changesSince(before, now, new Set([unreachable, ...faults.map((fault) => fault.target)])));
+    } catch (lookup) {
+      notes.push(`the lab could not be asked what happened: ${describeError(lookup)}`);
+    }
+  }
   const relevant = unreachable ? faults.filter((fault) => fault.target === unreachable) : faults;
   if (relevant.length > 0) notes.push(`this run ${relevant.map((fault) => `did ${fault.action} ${fault.target} at step ${fault.stepId}`).join(', ')}`);
   return notes.length > 0 ? `${message} [${notes.join('; ')}]` : message;
 }
 
-async function serviceState(name: string, services: ServiceDirectory): Promise<string> {
-  try {
-    const service = await services.service(name, await services.fresh());
-    const policy = service.restartPolicy ? `, restart policy ${service.restartPolicy}` : '';
-    const restarts = service.restarts !== undefined ? `, ${service.restarts} restart(s)` : '';
-    return `the lab reports ${name} ${service.status}${policy}${restarts}${service.error ? `: ${service.error}` : ''}`;
-  } catch (error) {
-    return `the lab could not be asked about ${name}: ${describeError(error)}`;
-  }
+function describeService(service: ServiceView): string {
+  const policy = service.restartPolicy ? `, restart policy ${service.restartPolicy}` : '';
+  const restarts = service.restarts !== undefined ? `, ${service.restarts} restart(s)` : '';
+  return `the lab reports ${service.name} ${service.status}${policy}${restarts}${service.error ? `: ${service.error}` : ''}`;
+}
+
+/** Services not named already that the supervisor restarted, or that are not ready, since the run began. */
+function changesSince(before: LabView, now: LabView, named: Set<string | undefined>): string[] {
+  return now.services.filter((service) => !named.has(service.name)).flatMap((service) => {
+    const restartsBefore = before.services.find((earlier) => earlier.name === service.name)?.restarts ?? 0;
+    const restarted = (service.restarts ?? 0) - restartsBefore;
+    if (restarted > 0) return [`meanwhile the supervisor restarted ${service.name} ${restarted} time(s) (now ${service.status})`];
+    return service.status === 'ready' ? [] : [`${service.name} is ${service.status}${service.error ? `: ${service.error}` : ''}`];
+  });
 }

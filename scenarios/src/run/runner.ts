@@ -44,6 +44,7 @@ class ScenarioRun {
   private readonly clients = new ClientAddresses();
   private readonly services: ServiceDirectory;
   private readonly kinds: Map<string, AnyStepKind>;
+  private labAtStart?: LabView;
 
   constructor(
     private readonly scenario: Scenario,
@@ -56,6 +57,8 @@ class ScenarioRun {
   async run(): Promise<ScenarioReport> {
     const startedAt = new Date();
     const reports: StepReport[] = [];
+    // how the lab was at the start, so that a failure can say what changed since
+    this.labAtStart = await this.services.fresh().catch(() => undefined);
     let failure = this.defineVariables();
     for (const step of this.scenario.steps) {
       const report = failure ? notRun(step, failure) : await this.runStep(step, this.lookup);
@@ -117,7 +120,7 @@ class ScenarioRun {
       ...(attempt.children ? { steps: attempt.children } : {}),
     };
     if (attempt.ok) return { ...report, status: 'passed', passed: true };
-    const error = await diagnose(attempt.error, this.faults, this.services);
+    const error = await diagnose(attempt.error, this.faults, this.services, this.labAtStart);
     return { ...report, status: 'failed', passed: false, error: attempts > 1 ? `${error} (after ${attempts} attempts)` : error };
   }
 
