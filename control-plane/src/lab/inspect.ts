@@ -1,19 +1,11 @@
 import { describeError } from '../../../lib/errors.js';
-import { isLightning, type PendingClose } from '../nodes/node.js';
+import { isLightning, type ChannelView, type PendingClose } from '../nodes/node.js';
 import type { LabSession } from './session.js';
 import type { LabState } from './state.js';
 
-export interface ChannelSummary {
-  id: string;
+/** A channel with its partner named as the lab names it. */
+export interface ChannelSummary extends ChannelView {
   partner: string;
-  partnerPubkey: string;
-  capacitySat: number;
-  localSat: number;
-  remoteSat: number;
-  active: boolean;
-  private: boolean;
-  fundingTxid: string;
-  fundingVout: number;
 }
 
 export interface NodeView {

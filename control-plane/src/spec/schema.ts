@@ -2,6 +2,13 @@ const name = { type: 'string', pattern: '^[a-z][a-z0-9-]{0,30}$' };
 const port = { type: 'integer', minimum: 1024, maximum: 65535 };
 const sat = { type: 'integer', minimum: 0 };
 const restart = { enum: ['on-failure', 'always', 'no'] };
+/** A lab service that runs over one node of the lab, with these settings of its own. */
+const serviceOnNode = (properties: Record<string, unknown>) => ({
+  type: 'object',
+  additionalProperties: false,
+  required: ['node'],
+  properties: { node: { type: 'string' }, port, restart, ...properties },
+});
 const externalOrManaged = {
   oneOf: [
     { const: 'managed' },
@@ -64,30 +71,14 @@ export const labSchema = {
       additionalProperties: false,
       default: {},
       properties: {
-        'wallet-server': {
-          type: 'object',
-          additionalProperties: false,
-          required: ['node'],
-          properties: {
-            node: { type: 'string' },
-            port,
-            admin_pubkeys: { type: 'array', items: { type: 'string', pattern: '^0[23][0-9a-f]{64}$' }, default: [] },
-            public_url: { type: 'string', pattern: '^https?://[^/\\s?#]+/?$', description: 'the base URL users reach the wallet server at (Lightning addresses, LNURL callbacks)' },
-            restart,
-          },
-        },
-        faucet: {
-          type: 'object',
-          additionalProperties: false,
-          required: ['node'],
-          properties: {
-            node: { type: 'string' },
-            port,
-            claim_sat: { type: 'integer', minimum: 1000, default: 100_000 },
-            cooldown_seconds: { type: 'integer', minimum: 0, default: 900 },
-            restart,
-          },
-        },
+        'wallet-server': serviceOnNode({
+          admin_pubkeys: { type: 'array', items: { type: 'string', pattern: '^0[23][0-9a-f]{64}$' }, default: [] },
+          public_url: { type: 'string', pattern: '^https?://[^/\\s?#]+/?$', description: 'the base URL users reach the wallet server at (Lightning addresses, LNURL callbacks)' },
+        }),
+        faucet: serviceOnNode({
+          claim_sat: { type: 'integer', minimum: 1000, default: 100_000 },
+          cooldown_seconds: { type: 'integer', minimum: 0, default: 900 },
+        }),
         'chain-adapter': { type: 'object', additionalProperties: false, properties: { port, restart } },
       },
     },
