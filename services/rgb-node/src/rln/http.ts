@@ -31,8 +31,8 @@ export function rlnSchema(options: RlnRouteOptions) {
 function answerFor(error: unknown, log: FastifyBaseLogger): { status: number; body: RlnErrorBody } {
   const domain = error instanceof RgbLibError ? fromRgbLib(error) : error;
   if (domain instanceof DomainError) return rlnAnswer(domain);
-  const framework = error instanceof RgbLibError ? undefined : httpAnswerFor(error);
-  // RLN names every refusal of a request body (bad JSON, a missing field, a wrong type) so
+  const framework = httpAnswerFor(error);
+  // RLN gives every refusal of a request body (bad JSON, a missing field, a wrong type) this name
   if (framework) return { status: framework.status, body: { error: framework.body.error.message, code: framework.status, name: 'JsonExtractorRejection' } };
   log.error({ err: error }, 'request failed');
   return { status: 500, body: { error: `Unexpected error: ${error instanceof Error ? error.message : String(error)}`, code: 500, name: 'Unexpected' } };
