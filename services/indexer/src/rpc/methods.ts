@@ -1,5 +1,6 @@
 import { FeeCurve } from '../../../../lib/chain/fee-curve.js';
 import { ChainRpcError, type ChainDriver } from '../../../../lib/chain/types.js';
+import { ConfirmedTxCache } from '../confirmed-txs.js';
 import { fromDisplayHex, merkleBranch, toDisplayHex } from '../hashes.js';
 import { transactionHexInBlock } from '../parse.js';
 import type { ScriptHashQueries } from '../queries.js';
@@ -90,18 +91,29 @@ export function createMethods(context: MethodContext): Map<string, MethodSpec> {
     return { block_height: position.height, merkle: branch.map(toDisplayHex), pos: position.position };
   };
 
-  const rawTransaction = async (txidHex: string): Promise<string> => {
-    const txid = fromDisplayHex(txidHex);
-    // The genesis block has one tx, so its Merkle root is the coinbase's txid (the index keeps no tx of it).
-    if (store.headerAt(0)?.subarray(36, 68).equals(txid)) throw new RpcError(ErrorCode.badRequest, GENESIS_COINBASE);
+  const confirmedTxs = new ConfirmedTxCache();
+
+  const fetchTransaction = async (txidHex: string, position: { height: number; position: number } | undefined): Promise<string> => {
     try {
       return await driver.getRawTransactionHex(txidHex);
     } catch (error) {
       // Without a transaction index the node cannot find confirmed txs by id; the block has it.
-      const position = await store.txPosition(txid);
       if (!position) throw new RpcError(ErrorCode.badRequest, `${UNKNOWN_TX}: ${txidHex} (the node answered: ${(error as Error).message})`);
       return transactionHexInBlock(await driver.getBlockHex(toDisplayHex(store.hashAt(position.height)!)), position.position);
     }
+  };
+
+  const rawTransaction = async (txidHex: string): Promise<string> => {
+    const txid = fromDisplayHex(txidHex);
+    // The genesis block has one tx, so its Merkle root is the coinbase's txid (the index keeps no tx of it).
+    if (store.headerAt(0)?.subarray(36, 68).equals(txid)) throw new RpcError(ErrorCode.badRequest, GENESIS_COINBASE);
+    const position = await store.txPosition(txid);
+    const blockHash = position && store.hashAt(position.height)?.toString('hex');
+    const cached = blockHash && confirmedTxs.get(txidHex, blockHash);
+    if (cached) return cached;
+    const hex = await fetchTransaction(txidHex, position);
+    if (blockHash) confirmedTxs.set(txidHex, blockHash, hex);
+    return hex;
   };
 
   /** Where the index has the tx confirmed; read after the hex, so a block applied meanwhile counts. */
@@ -185,7 +197,10 @@ export function createMethods(context: MethodContext): Map<string, MethodSpec> {
         const txid = params.hash(0);
         if (!params.bool(1, false)) return rawTransaction(txid);
         const hex = await rawTransaction(txid);
-        return verboseTransaction(hex, await blockPlace(txid));
+        // Whoever asks about an unconfirmed tx is waiting for it to confirm (rgb-lib settles
+        // transfers so, right after a block): look at the node now rather than at the next poll.
+        const place = (await blockPlace(txid)) ?? (await context.pokeFollower(), await blockPlace(txid));
+        return verboseTransaction(hex, place);
       },
     },
     'blockchain.transaction.broadcast': {
