@@ -44,7 +44,7 @@ describe('rgb-proxy (RGB HTTP JSON-RPC 0.2)', () => {
     form.set('jsonrpc', '2.0');
     form.set('id', id);
     if (params) form.set('params', JSON.stringify(params));
-    if (file) form.set('file', new Blob([file]), 'consignment.rgbc');
+    if (file) form.set('file', new Blob([new Uint8Array(file)]), 'consignment.rgbc');
     const response = await post(form);
     expect(response.status).toBe(200);
     return (await response.json()) as RpcAnswer;

@@ -32,6 +32,13 @@ export interface RgbLab {
 
 const FUNDING_SAT = 1_000_000n;
 
+/** The statuses of one batch's transfers on a wallet. */
+export async function batchStatuses(wallet: RgbWallet, assetId: string, batchTransferIdx: number): Promise<TransferStatus[]> {
+  // a receive on an open invoice has no asset until its consignment arrives
+  const transfers = [...(await wallet.listTransfers(assetId).catch(() => [])), ...(await wallet.listTransfers())];
+  return transfers.filter((transfer) => transfer.batchTransferIdx === batchTransferIdx).map((transfer) => transfer.status);
+}
+
 /**
  * Refreshes the wallets, one after the other, until each transfer of each given batch is `status`
  * on its wallet. On time-out the error says where each one was.
@@ -42,9 +49,7 @@ export async function refreshUntil(status: TransferStatus, parties: { wallet: Rg
       const seen: string[] = [];
       for (const [index, { wallet, batchTransferIdx, assetId }] of parties.entries()) {
         await wallet.refresh();
-        // a receive on an open invoice has no asset until its consignment arrives
-        const transfers = [...(await wallet.listTransfers(assetId).catch(() => [])), ...(await wallet.listTransfers())];
-        const statuses = transfers.filter((transfer) => transfer.batchTransferIdx === batchTransferIdx).map((transfer) => transfer.status);
+        const statuses = await batchStatuses(wallet, assetId, batchTransferIdx);
         if (statuses.length === 0 || statuses.some((current) => current !== status)) seen.push(`party ${index} batch ${batchTransferIdx}: ${statuses.join(', ') || 'no transfer'}`);
       }
       if (seen.length > 0) throw new Error(`not yet ${status}: ${seen.join('; ')}`);
