@@ -1,7 +1,8 @@
 // The worker thread that runs rgb-lib for the whole process. The binding's calls block their
 // thread (rgb-lib talks to the indexer and the proxy synchronously), so they run off the event
-// loop; and they all run on this one thread, because the SWIG addon keeps V8 state in process-wide
-// statics: a second thread that loads it crashes the process.
+// loop; and they all run on this one thread, because the SWIG addon (V8's own API, not N-API) keeps
+// its class templates in process-wide globals that each loading thread resets: loaded on several
+// threads, it crashed the process.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
