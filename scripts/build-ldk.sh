@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Builds reglab-ldk (nodes/ldk: the LDK node daemon on the pinned ldk-node) in release mode.
+# The binary lands in $REGLAB_BIN_DIR (default ~/.cache/reglab/bin) and is rebuilt only when the
+# crate changes: a stamp records the sha256 of nodes/ldk/Cargo.toml, Cargo.lock and src/**.
+# Cargo's target folder stays in ~/.cache/reglab/cargo-target (outside the repo), so a rebuild after
+# a change to the daemon's own code recompiles only the daemon, not ldk-node and its dependencies.
+# Needs cargo (https://rustup.rs); every crate comes from crates.io.
+set -euo pipefail
+here=$(cd "$(dirname "$0")/.." && pwd)
+crate="$here/nodes/ldk"
+out=${REGLAB_BIN_DIR:-$HOME/.cache/reglab/bin}
+target=${REGLAB_CARGO_TARGET_DIR:-$HOME/.cache/reglab/cargo-target}
+pin=$(cd "$crate" && { cat Cargo.toml Cargo.lock; find src -type f | LC_ALL=C sort | xargs cat; } | sha256sum | cut -c1-16)
+stamp="$out/.reglab-ldk.pin"
+if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$pin" ] && [ -x "$out/reglab-ldk" ]; then
+  echo "reglab-ldk up to date in $out (pin $pin)"
+  exit 0
+fi
+if ! command -v cargo >/dev/null; then
+  [ -x "$HOME/.cargo/bin/cargo" ] && export PATH="$HOME/.cargo/bin:$PATH"
+fi
+command -v cargo >/dev/null || { echo "cargo is required to build reglab-ldk: install Rust with https://rustup.rs" >&2; exit 1; }
+mkdir -p "$out" "$target"
+echo "building reglab-ldk (pin $pin) into $out — about 5 minutes on 2 cores the first time"
+CARGO_TARGET_DIR="$target" cargo build --release --locked --manifest-path "$crate/Cargo.toml"
+# Copy to a temporary name, then rename: a running daemon keeps its old file, readers never see half a binary.
+cp "$target/release/reglab-ldk" "$out/.reglab-ldk.tmp"
+mv -f "$out/.reglab-ldk.tmp" "$out/reglab-ldk"
+echo "$pin" > "$stamp"
+echo "reglab-ldk built in $out"
