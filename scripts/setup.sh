@@ -10,7 +10,8 @@ cd "$(dirname "$0")/.."
 with_tests=false
 [ "${1:-}" = "--test" ] && with_tests=true
 
-packages=(postgresql redis-server)
+# build-essential and python3: node-gyp builds rgb-lib's npm binding
+packages=(postgresql redis-server build-essential python3)
 $with_tests && packages+=(electrum chromium)
 missing=()
 for package in "${packages[@]}"; do
@@ -28,6 +29,8 @@ fi
 # Debian starts its own PostgreSQL and Redis where an init system runs; the lab runs its own on free ports.
 
 echo "==> npm packages"
+# node-gyp builds against the installed Node's headers when it has them, instead of downloading them
+[ -f "$(dirname "$(dirname "$(command -v node)")")/include/node/node.h" ] && export npm_config_nodedir="$(dirname "$(dirname "$(command -v node)")")"
 # `npm install` rather than `npm ci`: with this machine's npm settings (lockfiles without registry
 # URLs) npm ci rejects a lock that lists only this platform's optional packages. The lock still pins.
 if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then

@@ -41,6 +41,9 @@ export interface KindDefinition {
   /** The image recipe that runs this kind in the docker runtime (local flavour; upstream if it differs). */
   image: ImageId;
   upstreamImage?: ImageId;
+  /** What the lab's users reach (the wallet server, the faucet...): open to the network when the
+   * control plane is (a workshop), on loopback otherwise. */
+  public?: boolean;
   /** The signal that asks for a clean, prompt shutdown, when not SIGTERM (PostgreSQL: SIGINT). */
   stopSignal?: NodeJS.Signals;
   /** Services that must be ready before this one starts. */

@@ -38,7 +38,7 @@ export interface Placement {
 export interface LabLayout {
   name: string;
   dir: string;
-  services: Record<string, { hostPorts: Record<string, number>; containerPorts: Record<string, number> }>;
+  services: Record<string, { hostPorts: Record<string, number>; containerPorts: Record<string, number>; public?: boolean }>;
 }
 
 /** Where a running service lives: a process group or a container. Stored in the lab state. */
@@ -93,6 +93,8 @@ export interface StartRequest extends ServiceLocation {
   hostPorts: Record<string, number>;
   /** The port each name listens on inside a container (docker only). */
   containerPorts: Record<string, number>;
+  /** Publish its ports on every interface of the machine, not only on 127.0.0.1 (a workshop). */
+  public?: boolean;
 }
 
 /** A runtime with the placements it gives: how each service, and this machine, see the lab. */

@@ -7,6 +7,7 @@ import type { KindDefinition } from '../types.js';
 export const chainAdapter: KindDefinition = {
   ports: { http: 8080 },
   image: 'services',
+  public: true,
   dependsOn: () => [CHAIN_SERVICE, 'indexer'],
   launch(access, service) {
     const placement = access.placementFor(service.name);

@@ -14,6 +14,7 @@ const settingsOf = (access: LabAccess) => {
 export const faucet: KindDefinition = {
   ports: { http: 8080 },
   image: 'services',
+  public: true,
   dependsOn: (_name, spec) => [spec.services.faucet!.node, CHAIN_SERVICE, ...(spec.redis.managed ? ['redis'] : [])],
   launch(access, service) {
     const settings = settingsOf(access);

@@ -13,6 +13,7 @@ const settingsOf = (access: LabAccess) => {
 export const walletServer: KindDefinition = {
   ports: { http: 8080 },
   image: 'services',
+  public: true,
   dependsOn: (_name, spec) => [spec.services['wallet-server']!.node, ...(spec.postgres.managed ? ['postgres'] : []), ...(spec.redis.managed ? ['redis'] : [])],
   launch(access, service) {
     const settings = settingsOf(access);

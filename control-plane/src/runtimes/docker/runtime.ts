@@ -109,7 +109,7 @@ export class DockerRuntime implements Runtime {
       HostConfig: {
         Init: true,
         Binds: [`${volume}:${CONTAINER_DATA_DIR}`],
-        PortBindings: Object.fromEntries(ports.map(([port, hostPort]) => [port, [{ HostIp: '127.0.0.1', HostPort: String(hostPort) }]])),
+        PortBindings: Object.fromEntries(ports.map(([port, hostPort]) => [port, [{ HostIp: request.public ? '0.0.0.0' : '127.0.0.1', HostPort: String(hostPort) }]])),
         NetworkMode: network,
       },
       NetworkingConfig: { EndpointsConfig: { [network]: { Aliases: [service] } } },

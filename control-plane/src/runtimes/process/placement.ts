@@ -9,7 +9,7 @@ export function processPlacement(lab: LabLayout, service: string): Placement {
     return port;
   };
   return {
-    listenHost: '127.0.0.1',
+    listenHost: lab.services[service]?.public ? '0.0.0.0' : '127.0.0.1',
     port: (name) => portOf(service, name),
     dataDir: serviceDataDir(lab.dir, service),
     reach: (target, portName) => `127.0.0.1:${portOf(target, portName)}`,
