@@ -36,7 +36,7 @@ try {
   await sleep(10_000); // the lab settles after its bring-up
   console.log(`default lab (${pids.length} services), ${seconds} s windows, load ${loadavg().map((load) => load.toFixed(2)).join(' ')}`);
   const watched = await measure();
-  cp.plane.manager.supervisor(LAB).stop();
+  await cp.plane.manager.supervisor(LAB).stop();
   const unwatched = await measure();
   console.log(`supervisor running: control plane ${percent(watched.plane)}, lab processes ${percent(watched.lab)}`);
   console.log(`supervisor stopped: control plane ${percent(unwatched.plane)}, lab processes ${percent(unwatched.lab)}`);

@@ -32,8 +32,17 @@ function matches(given: string | undefined, token: string): boolean {
 
 export const isLoopback = (host: string) => host === '127.0.0.1' || host === '::1' || host === 'localhost';
 
-/** With a token, actions and secrets need `Authorization: Bearer <token>`. */
+/**
+ * With a token, actions and secrets need `Authorization: Bearer <token>`. GET /access tells a
+ * client (the dashboard) whether a token is asked for and whether the one it sends is good.
+ */
 export function installAccess(app: FastifyInstance, token: string | undefined): void {
+  app.get('/access', {
+    schema: {
+      summary: 'Whether actions and secrets need a token here, and whether this request carries a good one',
+      response: { 200: { type: 'object', required: ['tokenRequired', 'authorized'], properties: { tokenRequired: { type: 'boolean' }, authorized: { type: 'boolean' } } } },
+    },
+  }, async (request) => ({ tokenRequired: token !== undefined, authorized: token === undefined || matches(bearer(request), token) }));
   if (token === undefined) return;
   app.addHook('onRequest', async (request) => {
     const access = accessOf(request);

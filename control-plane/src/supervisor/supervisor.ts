@@ -28,6 +28,8 @@ export class Supervisor {
   /** Services a restart or a fault command is acting on: the checks leave them alone. */
   private readonly busy = new Set<string>();
   private readonly failedProbes = new Map<string, number>();
+  /** Restarts under way, which stop() waits for (a lab going down must not get a service back). */
+  private readonly restarting = new Set<Promise<void>>();
   private checking = false;
   private probing = false;
   private stopped = false;
@@ -48,10 +50,12 @@ export class Supervisor {
     for (const timer of this.timers) timer.unref();
   }
 
-  stop(): void {
+  /** Stops watching, and waits for a restart under way to end (the restarted service then runs). */
+  async stop(): Promise<void> {
     this.stopped = true;
     for (const timer of this.timers) clearInterval(timer);
     this.timers = [];
+    await Promise.all(this.restarting);
   }
 
   /** Runs `work` on a service with the supervisor's checks held off it (fault commands use this). */
@@ -95,6 +99,8 @@ export class Supervisor {
   }
 
   private async probe(service: ServiceState): Promise<void> {
+    // a service whose dependency is down (its database restarting) is not sick itself
+    if (service.dependsOn.some((dependency) => this.lab.services[dependency]?.status !== 'ready')) return;
     const definition = kindDefinition(service.kind);
     let reason: string | undefined;
     try {
@@ -132,7 +138,13 @@ export class Supervisor {
 
   /** Restarts with backoff, until it is ready or the limit of restarts in the window is reached. */
   private async restart(service: ServiceState, reason: string): Promise<void> {
-    if (this.busy.has(service.name)) return;
+    if (this.busy.has(service.name) || this.stopped) return;
+    const work = this.restartLoop(service, reason);
+    this.restarting.add(work);
+    await work.finally(() => this.restarting.delete(work));
+  }
+
+  private async restartLoop(service: ServiceState, reason: string): Promise<void> {
     this.busy.add(service.name);
     const supervision = this.lab.spec.supervision;
     try {

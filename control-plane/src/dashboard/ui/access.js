@@ -1,22 +1,21 @@
 // Read-only mode: a control plane that listens beyond this machine refuses actions and secrets
 // without its token (401). The page then hides them and offers a field for the token.
-import { call, labPath } from './api.js';
+import { call } from './api.js';
 import { byId } from './dom.js';
 import { saveToken, storedToken } from './token.js';
 
 
-/**
- * Whether the page may act: asks for a secret (a service's last log line). Only a 401 means
- * read-only; any other failure is for the part that failed to say.
- */
-export async function probeAccess(lab, serviceName) {
-  try {
-    await call('GET', labPath(lab, `/logs/${encodeURIComponent(serviceName)}?lines=1`));
-    return { readOnly: false };
-  } catch (error) {
-    if (error.status !== 401) return { readOnly: false };
-    return { readOnly: true, message: storedToken() ? `The token was refused: ${error.message}` : error.message };
-  }
+/** Whether the page may act: the control plane says if it asks for a token and if this one is good. */
+export async function probeAccess() {
+  const { tokenRequired, authorized } = await call('GET', '/access');
+  if (authorized) return { readOnly: false };
+  return {
+    readOnly: true,
+    message: storedToken()
+      ? 'The token was refused: ask the person running the lab for the one `reglab up` printed.'
+      : 'This control plane is open to the network: without its token the page is read-only and credentials stay hidden. Enter the token `reglab up` printed.',
+    tokenRequired,
+  };
 }
 
 /** The read-only banner and its token form; `onToken()` runs after a token is entered. */

@@ -3,7 +3,7 @@
 // calls the faucet) and says how it went.
 import { call, labPath, runJob } from './api.js';
 import { byId, el, setOptions } from './dom.js';
-import { formatSat, plural, shortHex } from './format.js';
+import { formatSat, plural, reachable, shortHex } from './format.js';
 import { perform, reportJob } from './progress.js';
 
 
@@ -14,7 +14,7 @@ const nodeChoice = (name, label) => ({ name, label, choices: 'node' });
 /** The faucet's claim URL, from its service info (the faucet answers any origin). */
 function faucetClaimUrl(view) {
   const url = view.services.find((service) => service.kind === 'faucet')?.info?.url;
-  return url ? `${url.replace(/\/$/, '')}/api/claim` : undefined;
+  return url ? `${reachable(url).replace(/\/$/, '')}/api/claim` : undefined;
 }
 
 const ACTIONS = [

@@ -13,3 +13,13 @@ export const compactSat = (sat) => (typeof sat === 'number' ? compact.format(sat
 export const shortHex = (hex) => (hex ? `${hex.slice(0, 8)}…${hex.slice(-6)}` : '–');
 
 export const plural = (count, one, many = `${one}s`) => `${grouped.format(count)} ${count === 1 ? one : many}`;
+
+/**
+ * A lab URL as this browser reaches it: the lab names its services on 127.0.0.1; a browser in the
+ * room (the page opened on the lab machine's address) reaches them on that address.
+ */
+export function reachable(url) {
+  const here = window.location.hostname;
+  if (here === '127.0.0.1' || here === 'localhost' || here === '[::1]') return url;
+  return url.replace(/^(\w+:\/\/)127\.0\.0\.1(?=[:/]|$)/, `$1${here}`);
+}

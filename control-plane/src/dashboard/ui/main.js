@@ -51,7 +51,7 @@ async function showLab(lab) {
     banner.show(access);
     if (view) render();
   };
-  const checkAccess = async () => setAccess(await probeAccess(lab, view.services[0]?.name ?? 'chain'));
+  const checkAccess = async () => setAccess(await probeAccess());
 
   const refresh = coalesce(async () => {
     try {

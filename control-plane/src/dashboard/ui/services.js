@@ -3,6 +3,7 @@
 import { call, labPath } from './api.js';
 import { copyButton } from './clipboard.js';
 import { el, syncChildren } from './dom.js';
+import { reachable } from './format.js';
 import { perform } from './progress.js';
 
 const LOG_LINES = 40;
@@ -12,7 +13,7 @@ const isWebUrl = (value) => /^https?:\/\//i.test(value);
 /** Name/value rows, each value with a copy button; web URLs are links. */
 function valueList(serviceName, entries) {
   return entries.flatMap(([name, value]) => {
-    const text = typeof value === 'string' ? value : JSON.stringify(value);
+    const text = reachable(typeof value === 'string' ? value : JSON.stringify(value));
     const shown = isWebUrl(text) ? el('a', { href: text, target: '_blank', rel: 'noopener' }, text) : el('code', {}, text);
     return [el('dt', {}, name), el('dd', {}, shown, ' ', copyButton(`${serviceName} ${name}`, () => text))];
   });
