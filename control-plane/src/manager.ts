@@ -1,11 +1,12 @@
 import { EventEmitter } from 'node:events';
-import { conflict, notFound } from '../../lib/errors.js';
-import { bringUp, newLabState } from './lab/bring-up.js';
+import { conflict, describeError, notFound } from '../../lib/errors.js';
+import { bringUp, newLabState, type LabDriverOptions } from './lab/bring-up.js';
 import type { LabEvent } from './lab/events.js';
 import { LabSession } from './lab/session.js';
-import { setStatus, type LabState, type ServiceState } from './lab/state.js';
+import { setStatus, type LabState, type LabStatus, type ServiceState } from './lab/state.js';
 import { tearDown } from './lab/tear-down.js';
 import { runtimeOptionsFor } from './runtimes/select.js';
+import type { RuntimeOptions } from './runtimes/types.js';
 import { parseLabSpec } from './spec/parse.js';
 import type { StateStore } from './store.js';
 import { Faults } from './supervisor/faults.js';
@@ -71,23 +72,66 @@ export class LabManager {
    */
   async create(specText: string, file = 'lab.yaml'): Promise<LabState> {
     const spec = parseLabSpec(specText, file);
-    const existing = this.store.labs[spec.name];
+    return this.launch(spec.name, (dir) => newLabState(spec, specText, dir), bringUp);
+  }
+
+  /**
+   * Starts bringing up the lab `makeLab` makes (in its folder) with `start` in the background: a
+   * new lab, or one restored from a snapshot. Refused when a lab of that name is up.
+   */
+  async launch(name: string, makeLab: (dir: string) => LabState, start: (lab: LabState, options: LabDriverOptions) => Promise<LabSession>): Promise<LabState> {
+    const existing = this.store.labs[name];
     if (existing) {
       if (await this.anyServiceAlive(existing)) {
-        throw conflict('LAB_ALREADY_UP', `lab "${spec.name}" is already up (${existing.status}, since ${existing.createdAt}): run \`reglab down\` first`);
+        throw conflict('LAB_ALREADY_UP', `lab "${name}" is already up (${existing.status}, since ${existing.createdAt}): run \`reglab down\` first`);
       }
-      await this.remove(spec.name, { volumes: true });
+      await this.remove(name, { volumes: true });
     }
-    const lab = newLabState(spec, specText, this.store.labDir(spec.name));
-    this.store.labs[spec.name] = lab;
+    const lab = makeLab(this.store.labDir(name));
+    this.store.labs[name] = lab;
     await this.store.save();
-    const runtimeOptions = await runtimeOptionsFor(spec.runtime);
-    const work = bringUp(lab, { runtimeOptions, controlPlaneUrl: this.controlPlaneUrl(spec.runtime), onEvent: this.emit, persist: this.persist })
+    const runtimeOptions = await runtimeOptionsFor(lab.runtime);
+    const work = start(lab, this.driverOptions(runtimeOptions, lab))
       .then((session) => this.supervise(session))
       .catch(() => undefined)
       .finally(() => this.bringUps.delete(lab.name));
     this.bringUps.set(lab.name, work);
     return lab;
+  }
+
+  /**
+   * Takes a lab out of supervision and runs `work`, which stops its services and brings them back
+   * up (a snapshot saved or restored); the lab is supervised again once it is. Refused unless the
+   * lab is in one of `statuses` and nothing else is bringing it up.
+   */
+  async whilePaused<T>(name: string, statuses: LabStatus[], work: (lab: LabState, options: LabDriverOptions) => Promise<{ session: LabSession; result: T }>): Promise<T> {
+    const lab = this.get(name);
+    if (this.bringUps.has(name) || !statuses.includes(lab.status)) throw conflict('LAB_NOT_READY', `lab "${name}" is ${this.bringUps.has(name) ? 'busy (starting, or a snapshot is being taken)' : lab.status}: wait until it is ${statuses.join(' or ')}`);
+    lab.status = 'stopping';
+    const done = (async () => {
+      await this.release(name);
+      return work(lab, this.driverOptions(await runtimeOptionsFor(lab.runtime), lab));
+    })().catch(async (error: unknown) => {
+      if (lab.status === 'stopping') {
+        lab.status = 'failed';
+        lab.error = describeError(error);
+        await this.persist();
+      }
+      throw error;
+    });
+    this.bringUps.set(name, done.then(({ session }) => this.supervise(session)).catch(() => undefined).finally(() => this.bringUps.delete(name)));
+    const { result } = await done;
+    await this.bringUps.get(name);
+    return result;
+  }
+
+  private driverOptions(runtimeOptions: RuntimeOptions, lab: LabState): LabDriverOptions {
+    return { runtimeOptions, controlPlaneUrl: this.controlPlaneUrl(lab.runtime), onEvent: this.emit, persist: this.persist };
+  }
+
+  /** The state folder: labs, logs, snapshots. */
+  get home(): string {
+    return this.store.home;
   }
 
   private async supervise(session: LabSession): Promise<void> {

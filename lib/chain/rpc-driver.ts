@@ -47,6 +47,11 @@ export abstract class RpcChainDriver implements ChainDriver {
     return heights.map((height, i) => ({ height, hash: hashes[i]!, hex: hexes[i]! }));
   }
 
+  /** Submits blocks in one batch, in order; each answer is null when the block was accepted, else the node's reason. */
+  submitBlocks(hexes: string[]): Promise<(string | null)[]> {
+    return this.rpc.batch<string | null>(hexes.map((hex) => ({ method: 'submitblock', params: [hex] })));
+  }
+
   getBlockHeaderHex(hash: string) {
     return this.call<string>('getblockheader', [hash, false]);
   }

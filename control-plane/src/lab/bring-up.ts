@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { describeError } from '../../../lib/errors.js';
 import { waitFor } from '../../../lib/wait.js';
 import { CHAIN_SERVICE } from '../nodes/btcd/index.js';
 import { kindDefinition } from '../nodes/registry.js';
@@ -8,10 +7,12 @@ import type { LabSpec } from '../spec/types.js';
 import { freePort, isListening } from '../util/ports.js';
 import { newPrivateKeyHex } from '../wallet/keys.js';
 import type { LabEventListener } from './events.js';
-import { mineBlocks, openChannelBetween, waitChannelActive, waitGraphChannels } from './operations.js';
+import { waitNodeChannels } from './channels-ready.js';
+import { mineBlocks, openChannelBetween } from './operations.js';
+import { runToReady } from './phases.js';
 import { planLab, requestedHostPorts } from './plan.js';
 import { LabSession } from './session.js';
-import { startService } from './start-service.js';
+import { startInDependencyOrder } from './start-order.js';
 import type { LabState, ServiceState } from './state.js';
 
 export interface LabDriverOptions {
@@ -67,57 +68,31 @@ export function newLabState(spec: LabSpec, specText: string, dir: string): LabSt
  */
 export async function bringUp(lab: LabState, options: LabDriverOptions): Promise<LabSession> {
   const session = new LabSession(lab, options.runtimeOptions, options.controlPlaneUrl);
-  const phase = async <T>(name: string, work: () => Promise<T>): Promise<T> => {
-    const started = Date.now();
-    const result = await work();
-    const ms = Date.now() - started;
-    lab.phases.push({ name, ms });
-    options.onEvent({ type: 'phase', lab: lab.name, phase: name, ms });
-    await options.persist();
-    return result;
-  };
-  const startAll = (names: string[]) => Promise.all(names.map((name) => startService(session, name, options)));
-  /** Starts `names` wave by wave: each wave is what depends only on services already ready. */
-  const startInWaves = async (names: string[]) => {
-    let waiting = names;
-    while (waiting.length > 0) {
-      const wave = waiting.filter((name) => lab.services[name].dependsOn.every((dependency) => lab.services[dependency]?.status === 'ready'));
-      if (wave.length === 0) throw new Error(`cannot start ${waiting.join(', ')}: their dependencies are not ready`);
-      await startAll(wave);
-      waiting = waiting.filter((name) => !wave.includes(name));
-    }
-  };
+  const startAll = (names: string[]) => startInDependencyOrder(session, names, options);
   const nodeNames = new Set(lab.spec.nodes.map((node) => node.name));
   const labServiceKinds = new Set(['wallet-server', 'faucet', 'chain-adapter']);
-  try {
+  return runToReady(session, options, async (phase) => {
     await phase('prepare', async () => {
       await options.runtimeOptions.runtime.prepareLab(lab);
       await allocateHostPorts(lab);
     });
     await phase('chain', () => startAll([CHAIN_SERVICE]));
     await phase('initial blocks', () => mineBlocks(session, lab.spec.mining.initial_blocks));
-    await phase('nodes', () => startInWaves(Object.values(lab.services).filter((s) => s.name !== CHAIN_SERVICE && !labServiceKinds.has(s.kind)).map((s) => s.name)));
+    await phase('nodes', () => startAll(Object.values(lab.services).filter((s) => s.name !== CHAIN_SERVICE && !labServiceKinds.has(s.kind)).map((s) => s.name)));
     await phase('funding', () => fundNodes(session));
     const finishing = lab.spec.nodes.filter((node) => node.funding_sat > 0 && kindDefinition(node.kind).afterFunding);
     if (finishing.length > 0) await phase('node set-up', () => Promise.all(finishing.map((node) => kindDefinition(node.kind).afterFunding!(session, node.name))));
     if (lab.spec.channels.length > 0) await phase('channels', () => openDeclaredChannels(session));
     const rest = Object.values(lab.services).filter((s) => s.status === 'pending' && !nodeNames.has(s.name)).map((s) => s.name);
-    if (rest.length > 0) await phase('services', () => startInWaves(rest));
-    lab.status = 'ready';
-    await options.persist();
-    options.onEvent({ type: 'lab', lab: lab.name, status: 'ready' });
-    return session;
-  } catch (error) {
-    lab.status = 'failed';
-    lab.error = describeError(error);
-    await options.persist();
-    options.onEvent({ type: 'lab', lab: lab.name, status: 'failed', message: lab.error });
-    session.close();
-    throw error;
-  }
+    if (rest.length > 0) await phase('services', () => startAll(rest));
+  });
 }
 
-async function allocateHostPorts(lab: LabState): Promise<void> {
+/**
+ * Gives every service its host ports: those lab.yaml fixes (which must be free), else the
+ * `preferred` ones (a restored snapshot's) when free, else free ones.
+ */
+export async function allocateHostPorts(lab: LabState, preferred: Record<string, Record<string, number>> = {}): Promise<void> {
   const requested = requestedHostPorts(lab.spec);
   const taken = new Set<number>();
   for (const service of Object.values(lab.services)) {
@@ -126,7 +101,8 @@ async function allocateHostPorts(lab: LabState): Promise<void> {
       if (fixed !== undefined && (await isListening(fixed))) {
         throw new Error(`port ${fixed} asked for ${service.name} in lab.yaml is already in use on this machine`);
       }
-      let port = fixed;
+      const wished = preferred[service.name]?.[portName];
+      let port = fixed ?? (wished !== undefined && !(await isListening(wished)) ? wished : undefined);
       while (port === undefined || taken.has(port)) port = await freePort();
       taken.add(port);
       service.hostPorts[portName] = port;
@@ -157,15 +133,20 @@ async function fundNodes(session: LabSession): Promise<void> {
   }));
 }
 
-/** Opens lab.yaml's channels, confirms and announces them (6 blocks), and waits until every node can route over them. */
+/** lnd announces a channel once it has 6 confirmations (fixed in its funding manager). */
+const ANNOUNCEMENT_CONFIRMATIONS = 6;
+
+/**
+ * Opens lab.yaml's channels all at once, confirms and announces them in one burst of blocks, and
+ * waits until each node has its channels active and can route over every declared channel.
+ */
 async function openDeclaredChannels(session: LabSession): Promise<void> {
   const channels = session.lab.spec.channels;
   const opened = await Promise.all(channels.map((channel) => openChannelBetween(session, { from: channel.from, to: channel.to, capacitySat: channel.capacity_sat, pushSat: channel.push_sat })));
-  await mineBlocks(session, 6);
-  await Promise.all(channels.flatMap((channel, index) => {
-    const fundingTxid = opened[index].fundingTxid;
-    return [waitChannelActive(session, channel.from, channel.to, { fundingTxid }), waitChannelActive(session, channel.to, channel.from, { fundingTxid })];
-  }));
-  const connected = [...new Set(channels.flatMap((channel) => [channel.from, channel.to]))];
-  await Promise.all(connected.map((node) => waitGraphChannels(session, node, channels.length)));
+  await mineBlocks(session, ANNOUNCEMENT_CONFIRMATIONS);
+  const channelsOf = new Map<string, string[]>();
+  channels.forEach((channel, index) => {
+    for (const node of [channel.from, channel.to]) channelsOf.set(node, [...(channelsOf.get(node) ?? []), opened[index].fundingTxid]);
+  });
+  await Promise.all([...channelsOf].map(([node, active]) => waitNodeChannels(session, node, { active, routable: channels.length })));
 }

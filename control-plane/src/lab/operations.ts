@@ -100,12 +100,6 @@ export async function waitChannelActive(session: LabSession, node: string, partn
   });
 }
 
-/** Waits until `node`'s graph holds `count` channels it can route over. */
-export async function waitGraphChannels(session: LabSession, node: string, count: number, timeoutMs = 60_000): Promise<void> {
-  const lightning = session.lightning(node);
-  await waitFor(async () => (await lightning.routableChannels()) >= count, { timeoutMs, intervalMs: 250, what: `node ${node} to learn ${count} channels from gossip` });
-}
-
 /**
  * After a node restarted its channels take a moment to be re-established: a payment waits (a
  * bounded time) until the payer has an active channel, instead of failing with "no route".

@@ -55,6 +55,8 @@ export interface LabState extends LabLayout {
   services: Record<string, ServiceState>;
   /** How long each bring-up phase took, in order. */
   phases: { name: string; ms: number }[];
+  /** The snapshot the lab was restored from or last saved: what `reglab reset` goes back to. */
+  snapshot?: string;
 }
 
 export function setStatus(service: ServiceState, status: ServiceStatus, error?: string): void {

@@ -10,18 +10,29 @@ import { setStatus, type LabState, type ServiceState } from './state.js';
  */
 export async function tearDown(lab: LabState, runtime: Runtime, options: { volumes: boolean; onEvent?: LabEventListener }): Promise<void> {
   lab.status = 'stopping';
-  for (const wave of stopWaves(Object.values(lab.services))) {
+  await stopServices(lab, runtime, options);
+  await runtime.removeLab({ name: lab.name, dir: lab.dir }, { volumes: options.volumes });
+  rmSync(lab.dir, { recursive: true, force: true });
+  lab.status = 'stopped';
+  options.onEvent?.({ type: 'lab', lab: lab.name, status: 'stopped' });
+}
+
+/**
+ * Stops every service (but those named in `except`) cleanly, dependents before what they depend
+ * on, so each one's data is at rest when it stops; `beforeStop` runs on each while it still runs.
+ */
+export async function stopServices(lab: LabState, runtime: Runtime, options: { onEvent?: LabEventListener; beforeStop?: (service: ServiceState) => Promise<void>; except?: string[] }): Promise<void> {
+  for (const wave of stopWaves(Object.values(lab.services).filter((service) => !options.except?.includes(service.name)))) {
     await Promise.all(wave.map(async (service) => {
-      if (service.handle) await runtime.stop(service.handle, kindDefinition(service.kind).stopSignal);
+      if (service.handle) {
+        await options.beforeStop?.(service);
+        await runtime.stop(service.handle, kindDefinition(service.kind).stopSignal);
+      }
       setStatus(service, 'stopped');
       service.handle = undefined;
       options.onEvent?.({ type: 'service', lab: lab.name, service: service.name, status: 'stopped' });
     }));
   }
-  await runtime.removeLab({ name: lab.name, dir: lab.dir }, { volumes: options.volumes });
-  rmSync(lab.dir, { recursive: true, force: true });
-  lab.status = 'stopped';
-  options.onEvent?.({ type: 'lab', lab: lab.name, status: 'stopped' });
 }
 
 /** Groups services so that each group depends only on later groups: stop them group by group. */

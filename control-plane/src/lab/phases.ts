@@ -1,0 +1,47 @@
+import { describeError } from '../../../lib/errors.js';
+import type { LabEventListener } from './events.js';
+import type { LabSession } from './session.js';
+
+/** Runs one named step of bringing a lab up, recording how long it took. */
+export type PhaseRunner = <T>(name: string, work: () => Promise<T>) => Promise<T>;
+
+export interface PhaseOptions {
+  onEvent: LabEventListener;
+  /** Saves the lab state (called after every change worth keeping). */
+  persist(): Promise<void>;
+}
+
+/**
+ * Brings `session`'s lab to ready through `steps` (a bring-up, a restore from a snapshot): each
+ * phase's duration is recorded and sent as an event; the lab ends `ready`, or `failed` with the
+ * error (its connections closed).
+ */
+export async function runToReady(session: LabSession, options: PhaseOptions, steps: (phase: PhaseRunner) => Promise<void>): Promise<LabSession> {
+  const lab = session.lab;
+  lab.status = 'starting';
+  lab.error = undefined;
+  lab.phases = [];
+  const phase: PhaseRunner = async (name, work) => {
+    const started = Date.now();
+    const result = await work();
+    const ms = Date.now() - started;
+    lab.phases.push({ name, ms });
+    options.onEvent({ type: 'phase', lab: lab.name, phase: name, ms });
+    await options.persist();
+    return result;
+  };
+  try {
+    await steps(phase);
+    lab.status = 'ready';
+    await options.persist();
+    options.onEvent({ type: 'lab', lab: lab.name, status: 'ready' });
+    return session;
+  } catch (error) {
+    lab.status = 'failed';
+    lab.error = describeError(error);
+    await options.persist();
+    options.onEvent({ type: 'lab', lab: lab.name, status: 'failed', message: lab.error });
+    session.close();
+    throw error;
+  }
+}

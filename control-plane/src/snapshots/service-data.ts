@@ -1,0 +1,20 @@
+import type { LabState, ServiceState } from '../lab/state.js';
+import type { Runtime } from '../runtimes/types.js';
+
+/**
+ * How a runtime copies a stopped service's data into a snapshot folder and back: the process
+ * runtime copies its folder, the docker runtime its volume. Restoring replaces what was there.
+ */
+export interface ServiceData {
+  /** Copies the service's data into `snapshotDir`; returns how many bytes it holds. */
+  save(lab: LabState, service: ServiceState, snapshotDir: string): Promise<number>;
+  restore(lab: LabState, service: ServiceState, snapshotDir: string): Promise<void>;
+}
+
+/** The runtime's way of copying data; the docker one (dockerode) is loaded only for a docker lab. */
+export async function serviceDataFor(runtime: Runtime): Promise<ServiceData> {
+  if (runtime.name === 'process') return (await import('./process-data.js')).processData;
+  const [{ dockerData }, { DockerRuntime }] = await Promise.all([import('./docker-data.js'), import('../runtimes/docker/runtime.js')]);
+  if (!(runtime instanceof DockerRuntime)) throw new Error(`no way to copy the data of a ${runtime.name} runtime's services`);
+  return dockerData(runtime);
+}

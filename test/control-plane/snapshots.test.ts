@@ -1,0 +1,146 @@
+// Snapshots on a default-shaped lab (process runtime), as a user meets them: save a lab, change it
+// (payments, blocks, a wallet-server payment), reset it and find the snapshot's balances; bring a
+// lab up from the snapshot and pay over it; and the refusals.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { waitFor } from '../../lib/wait.js';
+import { bringUpLab, defaultLabYaml, startTestControlPlane, type TestControlPlane } from '../support/control-plane.js';
+import { newKey, REGTEST_ADDRESS, signNonce } from '../wallet-server/support.js';
+
+const LAB = 'snap';
+// alice -> bob pushes 2,000,000 sat to bob, so bob can pay the wallet server (on alice)
+const YAML = defaultLabYaml(LAB).replace(/(- from: alice\n\s+to: bob\n\s+capacity_sat: 5000000\n\s+push_sat:) 0/, '$1 2000000');
+
+type Lab = { status: string; chain: { height: number }; labWallet: { spendableSat: number }; nodes: { name: string; chainBalanceSat: number; channelBalanceSat: number }[]; services: { name: string; info: { url?: string } }[] };
+
+/** What a reset must give back: every node's channel and on-chain balance, the lab wallet, the height. */
+const balancesOf = (lab: Lab) => ({
+  height: lab.chain.height,
+  labWalletSat: lab.labWallet.spendableSat,
+  nodes: Object.fromEntries(lab.nodes.map((node) => [node.name, { channelSat: node.channelBalanceSat, chainSat: node.chainBalanceSat }])),
+});
+
+describe('snapshots', () => {
+  let cp: TestControlPlane;
+  const lab = async (): Promise<Lab> => (await cp.call('GET', `/labs/${LAB}`)).body;
+  const pay = async (from: string, to: string, amountSat: number) => (await cp.call('POST', `/labs/${LAB}/payments?wait=true`, { from, to, amount_sat: amountSat })).body;
+  /** The lab's wallet server, signed in as one user (the token lives in the lab's Redis). */
+  let walletServer: (method: string, path: string, body?: unknown) => Promise<{ status: number; body: any }>;
+  let wallet: string;
+  let snapshotBalances: ReturnType<typeof balancesOf>;
+
+  const signIn = async () => {
+    let token = '';
+    walletServer = async (method, path, body) => {
+      // read each time: a lab brought up from the snapshot may have had to take other ports
+      const base = (await lab()).services.find((service) => service.name === 'wallet-server')!.info.url!;
+      const response = await fetch(`${base}${path}`, {
+        method,
+        headers: { ...(body ? { 'content-type': 'application/json' } : {}), ...(token ? { authorization: `Bearer ${token}` } : {}), ...(wallet ? { 'x-service-wallet-key': wallet } : {}) },
+        body: body ? JSON.stringify(body) : undefined,
+      });
+      return { status: response.status, body: await response.json().catch(() => undefined) };
+    };
+    const key = newKey();
+    await walletServer('POST', '/auth/enroll', { pubkey: key.pubkey, bitcoin_address: REGTEST_ADDRESS });
+    const { body: challenge } = await walletServer('GET', `/auth/challenge?pubkey=${key.pubkey}`);
+    token = (await walletServer('POST', '/auth/verify', { pubkey: key.pubkey, nonce: challenge.nonce, signature: await signNonce(key.secretKey, challenge.nonce) })).body.access_token;
+  };
+  const walletBalance = async () => (await walletServer('GET', `/wallets/${wallet}`)).body.balance_msat as string;
+
+  beforeAll(async () => {
+    cp = await startTestControlPlane();
+    await bringUpLab(cp, YAML, LAB);
+    await signIn();
+    wallet = (await walletServer('POST', '/wallets', { name: 'snapshot' })).body.id;
+    const invoice = (await walletServer('POST', '/payments/invoices', { amount_msat: 300_000_000 })).body;
+    expect((await cp.call('POST', `/labs/${LAB}/payments?wait=true`, { from: 'bob', invoice: invoice.payment_request })).body.state).toBe('completed');
+    await waitFor(async () => (await walletBalance()) === '300000000', { timeoutMs: 20_000, what: 'the wallet funded by bob' });
+  });
+
+  afterAll(async () => {
+    await cp?.stop();
+  });
+
+  it('refuses to reset a lab that neither came from a snapshot nor saved one, and changes nothing', async () => {
+    const before = balancesOf(await lab());
+    const answer = await cp.call('POST', `/labs/${LAB}/reset`);
+    expect(answer.status).toBe(409);
+    expect(answer.body.error.code).toBe('NOT_FROM_SNAPSHOT');
+    expect(answer.body.error.message).toContain('reglab snapshot save');
+    expect((await lab()).status).toBe('ready');
+    expect(balancesOf(await lab())).toEqual(before);
+  });
+
+  it('saves a ready lab: its services stop and come back, with the same balances', async () => {
+    snapshotBalances = balancesOf(await lab());
+    const saved = await cp.call('POST', `/labs/${LAB}/snapshots`, { name: 'base' });
+    expect(saved.status).toBe(201);
+    expect(saved.body).toMatchObject({ name: 'base', lab: LAB, runtime: 'process', height: snapshotBalances.height });
+    expect(saved.body.bytes).toBeGreaterThan(0);
+    expect((await lab()).status).toBe('ready');
+    expect(balancesOf(await lab())).toEqual(snapshotBalances);
+    expect(await walletBalance()).toBe('300000000');
+    const listed = await cp.call('GET', '/snapshots');
+    expect(listed.body.snapshots.map((snapshot: { name: string }) => snapshot.name)).toEqual(['base']);
+  });
+
+  it('refuses a second snapshot of the same name and a name that is no folder name', async () => {
+    const again = await cp.call('POST', `/labs/${LAB}/snapshots`, { name: 'base' });
+    expect(again.status).toBe(409);
+    expect(again.body.error.code).toBe('SNAPSHOT_EXISTS');
+    const bad = await cp.call('POST', `/labs/${LAB}/snapshots`, { name: '../escape' });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.code).toBe('INVALID_SNAPSHOT_NAME');
+    expect((await cp.call('GET', '/snapshots')).body.snapshots).toHaveLength(1);
+  });
+
+  it('resets a lab after payments, blocks and a wallet-server payment to the balances of the snapshot', async () => {
+    expect(await pay('alice', 'carol', 10_000)).toMatchObject({ state: 'completed' });
+    expect(await pay('bob', 'alice', 2_000)).toMatchObject({ state: 'completed' });
+    const invoice = (await cp.call('POST', `/labs/${LAB}/nodes/carol/invoices`, { amount_msat: 50_000_000 })).body;
+    expect((await walletServer('POST', '/payments/pay', { invoice: invoice.payment_request })).status).toBeLessThan(300);
+    await waitFor(async () => (await walletBalance()) !== '300000000', { timeoutMs: 20_000, what: 'the wallet-server payment' });
+    expect((await cp.call('POST', `/labs/${LAB}/fund?wait=true`, { node: 'carol', amount_sat: 123_456 })).body.state).toBe('completed');
+    expect((await cp.call('POST', `/labs/${LAB}/mine?wait=true`, { blocks: 3 })).body.state).toBe('completed');
+    expect(balancesOf(await lab())).not.toEqual(snapshotBalances);
+
+    const reset = await cp.call('POST', `/labs/${LAB}/reset`);
+    expect(reset.status).toBe(200);
+    expect(reset.body).toMatchObject({ name: LAB, status: 'ready', snapshot: 'base' });
+    expect(balancesOf(await lab())).toEqual(snapshotBalances);
+    // the wallet server's ledger (Postgres) and its user's session (Redis) are those of the snapshot
+    expect(await walletBalance()).toBe('300000000');
+    expect(await pay('alice', 'carol', 1_000)).toMatchObject({ state: 'completed' });
+  });
+
+  it('brings a lab up from the snapshot that pays alice -> carol, and refuses one while that lab is up', async () => {
+    expect((await cp.call('DELETE', `/labs/${LAB}`)).status).toBe(200);
+    const up = await cp.call('POST', '/snapshots/base/up');
+    expect(up.status).toBe(202);
+    expect(up.body).toMatchObject({ name: LAB, snapshot: 'base' });
+    await waitFor(async () => {
+      const status = (await lab()).status;
+      if (status === 'failed') throw new Error('the lab failed to come up from the snapshot');
+      return status === 'ready';
+    }, { timeoutMs: 120_000, what: 'the lab up from the snapshot', stopOn: (error) => String(error).includes('failed') });
+    expect(balancesOf(await lab())).toEqual(snapshotBalances);
+    expect(await walletBalance()).toBe('300000000');
+    expect(await pay('alice', 'carol', 1_000)).toMatchObject({ state: 'completed', result: { amountSat: 1_000, hops: 2 } });
+
+    const twice = await cp.call('POST', '/snapshots/base/up');
+    expect(twice.status).toBe(409);
+    expect(twice.body.error.code).toBe('LAB_ALREADY_UP');
+  });
+
+  it('answers 404 for a snapshot that does not exist, and removes one', async () => {
+    const missing = await cp.call('POST', '/snapshots/nope/up');
+    expect(missing.status).toBe(404);
+    expect(missing.body.error.code).toBe('NO_SUCH_SNAPSHOT');
+    expect((await cp.call('DELETE', '/snapshots/nope')).status).toBe(404);
+    expect((await cp.call('DELETE', '/snapshots/base')).body).toEqual({ name: 'base', removed: true });
+    expect((await cp.call('GET', '/snapshots')).body.snapshots).toEqual([]);
+    const reset = await cp.call('POST', `/labs/${LAB}/reset`);
+    expect(reset.status).toBe(404);
+    expect(reset.body.error.code).toBe('NO_SUCH_SNAPSHOT');
+  });
+});
