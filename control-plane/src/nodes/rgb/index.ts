@@ -2,7 +2,7 @@
 // Lightning Node's API, so the lab drives it as it drives RLN for assets. No Lightning side.
 import { CHAIN_SERVICE } from '../btcd/index.js';
 import { answersHttp, projectService } from '../project-service.js';
-import { proxyEndpointFor } from '../rgb-proxy/index.js';
+import { electrumIndexerUrl, proxyEndpoint } from '../../../../lib/rgb/endpoints.js';
 import { clientOf, createLabUtxos, describeRlnApi, initialiseRlnApi, RlnApiNode } from '../rln/index.js';
 import type { KindDefinition } from '../types.js';
 
@@ -16,8 +16,8 @@ export const rgb: KindDefinition = {
     const placement = access.placementFor(service.name);
     return projectService('services/rgb-node/src/main.js', placement, 'api', {
       DATA_DIR: placement.dataDir,
-      INDEXER_URL: `tcp://${placement.reach('indexer', 'electrum')}`,
-      PROXY_ENDPOINT: proxyEndpointFor(placement.reach(RGB_PROXY_SERVICE, 'http')),
+      INDEXER_URL: electrumIndexerUrl(placement.reach('indexer', 'electrum')),
+      PROXY_ENDPOINT: proxyEndpoint(placement.reach(RGB_PROXY_SERVICE, 'http')),
       NETWORK: 'regtest',
     });
   },
