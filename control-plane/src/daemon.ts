@@ -48,14 +48,14 @@ export async function startControlPlane(options: ControlPlaneOptions = {}): Prom
   let jobs: JobQueues | undefined;
   const manager = new LabManager(store, (runtime) => (runtime === 'process' ? url : undefined), async (lab) => {
     if (lab.spec.mining.auto_mine_seconds > 0) await jobs?.setAutoMining(lab.name, lab.spec.mining.auto_mine_seconds);
-  });
+  }, token !== undefined);
   jobs = new JobQueues(queueRedis.url, (lab) => manager.session(lab), (event) => manager.events.emit('event', event));
   let stopping: Promise<void> | undefined;
   const stop = () => (stopping ??= (async () => {
     await app.close();
     await manager.waitForBringUps();
     await jobs.close();
-    manager.closeSessions();
+    await manager.closeSessions();
     await queueRedis.stop();
     if (existsSync(daemonInfoFile(home))) rmSync(daemonInfoFile(home));
   })());

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Queue, QueueEvents, UnrecoverableError, Worker, type Job } from 'bullmq';
 import { DomainError, describeError } from '../../lib/errors.js';
 import type { LabEventListener } from './lab/events.js';
-import { channelToClose, closeChannel, fund, keysendBetween, mineBlocks, openChannelBetween, payBetween, payInvoice, waitChannelActive, waitChannelRoutable, type PaymentResult } from './lab/operations.js';
+import { channelToClose, closeChannel, fund, keysendBetween, mineBlocks, nodeNameOf, openChannelBetween, payBetween, payInvoice, waitChannelActive, waitChannelRoutable, type PaymentResult } from './lab/operations.js';
 import { reorg } from './lab/reorg.js';
 import type { LabSession } from './lab/session.js';
 
@@ -178,7 +178,8 @@ export class JobQueues {
           const closed = await closeChannel(session, request.node, channel, request.force);
           const { height } = await mineBlocks(session, 1);
           mined(height, 1);
-          this.onEvent({ type: 'channel', lab: request.lab, node: request.node, partner: request.partner, state: 'closed', fundingTxid: channel.fundingTxid, closingTxid: closed.closingTxid });
+          const partner = request.partner ?? nodeNameOf(session, channel.partnerPubkey) ?? channel.partnerPubkey;
+          this.onEvent({ type: 'channel', lab: request.lab, node: request.node, partner, state: 'closed', fundingTxid: channel.fundingTxid, closingTxid: closed.closingTxid });
           const pending = (await session.lightning(request.node).pendingCloses()).find((close) => close.fundingTxid === channel.fundingTxid);
           return { channelId: channel.id, closingTxid: closed.closingTxid, force: request.force, ...(pending?.blocksUntilSweep !== undefined ? { maturityBlocks: pending.blocksUntilSweep } : {}) };
         }

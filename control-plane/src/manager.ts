@@ -29,6 +29,8 @@ export class LabManager {
     private readonly store: StateStore,
     private readonly controlPlaneUrl: (runtime: LabState['runtime']) => string | undefined,
     private readonly onLabReady: (lab: LabState) => Promise<void> = async () => undefined,
+    /** The control plane is open to the network: so are its labs' user-facing services. */
+    private readonly exposeServices = false,
   ) {
     this.events.setMaxListeners(100);
   }
@@ -72,7 +74,7 @@ export class LabManager {
    */
   async create(specText: string, file = 'lab.yaml'): Promise<LabState> {
     const spec = parseLabSpec(specText, file);
-    return this.launch(spec.name, (dir) => newLabState(spec, specText, dir), bringUp);
+    return this.launch(spec.name, (dir) => newLabState(spec, specText, dir, { exposed: this.exposeServices }), bringUp);
   }
 
   /**
@@ -145,18 +147,18 @@ export class LabManager {
   async remove(name: string, options: { volumes: boolean }): Promise<void> {
     const lab = this.get(name);
     await this.bringUps.get(name);
-    this.release(name);
+    await this.release(name);
     const { runtime } = await runtimeOptionsFor(lab.runtime);
     await tearDown(lab, runtime, { volumes: options.volumes, onEvent: this.emit });
     delete this.store.labs[name];
     await this.store.save();
   }
 
-  private release(name: string): void {
+  private async release(name: string): Promise<void> {
     const running = this.running.get(name);
-    running?.supervisor.stop();
-    running?.session.close();
     this.running.delete(name);
+    await running?.supervisor.stop();
+    running?.session.close();
   }
 
   /**
@@ -190,8 +192,8 @@ export class LabManager {
     await Promise.all(this.bringUps.values());
   }
 
-  closeSessions(): void {
-    for (const name of [...this.running.keys()]) this.release(name);
+  async closeSessions(): Promise<void> {
+    await Promise.all([...this.running.keys()].map((name) => this.release(name)));
   }
 
   private async anyServiceAlive(lab: LabState): Promise<boolean> {

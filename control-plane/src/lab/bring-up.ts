@@ -24,7 +24,8 @@ export interface LabDriverOptions {
   readyTimeoutMs?: number;
 }
 
-export function newLabState(spec: LabSpec, specText: string, dir: string): LabState {
+/** `exposed`: the lab's user-facing services listen beyond loopback (a control plane open to the network). */
+export function newLabState(spec: LabSpec, specText: string, dir: string, options: { exposed?: boolean } = {}): LabState {
   const services: Record<string, ServiceState> = {};
   const now = new Date().toISOString();
   for (const planned of planLab(spec)) {
@@ -36,6 +37,7 @@ export function newLabState(spec: LabSpec, specText: string, dir: string): LabSt
       since: now,
       hostPorts: {},
       containerPorts: planned.containerPorts,
+      ...(options.exposed && kindDefinition(planned.kind).public ? { public: true } : {}),
       info: {},
       restartPolicy: planned.restartPolicy,
       restarts: 0,

@@ -54,6 +54,11 @@ export async function fund(session: LabSession, request: FundRequest): Promise<{
   return { txid, address, height };
 }
 
+/** The lab's name of the node with `pubkey`, when it is one of the lab's. */
+export function nodeNameOf(session: LabSession, pubkey: string): string | undefined {
+  return session.lab.spec.nodes.find((node) => session.lab.services[node.name]?.info.pubkey === pubkey)?.name;
+}
+
 export async function nodePubkey(session: LabSession, node: string): Promise<string> {
   return (await lightningNode(session, node).info()).pubkey;
 }

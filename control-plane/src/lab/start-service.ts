@@ -31,7 +31,7 @@ export async function startService(session: LabSession, name: string, options: S
   const definition = kindDefinition(service.kind);
   try {
     const launch = definition.launch(session, service);
-    service.handle = await session.runtime.start({ lab: session.lab, service: name, kind: service.kind, image: definition.image, launch, hostPorts: service.hostPorts, containerPorts: service.containerPorts });
+    service.handle = await session.runtime.start({ lab: session.lab, service: name, kind: service.kind, image: definition.image, launch, hostPorts: service.hostPorts, containerPorts: service.containerPorts, public: service.public });
     if (service.status !== as) {
       setStatus(service, as);
       options.onEvent(serviceEvent(session, service));

@@ -22,6 +22,8 @@ export interface ServiceState {
   hostPorts: Record<string, number>;
   /** The port each name listens on inside a container (the kind's). */
   containerPorts: Record<string, number>;
+  /** Reachable from the network (a lab service of a control plane open to the network). */
+  public?: boolean;
   /** What a user needs to reach the service: URLs, a node's pubkey, credential files. Never secrets. */
   info: Record<string, string>;
   /** Why it is not ready, with the last lines of its log. */
