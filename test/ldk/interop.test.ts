@@ -170,11 +170,22 @@ describe('reglab-ldk with lnd nodes, over the lab indexer (Electrum)', () => {
   });
 
   it('answers bad input with the error shape and the right status', async () => {
+    const document = await ldk.get<{ paths: Record<string, Record<string, { responses: Record<string, unknown> }>> }>('/openapi.json');
+    const operationOf = (method: string, path: string) => {
+      const bare = path.split('?')[0]!;
+      const templates = Object.keys(document.paths).filter((t) => new RegExp(`^${t.replace(/\{[^}]+\}/g, '[^/]+')}$`).test(bare));
+      return templates.map((t) => document.paths[t]![method.toLowerCase()]).find(Boolean);
+    };
+    let checked = 0;
     const expectError = async (method: string, path: string, body: unknown, status: number, code: string) => {
       const answer = await ldk.call(method, path, body);
       expect({ path, status: answer.status, code: answer.body?.error?.code }).toEqual({ path, status, code });
       expect(answer.body.error.message).toEqual(expect.any(String));
       expect(Object.keys(answer.body)).toEqual(['error']);
+      // The OpenAPI document declares the status for the route (unknown routes and methods have none).
+      const operation = operationOf(method, path);
+      if (operation) checked++;
+      if (operation) expect({ route: `${method} ${path}`, declared: Object.keys(operation.responses) }).toEqual({ route: `${method} ${path}`, declared: expect.arrayContaining([String(status)]) });
     };
     await expectError('POST', '/v1/peers/connect', '{"pubkey": ', 400, 'INVALID_JSON');
     await expectError('POST', '/v1/peers/connect', '[1,2]', 400, 'INVALID_JSON');
@@ -204,6 +215,15 @@ describe('reglab-ldk with lnd nodes, over the lab indexer (Electrum)', () => {
     await expectError('DELETE', '/v1/info', undefined, 405, 'METHOD_NOT_ALLOWED');
     await expectError('GET', '/v1/channels/open', undefined, 405, 'METHOD_NOT_ALLOWED');
     await expectError('GET', '/v1/events?since=x', undefined, 400, 'INVALID_QUERY');
+    await expectError('POST', '/v1/invoices', '{"amount_msat": 18446744073709551615}', 400, 'INVALID_AMOUNT');
+    await expectError('POST', '/v1/invoices', '{"amount_msat": 18446744073709551616}', 400, 'INVALID_REQUEST');
+    await expectError('POST', '/v1/channels/open', { pubkey: alicePubkey, address: '127.0.0.1:9', capacity_sat: 100_000, push_msat: 100_000_000 }, 400, 'INVALID_PUSH');
+    await expectError('POST', '/v1/channels/open', '{"pubkey":"' + alicePubkey + '","address":"127.0.0.1:9","capacity_sat":18446744073709551615}', 400, 'INVALID_CAPACITY');
+    await expectError('GET', '/v1/payments/%ff%fe', undefined, 400, 'INVALID_PATH');
+    await expectError('POST', '/v1/sync', '{"now": true}', 400, 'INVALID_REQUEST');
+    expect(checked).toBeGreaterThan(25);
+    const far = await ldk.call('POST', '/v1/invoices', { amount_msat: 1_000, description: 'ünïcødé ⚡', expiry_secs: 4_294_967_295 });
+    expect(far.status).toBe(200);
     // Still alive and well after all that.
     expect((await ldk.call('GET', '/health')).status).toBe(200);
   });

@@ -131,9 +131,13 @@ fn hash32(text: &str, field: &str) -> ApiResult<[u8; 32]> {
 	from_hex::<32>(text).ok_or_else(|| ApiError::bad_request("INVALID_HASH", format!("{field} must be 32 bytes as 64 hex characters, not \"{text}\"")))
 }
 
+/// All the bitcoin there will ever be, in msat.
+const MAX_MSAT: u64 = 21_000_000 * 100_000_000 * 1_000;
+
 fn positive(amount: Option<u64>, field: &str) -> ApiResult<Option<u64>> {
 	match amount {
 		Some(0) => Err(ApiError::bad_request("INVALID_AMOUNT", format!("{field} must be a positive whole number"))),
+		Some(amount) if amount > MAX_MSAT => Err(ApiError::bad_request("INVALID_AMOUNT", format!("{field} is more than all the bitcoin there is"))),
 		other => Ok(other),
 	}
 }
@@ -203,7 +207,7 @@ async fn info(State(state): AppStateRef) -> Json<Value> {
 	Json(info_json(&state))
 }
 
-async fn sync(State(state): AppStateRef) -> ApiResult<Json<Value>> {
+async fn sync(State(state): AppStateRef, Body(_): Body<Empty>) -> ApiResult<Json<Value>> {
 	let node = Arc::clone(&state.node);
 	let started = Instant::now();
 	blocking(move || node.sync_wallets()).await?.map_err(|error| ApiError::from_ldk(error, "syncing the wallets"))?;
@@ -295,8 +299,8 @@ async fn open_channel(State(state): AppStateRef, Body(request): Body<OpenRequest
 	if node_id == state.node.node_id() {
 		return Err(ApiError::bad_request("SELF_CHANNEL", "a channel needs another node; give its pubkey"));
 	}
-	if request.capacity_sat < 20_000 {
-		return Err(ApiError::bad_request("INVALID_CAPACITY", "capacity_sat must be at least 20000"));
+	if request.capacity_sat < 20_000 || request.capacity_sat > MAX_MSAT / 1000 {
+		return Err(ApiError::bad_request("INVALID_CAPACITY", "capacity_sat must be at least 20000 (and not more than all the bitcoin there is)"));
 	}
 	if let Some(push) = request.push_msat {
 		if push >= request.capacity_sat * 1000 {
