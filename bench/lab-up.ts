@@ -1,32 +1,49 @@
-// npm run bench:lab-up [-- --runtime docker] [-- --file lab.yaml] [-- --runs N]
-// Brings the lab of lab.yaml up (default: the repository's default lab) in a temp folder, prints the
-// time to ready and of each phase, tears it down, and repeats.
+// npm run bench:lab-up [-- --runtime docker] [-- --file lab.yaml | --nodes N] [-- --runs N]
+// Brings a lab up in a temp folder — lab.yaml (the default lab), another file, or with --nodes N a
+// line of N lnd nodes (n0 -> n1 -> ...) — prints the time to ready, each phase, and the lab's total
+// resident memory (the sum over its processes, process runtime), tears it down, and repeats.
 import { chmodSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { bringUp, newLabState } from '../control-plane/src/lab/bring-up.js';
+import type { LabState } from '../control-plane/src/lab/state.js';
 import { tearDown } from '../control-plane/src/lab/tear-down.js';
 import { runtimeOptionsFor } from '../control-plane/src/runtimes/select.js';
 import { parseLabSpec } from '../control-plane/src/spec/parse.js';
+import { lineLabYaml } from './line-lab.js';
+import { mib, treeRssBytes } from './proc.js';
 
-const { values } = parseArgs({ options: { runtime: { type: 'string' }, file: { type: 'string', default: 'lab.yaml' }, runs: { type: 'string', default: '3' } } });
-const text = readFileSync(values.file!, 'utf8');
-const parsed = parseLabSpec(text, values.file);
-const spec = { ...parsed, runtime: (values.runtime ?? parsed.runtime) as 'process' | 'docker' };
+const { values } = parseArgs({ options: { runtime: { type: 'string' }, file: { type: 'string', default: 'lab.yaml' }, nodes: { type: 'string' }, runs: { type: 'string', default: '3' } } });
+const runtime = values.runtime as 'process' | 'docker' | undefined;
+const [text, file] = values.nodes ? [lineLabYaml(Number(values.nodes), runtime ?? 'process'), `line of ${values.nodes} nodes`] : [readFileSync(values.file!, 'utf8'), values.file!];
+const parsed = parseLabSpec(text, file);
+const spec = { ...parsed, runtime: runtime ?? parsed.runtime };
 const runtimeOptions = await runtimeOptionsFor(spec.runtime);
+
+/** The resident memory of every process of the lab (a process lab; containers are not counted). */
+function labRss(lab: LabState): { bytes: number; processes: number } | undefined {
+  const pids = Object.values(lab.services).flatMap((service) => (service.handle?.runtime === 'process' ? [service.handle.pid] : []));
+  return pids.length === 0 ? undefined : { bytes: pids.reduce((total, pid) => total + treeRssBytes(pid), 0), processes: pids.length };
+}
+
+const load = () => loadavg().map((value) => value.toFixed(1)).join(' ');
+const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 const totals: number[] = [];
 console.log(`lab ${spec.name} on the ${spec.runtime} runtime: ${spec.nodes.length} nodes, ${spec.channels.length} channels, services: ${Object.keys(spec.services).join(', ') || 'none'}`);
 for (let run = 1; run <= Number(values.runs); run++) {
   const dir = mkdtempSync(join(tmpdir(), 'reglab-bench-'));
   chmodSync(dir, 0o755);
   const lab = newLabState(spec, text, join(dir, spec.name));
+  const loadBefore = load();
   const started = Date.now();
   try {
     const session = await bringUp(lab, { runtimeOptions, onEvent: () => undefined, persist: async () => undefined });
     const total = Date.now() - started;
     totals.push(total);
-    console.log(`run ${run}: ready in ${(total / 1000).toFixed(1)} s — ${lab.phases.map((phase) => `${phase.name} ${(phase.ms / 1000).toFixed(1)} s`).join(', ')}`);
+    const rss = labRss(lab);
+    console.log(`run ${run}: ready in ${seconds(total)} — ${lab.phases.map((phase) => `${phase.name} ${seconds(phase.ms)}`).join(', ')}`);
+    console.log(`  RSS ${rss ? `${mib(rss.bytes)} in ${rss.processes} processes` : 'not measured (containers)'}; load average before ${loadBefore}, after ${load()}`);
     session.close();
   } finally {
     await tearDown(lab, runtimeOptions.runtime, { volumes: true });
@@ -34,4 +51,4 @@ for (let run = 1; run <= Number(values.runs); run++) {
   }
 }
 totals.sort((a, b) => a - b);
-console.log(`time to a ready lab: median ${(totals[Math.floor(totals.length / 2)] / 1000).toFixed(1)} s, best ${(totals[0] / 1000).toFixed(1)} s, worst ${(totals.at(-1)! / 1000).toFixed(1)} s over ${totals.length} runs`);
+console.log(`time to a ready lab: median ${seconds(totals[Math.floor(totals.length / 2)])}, best ${seconds(totals[0])}, worst ${seconds(totals.at(-1)!)} over ${totals.length} runs`);

@@ -6,6 +6,7 @@ import { daemonInfoFile, reglabHome, type DaemonInfo } from '../home.js';
 import { formatProblem, LabSpecError, parseLabSpec } from '../spec/parse.js';
 import { ApiError, ensureControlPlane, findControlPlane, readDaemonInfo, stopControlPlane, type ControlPlaneClient } from './client.js';
 import { formatEvent, formatLab } from './print.js';
+import { snapshotCommands } from './snapshots.js';
 import { prepareScenarioRun, runScenarios, ScenarioUsageError } from '../../../scenarios/src/cli.js';
 
 /** Exit codes scripts can rely on. */
@@ -50,15 +51,17 @@ program.command('validate').description('check lab.yaml without starting anythin
 program.command('up').description('bring a lab up and wait until it is ready')
   .option('-f, --file <path>', 'lab file', 'lab.yaml')
   .option('--listen <address>', 'where the control plane and its dashboard listen: 127.0.0.1 (the default), or 0.0.0.0 for a workshop (a token is then printed once)')
-  .action(async (options: { file: string; listen?: string }) => {
-    const file = resolve(options.file);
-    const yaml = readFileSync(file, 'utf8');
-    parseLabSpec(yaml, options.file);
+  .option('--from-snapshot <name>', 'bring up the lab a snapshot holds, as it was saved (`reglab snapshot save`), instead of lab.yaml')
+  .action(async (options: { file: string; listen?: string; fromSnapshot?: string }) => {
+    const yaml = options.fromSnapshot === undefined ? readFileSync(resolve(options.file), 'utf8') : undefined;
+    if (yaml !== undefined) parseLabSpec(yaml, options.file);
     const home = reglabHome();
     const client = await ensureControlPlane(home, options.listen);
     const started = Date.now();
-    const lab = await client.request<{ name: string }>('POST', '/labs', { yaml, file: options.file });
-    if (!json()) console.log(`bringing lab ${lab.name} up (control plane ${client.url})`);
+    const lab = yaml !== undefined
+      ? await client.request<{ name: string }>('POST', '/labs', { yaml, file: options.file })
+      : await client.request<{ name: string }>('POST', `/snapshots/${encodeURIComponent(options.fromSnapshot!)}/up`);
+    if (!json()) console.log(`bringing lab ${lab.name} up${yaml === undefined ? ` from snapshot ${options.fromSnapshot}` : ''} (control plane ${client.url})`);
     const daemon = readDaemonInfo(home);
     if (client.started && daemon?.token && !json()) {
       console.log(`the control plane listens on ${daemon.listen}: actions and credentials need this token (shown once; also in ${daemonInfoFile(home)}):\n  ${daemon.token}`);
@@ -205,6 +208,8 @@ program.command('logs').description("the last lines of a service's log")
     const text = await client.request<string>('GET', `/labs/${await labName(client)}/logs/${service}?lines=${options.lines}`);
     process.stdout.write(json() ? JSON.stringify({ service, log: text }) + '\n' : text);
   });
+
+snapshotCommands(program, { client: runningClient, labName, out });
 
 program.command('images').description('container images for the docker runtime')
   .command('build')

@@ -1,0 +1,76 @@
+// npm run bench:snapshot [-- --runtime docker] [-- --file lab.yaml] [-- --runs N]
+// Through a control plane of its own (a temp state folder): brings the lab of lab.yaml up, saves it
+// as a snapshot, resets it N times, then takes it down and brings it up from the snapshot N times.
+// Prints each operation's time (as the API answers it) and its phases.
+import { chmodSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { startControlPlane } from '../control-plane/src/daemon.js';
+import { waitFor } from '../lib/wait.js';
+
+const { values } = parseArgs({ options: { runtime: { type: 'string', default: 'process' }, file: { type: 'string', default: 'lab.yaml' }, runs: { type: 'string', default: '3' } } });
+const LAB = 'snapbench';
+const yaml = readFileSync(values.file!, 'utf8').replace(/^name: .*$/m, `name: ${LAB}`).replace(/^runtime: .*$/m, `runtime: ${values.runtime}`);
+
+const home = mkdtempSync(join(tmpdir(), 'reglab-bench-snapshot-'));
+chmodSync(home, 0o755);
+const plane = await startControlPlane({ home });
+const call = async (method: string, path: string, body?: unknown) => {
+  const response = await fetch(`${plane.url}${path}`, { method, headers: body === undefined ? {} : { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+  const answer = await response.json();
+  if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${JSON.stringify(answer)}`);
+  return answer;
+};
+type Phase = { name: string; ms: number };
+const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+const phases = (list: Phase[]) => list.map((phase) => `${phase.name} ${seconds(phase.ms)}`).join(', ');
+const load = () => loadavg().map((value) => value.toFixed(1)).join(' ');
+
+async function untilReady(): Promise<Phase[]> {
+  return waitFor(async () => {
+    const lab = await call('GET', `/labs/${LAB}`);
+    if (lab.status === 'failed') throw Object.assign(new Error(`lab failed: ${lab.error}`), { fatal: true });
+    return lab.status === 'ready' && (lab.phases as Phase[]);
+  }, { timeoutMs: 300_000, intervalMs: 100, what: `lab ${LAB} to be ready`, stopOn: (error) => (error as { fatal?: boolean }).fatal === true });
+}
+
+async function timed(what: string, work: () => Promise<Phase[]>): Promise<number> {
+  const before = load();
+  const started = Date.now();
+  const list = await work();
+  const ms = Date.now() - started;
+  console.log(`${what}: ${seconds(ms)} — ${phases(list)} (load average before ${before})`);
+  return ms;
+}
+
+const median = (list: number[]) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)];
+try {
+  console.log(`lab ${values.file} on the ${values.runtime} runtime`);
+  await timed('bring-up', async () => {
+    await call('POST', '/labs', { yaml });
+    return untilReady();
+  });
+  const saved = await timed('snapshot save', async () => {
+    const snapshot = await call('POST', `/labs/${LAB}/snapshots`, { name: 'bench' });
+    console.log(`  snapshot: ${(snapshot.bytes / 2 ** 20).toFixed(0)} MiB of data, height ${snapshot.height}`);
+    return (await call('GET', `/labs/${LAB}`)).phases;
+  });
+  const resets: number[] = [];
+  for (let run = 1; run <= Number(values.runs); run++) {
+    resets.push(await timed(`reset ${run}`, async () => (await call('POST', `/labs/${LAB}/reset`)).phases));
+  }
+  const ups: number[] = [];
+  for (let run = 1; run <= Number(values.runs); run++) {
+    await call('DELETE', `/labs/${LAB}?volumes=true`);
+    ups.push(await timed(`up from snapshot ${run}`, async () => {
+      await call('POST', '/snapshots/bench/up');
+      return untilReady();
+    }));
+  }
+  console.log(`save ${seconds(saved)}; reset median ${seconds(median(resets))}; up from the snapshot median ${seconds(median(ups))} (load average now ${load()})`);
+} finally {
+  await call('DELETE', `/labs/${LAB}?volumes=true`).catch(() => undefined);
+  await plane.stop();
+  rmSync(home, { recursive: true, force: true });
+}
