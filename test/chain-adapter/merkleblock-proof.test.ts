@@ -6,7 +6,7 @@ const dsha = (bytes: Uint8Array) => Buffer.from(sha256(sha256(bytes)));
 
 /** The merkle root of a block's txids (display hex), as a block header holds it (internal order). */
 function merkleRoot(txids: string[]): Buffer {
-  let level = txids.map((id) => Buffer.from(id, 'hex').reverse());
+  let level: Buffer[] = txids.map((id) => Buffer.from(id, 'hex').reverse());
   while (level.length > 1) {
     const next: Buffer[] = [];
     for (let i = 0; i < level.length; i += 2) next.push(dsha(Buffer.concat([level[i]!, level[i + 1] ?? level[i]!])));

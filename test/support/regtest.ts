@@ -15,7 +15,6 @@ import type { LabSession } from '../../control-plane/src/lab/session.js';
 import { tearDown } from '../../control-plane/src/lab/tear-down.js';
 import { processRuntimeOptions } from '../../control-plane/src/runtimes/process/host.js';
 import { parseLabSpec } from '../../control-plane/src/spec/parse.js';
-import type { LabSpec } from '../../control-plane/src/spec/types.js';
 import { stringify } from 'yaml';
 
 export interface RegtestOptions {
@@ -26,7 +25,8 @@ export interface RegtestOptions {
   channels?: { from: string; to: string; capacity_sat: number; push_sat?: number }[];
   fundingSat?: number;
   indexer?: boolean;
-  services?: LabSpec['services'];
+  /** lab.yaml's services section, as a file would write it (defaults fill the rest). */
+  services?: Record<string, Record<string, unknown>>;
 }
 
 export interface Regtest {
