@@ -312,7 +312,9 @@ describe('reglab-ldk with lnd nodes, over the lab indexer (Electrum)', () => {
     const since = (await ldkEvents(ldk)).length;
     const invoice = await createInvoice({ lnd: lnd('bob'), tokens: 15_000, description: 'via ldk' });
     const paid = await pay({ lnd: lnd('alice'), request: invoice.request });
-    expect(paid.hops.map((hop) => hop.public_key)).toEqual([ldk.pubkey, bobPubkey]);
+    const aliceLdk = (await getChannels({ lnd: lnd('alice') })).channels.find((c) => c.transaction_id === aliceChannel)!.id;
+    const ldkBob = (await getChannels({ lnd: lnd('bob') })).channels.find((c) => c.transaction_id === bobChannel.funding_txid)!.id;
+    expect(paid.hops.map((hop) => hop.channel)).toEqual([aliceLdk, ldkBob]);
     expect((await getInvoice({ lnd: lnd('bob'), id: invoice.id })).is_confirmed).toBe(true);
     const forwarded = await waitEvent(ldk, 'payment_forwarded', () => true, { since });
     expect(forwarded).toMatchObject({ prev_node_id: alicePubkey, next_node_id: bobPubkey, outbound_amount_forwarded_msat: 15_000_000 });
