@@ -1,13 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { Queue, QueueEvents, UnrecoverableError, Worker, type Job } from 'bullmq';
 import { DomainError, describeError } from '../../lib/errors.js';
+import { waitFor } from '../../lib/wait.js';
 import type { LabEventListener } from './lab/events.js';
 import { channelToClose, closeChannel, fund, keysendBetween, mineBlocks, nodeNameOf, openChannelBetween, payBetween, payInvoice, waitChannelActive, waitChannelRoutable, type PaymentResult } from './lab/operations.js';
+import { sendAssetBetween } from './lab/assets.js';
 import { reorg } from './lab/reorg.js';
 import type { LabSession } from './lab/session.js';
 
-export type QueueName = 'mining' | 'funding' | 'channels' | 'payments';
-export const QUEUE_NAMES: QueueName[] = ['mining', 'funding', 'channels', 'payments'];
+export type QueueName = 'mining' | 'funding' | 'channels' | 'payments' | 'assets';
+export const QUEUE_NAMES: QueueName[] = ['mining', 'funding', 'channels', 'payments', 'assets'];
 
 export type JobRequest = (
   | { queue: 'mining'; action: 'mine'; lab: string; blocks: number; address?: string }
@@ -18,10 +20,20 @@ export type JobRequest = (
   | { queue: 'payments'; action: 'invoice'; lab: string; from: string; to: string; amountSat: number }
   | { queue: 'payments'; action: 'pay'; lab: string; from: string; invoice: string }
   | { queue: 'payments'; action: 'keysend'; lab: string; from: string; to: string; amountSat: number }
+  | { queue: 'assets'; lab: string; from: string; to: string; assetId: string; amount: number; witness: boolean }
 ) & {
   /** What an earlier attempt of the job already did (see perform). */
   progress?: Record<string, unknown>;
 };
+
+/** A force-closed channel's sweep, once the node tells its timelock (a moment after the close is mined). */
+function sweepOf(session: LabSession, node: string, fundingTxid: string) {
+  return waitFor(async () => (await session.lightning(node).pendingCloses()).find((close) => close.fundingTxid === fundingTxid && close.blocksUntilSweep !== undefined), {
+    timeoutMs: 10_000,
+    intervalMs: 200,
+    what: `${node} to report when the funds of ${fundingTxid} are swept`,
+  }).catch(() => undefined);
+}
 
 export interface JobView {
   id: string;
@@ -54,7 +66,7 @@ export class JobQueues {
     // BullMQ opens and closes its own connections from these options
     const { hostname, port } = new URL(redisUrl);
     const connection = { host: hostname, port: Number(port || 6379), maxRetriesPerRequest: null };
-    const concurrency: Record<QueueName, number> = { mining: 1, funding: 1, channels: 2, payments: 8 };
+    const concurrency: Record<QueueName, number> = { mining: 1, funding: 1, channels: 2, payments: 8, assets: 1 };
     for (const name of QUEUE_NAMES) {
       this.queues.set(name, new Queue(name, { connection, prefix: 'reglab' }));
       this.events.set(name, new QueueEvents(name, { connection, prefix: 'reglab' }));
@@ -180,7 +192,7 @@ export class JobQueues {
           mined(height, 1);
           const partner = request.partner ?? nodeNameOf(session, channel.partnerPubkey) ?? channel.partnerPubkey;
           this.onEvent({ type: 'channel', lab: request.lab, node: request.node, partner, state: 'closed', fundingTxid: channel.fundingTxid, closingTxid: closed.closingTxid });
-          const pending = (await session.lightning(request.node).pendingCloses()).find((close) => close.fundingTxid === channel.fundingTxid);
+          const pending = request.force ? await sweepOf(session, request.node, channel.fundingTxid) : undefined;
           return { channelId: channel.id, closingTxid: closed.closingTxid, force: request.force, ...(pending?.blocksUntilSweep !== undefined ? { maturityBlocks: pending.blocksUntilSweep } : {}) };
         }
         if (!progress.fundingTxid) await record(await openChannelBetween(session, request));
@@ -201,6 +213,8 @@ export class JobQueues {
           case 'keysend':
             return paid(request.from, request.to, await keysendBetween(session, request));
         }
+      case 'assets':
+        return sendAssetBetween(session, request, { progress, record, onMined: (height) => mined(height, 1) });
     }
   }
 }

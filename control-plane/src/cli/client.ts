@@ -30,11 +30,13 @@ export class ControlPlaneClient {
     return { ...(json ? { 'content-type': 'application/json' } : {}), ...(this.token ? { authorization: `Bearer ${this.token}` } : {}) };
   }
 
-  async request<T>(method: string, path: string, body?: unknown): Promise<T> {
+  /** `signal` abandons the request (a scenario step that timed out). */
+  async request<T>(method: string, path: string, body?: unknown, options: { signal?: AbortSignal } = {}): Promise<T> {
     const response = await fetch(`${this.url}${path}`, {
       method,
       headers: this.headers(body !== undefined),
       body: body === undefined ? undefined : JSON.stringify(body),
+      signal: options.signal,
     });
     const text = await response.text();
     const parsed = text && response.headers.get('content-type')?.includes('json') ? JSON.parse(text) : text;
@@ -76,7 +78,7 @@ export function readDaemonInfo(home: string): DaemonInfo | undefined {
 
 async function answers(url: string): Promise<boolean> {
   try {
-    return (await fetch(`${url}/health`, { signal: AbortSignal.timeout(2_000) })).ok;
+    return (await fetch(`${url}/health`, { signal: AbortSignal.timeout(5_000) })).ok;
   } catch {
     return false;
   }

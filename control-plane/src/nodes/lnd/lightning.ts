@@ -130,7 +130,8 @@ export class LndLabNode implements LabLightningNode {
   async invoice(paymentHash: string): Promise<InvoiceView> {
     const invoice = await getInvoice({ lnd: this.lnd, id: paymentHash });
     const state = invoice.is_confirmed ? 'settled' : invoice.is_canceled ? 'canceled' : invoice.is_held ? 'accepted' : 'open';
-    return { paymentHash, state, amountMsat: BigInt(invoice.tokens) * 1000n, receivedMsat: BigInt(invoice.received_mtokens) };
+    // a cancelled invoice received nothing, whatever HTLCs it held before
+    return { paymentHash, state, amountMsat: BigInt(invoice.tokens) * 1000n, receivedMsat: state === 'canceled' ? 0n : BigInt(invoice.received_mtokens) };
   }
 
   async settleInvoice(preimage: string): Promise<void> {
