@@ -15,6 +15,7 @@ import { waitFor } from '../lib/wait.js';
 import { startRegtest, type Regtest } from '../test/support/regtest.js';
 import { newKey, REGTEST_ADDRESS, signNonce } from '../test/wallet-server/support.js';
 import { createLnbitsWallet, installLnbits, lnbitsBalanceMsat, lnbitsInvoice, LNBITS_VERSION, startLnbits, type LnbitsWallet } from './lnbits.js';
+import { Cleanup } from './cleanup.js';
 import { figures, report, runLoad, type BenchResult, type Figures, type Operation } from './load.js';
 import { mib, treeCpuMs, treeRssBytes } from './proc.js';
 
@@ -34,32 +35,6 @@ interface Side {
   operations: Operation[];
   /** What the payee wallets hold: AMOUNT_SAT per settled operation. */
   payeesMsat(): Promise<bigint>;
-}
-
-/** Undo steps, run last-first at the end, on failure, and on Ctrl-C. */
-class Cleanup {
-  private readonly steps: Array<() => Promise<unknown> | unknown> = [];
-  private running: Promise<void> | null = null;
-
-  constructor() {
-    for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-      process.once(signal, () => {
-        console.log(`\n${signal}: stopping LNbits and the lab`);
-        void this.run().finally(() => process.exit(130));
-      });
-    }
-  }
-
-  add(step: () => Promise<unknown> | unknown): void {
-    this.steps.push(step);
-  }
-
-  run(): Promise<void> {
-    this.running ??= (async () => {
-      for (const step of this.steps.reverse()) await Promise.resolve().then(step).catch((err) => console.error(`cleanup: ${(err as Error).message}`));
-    })();
-    return this.running;
-  }
 }
 
 async function json<T>(res: Response, what: string): Promise<T> {
@@ -117,16 +92,16 @@ async function lnbitsSide(regtest: Regtest, cleanup: Cleanup, dir: string): Prom
   const credentials = regtest.lndCredentials('alice');
   const certPath = join(dir, 'alice-tls.cert');
   writeFileSync(certPath, Buffer.from(credentials.certBase64, 'base64'));
-  const lnbits = await startLnbits(venv, {
-    port: await freePort(),
+  const port = await freePort();
+  const lnbits = await cleanup.acquire(() => startLnbits(venv, {
+    port,
     dataDir: join(dir, 'lnbits-data'),
     databaseUrl: `${postgresUrl}/lnbits`,
     lndRestUrl: `https://${regtest.address('alice', 'rest')}`,
     lndTlsCertPath: certPath,
     lndMacaroonHex: credentials.macaroonHex,
     logFile: join(dir, 'lnbits.log'),
-  });
-  cleanup.add(() => lnbits.stop());
+  }), (started) => started.stop());
 
   const pairs: Array<{ payer: LnbitsWallet; payee: LnbitsWallet }> = [];
   for (let i = 0; i < clients; i++) {
@@ -215,12 +190,11 @@ export async function compareWithLnbits(): Promise<void> {
   try {
     installLnbits();
     console.log('lab: btcd, alice and bob (lnd) with a channel bob -> alice, Postgres, Redis, the wallet server on alice');
-    const regtest = await startRegtest({
+    const regtest = await cleanup.acquire(() => startRegtest({
       lnd: ['alice', 'bob'],
       channels: [{ from: 'bob', to: 'alice', capacity_sat: 2_000_000 }],
       services: { 'wallet-server': { node: 'alice', admin_pubkeys: [] } },
-    });
-    cleanup.add(() => regtest.stop());
+    }), (lab) => lab.stop());
     const sides = [await reglabSide(regtest), await lnbitsSide(regtest, cleanup, dir)];
     console.log(`${clients} clients, ${warmupSeconds} s warm-up then ${seconds} s per figure, ${rounds} round(s); ` +
       `${cpus().length} cores, load average ${loadavg().map((l) => l.toFixed(2)).join(' ')} at start`);
