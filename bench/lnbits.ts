@@ -11,7 +11,7 @@ export const LNBITS_VERSION = '1.6.2';
 /** bitstring 4.3+ breaks the bolt11 package LNbits uses ("cannot import name 'ConstBitStream'"). */
 const BITSTRING_PIN = 'bitstring<4.3';
 
-const home = join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'reglab', `lnbits-${LNBITS_VERSION}`);
+const home = join(process.env.REGLAB_CACHE_DIR ?? join(homedir(), '.cache', 'reglab'), `lnbits-${LNBITS_VERSION}`);
 const venv = join(home, 'venv');
 const installedStamp = join(home, 'installed');
 
