@@ -32,6 +32,9 @@ export class NodeInvoiceCancels {
   private draining: Promise<void> | null = null;
   private wokenWhileDraining = false;
   private stopped = false;
+  /** The last pass failed (the node is down, say): only the timer retries, and the failure is
+   * logged once, not at every internal payment. */
+  private failing = false;
 
   constructor(
     private readonly gateway: NodeGateway,
@@ -42,20 +45,31 @@ export class NodeInvoiceCancels {
 
   /** Resumes what an earlier run left pending, then retries every retryMs. */
   start(): void {
-    this.wake();
-    this.timer = setInterval(() => this.wake(), this.retryMs);
+    this.pass();
+    this.timer = setInterval(() => this.pass(), this.retryMs);
     this.timer.unref();
   }
 
-  /** Works through the pending cancels now, or right after the pass under way. */
+  /** After an internal payment: works through the pending cancels now, or right after the pass
+   * under way (while the node is failing, the timer's next pass takes it). */
   wake(): void {
+    if (!this.failing) this.pass();
+  }
+
+  private pass(): void {
     if (this.stopped) return;
     if (this.draining) {
       this.wokenWhileDraining = true;
       return;
     }
     this.draining = this.drain()
-      .catch((err) => this.log.warn({ err }, 'cancelling internally paid invoices on the node failed; retrying later'))
+      .then(() => {
+        if (this.failing) this.log.info('cancelling internally paid invoices on the node works again');
+        this.failing = false;
+      }, (err) => {
+        if (!this.failing) this.log.warn({ err }, 'cancelling internally paid invoices on the node failed; retrying every reconcile interval');
+        this.failing = true;
+      })
       .finally(() => {
         this.draining = null;
         if (this.wokenWhileDraining) {
