@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { Ajv, type ErrorObject } from 'ajv';
 import { DomainError } from '../../../lib/errors.js';
 import { formatProblem, isUsefulSchemaError, parseYamlWithPositions, schemaProblem, type YamlPath, type YamlProblem } from '../../../lib/yaml-problems.js';
+import { checkAssets, describeAssetError } from './assets.js';
 import { labSchema } from './schema.js';
 import type { ExternalOrManaged, LabSpec } from './types.js';
 
@@ -37,11 +38,12 @@ export function parseLabSpec(text: string, file = 'lab.yaml'): LabSpec {
 }
 
 type Path = YamlPath;
-type RawLab = Omit<LabSpec, 'postgres' | 'redis'> & { postgres: 'managed' | { url: string }; redis: 'managed' | { url: string } };
+type RawLab = Omit<LabSpec, 'postgres' | 'redis' | 'assets'> & { postgres: 'managed' | { url: string }; redis: 'managed' | { url: string }; assets: (Omit<LabSpec['assets'][number], 'name'> & { name?: string })[] };
 
 /** The messages of lab.yaml's own shapes: managed-or-url values and names. */
 function describeLabError(error: ErrorObject, path: Path): string | undefined {
   if (error.keyword === 'const') return 'must be "managed" or { url: ... }';
+  if (path[0] === 'assets') return describeAssetError(error, path);
   if (error.keyword === 'pattern' && (path.at(-1) === 'name' || typeof path.at(-1) === 'number')) {
     return 'must be lower-case letters, digits and dashes, starting with a letter (at most 31 characters)';
   }
@@ -99,6 +101,7 @@ function checkReferences(lab: RawLab): Reference[] {
     else if (service === 'faucet' && node.kind !== 'lnd') problems.push({ path: ['services', service, 'node'], message: 'the faucet sends from an lnd node wallet' });
     else if (service === 'wallet-server' && node.kind === 'rgb') problems.push({ path: ['services', service, 'node'], message: 'the wallet server needs a Lightning node (lnd or rln); rgb nodes have no Lightning side' });
   }
+  problems.push(...checkAssets(lab.assets, nodes));
   const serviceNames = new Set(['chain', ...(lab.indexer.enabled ? ['indexer'] : []), 'postgres', 'redis', 'rgb-proxy', ...nodes.keys(), ...Object.keys(lab.services)]);
   for (const name of Object.keys(lab.supervision.services)) {
     if (!serviceNames.has(name)) problems.push({ path: ['supervision', 'services', name], message: `no service named "${name}" in this lab (services: ${[...serviceNames].join(', ')})` });
@@ -119,6 +122,7 @@ function checkReferences(lab: RawLab): Reference[] {
 
 function toLabSpec(raw: RawLab): LabSpec {
   const managedOrUrl = (value: RawLab['postgres']): ExternalOrManaged => (value === 'managed' ? { managed: true } : { managed: false, url: value.url });
-  return { ...raw, postgres: managedOrUrl(raw.postgres), redis: managedOrUrl(raw.redis) };
+  const assets = raw.assets.map((asset) => ({ ...asset, name: asset.name ?? asset.ticker }));
+  return { ...raw, postgres: managedOrUrl(raw.postgres), redis: managedOrUrl(raw.redis), assets };
 }
 

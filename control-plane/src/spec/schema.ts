@@ -1,3 +1,5 @@
+import { assetsSchema } from './assets.js';
+
 const name = { type: 'string', pattern: '^[a-z][a-z0-9-]{0,30}$' };
 const port = { type: 'integer', minimum: 1024, maximum: 65535 };
 const sat = { type: 'integer', minimum: 0 };
@@ -66,6 +68,7 @@ export const labSchema = {
         },
       },
     },
+    assets: assetsSchema,
     services: {
       type: 'object',
       additionalProperties: false,

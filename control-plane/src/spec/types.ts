@@ -6,6 +6,7 @@ export interface LabSpec {
   indexer: { enabled: boolean };
   nodes: NodeSpec[];
   channels: ChannelSpec[];
+  assets: AssetSpec[];
   services: ServicesSpec;
   postgres: ExternalOrManaged;
   redis: ExternalOrManaged;
@@ -42,6 +43,19 @@ export interface ChannelSpec {
   to: string;
   capacity_sat: number;
   push_sat: number;
+}
+
+/** An RGB asset issued on `issuer` at bring-up; `distribute` sends amounts of it to other nodes. */
+export interface AssetSpec {
+  /** The lab's name of the asset (a CFA carries no ticker on-chain: there it is the lab's label only). */
+  ticker: string;
+  /** Defaults to the ticker. */
+  name: string;
+  schema: 'nia' | 'cfa' | 'uda';
+  precision: number;
+  supply: number;
+  issuer: string;
+  distribute: Record<string, number>;
 }
 
 export interface ServicesSpec {
