@@ -136,6 +136,11 @@ export class LabManager {
     return this.store.home;
   }
 
+  /** Saves the state file after a change made to a running lab (an asset issued). */
+  save(): Promise<void> {
+    return this.persist();
+  }
+
   private async supervise(session: LabSession): Promise<void> {
     const supervisor = new Supervisor(session, { onEvent: this.emit, persist: this.persist });
     this.running.set(session.lab.name, { session, supervisor, faults: new Faults(supervisor, this.persist, this.emit) });

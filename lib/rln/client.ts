@@ -7,6 +7,8 @@ export class RlnError extends Error {
     readonly path: string,
     readonly status: number,
     readonly reason: string,
+    /** RLN's name of the error (`InsufficientAssets`, `NoAvailableUtxos`...), when the body has one. */
+    readonly rlnName?: string,
   ) {
     super(`RLN ${path} answered ${status}: ${reason}`);
     this.name = 'RlnError';
@@ -18,12 +20,83 @@ export class RlnError extends Error {
   }
 }
 
-export interface RlnAsset {
-  asset_id: string;
+/** An NIA asset as /issueassetnia answers it. */
+export interface RlnAsset extends RlnHeldAsset {
   ticker: string;
+  issued_supply: number;
+}
+
+export interface RlnAssetBalance {
+  settled: number;
+  future: number;
+  spendable: number;
+}
+
+/** An asset of /listassets: NIA and UDA have a ticker, CFA none; UDA no issued supply (it is one token). */
+export interface RlnHeldAsset {
+  asset_id: string;
+  ticker?: string;
   name: string;
   precision: number;
-  issued_supply: number;
+  issued_supply?: number;
+  balance: RlnAssetBalance;
+}
+
+export interface RlnAssetLists {
+  nia?: RlnHeldAsset[] | null;
+  cfa?: RlnHeldAsset[] | null;
+  uda?: RlnHeldAsset[] | null;
+}
+
+/** RLN's assignments: an amount of a fungible asset, a unique token, or (in invoices) anything. */
+export type RlnAssignment = { type: 'Fungible'; value: number } | { type: 'NonFungible' } | { type: 'Any' };
+
+export interface RlnRgbInvoiceRequest {
+  asset_id?: string;
+  assignment?: RlnAssignment;
+  min_confirmations: number;
+  witness: boolean;
+  expiration_timestamp?: number;
+  transport_endpoints?: string[];
+}
+
+export interface RlnRgbInvoice {
+  recipient_id: string;
+  invoice: string;
+  expiration_timestamp: number | null;
+  batch_transfer_idx: number;
+}
+
+export interface RlnInvoiceData {
+  recipient_id: string;
+  recipient_type: 'Blind' | 'Witness';
+  asset_id: string | null;
+  assignment: RlnAssignment;
+  transport_endpoints: string[];
+}
+
+export interface RlnRecipient {
+  recipient_id: string;
+  witness_data?: { amount_sat: number; blinding?: number | null };
+  assignment: RlnAssignment;
+  transport_endpoints: string[];
+}
+
+export interface RlnSendRgb {
+  donation: boolean;
+  fee_rate: number;
+  min_confirmations: number;
+  expiration_timestamp?: number;
+  recipient_map: Record<string, RlnRecipient[]>;
+}
+
+export interface RlnTransfer {
+  idx: number;
+  status: 'WaitingCounterparty' | 'WaitingBroadcast' | 'WaitingConfirmations' | 'Settled' | 'Failed';
+  kind: 'Issuance' | 'ReceiveBlind' | 'ReceiveWitness' | 'Send' | 'Inflation';
+  txid: string | null;
+  recipient_id: string | null;
+  assignments: RlnAssignment[];
 }
 
 export interface RlnChannel {
@@ -92,12 +165,15 @@ export class RlnClient {
     const text = await response.text();
     if (!response.ok) {
       let reason = text;
+      let name: string | undefined;
       try {
-        reason = String((JSON.parse(text) as { error?: unknown }).error ?? text);
+        const body = JSON.parse(text) as { error?: unknown; name?: unknown };
+        reason = String(body.error ?? text);
+        if (typeof body.name === 'string') name = body.name;
       } catch {
         // not JSON (an axum rejection can be plain text)
       }
-      throw new RlnError(path, response.status, reason);
+      throw new RlnError(path, response.status, reason, name);
     }
     return (text ? JSON.parse(text) : {}) as T;
   }
@@ -126,6 +202,34 @@ export class RlnClient {
   }
   async issueAssetNia(request: { amounts: number[]; ticker: string; name: string; precision: number }): Promise<RlnAsset> {
     return (await this.call<{ asset: RlnAsset }>('POST', '/issueassetnia', request)).asset;
+  }
+  async issueAssetCfa(request: { amounts: number[]; name: string; precision: number }): Promise<RlnHeldAsset> {
+    return (await this.call<{ asset: RlnHeldAsset }>('POST', '/issueassetcfa', request)).asset;
+  }
+  async issueAssetUda(request: { ticker: string; name: string; precision: number }): Promise<RlnHeldAsset> {
+    return (await this.call<{ asset: RlnHeldAsset }>('POST', '/issueassetuda', { ...request, attachments_file_digests: [] })).asset;
+  }
+  /** Every asset the node knows, by schema. */
+  listAssets() {
+    return this.call<RlnAssetLists>('POST', '/listassets', { filter_asset_schemas: [] });
+  }
+  assetBalance(assetId: string) {
+    return this.call<RlnAssetBalance>('POST', '/assetbalance', { asset_id: assetId });
+  }
+  rgbInvoice(request: RlnRgbInvoiceRequest) {
+    return this.call<RlnRgbInvoice>('POST', '/rgbinvoice', request);
+  }
+  decodeRgbInvoice(invoice: string) {
+    return this.call<RlnInvoiceData>('POST', '/decodergbinvoice', { invoice });
+  }
+  async sendRgb(request: RlnSendRgb): Promise<string> {
+    return (await this.call<{ txid: string }>('POST', '/sendrgb', request)).txid;
+  }
+  async refreshTransfers(): Promise<void> {
+    await this.call<object>('POST', '/refreshtransfers', { skip_sync: false });
+  }
+  async listTransfers(assetId: string): Promise<RlnTransfer[]> {
+    return (await this.call<{ transfers: RlnTransfer[] }>('POST', '/listtransfers', { asset_id: assetId })).transfers;
   }
   connectPeer(peerPubkeyAndAddr: string) {
     return this.call<object>('POST', '/connectpeer', { peer_pubkey_and_addr: peerPubkeyAndAddr });

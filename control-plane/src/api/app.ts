@@ -6,6 +6,7 @@ import { dashboardPlugin } from '../dashboard/plugin.js';
 import type { JobQueues } from '../jobs.js';
 import type { LabManager } from '../manager.js';
 import { installAccess } from './access.js';
+import { assetRoutes } from './routes/assets.js';
 import { eventRoutes } from './routes/events.js';
 import { labRoutes } from './routes/labs.js';
 import { nodeRoutes } from './routes/nodes.js';
@@ -46,6 +47,7 @@ export async function buildControlPlaneApp(options: ControlPlaneApp): Promise<Fa
   workRoutes(app, options);
   serviceRoutes(app, options);
   nodeRoutes(app, options);
+  assetRoutes(app, options);
   eventRoutes(app, options);
   snapshotRoutes(app, options);
   await app.register(dashboardPlugin);

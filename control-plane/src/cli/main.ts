@@ -5,7 +5,7 @@ import type { LabEvent } from '../lab/events.js';
 import { daemonInfoFile, reglabHome, type DaemonInfo } from '../home.js';
 import { formatProblem, LabSpecError, parseLabSpec } from '../spec/parse.js';
 import { ApiError, ensureControlPlane, findControlPlane, readDaemonInfo, stopControlPlane, type ControlPlaneClient } from './client.js';
-import { formatEvent, formatLab } from './print.js';
+import { formatAssetBalances, formatAssetList, formatEvent, formatLab } from './print.js';
 import { snapshotCommands } from './snapshots.js';
 import { prepareScenarioRun, runScenarios, ScenarioUsageError } from '../../../scenarios/src/cli.js';
 
@@ -190,6 +190,42 @@ program.command('pay').description('an invoice on <to>, paid by <from> over the 
 program.command('reorg').description('replace the last N blocks by N+1 new ones (their transactions go back to the mempool)')
   .argument('<blocks>', 'how many blocks to replace', integer('blocks'))
   .action((blocks: number) => runJob('/reorg', { blocks }, (result) => `replaced ${result.replaced} block(s) above height ${result.forkHeight}; height ${result.newHeight}`));
+
+const asset = program.command('asset').description("RGB assets on the lab's rgb and rln nodes (amounts in the asset's smallest unit)");
+asset.command('issue').description('issue an asset on a node; the lab names it by TICKER from then on')
+  .argument('<node>').argument('<ticker>', '1-8 upper-case letters and digits, starting with a letter')
+  .argument('<amount>', 'the supply (a uda asset: 1)', integer('amount'))
+  .option('--name <name>', 'its name (default: the ticker)')
+  .option('--precision <digits>', 'decimal places a wallet shows', integer('precision'), 0)
+  .addOption(new Option('--schema <schema>', 'nia (fungible, with a ticker), cfa (fungible, no ticker on-chain) or uda (one unique token)').choices(['nia', 'cfa', 'uda']).default('nia'))
+  .action(async (node: string, ticker: string, amount: number, options: { name?: string; precision: number; schema: string }) => {
+    const client = await runningClient();
+    const issued = await client.request<{ asset: { assetId: string } }>('POST', `/labs/${await labName(client)}/assets`, { node, ticker, amount, name: options.name, precision: options.precision, schema: options.schema });
+    out(`issued ${amount} ${ticker} on ${node} (${options.schema} ${issued.asset.assetId})`, issued);
+  });
+asset.command('send').description('an invoice of TO (blinded, or --witness), paid by FROM, a block, settled on both sides')
+  .argument('<from>').argument('<to>')
+  .argument('<asset>', "the lab's ticker of the asset, or its asset id")
+  .argument('<amount>', "in the asset's smallest unit", integer('amount'))
+  .option('--witness', 'pay to a new output of TO instead of a blinded UTXO of its own')
+  .action((from: string, to: string, asset: string, amount: number, options: { witness?: boolean }) =>
+    runJob('/assets/send', { from, to, asset, amount, witness: Boolean(options.witness) }, (result) => {
+      const balances = Object.entries(result.balances as Record<string, number>).map(([node, held]) => `${node} ${held}`).join(', ');
+      return `sent ${amount} ${result.asset} ${from} -> ${to} in ${result.txid} (${options.witness ? 'witness' : 'blinded'}); now ${balances}`;
+    }));
+asset.command('balance').description('what each rgb and rln node holds (or NODE only)')
+  .argument('[node]')
+  .action(async (node?: string) => {
+    const client = await runningClient();
+    const { nodes } = await client.request<{ nodes: Parameters<typeof formatAssetBalances>[0] }>('GET', `/labs/${await labName(client)}/assets/balances${node ? `?node=${encodeURIComponent(node)}` : ''}`);
+    out(formatAssetBalances(nodes), { nodes });
+  });
+asset.command('list').description("the lab's assets, with who holds how much")
+  .action(async () => {
+    const client = await runningClient();
+    const { assets } = await client.request<{ assets: Parameters<typeof formatAssetList>[0] }>('GET', `/labs/${await labName(client)}/assets`);
+    out(formatAssetList(assets), { assets });
+  });
 
 program.command('auto-mine').description('mine one block every N seconds (0 stops)')
   .argument('<seconds>', 'interval', integer('seconds'))

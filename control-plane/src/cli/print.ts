@@ -1,5 +1,8 @@
 import type { LabEvent } from '../lab/events.js';
 
+/** An asset as a node holds it (GET /labs/{name}, GET /labs/{name}/assets/balances). */
+type Holding = { ticker?: string; assetId: string; schema: string; settled: number; future: number };
+
 type Inspected = {
   name: string;
   status: string;
@@ -9,7 +12,7 @@ type Inspected = {
   chain?: { kind: string; height: number };
   labWallet?: { address: string; spendableSat: number };
   services: { name: string; kind: string; status: string; info: Record<string, string>; error?: string; restarts?: number }[];
-  nodes: { name: string; status?: string; pubkey?: string; chainBalanceSat?: number; channelBalanceSat?: number; channels?: { partner: string; capacitySat: number; localSat: number; remoteSat: number; active: boolean }[]; error?: string }[];
+  nodes: { name: string; status?: string; pubkey?: string; chainBalanceSat?: number; channelBalanceSat?: number; channels?: { partner: string; capacitySat: number; localSat: number; remoteSat: number; active: boolean }[]; assets?: Holding[]; error?: string }[];
   phases: { name: string; ms: number }[];
 };
 
@@ -59,11 +62,39 @@ export function formatLab(lab: Inspected): string {
       lines.push(`    ${node.name}: ${node.error ?? node.status}`);
       continue;
     }
-    lines.push(`    ${node.name.padEnd(10)} on-chain ${node.chainBalanceSat} sat, in channels ${node.channelBalanceSat} sat`);
+    lines.push(`    ${node.name.padEnd(10)} on-chain ${node.chainBalanceSat} sat${node.channelBalanceSat === undefined ? '' : `, in channels ${node.channelBalanceSat} sat`}`);
     for (const channel of node.channels ?? []) {
       lines.push(`      ↔ ${channel.partner}: ${channel.localSat}/${channel.capacitySat} sat local${channel.active ? '' : ' (inactive)'}`);
     }
+    for (const asset of node.assets ?? []) lines.push(`      ◆ ${holding(asset)}`);
   }
   if (lab.phases.length > 0) lines.push(`  bring-up: ${lab.phases.map((phase) => `${phase.name} ${seconds(phase.ms)}`).join(', ')}`);
   return lines.join('\n');
+}
+
+/** `LAB 700 (nia rgb:...)`, with what it will be once pending transfers settle when that differs. */
+function holding(asset: Holding): string {
+  const pending = asset.future === asset.settled ? '' : `, ${asset.future} once pending transfers settle`;
+  return `${asset.ticker ?? asset.assetId} ${asset.settled}${pending} (${asset.schema} ${asset.assetId})`;
+}
+
+/** `reglab asset balance`: each asset node with what it holds. */
+export function formatAssetBalances(nodes: { node: string; status: string; assets?: Holding[] }[]): string {
+  const lines: string[] = [];
+  for (const node of nodes) {
+    if (!node.assets) lines.push(`${node.node}: ${node.status}`);
+    else if (node.assets.length === 0) lines.push(`${node.node}: no assets`);
+    else lines.push(`${node.node}:`, ...node.assets.map((asset) => `  ${holding(asset)}`));
+  }
+  return lines.join('\n') || 'no rgb or rln nodes in this lab';
+}
+
+/** `reglab asset list`: the lab's assets with who holds how much. */
+export function formatAssetList(assets: { ticker?: string; assetId: string; schema?: string; name?: string; precision?: number; issuedSupply?: number; holders: Record<string, number> }[]): string {
+  if (assets.length === 0) return 'no assets in this lab: issue one with `reglab asset issue NODE TICKER AMOUNT`';
+  return assets.map((asset) => {
+    const what = asset.schema ? `${asset.schema}, "${asset.name}", precision ${asset.precision}, supply ${asset.issuedSupply}` : 'not held by any ready node';
+    const holders = Object.entries(asset.holders).map(([node, amount]) => `${node} ${amount}`).join(', ');
+    return `${(asset.ticker ?? '-').padEnd(9)} ${asset.assetId}\n          ${what}${holders ? `; held: ${holders}` : ''}`;
+  }).join('\n');
 }

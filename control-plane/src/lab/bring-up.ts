@@ -8,6 +8,7 @@ import { freePort, isListening } from '../util/ports.js';
 import { newPrivateKeyHex } from '../wallet/keys.js';
 import type { LabEventListener } from './events.js';
 import { waitNodeChannels } from './channels-ready.js';
+import { issueDeclaredAssets } from './declared-assets.js';
 import { mineBlocks, openChannelBetween } from './operations.js';
 import { runToReady } from './phases.js';
 import { planLab, requestedHostPorts } from './plan.js';
@@ -84,6 +85,7 @@ export async function bringUp(lab: LabState, options: LabDriverOptions): Promise
     await phase('funding', () => fundNodes(session));
     const finishing = lab.spec.nodes.filter((node) => node.funding_sat > 0 && kindDefinition(node.kind).afterFunding);
     if (finishing.length > 0) await phase('node set-up', () => Promise.all(finishing.map((node) => kindDefinition(node.kind).afterFunding!(session, node.name))));
+    if (lab.spec.assets.length > 0) await phase('assets', () => issueDeclaredAssets(session));
     if (lab.spec.channels.length > 0) await phase('channels', () => openDeclaredChannels(session));
     const rest = Object.values(lab.services).filter((s) => s.status === 'pending' && !nodeNames.has(s.name)).map((s) => s.name);
     if (rest.length > 0) await phase('services', () => startAll(rest));

@@ -1,5 +1,6 @@
 import { describeError } from '../../../lib/errors.js';
-import { isLightning, type ChannelView, type PendingClose } from '../nodes/node.js';
+import { holdsAssets, isLightning, type ChannelView, type PendingClose } from '../nodes/node.js';
+import { holdingsOf, type HoldingView } from './assets.js';
 import type { LabSession } from './session.js';
 import type { LabState } from './state.js';
 
@@ -18,6 +19,8 @@ export interface NodeView {
   channelBalanceSat?: number;
   channels?: ChannelSummary[];
   pendingCloses?: PendingClose[];
+  /** RGB assets held by an rgb or rln node. */
+  assets?: HoldingView[];
   error?: string;
 }
 
@@ -50,6 +53,7 @@ export async function inspectNode(session: LabSession, name: string, names: Map<
     const node = session.node(name);
     const balance = await node.onchainBalance();
     Object.assign(view, { chainBalanceSat: balance.confirmedSat, unconfirmedBalanceSat: balance.unconfirmedSat });
+    if (holdsAssets(node)) view.assets = await holdingsOf(session, node);
     if (!isLightning(node)) return view;
     const [info, channelBalanceSat, channels, pendingCloses] = await Promise.all([node.info(), node.channelBalanceSat(), node.channels(), node.pendingCloses()]);
     return {

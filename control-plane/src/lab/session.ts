@@ -2,7 +2,7 @@ import { BtcdDriver } from '../../../lib/chain/btcd.js';
 import type { RpcChainDriver } from '../../../lib/chain/rpc-driver.js';
 import { invalid, notFound } from '../../../lib/errors.js';
 import { CHAIN_SERVICE, chainRpcFor } from '../nodes/btcd/index.js';
-import { isLightning, type LabLightningNode, type LabNode } from '../nodes/node.js';
+import { holdsAssets, isLightning, type AssetHolder, type LabLightningNode, type LabNode } from '../nodes/node.js';
 import { kindDefinition } from '../nodes/registry.js';
 import type { LabAccess } from '../nodes/types.js';
 import type { Placement, RuntimeOptions } from '../runtimes/types.js';
@@ -66,6 +66,13 @@ export class LabSession implements LabAccess {
   lightning(name: string): LabLightningNode {
     const node = this.node(name);
     if (!isLightning(node)) throw invalid('NOT_A_LIGHTNING_NODE', `node "${name}" is an ${node.kind} node: it has no Lightning side the lab can drive`);
+    return node;
+  }
+
+  /** A node's RGB asset side; an error saying so for kinds that hold no assets. */
+  assets(name: string): AssetHolder {
+    const node = this.node(name);
+    if (!holdsAssets(node)) throw invalid('NOT_AN_ASSET_NODE', `node "${name}" is an ${node.kind} node: it holds no RGB assets (rgb and rln nodes do)`);
     return node;
   }
 

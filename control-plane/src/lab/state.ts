@@ -57,6 +57,8 @@ export interface LabState extends LabLayout {
   services: Record<string, ServiceState>;
   /** How long each bring-up phase took, in order. */
   phases: { name: string; ms: number }[];
+  /** The lab's RGB assets: ticker (the lab's name of each) -> asset id. */
+  assets?: Record<string, string>;
   /** The snapshot the lab was restored from or last saved: what `reglab reset` goes back to. */
   snapshot?: string;
 }

@@ -3,24 +3,28 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { invalid, notFound } from '../../../../lib/errors.js';
 import { errorResponses } from '../../../../lib/http/errors.js';
-import type { JobRequest } from '../../jobs.js';
+import type { JobQueues, JobRequest } from '../../jobs.js';
 import { assertRegtestAddress, requireReady } from '../../lab/operations.js';
 import type { ApiDeps } from '../app.js';
 import { answer, channelBody, closeBody, fundBody, labErrors, labParams, mineBody, paymentBody, reorgBody, waitQuery } from '../schemas.js';
 
-type Work<B> = { Params: { name: string }; Querystring: { wait: boolean }; Body: B };
+export type Work<B> = { Params: { name: string }; Querystring: { wait: boolean }; Body: B };
 const jobAnswers = { 200: answer('the finished job (with ?wait=true)'), 202: answer('{ job, state, url }'), ...labErrors };
-const schema = (summary: string, body: object) => ({ summary, params: labParams, querystring: waitQuery, body, response: jobAnswers });
+/** The schema of a route that queues a job: the lab in the path, `?wait=true`, the job's answers. */
+export const jobSchema = (summary: string, body: object) => ({ summary, params: labParams, querystring: waitQuery, body, response: jobAnswers });
+
+/** Queues the job; answers 202 with where to follow it, or (`wait`) the finished job. */
+export async function enqueueJob(jobs: JobQueues, request: JobRequest, wait: boolean, reply: FastifyReply) {
+  const id = await jobs.add(request);
+  if (!wait) {
+    reply.status(202);
+    return { job: id, state: 'waiting', url: `/jobs/${id}` };
+  }
+  return jobs.wait(id, 120_000);
+}
 
 export function workRoutes(app: FastifyInstance, { manager, jobs }: ApiDeps): void {
-  const enqueue = async (request: JobRequest, wait: boolean, reply: FastifyReply) => {
-    const id = await jobs.add(request);
-    if (!wait) {
-      reply.status(202);
-      return { job: id, state: 'waiting', url: `/jobs/${id}` };
-    }
-    return jobs.wait(id, 120_000);
-  };
+  const enqueue = (request: JobRequest, wait: boolean, reply: FastifyReply) => enqueueJob(jobs, request, wait, reply);
   /** The nodes a job names must exist and be ready, checked before anything is queued. */
   const ready = (lab: string, ...nodes: (string | undefined)[]) => {
     const session = manager.session(lab);
@@ -30,25 +34,25 @@ export function workRoutes(app: FastifyInstance, { manager, jobs }: ApiDeps): vo
     if (a === b) throw invalid('SAME_NODE', `${what} needs two different nodes`);
   };
 
-  app.post<Work<{ blocks: number; address?: string }>>('/labs/:name/mine', { schema: schema('Mine blocks (to the lab wallet or an address)', mineBody) }, async (request, reply) => {
+  app.post<Work<{ blocks: number; address?: string }>>('/labs/:name/mine', { schema: jobSchema('Mine blocks (to the lab wallet or an address)', mineBody) }, async (request, reply) => {
     manager.session(request.params.name);
     if (request.body.address) assertRegtestAddress(request.body.address);
     return enqueue({ queue: 'mining', action: 'mine', lab: request.params.name, blocks: request.body.blocks, address: request.body.address }, request.query.wait, reply);
   });
 
-  app.post<Work<{ blocks: number }>>('/labs/:name/reorg', { schema: schema('Replace the last N blocks by N+1 new ones', reorgBody) }, async (request, reply) => {
+  app.post<Work<{ blocks: number }>>('/labs/:name/reorg', { schema: jobSchema('Replace the last N blocks by N+1 new ones', reorgBody) }, async (request, reply) => {
     manager.session(request.params.name);
     return enqueue({ queue: 'mining', action: 'reorg', lab: request.params.name, blocks: request.body.blocks }, request.query.wait, reply);
   });
 
-  app.post<Work<{ node?: string; address?: string; amount_sat: number }>>('/labs/:name/fund', { schema: schema('Send coins from the lab wallet to a node or an address, and confirm them', fundBody) }, async (request, reply) => {
+  app.post<Work<{ node?: string; address?: string; amount_sat: number }>>('/labs/:name/fund', { schema: jobSchema('Send coins from the lab wallet to a node or an address, and confirm them', fundBody) }, async (request, reply) => {
     const { node, address, amount_sat } = request.body;
     ready(request.params.name, node);
     if (address) assertRegtestAddress(address);
     return enqueue({ queue: 'funding', lab: request.params.name, node, address, amountSat: String(amount_sat) }, request.query.wait, reply);
   });
 
-  app.post<Work<{ from: string; to: string; capacity_sat: number; push_sat: number; private: boolean }>>('/labs/:name/channels', { schema: schema('Open a channel, confirm it and wait until it is active', channelBody) }, async (request, reply) => {
+  app.post<Work<{ from: string; to: string; capacity_sat: number; push_sat: number; private: boolean }>>('/labs/:name/channels', { schema: jobSchema('Open a channel, confirm it and wait until it is active', channelBody) }, async (request, reply) => {
     const { from, to, capacity_sat, push_sat } = request.body;
     differ(from, to, 'a channel');
     if (push_sat >= capacity_sat) throw invalid('PUSH_TOO_LARGE', 'push_sat must be less than capacity_sat');
@@ -56,7 +60,7 @@ export function workRoutes(app: FastifyInstance, { manager, jobs }: ApiDeps): vo
     return enqueue({ queue: 'channels', action: 'open', lab: request.params.name, from, to, capacitySat: capacity_sat, pushSat: push_sat, private: request.body.private }, request.query.wait, reply);
   });
 
-  app.post<Work<{ node: string; partner?: string; channel_id?: string; force: boolean }>>('/labs/:name/channels/close', { schema: schema('Close a channel (cooperatively, or force)', closeBody) }, async (request, reply) => {
+  app.post<Work<{ node: string; partner?: string; channel_id?: string; force: boolean }>>('/labs/:name/channels/close', { schema: jobSchema('Close a channel (cooperatively, or force)', closeBody) }, async (request, reply) => {
     const { node, partner, channel_id, force } = request.body;
     if (partner === undefined && channel_id === undefined) throw invalid('CHANNEL_MISSING', 'name the channel: partner (a node) or channel_id');
     ready(request.params.name, node);
@@ -64,7 +68,7 @@ export function workRoutes(app: FastifyInstance, { manager, jobs }: ApiDeps): vo
   });
 
   app.post<Work<{ from: string; to?: string; amount_sat?: number; invoice?: string; keysend: boolean }>>('/labs/:name/payments', {
-    schema: schema('Pay: an invoice of `to` paid by `from`, any BOLT11 invoice, or a keysend', paymentBody),
+    schema: jobSchema('Pay: an invoice of `to` paid by `from`, any BOLT11 invoice, or a keysend', paymentBody),
   }, async (request, reply) => {
     const { from, to, amount_sat, invoice, keysend } = request.body;
     const lab = request.params.name;

@@ -1,10 +1,9 @@
 // RGB Lightning Node: runs from its image (docker runtime only, where the image can be built).
 import { RlnClient } from '../../../../lib/rln/client.js';
-import { waitFor } from '../../../../lib/wait.js';
 import { CHAIN_SERVICE } from '../btcd/index.js';
 import { electrumTipHeight } from '../indexer/electrum.js';
-import type { LabNode } from '../node.js';
 import { answersHttp } from '../project-service.js';
+import { RlnApiNode } from './api-node.js';
 import type { KindDefinition, LabAccess } from '../types.js';
 import { createColoredUtxos, initAndUnlock, rlnArgs, type RlnChainAccess } from './start-sequence.js';
 
@@ -18,32 +17,6 @@ function chainAccess(access: LabAccess): RlnChainAccess {
     send: () => Promise.reject(new Error('the lab funds nodes itself')),
     indexedHeight: () => electrumTipHeight(access.host.reach('indexer', 'electrum')),
   };
-}
-
-/** A node that serves RLN's API (RLN itself, or an rgb node): its on-chain wallet. */
-export class RlnApiNode implements LabNode {
-  constructor(
-    readonly name: string,
-    readonly kind: 'rln' | 'rgb',
-    private readonly client: RlnClient,
-  ) {}
-
-  newAddress(): Promise<string> {
-    return this.client.address();
-  }
-
-  async onchainBalance() {
-    const { vanilla } = await this.client.btcBalance();
-    return { confirmedSat: vanilla.settled, unconfirmedSat: vanilla.future - vanilla.settled };
-  }
-
-  async waitSynced(height: number, timeoutMs = 60_000): Promise<void> {
-    await waitFor(async () => (await this.client.networkInfo()).height >= height, { timeoutMs, what: `rln node ${this.name} to reach height ${height}` });
-  }
-
-  close(): void {
-    // plain HTTP calls: nothing to release
-  }
 }
 
 /** RLN's start sequence, for every node serving its API: init (once), unlock over the lab's indexer. */
