@@ -3,7 +3,8 @@
 import { CHAIN_SERVICE } from '../btcd/index.js';
 import { answersHttp, projectService } from '../project-service.js';
 import { electrumIndexerUrl, proxyEndpoint } from '../../../../lib/rgb/endpoints.js';
-import { clientOf, createLabUtxos, describeRlnApi, initialiseRlnApi, RlnApiNode } from '../rln/index.js';
+import { RlnApiNode } from '../rln/api-node.js';
+import { clientOf, createLabUtxos, describeRlnApi, initialiseRlnApi } from '../rln/index.js';
 import type { KindDefinition } from '../types.js';
 
 export const RGB_PROXY_SERVICE = 'rgb-proxy';
