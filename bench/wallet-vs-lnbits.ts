@@ -213,7 +213,7 @@ export async function compareWithLnbits(): Promise<void> {
     };
     for (let round = 0; round < rounds; round++) show(`round ${round + 1}:`, windows.map((w) => figures(w[round]!.result)));
     show(`all ${rounds} rounds:`, windows.map((w) => pooled(w.map((m) => m.result))));
-    console.log('CPU time per operation (ms, measured windows; independent of how busy the machine is):');
+    console.log('CPU time per operation (ms, over the measured windows; a busy machine distorts it less than ops/s):');
     for (const [i, side] of sides.entries()) console.log(`  ${side.name.padEnd(26)} ${cpuPerOperation(windows[i]!)}`);
   } finally {
     await cleanup.run();
