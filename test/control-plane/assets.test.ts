@@ -82,10 +82,23 @@ describe('RGB assets in a lab', () => {
     expect(again).toMatchObject({ status: 409, body: { error: { code: 'ASSET_EXISTS' } } });
   });
 
+  it('gives a node new colored UTXOs (one block) when it has no free one left, and goes on', async () => {
+    const height = async () => (await cp.call('GET', '/labs/assets')).body.chain.height as number;
+    const before = await height();
+    // each issuance takes a free colored UTXO; bob got 10 at bring-up and has used some
+    for (let index = 1; index <= 11; index++) {
+      const issued = await cp.call('POST', '/labs/assets/assets', { node: 'bob', ticker: `T${index}`, amount: index });
+      expect(issued.status, JSON.stringify(issued.body)).toBe(201);
+    }
+    expect(await height()).toBeGreaterThan(before);
+    const bob = (await held()).bob;
+    for (let index = 1; index <= 11; index++) expect(bob[`T${index}`]).toBe(index);
+  });
+
   it('refuses bad asset input with 400 and a message saying what was wrong, moving nothing', async () => {
     const before = await held();
     const refusals: [object, string, RegExp][] = [
-      [{ from: 'bob', to: 'carol', asset: 'NOPE', amount: 1 }, 'NO_SUCH_ASSET', /no asset "NOPE" \(its assets: LAB, GOLD, ART, NEW\)/],
+      [{ from: 'bob', to: 'carol', asset: 'NOPE', amount: 1 }, 'NO_SUCH_ASSET', /no asset "NOPE" \(its assets: LAB, GOLD, ART, NEW, T1, /],
       [{ from: 'bob', to: 'carol', asset: 'LAB', amount: 181 }, 'INSUFFICIENT_ASSETS', /bob can spend 180 of LAB, not 181/],
       [{ from: 'bob', to: 'bob', asset: 'LAB', amount: 1 }, 'SAME_NODE', /two different nodes/],
       [{ from: 'bob', to: 'carol', asset: 'LAB', amount: '5' }, 'BAD_REQUEST', /amount/],
