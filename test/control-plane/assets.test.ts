@@ -101,6 +101,7 @@ describe('RGB assets in a lab', () => {
       [{ from: 'bob', to: 'carol', asset: 'NOPE', amount: 1 }, 'NO_SUCH_ASSET', /no asset "NOPE" \(its assets: LAB, GOLD, ART, NEW, T1, /],
       [{ from: 'bob', to: 'carol', asset: 'LAB', amount: 181 }, 'INSUFFICIENT_ASSETS', /bob can spend 180 of LAB, not 181/],
       [{ from: 'bob', to: 'bob', asset: 'LAB', amount: 1 }, 'SAME_NODE', /two different nodes/],
+      [{ from: 'bob', to: 'carol', asset: 'ART', amount: 2 }, 'INVALID_AMOUNT', /ART is a uda asset, one unique token/],
       [{ from: 'bob', to: 'carol', asset: 'LAB', amount: '5' }, 'BAD_REQUEST', /amount/],
       [{ from: 'bob', to: 'carol', asset: 'LAB', amount: 0 }, 'BAD_REQUEST', /amount/],
       [{ from: 'bob', to: 'zed', asset: 'LAB', amount: 1 }, 'NO_SUCH_NODE', /no node "zed"/],

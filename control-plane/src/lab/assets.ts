@@ -66,9 +66,8 @@ export async function checkAssetSend(session: LabSession, request: AssetSendRequ
   const label = labelsOf(session).get(request.assetId) ?? request.assetId;
   const held = (await sender.heldAssets()).find((asset) => asset.assetId === request.assetId);
   if (held?.schema === 'uda' && request.amount !== 1) throw invalid('INVALID_AMOUNT', `${label} is a uda asset, one unique token: its amount is 1`);
-  const spendable = held?.balance.spendable ?? 0;
-  if (spendable < request.amount) throw invalid('INSUFFICIENT_ASSETS', `${request.from} can spend ${spendable} of ${label}, not ${request.amount}`);
-  return held!;
+  if (!held || held.balance.spendable < request.amount) throw invalid('INSUFFICIENT_ASSETS', `${request.from} can spend ${held?.balance.spendable ?? 0} of ${label}, not ${request.amount}`);
+  return held;
 }
 
 /** What a send job records before the steps after it, so a retry neither invoices nor sends twice. */
