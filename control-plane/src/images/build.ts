@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import type Docker from 'dockerode';
 import { projectRoot } from '../../../lib/project-root.js';
+import { withBuildLock } from './build-lock.js';
 import { RECIPES, type ContextPart, type ImageFlavour, type ImageId, type ImageRecipe } from './catalog.js';
 import { contextTar } from './context.js';
 import { buildDebianBase } from './debian-base.js';
@@ -55,7 +56,9 @@ export async function buildImages(options: BuildImagesOptions): Promise<BuildIma
     wanted.add(id);
   }
   const builder = new Builder(options.docker, onProgress, options.force ?? false, flavour === 'local');
-  for (const id of wanted) await builder.ensure(RECIPES[id]);
+  await withBuildLock(onProgress, async () => {
+    for (const id of wanted) await builder.ensure(RECIPES[id]);
+  });
   return { images, built: builder.done };
 }
 

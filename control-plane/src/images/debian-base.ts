@@ -1,8 +1,8 @@
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type Docker from 'dockerode';
+import { reglabCacheDir } from './cache.js';
 import { DEBIAN_BASE_REF, RECIPES } from './catalog.js';
 import { contextTar } from './context.js';
 import { IMAGE_LABEL, PIN_LABEL } from './pin.js';
@@ -13,7 +13,7 @@ const MIRROR = process.env.REGLAB_DEBIAN_MIRROR ?? 'http://deb.debian.org/debian
 /** Where the debootstrapped tree is kept, so re-importing the base never re-runs debootstrap. */
 export function rootfsDir(): string {
   const { SUITE, VARIANT } = RECIPES.debian.buildArgs;
-  return join(process.env.REGLAB_CACHE_DIR ?? join(homedir(), '.cache', 'reglab'), 'rootfs', `${SUITE}-${VARIANT}`);
+  return join(reglabCacheDir(), 'rootfs', `${SUITE}-${VARIANT}`);
 }
 
 /**

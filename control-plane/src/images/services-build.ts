@@ -1,15 +1,15 @@
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
-import { homedir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
+import { reglabCacheDir } from './cache.js';
 import type { ContextPart } from './catalog.js';
 import { productionModules } from './modules.js';
 import { hashTree } from './pin.js';
 
 /** Where the services image's compiled copy of the project is staged (never the repo's dist/). */
 export function servicesStageDir(): string {
-  return join(process.env.REGLAB_CACHE_DIR ?? join(homedir(), '.cache', 'reglab'), 'services-build');
+  return join(reglabCacheDir(), 'services-build');
 }
 
 /** Folders of static files the services read from the project root (services/<name>/public). */
