@@ -90,11 +90,25 @@ describe('docker runtime on Podman', () => {
     expect(Date.now() - started).toBeLessThan(10_000);
     expect(await runtime.isAlive(handle)).toBe(false);
     await runtime.stop(handle); // stopping twice is fine
+    expect(await runtime.exitStatus(handle)).toEqual({ code: 0 }); // redis saves and exits on SIGTERM
     expect(await runtime.logs(location, undefined, 200)).toMatch(/Ready to accept connections/);
     handle = await runtime.start(startRequest(lab, 'cache', 'redis', redisServiceLaunch(dockerPlacement(layout, 'cache')), { redis: hostPort }));
     expect(await waitFor(() => ping(hostPort), { timeoutMs: 20_000, what: 'redis restarted' })).toBe('PONG');
     expect((await runtime.readServiceFile(location, 'dump.rdb')).subarray(0, 5).toString()).toBe('REDIS');
     expect(await runtime.findContainers(lab.name)).toHaveLength(1);
+  });
+
+  it('tells of the death of a lab container as it happens, and how it ended', async () => {
+    let told = 0;
+    const unwatch = runtime.watchExits(lab, () => (told += 1));
+    try {
+      await docker.getContainer(handle.runtime === 'docker' ? handle.containerId : '').kill({ signal: 'SIGKILL' });
+      await waitFor(async () => told > 0, { timeoutMs: 10_000, intervalMs: 50, what: 'the engine to tell of the death' });
+    } finally {
+      unwatch();
+    }
+    expect(await runtime.isAlive(handle)).toBe(false);
+    expect(await runtime.exitStatus(handle)).toEqual({ code: 137, signal: 'SIGKILL' });
   });
 
   it('says which image is missing and how to build it', async () => {

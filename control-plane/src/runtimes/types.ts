@@ -64,6 +64,12 @@ export interface Runtime {
   isAlive(handle: RuntimeHandle): Promise<boolean>;
   /** How a service that is no longer alive ended, when known. */
   exitStatus(handle: RuntimeHandle): Promise<ExitStatus | undefined>;
+  /**
+   * Calls `onExit` as soon as a service of the lab may have stopped running (docker: the engine's
+   * die events), so the supervisor checks at once rather than at its next poll. Returns how to stop
+   * watching. Optional: without it, polling isAlive is all the supervisor has.
+   */
+  watchExits?(lab: LabHandleInfo, onExit: () => void): () => void;
   /** A file a service wrote in its data folder (a certificate, a macaroon), by its path inside that folder. */
   readServiceFile(service: ServiceLocation, relativePath: string): Promise<Buffer>;
   /** The last `lines` lines of a service's output. */

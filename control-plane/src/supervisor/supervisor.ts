@@ -31,6 +31,9 @@ export class Supervisor {
   /** Restarts under way, which stop() waits for (a lab going down must not get a service back). */
   private readonly restarting = new Set<Promise<void>>();
   private checking = false;
+  /** A death was announced while a liveness pass ran: run another one right after it. */
+  private recheck = false;
+  private unwatchExits?: () => void;
   private probing = false;
   private stopped = false;
 
@@ -48,6 +51,7 @@ export class Supervisor {
     const probes = this.lab.spec.supervision.probe_interval_seconds * 1_000;
     this.timers = [setInterval(() => void this.checkLiveness(), liveness), setInterval(() => void this.checkProbes(), probes)];
     for (const timer of this.timers) timer.unref();
+    this.unwatchExits = this.session.runtime.watchExits?.(this.lab, () => void this.checkLiveness({ announced: true }));
   }
 
   /** Stops watching, and waits for a restart under way to end (the restarted service then runs). */
@@ -55,6 +59,7 @@ export class Supervisor {
     this.stopped = true;
     for (const timer of this.timers) clearInterval(timer);
     this.timers = [];
+    this.unwatchExits?.();
     await Promise.all(this.restarting);
   }
 
@@ -75,14 +80,22 @@ export class Supervisor {
     return Object.values(this.lab.services).filter((service) => WATCHED.has(service.status) && service.handle && !this.busy.has(service.name));
   }
 
-  private async checkLiveness(): Promise<void> {
-    if (this.checking || this.stopped) return;
+  /** One pass over the watched services; `announced`: the runtime told of a death, which must not wait for the next poll. */
+  private async checkLiveness(options: { announced?: boolean } = {}): Promise<void> {
+    if (this.stopped) return;
+    if (this.checking) {
+      if (options.announced) this.recheck = true;
+      return;
+    }
     this.checking = true;
     try {
-      for (const service of this.watched()) {
-        const alive = await this.session.runtime.isAlive(service.handle!).catch(() => true);
-        if (!alive) void this.fail(service, await this.session.runtime.exitStatus(service.handle!).catch(() => undefined));
-      }
+      do {
+        this.recheck = false;
+        for (const service of this.watched()) {
+          const alive = await this.session.runtime.isAlive(service.handle!).catch(() => true);
+          if (!alive) void this.fail(service, await this.session.runtime.exitStatus(service.handle!).catch(() => undefined));
+        }
+      } while (this.recheck && !this.stopped);
     } finally {
       this.checking = false;
     }

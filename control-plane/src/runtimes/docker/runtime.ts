@@ -5,6 +5,8 @@ import { RECIPES, type ImageId } from '../../images/catalog.js';
 import { buildImages, missingImageMessage, type ImageMap } from '../../images/build.js';
 import type { ExitStatus, LabHandleInfo, LaunchSpec, Runtime, RuntimeHandle, ServiceLocation, StartRequest } from '../types.js';
 import { discoverEngine } from './engine.js';
+import { containerExit } from './exit-status.js';
+import { watchContainerExits } from './exits.js';
 import { CONTAINER_DATA_DIR, containerName, networkName, volumeName } from './placement.js';
 import { demuxLogs, fileFromTar, readAll } from './streams.js';
 
@@ -144,11 +146,16 @@ export class DockerRuntime implements Runtime {
     const docker = await this.docker();
     try {
       const state = (await docker.getContainer(containerId(handle)).inspect()).State;
-      return state.Running ? undefined : { code: state.ExitCode, signal: state.OOMKilled ? 'OOM' : undefined };
+      return state.Running ? undefined : containerExit(state.ExitCode, state.OOMKilled);
     } catch (error) {
       ignoreNotFound(error);
       return undefined;
     }
+  }
+
+  /** The engine's events tell the death of a lab's container as it happens (the supervisor polls too). */
+  watchExits(lab: LabHandleInfo, onExit: () => void): () => void {
+    return watchContainerExits(() => this.docker(), `${LABELS.lab}=${lab.name}`, onExit);
   }
 
   async isAlive(handle: RuntimeHandle): Promise<boolean> {

@@ -1,0 +1,124 @@
+// Supervision on the docker runtime: a docker lab (btcd, the indexer, alice and bob on lnd with a
+// channel, the wallet server, the faucet) under the lab's own Supervisor and fault commands, with
+// its containers killed from outside through the engine API as a crash would kill them. Liveness
+// polling is pushed out to ten minutes, so a death seen within seconds was told by the engine's
+// events.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type Docker from 'dockerode';
+import { stringify } from 'yaml';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bringUp, newLabState } from '../../control-plane/src/lab/bring-up.js';
+import type { LabEvent } from '../../control-plane/src/lab/events.js';
+import { payBetween } from '../../control-plane/src/lab/operations.js';
+import type { LabSession } from '../../control-plane/src/lab/session.js';
+import type { LabState } from '../../control-plane/src/lab/state.js';
+import { tearDown } from '../../control-plane/src/lab/tear-down.js';
+import { dockerRuntimeOptions } from '../../control-plane/src/runtimes/docker/host.js';
+import { parseLabSpec } from '../../control-plane/src/spec/parse.js';
+import { Faults } from '../../control-plane/src/supervisor/faults.js';
+import { Supervisor } from '../../control-plane/src/supervisor/supervisor.js';
+import { waitFor } from '../../lib/wait.js';
+import { engine, labLeftovers, uniqueLab } from './support.js';
+
+type ServiceEvent = Extract<LabEvent, { type: 'service' }> & { at: number };
+
+describe('supervision of a docker lab', () => {
+  const options = dockerRuntimeOptions();
+  const dir = mkdtempSync(join(tmpdir(), 'reglab-docker-supervision-'));
+  const events: ServiceEvent[] = [];
+  let docker: Docker;
+  let lab: LabState;
+  let session: LabSession;
+  let supervisor: Supervisor;
+  let faults: Faults;
+
+  const onEvent = (event: LabEvent) => {
+    if (event.type === 'service') events.push({ ...event, at: Date.now() });
+  };
+  const persist = async () => undefined;
+  const containerOf = (service: string) => {
+    const handle = lab.services[service].handle;
+    if (handle?.runtime !== 'docker') throw new Error(`${service} has no container`);
+    return docker.getContainer(handle.containerId);
+  };
+  const running = async (service: string) => (await docker.getContainer(`reglab-${lab.name}-${service}`).inspect()).State.Running;
+  const readyAgain = (service: string, restarts: number) =>
+    waitFor(async () => lab.services[service].status === 'ready' && lab.services[service].restarts === restarts, { timeoutMs: 120_000, intervalMs: 200, what: `${service} restarted and ready` });
+
+  beforeAll(async () => {
+    docker = await engine();
+    const yaml = stringify({
+      name: uniqueLab('sup'),
+      runtime: 'docker',
+      indexer: { enabled: true },
+      nodes: [
+        { name: 'alice', kind: 'lnd', funding_sat: 5_000_000 },
+        { name: 'bob', kind: 'lnd', funding_sat: 5_000_000 },
+      ],
+      channels: [{ from: 'alice', to: 'bob', capacity_sat: 1_000_000 }],
+      services: { 'wallet-server': { node: 'bob' }, faucet: { node: 'alice' } },
+    });
+    lab = newLabState(parseLabSpec(yaml, 'docker-supervision.yaml'), yaml, join(dir, 'lab'));
+    session = await bringUp(lab, { runtimeOptions: options, onEvent, persist, readyTimeoutMs: 120_000 });
+    supervisor = new Supervisor(session, { onEvent, persist, livenessIntervalMs: 600_000 });
+    faults = new Faults(supervisor, persist, onEvent);
+    supervisor.start();
+  });
+
+  afterAll(async () => {
+    await supervisor?.stop();
+    session?.close();
+    if (lab) await tearDown(lab, options.runtime, { volumes: true });
+    rmSync(dir, { recursive: true, force: true });
+    if (lab) expect(await labLeftovers(docker, lab.name)).toEqual({ containers: [], networks: [], volumes: [] });
+  });
+
+  it('reports a container killed through the engine at once, with the kill named, and restarts it', async () => {
+    const before = lab.services['wallet-server'].handle;
+    const killedAt = Date.now();
+    await containerOf('wallet-server').kill({ signal: 'SIGKILL' });
+    const reported = await waitFor(async () => events.find((event) => event.service === 'wallet-server' && event.at >= killedAt), { timeoutMs: 30_000, intervalMs: 50, what: 'an event about the wallet server' });
+    expect(reported.status).toBe('restarting');
+    expect(reported.message).toContain('wallet-server stopped running: killed by SIGKILL');
+    expect(reported.at - killedAt).toBeLessThan(10_000);
+    expect(lab.status).toBe('degraded');
+
+    await readyAgain('wallet-server', 1);
+    expect(lab.services['wallet-server'].handle).not.toEqual(before);
+    expect(await running('wallet-server')).toBe(true);
+    const health = await fetch(`http://${session.host.reach('wallet-server', 'http')}/health`);
+    expect(health.status).toBe(200);
+    await waitFor(async () => lab.status === 'ready', { timeoutMs: 10_000, what: 'the lab ready again' });
+  });
+
+  it('stops a service on purpose and leaves its container stopped', async () => {
+    expect((await faults.act('faucet', 'stop')).status).toBe('stopped');
+    expect(await running('faucet')).toBe(false);
+    expect(lab.services.faucet).toMatchObject({ status: 'stopped', restarts: 0 });
+  });
+
+  it('restarts lnd killed through the engine with its channel: a payment goes through after', async () => {
+    await containerOf('alice').kill({ signal: 'SIGKILL' });
+    await readyAgain('alice', 1);
+    const payment = await payBetween(session, { from: 'alice', to: 'bob', amountSat: 2_000 });
+    expect(payment).toMatchObject({ amountSat: 2_000, hops: 1 });
+  });
+
+  it('has not restarted the stopped service meanwhile (the engine told of its death and of alice\'s)', async () => {
+    expect(lab.services.faucet).toMatchObject({ status: 'stopped', restarts: 0 });
+    expect(await running('faucet')).toBe(false);
+    expect(events.filter((event) => event.service === 'faucet').map((event) => event.status).at(-1)).toBe('stopped');
+  });
+
+  it('starts the stopped service again, which then serves', async () => {
+    expect((await faults.act('faucet', 'start')).status).toBe('ready');
+    expect(await running('faucet')).toBe(true);
+    const address = await session.node('bob').newAddress();
+    const claim = await fetch(`http://${session.host.reach('faucet', 'http')}/api/claim`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ address }) });
+    expect(claim.status).toBe(200);
+    expect(await claim.json()).toMatchObject({ address, amount_sat: 100_000, block_height: await session.chain.getBlockCount() });
+    expect(lab.status).toBe('ready');
+  });
+});
