@@ -82,7 +82,6 @@ try {
     cooldowns: new Cooldowns(redis, 900),
     driver: regtest.chain,
     claimSat: 100_000,
-    cooldownSeconds: 900,
   });
   const faucetApp = await buildFaucet({ faucet, trustProxy: true });
   const faucetUrl = await faucetApp.listen({ host: '127.0.0.1', port: 0 });

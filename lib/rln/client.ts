@@ -70,8 +70,13 @@ export interface RlnRgbInvoice {
 export interface RlnInvoiceData {
   recipient_id: string;
   recipient_type: 'Blind' | 'Witness';
+  asset_schema: 'Nia' | 'Cfa' | 'Uda' | null;
   asset_id: string | null;
   assignment: RlnAssignment;
+  /** rgb-lib's name of the network: Regtest, Testnet, Mainnet... */
+  network: string;
+  /** Unix seconds; null when the invoice does not expire. */
+  expiration_timestamp: number | null;
   transport_endpoints: string[];
 }
 

@@ -3,15 +3,15 @@
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildControlPlaneApp } from '../../control-plane/src/api/app.js';
 import { startControlPlane, type RunningControlPlane } from '../../control-plane/src/daemon.js';
 import { projectRoot } from '../../lib/project-root.js';
 import { waitFor } from '../../lib/wait.js';
+import { launchChromium } from '../support/chromium.js';
 
 const LAB = readFileSync('lab.yaml', 'utf8').replace(/^name: default$/m, 'name: dash');
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 const SCREENSHOTS = join(projectRoot(), 'docs', 'images');
 const FAUCET_ADDRESS = 'bcrt1qw508d6qejxtdg4y5r3zarvary0c5xw7kygt080';
 const UI_MS = 30_000;
@@ -59,7 +59,7 @@ describe('dashboard on the default lab', () => {
       if (view.status === 'failed') throw new Error(JSON.stringify(view));
       return view.status === 'ready';
     }, { timeoutMs: 180_000, what: 'lab dash to be ready', stopOn: (error) => String(error).includes('"failed"') });
-    browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+    browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     await page.goto(`${plane.url}/?lab=dash`);
     await page.locator('#live[data-live="true"]').waitFor({ timeout: UI_MS });

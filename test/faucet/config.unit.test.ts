@@ -25,3 +25,17 @@ describe('faucet configuration from env', () => {
     expect(trustProxyFromEnv('10.0.0.1, 192.168.0.0/16')).toEqual(['10.0.0.1', '192.168.0.0/16']);
   });
 });
+
+describe('asset faucet configuration from env', () => {
+  const ASSET = { RGB_NODE_URL: 'http://127.0.0.1:3001', ASSET_ID: 'rgb:abc', ASSET_TICKER: 'LAB', ASSET_AMOUNT: '50' };
+
+  it('gives no asset without its variables, and the asset with all four', () => {
+    expect(configFromEnv(CHAIN).asset).toBeUndefined();
+    expect(configFromEnv({ ...CHAIN, ...ASSET }).asset).toEqual({ nodeUrl: 'http://127.0.0.1:3001', assetId: 'rgb:abc', ticker: 'LAB', amount: 50 });
+  });
+
+  it('refuses some of the variables without the others, and an amount that is not a positive whole number', () => {
+    expect(() => configFromEnv({ ...CHAIN, RGB_NODE_URL: ASSET.RGB_NODE_URL, ASSET_AMOUNT: '5' })).toThrow('the asset faucet needs RGB_NODE_URL, ASSET_ID, ASSET_TICKER, ASSET_AMOUNT; ASSET_ID, ASSET_TICKER are not set');
+    expect(() => configFromEnv({ ...CHAIN, ...ASSET, ASSET_AMOUNT: '0' })).toThrow(/ASSET_AMOUNT must be a positive whole number/);
+  });
+});

@@ -2,7 +2,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Transaction } from 'bitcoinjs-lib';
 import { Redis } from 'ioredis';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EsploraTx, EsploraUtxo } from '../../services/chain-adapter/src/esplora/types.js';
 import { buildApp } from '../../services/faucet/src/app.js';
@@ -16,8 +16,8 @@ import { LndWallet } from '../../services/faucet/src/wallet.js';
 import { freshKey, runEntryPoint, startAdapter, waitIndexed, type RunningAdapter } from '../chain-adapter/support.js';
 import { startRedis, type RunningServer } from '../support/infra.js';
 import { startRegtest, type Regtest } from '../support/regtest.js';
+import { launchChromium } from '../support/chromium.js';
 
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 const CLAIM_SAT = 100_000;
 const COOLDOWN_SECONDS = 900;
 
@@ -56,7 +56,7 @@ describe('faucet against real btcd, lnd and Redis', () => {
   };
 
   const startFaucet = async (claimSat: number, store: Redis, using: Miner = miner) => {
-    const faucet = new Faucet({ wallet, miner: using, cooldowns: new Cooldowns(store, COOLDOWN_SECONDS), driver: regtest.chain, claimSat, cooldownSeconds: COOLDOWN_SECONDS, adapterUrl: adapter.url });
+    const faucet = new Faucet({ wallet, miner: using, cooldowns: new Cooldowns(store, COOLDOWN_SECONDS), driver: regtest.chain, claimSat, adapterUrl: adapter.url });
     // The tests play many clients from one host: believe X-Forwarded-For (TRUST_PROXY=true).
     const app = await buildApp({ faucet, trustProxy: true });
     return { app, url: await app.listen({ host: '127.0.0.1', port: 0 }) };
@@ -94,8 +94,15 @@ describe('faucet against real btcd, lnd and Redis', () => {
       height: await regtest.chain.getBlockCount(),
       mining: 'direct',
       adapter_url: adapter.url,
+      asset: null,
     });
     expect(status.balance_sat).toBeGreaterThan(30 * CLAIM_SAT);
+  });
+
+  it('answers asset claims with 404 when it gives no asset', async () => {
+    const response = await fetch(`${faucetUrl}/api/claim-asset`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ invoice: 'rgb:anything' }) });
+    expect(response.status).toBe(404);
+    expect((await response.json()).error).toMatchObject({ code: 'NO_ASSET_OFFERED', message: expect.stringMatching(/gives no RGB asset.*services\.faucet\.asset/) });
   });
 
   it('sends the claim amount, mines one block that confirms it, and the adapter shows it', async () => {
@@ -229,7 +236,7 @@ describe('faucet against real btcd, lnd and Redis', () => {
     const { connectLnd } = await import('../../lib/lightning/lnd.js');
     const { freePort } = await import('../../control-plane/src/util/ports.js');
     const unreachable = new LndWallet(connectLnd({ ...regtest.lndCredentials('alice'), socket: `127.0.0.1:${await freePort()}` }));
-    const faucet = new Faucet({ wallet: unreachable, miner, cooldowns: new Cooldowns(redis, COOLDOWN_SECONDS), driver: regtest.chain, claimSat: CLAIM_SAT, cooldownSeconds: COOLDOWN_SECONDS });
+    const faucet = new Faucet({ wallet: unreachable, miner, cooldowns: new Cooldowns(redis, COOLDOWN_SECONDS), driver: regtest.chain, claimSat: CLAIM_SAT });
     const app = await buildApp({ faucet });
     try {
       const response = await app.inject({ method: 'GET', url: '/api/status' });
@@ -274,7 +281,8 @@ describe('faucet against real btcd, lnd and Redis', () => {
   it("mines through the lab's queue when given the control plane's mine endpoint (MINE_URL)", async () => {
     // The real control-plane API and BullMQ queues; only the lab manager is reduced to this one lab.
     const jobs = new JobQueues(redisServer.url, () => regtest.session, () => undefined);
-    const manager = { session: () => regtest.session } as unknown as LabManager;
+    // its state folder holds nothing here: the API's snapshot routes only need to know where it is
+    const manager = { session: () => regtest.session, home: join(tmpdir(), 'reglab-faucet-test-home') } as unknown as LabManager;
     const controlPlane = await buildControlPlaneApp({ manager, jobs, shutdown: () => undefined });
     const controlPlaneUrl = await controlPlane.listen({ host: '127.0.0.1', port: 0 });
     const queued = await startFaucet(CLAIM_SAT, redis, new LabQueueMiner({ mineUrl: `${controlPlaneUrl}/labs/test/mine`, pollMs: 50 }, regtest.chain));
@@ -315,7 +323,7 @@ describe('faucet against real btcd, lnd and Redis', () => {
   describe('web page in headless Chromium', () => {
     let browser: Browser;
     beforeAll(async () => {
-      browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+      browser = await launchChromium();
     });
     afterAll(async () => {
       await browser?.close();

@@ -1,9 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { projectRoot } from '../../../lib/project-root.js';
-import type { FastifyInstance, FastifyServerOptions } from 'fastify';
+import type { FastifyInstance, FastifyRequest, FastifyServerOptions } from 'fastify';
+import { notFound } from '../../../lib/errors.js';
 import { errorResponseSchema as errorSchema } from '../../../lib/http/errors.js';
 import { createService } from '../../../lib/http/service.js';
+import type { AssetFaucet } from './asset-faucet.js';
 import type { Faucet } from './faucet.js';
 
 // from the source folder whether running from src/ (tsx) or from dist/ (the page is not compiled)
@@ -13,6 +15,8 @@ const FAVICON = readFileSync(join(PUBLIC, 'favicon.svg'));
 
 export interface FaucetAppOptions {
   faucet: Faucet;
+  /** Gives one of the lab's RGB assets too, when set. */
+  assetFaucet?: AssetFaucet;
   logger?: FastifyServerOptions['logger'];
   /** Fastify's trustProxy: which proxies' X-Forwarded-For to believe for the client IP (default: none). */
   trustProxy?: FastifyServerOptions['trustProxy'];
@@ -24,9 +28,40 @@ const claimSchema = {
   properties: { txid: { type: 'string' }, amount_sat: { type: 'integer' }, address: { type: 'string' }, block_hash: { type: 'string' }, block_height: { type: 'integer' } },
 } as const;
 
+const assetClaimSchema = {
+  type: 'object',
+  required: ['txid', 'asset_id', 'ticker', 'amount', 'recipient_id', 'block_hash', 'block_height'],
+  properties: {
+    txid: { type: 'string' },
+    asset_id: { type: 'string' },
+    ticker: { type: 'string', description: "the lab's name of the asset" },
+    amount: { type: 'integer', description: "in the asset's smallest unit" },
+    recipient_id: { type: 'string', description: "the invoice's recipient (blinded UTXO or witness script)" },
+    block_hash: { type: 'string' },
+    block_height: { type: 'integer' },
+  },
+} as const;
+
+const assetStatusSchema = {
+  type: ['object', 'null'],
+  description: 'the RGB asset this faucet gives, or null when it gives none',
+  required: ['ticker', 'asset_id', 'claim_amount', 'balance'],
+  properties: {
+    ticker: { type: 'string' },
+    asset_id: { type: 'string' },
+    claim_amount: { type: 'integer', description: "per claim, in the asset's smallest unit" },
+    balance: {
+      type: 'object',
+      description: "the faucet node's balance of the asset",
+      required: ['settled', 'future', 'spendable'],
+      properties: { settled: { type: 'integer' }, future: { type: 'integer' }, spendable: { type: 'integer' } },
+    },
+  },
+} as const;
+
 const statusSchema = {
   type: 'object',
-  required: ['network', 'balance_sat', 'pending_balance_sat', 'claim_amount_sat', 'cooldown_seconds', 'height', 'mining', 'adapter_url'],
+  required: ['network', 'balance_sat', 'pending_balance_sat', 'claim_amount_sat', 'cooldown_seconds', 'height', 'mining', 'adapter_url', 'asset'],
   properties: {
     network: { type: 'string' },
     balance_sat: { type: 'integer', description: 'confirmed balance of the faucet wallet' },
@@ -36,13 +71,17 @@ const statusSchema = {
     height: { type: 'integer' },
     mining: { type: 'string', enum: ['lab-queue', 'direct'] },
     adapter_url: { type: ['string', 'null'], description: 'the chain-data adapter the page links transactions to' },
+    asset: assetStatusSchema,
   },
 } as const;
+
+/** IPv4-mapped IPv6 peers are keyed as plain IPv4, so one client has one cool-down. */
+const clientIpOf = (request: FastifyRequest) => request.ip.replace(/^::ffff:/, '');
 
 export async function buildApp(options: FaucetAppOptions): Promise<FastifyInstance> {
   const app = await createService({
     title: 'reglab faucet',
-    description: 'Sends regtest coins to a bcrt1 address and mines a block so they confirm.',
+    description: 'Sends regtest coins to a bcrt1 address, and a lab RGB asset to an RGB invoice, and mines a block so they confirm.',
     version: '0.1.0',
     logger: options.logger ?? false,
     cors: true,
@@ -50,9 +89,10 @@ export async function buildApp(options: FaucetAppOptions): Promise<FastifyInstan
   });
   app.get('/', { schema: { hide: true } }, (_request, reply) => reply.type('text/html; charset=utf-8').send(PAGE));
   app.get('/favicon.svg', { schema: { hide: true } }, (_request, reply) => reply.type('image/svg+xml').header('cache-control', 'max-age=86400').send(FAVICON));
-  app.get('/api/status', { schema: { tags: ['faucet'], summary: 'Faucet balance, claim amount, cool-down and chain height', response: { 200: statusSchema } } }, () =>
-    options.faucet.status(),
-  );
+  app.get('/api/status', { schema: { tags: ['faucet'], summary: 'Faucet balance, claim amount, cool-down, chain height, and the asset it gives', response: { 200: statusSchema, 502: errorSchema } } }, async () => {
+    const [status, asset] = await Promise.all([options.faucet.status(), options.assetFaucet?.status() ?? null]);
+    return { ...status, asset };
+  });
   app.post(
     '/api/claim',
     {
@@ -69,9 +109,32 @@ export async function buildApp(options: FaucetAppOptions): Promise<FastifyInstan
       },
     },
     async (request) => {
-      const clientIp = request.ip.replace(/^::ffff:/, '');
+      const clientIp = clientIpOf(request);
       const paid = await options.faucet.claim((request.body as { address: string }).address, clientIp);
       request.log.info({ clientIp, address: paid.address, txid: paid.txid, blockHeight: paid.block_height }, 'claim paid');
+      return paid;
+    },
+  );
+  app.post(
+    '/api/claim-asset',
+    {
+      schema: {
+        tags: ['faucet'],
+        summary: "Send the faucet's RGB asset to an RGB invoice (blinded or witness), then mine one block",
+        body: {
+          type: 'object',
+          required: ['invoice'],
+          additionalProperties: false,
+          properties: { invoice: { type: 'string', minLength: 1, maxLength: 4000, description: 'an RGB invoice, rgb:...; open to any asset and amount, or naming this asset and at most the claim amount' } },
+        },
+        response: { 200: assetClaimSchema, 400: errorSchema, 404: errorSchema, 429: errorSchema, 502: errorSchema, 503: errorSchema },
+      },
+    },
+    async (request) => {
+      if (!options.assetFaucet) throw notFound('this faucet gives no RGB asset (a lab gives one with services.faucet.asset in lab.yaml)', 'NO_ASSET_OFFERED');
+      const clientIp = clientIpOf(request);
+      const paid = await options.assetFaucet.claim((request.body as { invoice: string }).invoice, clientIp);
+      request.log.info({ clientIp, recipientId: paid.recipient_id, ticker: paid.ticker, amount: paid.amount, txid: paid.txid, blockHeight: paid.block_height }, 'asset claim paid');
       return paid;
     },
   );

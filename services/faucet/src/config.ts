@@ -2,6 +2,7 @@ import type { FastifyServerOptions } from 'fastify';
 import { chainConfigFromEnv } from '../../../lib/chain/from-env.js';
 import type { ChainRpcConfig } from '../../../lib/chain/types.js';
 import { portFromEnv, positiveIntEnv } from '../../../lib/env.js';
+import type { AssetOffer } from './asset-invoice.js';
 
 export interface FaucetConfig {
   host: string;
@@ -14,6 +15,18 @@ export interface FaucetConfig {
   mineAddress?: string;
   adapterPublicUrl?: string;
   trustProxy: FastifyServerOptions['trustProxy'];
+  /** The RGB asset the faucet gives, and the node serving RLN's API it pays from; none when unset. */
+  asset?: AssetOffer & { nodeUrl: string };
+}
+
+const ASSET_VARIABLES = ['RGB_NODE_URL', 'ASSET_ID', 'ASSET_TICKER', 'ASSET_AMOUNT'] as const;
+
+/** RGB_NODE_URL, ASSET_ID, ASSET_TICKER and ASSET_AMOUNT: all four (the faucet gives that asset) or none. */
+export function assetFromEnv(env: NodeJS.ProcessEnv): FaucetConfig['asset'] {
+  const missing = ASSET_VARIABLES.filter((name) => !env[name]);
+  if (missing.length === ASSET_VARIABLES.length) return undefined;
+  if (missing.length > 0) throw new Error(`the asset faucet needs ${ASSET_VARIABLES.join(', ')}; ${missing.join(', ')} ${missing.length === 1 ? 'is' : 'are'} not set`);
+  return { nodeUrl: env.RGB_NODE_URL!, assetId: env.ASSET_ID!, ticker: env.ASSET_TICKER!, amount: positiveIntEnv(env, 'ASSET_AMOUNT', 0) };
 }
 
 /**
@@ -44,5 +57,6 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): FaucetConfi
     mineAddress: env.MINE_ADDRESS || undefined,
     adapterPublicUrl: env.ADAPTER_PUBLIC_URL || undefined,
     trustProxy: trustProxyFromEnv(env.TRUST_PROXY),
+    asset: assetFromEnv(env),
   };
 }

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 
-export type CooldownSubject = 'ip' | 'address';
+/** Who a cool-down holds back: the client's IP, and what the claim pays (a BTC address, an RGB invoice's recipient). */
+export type CooldownSubject = 'ip' | 'address' | 'recipient';
 
 export type CooldownResult =
   | { granted: true; release(): Promise<void> }
@@ -35,24 +36,28 @@ end
 return released
 `;
 
-/** The faucet's cool-downs in Redis: one claim per client IP and per address in each period. */
+/**
+ * The faucet's cool-downs in Redis: one claim per client IP and per payee in each period. `payee`
+ * names what a claim pays (BTC claims: `address`; asset claims, under their own prefix: `recipient`).
+ */
 export class Cooldowns {
   constructor(
     private readonly redis: Redis,
-    private readonly seconds: number,
+    readonly seconds: number,
     private readonly prefix = 'faucet:cooldown',
+    readonly payee: Exclude<CooldownSubject, 'ip'> = 'address',
   ) {}
 
-  private keys(ip: string, address: string) {
-    return [`${this.prefix}:ip:${ip}`, `${this.prefix}:address:${address}`];
+  private keys(ip: string, payee: string) {
+    return [`${this.prefix}:ip:${ip}`, `${this.prefix}:${this.payee}:${payee}`];
   }
 
-  async acquire(ip: string, address: string): Promise<CooldownResult> {
-    const keys = this.keys(ip, address);
+  async acquire(ip: string, payee: string): Promise<CooldownResult> {
+    const keys = this.keys(ip, payee);
     const token = randomUUID();
     const [waitMs, blocked] = (await this.redis.eval(ACQUIRE, keys.length, ...keys, token, String(this.seconds * 1000))) as [number, number[]];
     if (waitMs > 0) {
-      const subjects: CooldownSubject[] = ['ip', 'address'];
+      const subjects: CooldownSubject[] = ['ip', this.payee];
       return { granted: false, retryAfterSeconds: Math.ceil(waitMs / 1000), blockedBy: blocked.map((index) => subjects[index - 1]!) };
     }
     return {

@@ -2,7 +2,10 @@ import { Redis } from 'ioredis';
 import { createChainDriver } from '../../../lib/chain/from-env.js';
 import { connectLnd, lndCredentialsFromEnv } from '../../../lib/lightning/lnd.js';
 import { loggerFromEnv, runService } from '../../../lib/http/service.js';
+import { RlnClient } from '../../../lib/rln/client.js';
 import { buildApp } from './app.js';
+import { AssetFaucet } from './asset-faucet.js';
+import { FaucetAssetNode } from './asset-node.js';
 import { configFromEnv } from './config.js';
 import { Cooldowns } from './cooldown.js';
 import { Faucet } from './faucet.js';
@@ -28,10 +31,18 @@ const faucet = new Faucet({
   cooldowns: new Cooldowns(redis, config.cooldownSeconds),
   driver,
   claimSat: config.claimSat,
-  cooldownSeconds: config.cooldownSeconds,
   adapterUrl: config.adapterPublicUrl,
 });
-const app = await buildApp({ faucet, logger: loggerFromEnv(process.env), trustProxy: config.trustProxy });
+const assetFaucet = config.asset
+  ? new AssetFaucet({
+      node: new FaucetAssetNode(new RlnClient(config.asset.nodeUrl)),
+      offer: config.asset,
+      miner,
+      driver,
+      cooldowns: new Cooldowns(redis, config.cooldownSeconds, 'faucet:cooldown:asset', 'recipient'),
+    })
+  : undefined;
+const app = await buildApp({ faucet, assetFaucet, logger: loggerFromEnv(process.env), trustProxy: config.trustProxy });
 app.addHook('onClose', async () => {
   redis.disconnect();
   driver.close();
