@@ -45,17 +45,26 @@ export const ASSET_NODE_KINDS: readonly NodeSpec['kind'][] = ['rgb', 'rln'];
 /** Why `supply` cannot be issued in `schema`, if it cannot: a UDA is one token. */
 export const supplyProblem = (schema: AssetSpec['schema'], supply: number): string | undefined => (schema === 'uda' && supply !== 1 ? 'a uda asset is one unique token: its supply is 1' : undefined);
 
-type RawAsset = Omit<AssetSpec, 'name'> & { name?: string };
+/** An asset as lab.yaml has it, before its name defaults to its ticker. */
+export type RawAsset = Omit<AssetSpec, 'name'> & { name?: string };
+
+export interface AssetProblem {
+  path: (string | number)[];
+  message: string;
+}
+
+/** Why node `name` cannot hold assets, if it cannot: it must exist, be an rgb or rln node, and have bitcoin. */
+export function assetNodeProblem(name: string, nodes: Map<string, NodeSpec>): string | undefined {
+  const node = nodes.get(name);
+  if (!node) return `no node named "${name}" (nodes: ${[...nodes.keys()].join(', ') || 'none'})`;
+  if (!ASSET_NODE_KINDS.includes(node.kind)) return `"${name}" is an ${node.kind} node: RGB assets are held by rgb or rln nodes`;
+  return node.funding_sat > 0 ? undefined : `${name} has funding_sat 0: a node holding assets needs bitcoin for its colored UTXOs`;
+}
 
 /** What the schema cannot say of assets: unique tickers, issuers and holders that are asset nodes, amounts within the supply. */
-export function checkAssets(assets: RawAsset[], nodes: Map<string, NodeSpec>): { path: (string | number)[]; message: string }[] {
-  const problems: { path: (string | number)[]; message: string }[] = [];
-  const assetNode = (name: string) => {
-    const node = nodes.get(name);
-    if (!node) return `no node named "${name}" (nodes: ${[...nodes.keys()].join(', ') || 'none'})`;
-    if (!ASSET_NODE_KINDS.includes(node.kind)) return `"${name}" is an ${node.kind} node: RGB assets are held by rgb or rln nodes`;
-    return node.funding_sat > 0 ? undefined : `${name} has funding_sat 0: a node holding assets needs bitcoin for its colored UTXOs`;
-  };
+export function checkAssets(assets: RawAsset[], nodes: Map<string, NodeSpec>): AssetProblem[] {
+  const problems: AssetProblem[] = [];
+  const assetNode = (name: string) => assetNodeProblem(name, nodes);
   const tickers = new Set<string>();
   assets.forEach((asset, index) => {
     if (tickers.has(asset.ticker)) problems.push({ path: ['assets', index, 'ticker'], message: `duplicate asset ticker "${asset.ticker}"` });

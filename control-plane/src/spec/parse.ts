@@ -3,6 +3,7 @@ import { Ajv, type ErrorObject } from 'ajv';
 import { DomainError } from '../../../lib/errors.js';
 import { formatProblem, isUsefulSchemaError, parseYamlWithPositions, schemaProblem, type YamlPath, type YamlProblem } from '../../../lib/yaml-problems.js';
 import { checkAssets, describeAssetError } from './assets.js';
+import { checkFaucetAsset } from './faucet-asset.js';
 import { labSchema } from './schema.js';
 import type { ExternalOrManaged, LabSpec } from './types.js';
 
@@ -43,7 +44,7 @@ type RawLab = Omit<LabSpec, 'postgres' | 'redis' | 'assets'> & { postgres: 'mana
 /** The messages of lab.yaml's own shapes: managed-or-url values and names. */
 function describeLabError(error: ErrorObject, path: Path): string | undefined {
   if (error.keyword === 'const') return 'must be "managed" or { url: ... }';
-  if (path[0] === 'assets') return describeAssetError(error, path);
+  if (path[0] === 'assets' || (path[1] === 'faucet' && path[2] === 'asset')) return describeAssetError(error, path);
   if (error.keyword === 'pattern' && (path.at(-1) === 'name' || typeof path.at(-1) === 'number')) {
     return 'must be lower-case letters, digits and dashes, starting with a letter (at most 31 characters)';
   }
@@ -102,6 +103,8 @@ function checkReferences(lab: RawLab): Reference[] {
     else if (service === 'wallet-server' && node.kind === 'rgb') problems.push({ path: ['services', service, 'node'], message: 'the wallet server needs a Lightning node (lnd or rln); rgb nodes have no Lightning side' });
   }
   problems.push(...checkAssets(lab.assets, nodes));
+  const faucetAsset = lab.services.faucet?.asset;
+  if (faucetAsset) problems.push(...checkFaucetAsset(faucetAsset, lab.assets, nodes));
   const serviceNames = new Set(['chain', ...(lab.indexer.enabled ? ['indexer'] : []), 'postgres', 'redis', 'rgb-proxy', ...nodes.keys(), ...Object.keys(lab.services)]);
   for (const name of Object.keys(lab.supervision.services)) {
     if (!serviceNames.has(name)) problems.push({ path: ['supervision', 'services', name], message: `no service named "${name}" in this lab (services: ${[...serviceNames].join(', ')})` });

@@ -1,4 +1,5 @@
 import { assetsSchema } from './assets.js';
+import { faucetAssetSchema } from './faucet-asset.js';
 
 const name = { type: 'string', pattern: '^[a-z][a-z0-9-]{0,30}$' };
 const port = { type: 'integer', minimum: 1024, maximum: 65535 };
@@ -81,6 +82,7 @@ export const labSchema = {
         faucet: serviceOnNode({
           claim_sat: { type: 'integer', minimum: 1000, default: 100_000 },
           cooldown_seconds: { type: 'integer', minimum: 0, default: 900 },
+          asset: faucetAssetSchema,
         }),
         'chain-adapter': { type: 'object', additionalProperties: false, properties: { port, restart } },
       },

@@ -58,9 +58,16 @@ export interface AssetSpec {
   distribute: Record<string, number>;
 }
 
+/** An RGB asset of the lab the faucet gives: `amount` per claim, paid from `node`. */
+export interface FaucetAssetSpec {
+  ticker: string;
+  amount: number;
+  node: string;
+}
+
 export interface ServicesSpec {
   'wallet-server'?: { node: string; port?: number; admin_pubkeys: string[]; public_url?: string; restart?: RestartPolicy };
-  faucet?: { node: string; port?: number; claim_sat: number; cooldown_seconds: number; restart?: RestartPolicy };
+  faucet?: { node: string; port?: number; claim_sat: number; cooldown_seconds: number; asset?: FaucetAssetSpec; restart?: RestartPolicy };
   'chain-adapter'?: { port?: number; restart?: RestartPolicy };
 }
 

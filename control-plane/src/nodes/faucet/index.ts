@@ -1,5 +1,8 @@
-// The test-coin faucet (services/faucet): sends from a node's wallet, mines through the lab's queue.
+// The test-coin faucet (services/faucet): sends from a node's wallet, mines through the lab's queue;
+// with services.faucet.asset it also gives one of the lab's RGB assets from an rgb or rln node.
 import { chainConfigToEnv } from '../../../../lib/chain/from-env.js';
+import type { Placement } from '../../runtimes/types.js';
+import type { FaucetAssetSpec } from '../../spec/types.js';
 import { CHAIN_SERVICE, chainRpcFor } from '../btcd/index.js';
 import { answersHttp, projectService } from '../project-service.js';
 import { labRedisUrl } from '../redis/index.js';
@@ -11,11 +14,21 @@ const settingsOf = (access: LabAccess) => {
   return settings;
 };
 
+/** The asset faucet's environment: the node's API and the asset's id, which the lab learnt when it issued the asset. */
+function assetEnv(access: LabAccess, asset: FaucetAssetSpec, placement: Placement): Record<string, string> {
+  const assetId = access.lab.assets?.[asset.ticker];
+  if (!assetId) throw new Error(`the faucet gives ${asset.ticker}, but the lab has not issued it (its assets: ${Object.keys(access.lab.assets ?? {}).join(', ') || 'none'})`);
+  return { RGB_NODE_URL: `http://${placement.reach(asset.node, 'api')}`, ASSET_ID: assetId, ASSET_TICKER: asset.ticker, ASSET_AMOUNT: String(asset.amount) };
+}
+
 export const faucet: KindDefinition = {
   ports: { http: 8080 },
   image: 'services',
   public: true,
-  dependsOn: (_name, spec) => [spec.services.faucet!.node, CHAIN_SERVICE, ...(spec.redis.managed ? ['redis'] : [])],
+  dependsOn: (_name, spec) => {
+    const settings = spec.services.faucet!;
+    return [settings.node, ...(settings.asset ? [settings.asset.node] : []), CHAIN_SERVICE, ...(spec.redis.managed ? ['redis'] : [])];
+  },
   launch(access, service) {
     const settings = settingsOf(access);
     const placement = access.placementFor(service.name);
@@ -28,6 +41,7 @@ export const faucet: KindDefinition = {
       COOLDOWN_SECONDS: String(settings.cooldown_seconds),
       ...(access.controlPlaneUrl ? { MINE_URL: `${access.controlPlaneUrl}/labs/${access.lab.name}/mine` } : {}),
       ...(adapter ? { ADAPTER_PUBLIC_URL: `http://127.0.0.1:${adapter.hostPorts.http}` } : {}),
+      ...(settings.asset ? assetEnv(access, settings.asset, placement) : {}),
       NETWORK: 'regtest',
     });
   },
