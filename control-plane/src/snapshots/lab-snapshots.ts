@@ -11,7 +11,7 @@ import { CHAIN_SERVICE } from '../nodes/btcd/index.js';
 import { kindDefinition } from '../nodes/registry.js';
 import { parseLabSpec } from '../spec/parse.js';
 import { exportChain } from './chain-blocks.js';
-import { describeSnapshot, manifestOf, SNAPSHOT_FORMAT, type SnapshotManifest } from './manifest.js';
+import { describeSnapshot, manifestOf, restoreLabRecord, SNAPSHOT_FORMAT, type SnapshotManifest } from './manifest.js';
 import { serviceDataFor } from './service-data.js';
 import { startAgain } from './start-again.js';
 import { SnapshotStore } from './store.js';
@@ -115,7 +115,7 @@ export class LabSnapshots {
   private async restoreData(lab: LabState, manifest: Manifest, options: LabDriverOptions, phase: PhaseRunner): Promise<void> {
     const data = await serviceDataFor(options.runtimeOptions.runtime);
     await phase('restore data', () => Promise.all(withData(lab).map((service) => data.restore(lab, service, manifest.dir))));
-    lab.secrets = manifest.secrets;
+    restoreLabRecord(lab, manifest);
   }
 
   async remove(name: string): Promise<void> {

@@ -1,8 +1,8 @@
 import type { LabSecrets, LabState } from '../lab/state.js';
 import type { ServiceKind } from '../nodes/kinds.js';
 
-/** Bumped when what a snapshot holds changes; a snapshot of another format is refused. */
-export const SNAPSHOT_FORMAT = 1;
+/** Bumped when what a snapshot holds changes; a snapshot of another format is refused. 2: the lab's assets. */
+export const SNAPSHOT_FORMAT = 2;
 
 /** snapshot.json: what a lab is restored from, next to its services' data. Holds the lab's secrets. */
 export interface SnapshotManifest {
@@ -17,6 +17,8 @@ export interface SnapshotManifest {
   secrets: LabSecrets;
   /** Each service's kind and host ports: a restored lab takes the same ports when they are free. */
   services: Record<string, { kind: ServiceKind; hostPorts: Record<string, number> }>;
+  /** The lab's RGB assets, ticker -> asset id: what the nodes' wallets hold is named by them (the faucet's asset among them). */
+  assets: Record<string, string>;
   /** The chain's height when the snapshot was taken. */
   height: number;
   /** Bytes of service data the snapshot holds. */
@@ -33,9 +35,16 @@ export function manifestOf(lab: LabState, name: string, height: number, bytes: n
     specText: lab.specText,
     secrets: lab.secrets,
     services: Object.fromEntries(Object.values(lab.services).map((service) => [service.name, { kind: service.kind, hostPorts: service.hostPorts }])),
+    assets: { ...lab.assets },
     height,
     bytes,
   };
+}
+
+/** What a lab restored from `manifest` takes back besides its services' data: its secrets and its assets' names. */
+export function restoreLabRecord(lab: LabState, manifest: SnapshotManifest): void {
+  lab.secrets = manifest.secrets;
+  lab.assets = { ...manifest.assets };
 }
 
 /** What the API and `reglab snapshot list` show: no secrets. */
