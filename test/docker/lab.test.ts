@@ -1,33 +1,23 @@
 // A whole lab on the docker runtime, brought up and torn down by the lab's own bring-up (the
 // planner, launches, readiness probes, funding, channels), as `runtime: docker` will run it.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type Docker from 'dockerode';
-import { stringify } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bringUp, newLabState } from '../../control-plane/src/lab/bring-up.js';
 import { mineBlocks, nodePubkey, payBetween } from '../../control-plane/src/lab/operations.js';
 import type { LabSession } from '../../control-plane/src/lab/session.js';
 import type { LabState } from '../../control-plane/src/lab/state.js';
-import { tearDown } from '../../control-plane/src/lab/tear-down.js';
-import { dockerRuntimeOptions } from '../../control-plane/src/runtimes/docker/host.js';
-import { parseLabSpec } from '../../control-plane/src/spec/parse.js';
 import { waitFor } from '../../lib/wait.js';
-import { engine, labLeftovers, uniqueLab } from './support.js';
+import { engine, labLeftovers, startDockerLab, uniqueLab, type DockerLab } from './support.js';
 
 describe('a lab on the docker runtime (btcd, indexer, two lnd nodes with a channel, the services)', () => {
-  const options = dockerRuntimeOptions();
-  const dir = mkdtempSync(join(tmpdir(), 'reglab-docker-lab-'));
   let docker: Docker;
+  let running: DockerLab;
   let lab: LabState;
   let session: LabSession;
 
   beforeAll(async () => {
     docker = await engine();
-    const yaml = stringify({
+    running = await startDockerLab({
       name: uniqueLab('lab'),
-      runtime: 'docker',
       indexer: { enabled: true },
       nodes: [
         { name: 'alice', kind: 'lnd', funding_sat: 5_000_000 },
@@ -36,14 +26,11 @@ describe('a lab on the docker runtime (btcd, indexer, two lnd nodes with a chann
       channels: [{ from: 'alice', to: 'bob', capacity_sat: 500_000 }],
       services: { 'chain-adapter': {}, faucet: { node: 'alice' }, 'wallet-server': { node: 'bob' } },
     });
-    lab = newLabState(parseLabSpec(yaml, 'docker-lab.yaml'), yaml, join(dir, 'lab'));
-    session = await bringUp(lab, { runtimeOptions: options, onEvent: () => undefined, persist: async () => undefined, readyTimeoutMs: 120_000 });
+    ({ lab, session } = running);
   });
 
   afterAll(async () => {
-    session?.close();
-    if (lab) await tearDown(lab, options.runtime, { volumes: true });
-    rmSync(dir, { recursive: true, force: true });
+    await running?.stop();
   });
 
   it('runs every service in its own labelled container', async () => {
@@ -65,7 +52,7 @@ describe('a lab on the docker runtime (btcd, indexer, two lnd nodes with a chann
 
   it('opened the declared channel between lnd containers over the lab network, and pays over it', async () => {
     // lnd dials its peer from inside its container: the peer's address is the placement's, not the host's
-    expect(options.placementFor(lab, 'alice').reach('bob', 'p2p')).toBe('bob:9735');
+    expect(running.runtimeOptions.placementFor(lab, 'alice').reach('bob', 'p2p')).toBe('bob:9735');
     const channels = (await session.lightning('alice').channels()).filter((channel) => channel.active);
     expect(channels).toEqual([expect.objectContaining({ capacitySat: 500_000, partnerPubkey: await nodePubkey(session, 'bob') })]);
     const payment = await payBetween(session, { from: 'alice', to: 'bob', amountSat: 1_000 });
@@ -86,8 +73,7 @@ describe('a lab on the docker runtime (btcd, indexer, two lnd nodes with a chann
   });
 
   it('leaves no container, network or volume after tear-down', async () => {
-    session.close();
-    await tearDown(lab, options.runtime, { volumes: true });
+    await running.stop();
     expect(await labLeftovers(docker, lab.name)).toEqual({ containers: [], networks: [], volumes: [] });
   });
 });

@@ -2,26 +2,17 @@
 // library loaded inside the services image) brought up by the lab's own bring-up — RLN's start
 // sequence, funding, colored UTXOs — then an asset declared in lab.yaml issued and handed to the
 // other node through the proxy across the lab network, and one issued on a node's API.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type Docker from 'dockerode';
-import { stringify } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RlnClient } from '../../lib/rln/client.js';
 import { buildImages } from '../../control-plane/src/images/build.js';
-import { bringUp, newLabState } from '../../control-plane/src/lab/bring-up.js';
 import type { LabSession } from '../../control-plane/src/lab/session.js';
 import type { LabState } from '../../control-plane/src/lab/state.js';
-import { tearDown } from '../../control-plane/src/lab/tear-down.js';
-import { dockerRuntimeOptions } from '../../control-plane/src/runtimes/docker/host.js';
-import { parseLabSpec } from '../../control-plane/src/spec/parse.js';
-import { engine, labLeftovers, recipesOf, uniqueLab } from './support.js';
+import { engine, labLeftovers, recipesOf, startDockerLab, uniqueLab, type DockerLab } from './support.js';
 
 describe('a docker lab with two rgb nodes', () => {
-  const options = dockerRuntimeOptions();
-  const dir = mkdtempSync(join(tmpdir(), 'reglab-docker-rgb-'));
   let docker: Docker;
+  let running: DockerLab;
   let lab: LabState;
   let session: LabSession;
   const client = (node: string) => new RlnClient(`http://${session.host.reach(node, 'api')}`);
@@ -32,9 +23,8 @@ describe('a docker lab with two rgb nodes', () => {
     // built before the bring-up takes its host ports: a build of the services image takes minutes
     // on a loaded machine, long enough for another lab to take a port chosen before it
     await buildImages({ docker, images: recipesOf('btcd', 'indexer', 'rgb-proxy', 'rgb') });
-    const yaml = stringify({
+    running = await startDockerLab({
       name: uniqueLab('rgb'),
-      runtime: 'docker',
       indexer: { enabled: true },
       nodes: [
         { name: 'issuer', kind: 'rgb', funding_sat: 1_000_000 },
@@ -42,14 +32,11 @@ describe('a docker lab with two rgb nodes', () => {
       ],
       assets: [{ ticker: 'LAB', name: 'Lab coin', supply: 1_000, issuer: 'issuer', distribute: { holder: 300 } }],
     });
-    lab = newLabState(parseLabSpec(yaml, 'docker-rgb.yaml'), yaml, join(dir, 'lab'));
-    session = await bringUp(lab, { runtimeOptions: options, onEvent: () => undefined, persist: async () => undefined, readyTimeoutMs: 120_000 });
+    ({ lab, session } = running);
   });
 
   afterAll(async () => {
-    session?.close();
-    if (lab) await tearDown(lab, options.runtime, { volumes: true });
-    rmSync(dir, { recursive: true, force: true });
+    await running?.stop();
   });
 
   it('runs the proxy and both nodes in containers of the services image, initialised, unlocked and funded with colored UTXOs', async () => {
@@ -77,8 +64,7 @@ describe('a docker lab with two rgb nodes', () => {
   });
 
   it('leaves no container, network or volume after tear-down', async () => {
-    session.close();
-    await tearDown(lab, options.runtime, { volumes: true });
+    await running.stop();
     expect(await labLeftovers(docker, lab.name)).toEqual({ containers: [], networks: [], volumes: [] });
   });
 });

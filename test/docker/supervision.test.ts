@@ -3,32 +3,24 @@
 // its containers killed from outside through the engine API as a crash would kill them. Liveness
 // polling is pushed out to ten minutes, so a death seen within seconds was told by the engine's
 // events.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type Docker from 'dockerode';
-import { stringify } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bringUp, newLabState } from '../../control-plane/src/lab/bring-up.js';
 import type { LabEvent } from '../../control-plane/src/lab/events.js';
 import { payBetween } from '../../control-plane/src/lab/operations.js';
 import type { LabSession } from '../../control-plane/src/lab/session.js';
 import type { LabState } from '../../control-plane/src/lab/state.js';
-import { tearDown } from '../../control-plane/src/lab/tear-down.js';
-import { dockerRuntimeOptions } from '../../control-plane/src/runtimes/docker/host.js';
-import { parseLabSpec } from '../../control-plane/src/spec/parse.js';
+import { containerName } from '../../control-plane/src/runtimes/docker/placement.js';
 import { Faults } from '../../control-plane/src/supervisor/faults.js';
 import { Supervisor } from '../../control-plane/src/supervisor/supervisor.js';
 import { waitFor } from '../../lib/wait.js';
-import { engine, labLeftovers, uniqueLab } from './support.js';
+import { engine, labLeftovers, startDockerLab, uniqueLab, type DockerLab } from './support.js';
 
 type ServiceEvent = Extract<LabEvent, { type: 'service' }> & { at: number };
 
 describe('supervision of a docker lab', () => {
-  const options = dockerRuntimeOptions();
-  const dir = mkdtempSync(join(tmpdir(), 'reglab-docker-supervision-'));
   const events: ServiceEvent[] = [];
   let docker: Docker;
+  let running: DockerLab;
   let lab: LabState;
   let session: LabSession;
   let supervisor: Supervisor;
@@ -43,15 +35,14 @@ describe('supervision of a docker lab', () => {
     if (handle?.runtime !== 'docker') throw new Error(`${service} has no container`);
     return docker.getContainer(handle.containerId);
   };
-  const running = async (service: string) => (await docker.getContainer(`reglab-${lab.name}-${service}`).inspect()).State.Running;
+  const containerRunning = async (service: string) => (await docker.getContainer(containerName(lab.name, service)).inspect()).State.Running;
   const readyAgain = (service: string, restarts: number) =>
     waitFor(async () => lab.services[service].status === 'ready' && lab.services[service].restarts === restarts, { timeoutMs: 120_000, intervalMs: 200, what: `${service} restarted and ready` });
 
   beforeAll(async () => {
     docker = await engine();
-    const yaml = stringify({
+    running = await startDockerLab({
       name: uniqueLab('sup'),
-      runtime: 'docker',
       indexer: { enabled: true },
       nodes: [
         { name: 'alice', kind: 'lnd', funding_sat: 5_000_000 },
@@ -59,9 +50,8 @@ describe('supervision of a docker lab', () => {
       ],
       channels: [{ from: 'alice', to: 'bob', capacity_sat: 1_000_000 }],
       services: { 'wallet-server': { node: 'bob' }, faucet: { node: 'alice' } },
-    });
-    lab = newLabState(parseLabSpec(yaml, 'docker-supervision.yaml'), yaml, join(dir, 'lab'));
-    session = await bringUp(lab, { runtimeOptions: options, onEvent, persist, readyTimeoutMs: 120_000 });
+    }, { onEvent });
+    ({ lab, session } = running);
     supervisor = new Supervisor(session, { onEvent, persist, livenessIntervalMs: 600_000 });
     faults = new Faults(supervisor, persist, onEvent);
     supervisor.start();
@@ -69,9 +59,7 @@ describe('supervision of a docker lab', () => {
 
   afterAll(async () => {
     await supervisor?.stop();
-    session?.close();
-    if (lab) await tearDown(lab, options.runtime, { volumes: true });
-    rmSync(dir, { recursive: true, force: true });
+    await running?.stop();
     if (lab) expect(await labLeftovers(docker, lab.name)).toEqual({ containers: [], networks: [], volumes: [] });
   });
 
@@ -87,7 +75,7 @@ describe('supervision of a docker lab', () => {
 
     await readyAgain('wallet-server', 1);
     expect(lab.services['wallet-server'].handle).not.toEqual(before);
-    expect(await running('wallet-server')).toBe(true);
+    expect(await containerRunning('wallet-server')).toBe(true);
     const health = await fetch(`http://${session.host.reach('wallet-server', 'http')}/health`);
     expect(health.status).toBe(200);
     await waitFor(async () => lab.status === 'ready', { timeoutMs: 10_000, what: 'the lab ready again' });
@@ -95,7 +83,7 @@ describe('supervision of a docker lab', () => {
 
   it('stops a service on purpose and leaves its container stopped', async () => {
     expect((await faults.act('faucet', 'stop')).status).toBe('stopped');
-    expect(await running('faucet')).toBe(false);
+    expect(await containerRunning('faucet')).toBe(false);
     expect(lab.services.faucet).toMatchObject({ status: 'stopped', restarts: 0 });
   });
 
@@ -108,13 +96,13 @@ describe('supervision of a docker lab', () => {
 
   it('has not restarted the stopped service meanwhile (the engine told of its death and of alice\'s)', async () => {
     expect(lab.services.faucet).toMatchObject({ status: 'stopped', restarts: 0 });
-    expect(await running('faucet')).toBe(false);
+    expect(await containerRunning('faucet')).toBe(false);
     expect(events.filter((event) => event.service === 'faucet').map((event) => event.status).at(-1)).toBe('stopped');
   });
 
   it('starts the stopped service again, which then serves', async () => {
     expect((await faults.act('faucet', 'start')).status).toBe('ready');
-    expect(await running('faucet')).toBe(true);
+    expect(await containerRunning('faucet')).toBe(true);
     const address = await session.node('bob').newAddress();
     const claim = await fetch(`http://${session.host.reach('faucet', 'http')}/api/claim`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ address }) });
     expect(claim.status).toBe(200);

@@ -1,11 +1,22 @@
 // Real Podman (or Docker) for the docker-runtime tests: the engine must answer, else the tests
 // fail with how to start it. Lab names are unique per run so leftovers never collide.
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type Docker from 'dockerode';
-import { discoverEngine } from '../../control-plane/src/runtimes/docker/engine.js';
+import { stringify } from 'yaml';
+import { bringUp, newLabState } from '../../control-plane/src/lab/bring-up.js';
+import type { LabEventListener } from '../../control-plane/src/lab/events.js';
+import type { LabSession } from '../../control-plane/src/lab/session.js';
+import type { LabState } from '../../control-plane/src/lab/state.js';
+import { tearDown } from '../../control-plane/src/lab/tear-down.js';
 import type { ServiceKind } from '../../control-plane/src/nodes/kinds.js';
 import { imageRecipesFor, kindDefinition } from '../../control-plane/src/nodes/registry.js';
-import type { LabLayout, LaunchSpec, StartRequest } from '../../control-plane/src/runtimes/types.js';
+import { discoverEngine } from '../../control-plane/src/runtimes/docker/engine.js';
+import { dockerRuntimeOptions } from '../../control-plane/src/runtimes/docker/host.js';
+import type { LabLayout, LaunchSpec, RuntimeOptions, StartRequest } from '../../control-plane/src/runtimes/types.js';
+import { parseLabSpec } from '../../control-plane/src/spec/parse.js';
 
 // testcontainers on Podman: no Ryuk (its image cannot be pulled) and localhost, not the bridge
 // gateway (these VMs have /.dockerenv).
@@ -41,3 +52,35 @@ export function startRequest(lab: { name: string; dir: string }, service: string
 
 /** The image recipes of kinds, for buildImages. */
 export const recipesOf = (...kinds: ServiceKind[]) => imageRecipesFor(kinds, 'local');
+
+export interface DockerLab {
+  lab: LabState;
+  session: LabSession;
+  runtimeOptions: RuntimeOptions;
+  /** Closes the session, tears the lab down with its volumes and removes its folder; may be called again. */
+  stop(): Promise<void>;
+}
+
+/**
+ * A lab of `spec` (lab.yaml's keys; the runtime is docker) brought up by the lab's own bring-up in a
+ * temp folder, as `reglab up` brings it up; torn down again when the bring-up fails halfway.
+ */
+export async function startDockerLab(spec: { name: string } & Record<string, unknown>, options: { onEvent?: LabEventListener } = {}): Promise<DockerLab> {
+  const runtimeOptions = dockerRuntimeOptions();
+  const dir = mkdtempSync(join(tmpdir(), `reglab-docker-${spec.name}-`));
+  const yaml = stringify({ runtime: 'docker', ...spec });
+  const lab = newLabState(parseLabSpec(yaml, `${spec.name}.yaml`), yaml, join(dir, 'lab'));
+  let session: LabSession | undefined;
+  const stop = async () => {
+    session?.close();
+    await tearDown(lab, runtimeOptions.runtime, { volumes: true });
+    rmSync(dir, { recursive: true, force: true });
+  };
+  try {
+    session = await bringUp(lab, { runtimeOptions, onEvent: options.onEvent ?? (() => undefined), persist: async () => undefined, readyTimeoutMs: 120_000 });
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return { lab, session, runtimeOptions, stop };
+}
