@@ -6,6 +6,9 @@ const compact = new Intl.NumberFormat('en-US', { notation: 'compact', maximumFra
 /** 1234567 -> "1,234,567 sat"; an unknown amount -> "–". */
 export const formatSat = (sat) => (typeof sat === 'number' ? `${grouped.format(sat)} sat` : '–');
 
+/** 1234567 -> "1,234,567": an asset amount, in its smallest unit. */
+export const formatAmount = (amount) => grouped.format(amount);
+
 /** 4990000 -> "4.99M": for the graph, where space is short. */
 export const compactSat = (sat) => (typeof sat === 'number' ? compact.format(sat) : '–');
 
