@@ -118,10 +118,10 @@ describe('scenario files are checked before anything runs', () => {
     expect(problemsOf('name: x\nsteps:\n  - expect: { node: carol, channel_balance: 5 }\n')).toEqual(['broken.yaml:3:28: steps[0].expect.channel_balance: unknown key "channel_balance"']);
   });
 
-  it('accepts every scenario of the library', () => {
-    const files = readdirSync('scenarios').filter((name) => name.endsWith('.yaml'));
-    expect(files.length).toBeGreaterThan(1);
-    for (const file of files) expect(() => loadScenarioFile(`scenarios/${file}`), file).not.toThrow();
+  it('accepts every scenario of the library, and those for labs with rgb nodes (scenarios/rgb)', () => {
+    const files = ['scenarios', 'scenarios/rgb'].flatMap((folder) => readdirSync(folder).filter((name) => name.endsWith('.yaml')).map((name) => `${folder}/${name}`));
+    expect(files.length).toBeGreaterThan(2);
+    for (const file of files) expect(() => loadScenarioFile(file), file).not.toThrow();
   });
 
   it('documents every step kind and every scenario of the library in docs/scenarios.md', () => {

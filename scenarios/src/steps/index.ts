@@ -1,7 +1,6 @@
 // Every step kind a scenario file can use. A new part of the lab brings its steps as a module of
-// its own listed here: the validator, the runner and the docs take them from this list. RGB asset
-// steps (issue, send, balance on rgb/rln nodes) come as `asset.*` once the rgb node kind is in
-// the lab.
+// its own listed here: the validator, the runner and the docs take them from this list.
+import { assetSteps } from './assets.js';
 import { chainSteps } from './chain.js';
 import { chainDataSteps } from './chain-data.js';
 import { faucetSteps } from './faucet.js';
@@ -19,4 +18,5 @@ export const STEP_KINDS: readonly AnyStepKind[] = [
   ...lnurlSteps,
   ...faucetSteps,
   ...chainDataSteps,
+  ...assetSteps,
 ];
