@@ -98,17 +98,18 @@ describe('docker runtime on Podman', () => {
     expect(await runtime.findContainers(lab.name)).toHaveLength(1);
   });
 
-  it('tells of the death of a lab container as it happens, and how it ended', async () => {
+  it('kills a container (twice is fine), tells of its death as it happens, and how it ended', async () => {
     let told = 0;
     const unwatch = runtime.watchExits(lab, () => (told += 1));
     try {
-      await docker.getContainer(handle.runtime === 'docker' ? handle.containerId : '').kill({ signal: 'SIGKILL' });
+      await runtime.kill(handle);
       await waitFor(async () => told > 0, { timeoutMs: 10_000, intervalMs: 50, what: 'the engine to tell of the death' });
     } finally {
       unwatch();
     }
     expect(await runtime.isAlive(handle)).toBe(false);
     expect(await runtime.exitStatus(handle)).toEqual({ code: 137, signal: 'SIGKILL' });
+    await runtime.kill(handle);
   });
 
   it('says which image is missing and how to build it', async () => {
