@@ -17,9 +17,11 @@ const alive = (pid) => {
 };
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** vitest and its worker processes (tinypool's), which carry the marker too. */
 const isVitest = (pid) => {
   try {
-    return readFileSync(`/proc/${pid}/cmdline`, 'latin1').includes('vitest');
+    const command = readFileSync(`/proc/${pid}/cmdline`, 'latin1');
+    return command.includes('vitest') || command.includes('tinypool');
   } catch {
     return false;
   }

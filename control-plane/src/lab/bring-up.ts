@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { waitFor } from '../../../lib/wait.js';
 import { CHAIN_SERVICE } from '../nodes/btcd/index.js';
-import { kindDefinition } from '../nodes/registry.js';
+import { imageRecipesFor, kindDefinition } from '../nodes/registry.js';
 import type { RuntimeOptions } from '../runtimes/types.js';
 import type { LabSpec } from '../spec/types.js';
 import { freePort, isListening } from '../util/ports.js';
@@ -76,7 +76,7 @@ export async function bringUp(lab: LabState, options: LabDriverOptions): Promise
   const labServiceKinds = new Set(['wallet-server', 'faucet', 'chain-adapter']);
   return runToReady(session, options, async (phase) => {
     await phase('prepare', async () => {
-      await options.runtimeOptions.runtime.prepareLab(lab);
+      await options.runtimeOptions.runtime.prepareLab(lab, imageRecipesFor(Object.values(lab.services).map((service) => service.kind), 'local'));
       await allocateHostPorts(lab);
     });
     await phase('chain', () => startAll([CHAIN_SERVICE]));

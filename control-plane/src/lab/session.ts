@@ -19,6 +19,7 @@ export class LabSession implements LabAccess {
   /** The chain driver with the credentials it was made from (btcd's certificate, read by its probe). */
   private chainDriver?: { madeFrom?: Record<string, string>; driver: RpcChainDriver };
   private wallet?: LabWallet;
+  private mining: Promise<unknown> = Promise.resolve();
   /** Each node handle with the credentials it was made from: new credentials, new handle. */
   private readonly nodes = new Map<string, { madeFrom?: Record<string, string>; node: LabNode }>();
 
@@ -83,11 +84,19 @@ export class LabSession implements LabAccess {
     return clientEnv(this, name, placement);
   }
 
-  /** Mines to `address`, or to the lab wallet (btcd's own fast miner); returns the new blocks and height. */
-  async mine(blocks: number, address?: string): Promise<{ hashes: string[]; height: number }> {
-    const chain = this.chain;
-    const hashes = address === undefined && chain instanceof BtcdDriver ? await chain.generate(blocks) : await chain.mine(blocks, address ?? this.labWallet.address);
-    return { hashes, height: await chain.getBlockCount() };
+  /**
+   * Mines to `address`, or to the lab wallet (btcd's own fast miner); returns the new blocks and
+   * height. One mining call at a time: btcd refuses a second `generate` while one runs.
+   */
+  mine(blocks: number, address?: string): Promise<{ hashes: string[]; height: number }> {
+    const run = async () => {
+      const chain = this.chain;
+      const hashes = address === undefined && chain instanceof BtcdDriver ? await chain.generate(blocks) : await chain.mine(blocks, address ?? this.labWallet.address);
+      return { hashes, height: await chain.getBlockCount() };
+    };
+    const mined = this.mining.then(run, run);
+    this.mining = mined.catch(() => undefined);
+    return mined;
   }
 
   /** host:port at which node `from` dials node `to` (a container name on docker, loopback on process). */

@@ -53,8 +53,11 @@ export interface ExitStatus {
 /** What a runtime must do for the planner and the supervisor; neither knows which runtime it drives. */
 export interface Runtime {
   readonly name: 'process' | 'docker';
-  /** Prepares lab-wide resources (process: the lab folder; docker: the lab network). */
-  prepareLab(lab: LabHandleInfo): Promise<void>;
+  /**
+   * Prepares lab-wide resources (process: the lab folder; docker: the lab network, and the images
+   * of `images` — image recipes by kind — built before anything starts).
+   */
+  prepareLab(lab: LabHandleInfo, images?: Record<string, string>): Promise<void>;
   /** Starts one service; returns where it runs. Must not wait for readiness (the planner probes). */
   start(service: StartRequest): Promise<RuntimeHandle>;
   /** Asks the service to stop (its stop signal), then kills it after a grace period. */

@@ -8,7 +8,7 @@ import type { LabState, ServiceState } from '../lab/state.js';
 import { stopServices } from '../lab/tear-down.js';
 import type { LabManager } from '../manager.js';
 import { CHAIN_SERVICE } from '../nodes/btcd/index.js';
-import { kindDefinition } from '../nodes/registry.js';
+import { imageRecipesFor, kindDefinition } from '../nodes/registry.js';
 import { parseLabSpec } from '../spec/parse.js';
 import { exportChain } from './chain-blocks.js';
 import { describeSnapshot, manifestOf, restoreLabRecord, SNAPSHOT_FORMAT, type SnapshotManifest } from './manifest.js';
@@ -84,7 +84,7 @@ export class LabSnapshots {
       replayFrom: manifest.dir,
       before: async (phase) => {
         await phase('prepare', async () => {
-          await options.runtimeOptions.runtime.prepareLab(lab);
+          await options.runtimeOptions.runtime.prepareLab(lab, imageRecipesFor(Object.values(lab.services).map((service) => service.kind), 'local'));
           await allocateHostPorts(lab, Object.fromEntries(Object.entries(manifest.services).map(([service, held]) => [service, held.hostPorts])));
         });
         await this.restoreData(lab, manifest, options, phase);

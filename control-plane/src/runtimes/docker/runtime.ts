@@ -71,8 +71,13 @@ export class DockerRuntime implements Runtime {
     return this.options.images?.[kind] ?? RECIPES[recipe].ref;
   }
 
-  async prepareLab(lab: LabHandleInfo): Promise<void> {
+  /** The lab's network, and its images built first: a build can take a minute, and the lab's
+   * host ports are chosen after this. */
+  async prepareLab(lab: LabHandleInfo, images: Record<string, string> = {}): Promise<void> {
     const docker = await this.docker();
+    if (this.options.buildImages) {
+      for (const [kind, recipe] of Object.entries(images)) if (this.options.images?.[kind] === undefined) await this.build(docker, kind, recipe as ImageId);
+    }
     const name = networkName(lab.name);
     try {
       await docker.getNetwork(name).inspect();
