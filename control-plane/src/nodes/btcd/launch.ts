@@ -32,7 +32,9 @@ export function btcdLaunch(placement: Placement, settings: BtcdSettings): Launch
       '--nodnsseed',
       '--trickleinterval=50ms',
       '--rpcmaxclients=200',
-      '--rpcmaxwebsockets=50',
+      // each lnd holds three websocket connections (chain notifier, wallet, fee estimator): btcd's
+      // default limit of 25 (and 50) refuses some nodes of a 20-node lab, which then reconnect forever
+      '--rpcmaxwebsockets=1000',
       '--rpcmaxconcurrentreqs=100',
       '--debuglevel=info',
     ],

@@ -1,5 +1,6 @@
 // lnd nodes.
 import { join } from 'node:path';
+import { unauthenticatedLndGrpc } from 'ln-service';
 import { connectLnd, lndCredentialsToEnv, type LndCredentials } from '../../../../lib/lightning/lnd.js';
 import { waitFor } from '../../../../lib/wait.js';
 import type { Placement } from '../../runtimes/types.js';
@@ -44,13 +45,13 @@ export const lnd: KindDefinition = {
       chainRpcCertPem: access.credentials.require(CHAIN_SERVICE, 'certPem'),
       tlsExtraDomains: [service.name],
     }),
-  /** Ready when its wallet is unlocked and synced to the chain tip (its files exist from then on). */
+  /** Ready when its wallet is unlocked and synced to the chain tip, and its peer server has started. */
   async probe(access, service) {
     const location = { lab: access.lab, service: service.name };
     const [cert, macaroon] = await Promise.all([access.runtime.readServiceFile(location, LND_TLS_CERT_FILE), access.runtime.readServiceFile(location, LND_ADMIN_MACAROON_FILE)]);
     access.credentials.set(service.name, { certBase64: cert.toString('base64'), macaroonHex: macaroon.toString('hex') });
     const node = access.node(service.name) as LndLabNode;
-    return (await node.info()).synced;
+    return (await node.info()).synced && (await node.serverActive());
   },
   async describe(access, service) {
     const dir = join(access.lab.dir, 'credentials', service.name);
@@ -69,7 +70,10 @@ export const lnd: KindDefinition = {
       tlsCertPem: Buffer.from(access.credentials.require(service.name, 'certBase64'), 'base64').toString('utf8'),
     };
   },
-  node: (access, name) => new LndLabNode(name, connectLnd(credentialsAt(access, name, access.host))),
+  node(access, name) {
+    const credentials = credentialsAt(access, name, access.host);
+    return new LndLabNode(name, connectLnd(credentials), unauthenticatedLndGrpc({ socket: credentials.socket, cert: credentials.certBase64 }).lnd);
+  },
   initialise: (access, name) => reconnectChannelPeers(access, name),
   clientEnv: (access, name, placement) => ({ NODE_KIND: 'lnd', ...lndCredentialsToEnv(credentialsAt(access, name, placement)) }),
 };

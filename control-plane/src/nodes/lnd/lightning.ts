@@ -3,7 +3,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import {
   addPeer, cancelHodlInvoice, closeChannel, createChainAddress, createHodlInvoice, createInvoice, decodePaymentRequest,
   getChainBalance, getChannelBalance, getChannels, getInvoice, getNetworkGraph, getPayment, getPendingChainBalance, getPendingChannels,
-  getWalletInfo, openChannel, pay, payViaPaymentDetails, removePeer, settleHodlInvoice, type AuthenticatedLnd,
+  getWalletInfo, getWalletStatus, openChannel, pay, payViaPaymentDetails, removePeer, settleHodlInvoice, type AuthenticatedLnd, type UnauthenticatedLnd,
 } from 'ln-service';
 import { waitFor } from '../../../../lib/wait.js';
 import type { ChannelView, InvoiceView, LabLightningNode, PaymentView, PendingClose } from '../node.js';
@@ -29,7 +29,17 @@ export class LndLabNode implements LabLightningNode {
   constructor(
     readonly name: string,
     private readonly lnd: AuthenticatedLnd,
+    /** lnd's State service, which answers without a macaroon. */
+    private readonly state: UnauthenticatedLnd,
   ) {}
+
+  /**
+   * Whether lnd has started everything (SERVER_ACTIVE): it answers GetInfo, and may say it is
+   * synced, while its peer server is still starting and refuses connections.
+   */
+  async serverActive(): Promise<boolean> {
+    return (await getWalletStatus({ lnd: this.state })).is_ready === true;
+  }
 
   async newAddress(): Promise<string> {
     return (await createChainAddress({ lnd: this.lnd, format: 'p2wpkh' })).address;
