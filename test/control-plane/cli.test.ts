@@ -1,27 +1,14 @@
-import { execFile } from 'node:child_process';
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { promisify } from 'node:util';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { reglabIn } from '../support/cli.js';
 import { isListening } from '../../control-plane/src/util/ports.js';
 import { waitFor } from '../../lib/wait.js';
 
-const run = promisify(execFile);
-// the CLI as users run it: bin/reglab.js over the build (`npm test` builds first)
-const cli = resolve('bin/reglab.js');
-
 describe('reglab CLI', () => {
   let home: string;
-  const reglab = async (...args: string[]) => {
-    try {
-      const { stdout, stderr } = await run(process.execPath, [cli, ...args], { cwd: home, env: { ...process.env, REGLAB_HOME: join(home, '.reglab') }, timeout: 180_000 });
-      return { code: 0, stdout, stderr };
-    } catch (error) {
-      const failed = error as { code: number; stdout: string; stderr: string };
-      return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
-    }
-  };
+  const reglab = reglabIn(() => home);
 
   beforeAll(() => {
     home = mkdtempSync(join(tmpdir(), 'reglab-cli-'));

@@ -1,26 +1,14 @@
 // reglab snapshot save|list|rm, reglab reset and reglab up --from-snapshot as users run them
 // (bin/reglab.js over the build), on a small lab: btcd and two lnd nodes with a channel.
-import { execFile } from 'node:child_process';
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { promisify } from 'node:util';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-
-const run = promisify(execFile);
-const cli = resolve('bin/reglab.js');
+import { reglabIn } from '../support/cli.js';
 
 describe('reglab snapshot commands', () => {
   let home: string;
-  const reglab = async (...args: string[]) => {
-    try {
-      const { stdout, stderr } = await run(process.execPath, [cli, ...args], { cwd: home, env: { ...process.env, REGLAB_HOME: join(home, '.reglab') }, timeout: 180_000 });
-      return { code: 0, stdout, stderr };
-    } catch (error) {
-      const failed = error as { code: number; stdout: string; stderr: string };
-      return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
-    }
-  };
+  const reglab = reglabIn(() => home);
   const status = async () => JSON.parse((await reglab('--json', 'status')).stdout);
   const channelBalances = (lab: { nodes: { name: string; channelBalanceSat: number }[] }) => Object.fromEntries(lab.nodes.map((node) => [node.name, node.channelBalanceSat]));
 

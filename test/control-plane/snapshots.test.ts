@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitFor } from '../../lib/wait.js';
 import { bringUpLab, defaultLabYaml, startTestControlPlane, type TestControlPlane } from '../support/control-plane.js';
-import { newKey, REGTEST_ADDRESS, signNonce } from '../wallet-server/support.js';
+import { signInToWalletServer, type WalletServerCall } from '../support/wallet-server-user.js';
 
 const LAB = 'snap';
 // alice -> bob pushes 2,000,000 sat to bob, so bob can pay the wallet server (on alice)
@@ -24,35 +24,18 @@ describe('snapshots', () => {
   const lab = async (): Promise<Lab> => (await cp.call('GET', `/labs/${LAB}`)).body;
   const pay = async (from: string, to: string, amountSat: number) => (await cp.call('POST', `/labs/${LAB}/payments?wait=true`, { from, to, amount_sat: amountSat })).body;
   /** The lab's wallet server, signed in as one user (the token lives in the lab's Redis). */
-  let walletServer: (method: string, path: string, body?: unknown) => Promise<{ status: number; body: any }>;
+  let walletServer: WalletServerCall;
   let wallet: string;
   let snapshotBalances: ReturnType<typeof balancesOf>;
 
-  const signIn = async () => {
-    let token = '';
-    walletServer = async (method, path, body) => {
-      // read each time: a lab brought up from the snapshot may have had to take other ports
-      const base = (await lab()).services.find((service) => service.name === 'wallet-server')!.info.url!;
-      const response = await fetch(`${base}${path}`, {
-        method,
-        headers: { ...(body ? { 'content-type': 'application/json' } : {}), ...(token ? { authorization: `Bearer ${token}` } : {}), ...(wallet ? { 'x-service-wallet-key': wallet } : {}) },
-        body: body ? JSON.stringify(body) : undefined,
-      });
-      return { status: response.status, body: await response.json().catch(() => undefined) };
-    };
-    const key = newKey();
-    await walletServer('POST', '/auth/enroll', { pubkey: key.pubkey, bitcoin_address: REGTEST_ADDRESS });
-    const { body: challenge } = await walletServer('GET', `/auth/challenge?pubkey=${key.pubkey}`);
-    token = (await walletServer('POST', '/auth/verify', { pubkey: key.pubkey, nonce: challenge.nonce, signature: await signNonce(key.secretKey, challenge.nonce) })).body.access_token;
-  };
-  const walletBalance = async () => (await walletServer('GET', `/wallets/${wallet}`)).body.balance_msat as string;
+  const walletBalance = async () => (await walletServer('GET', `/wallets/${wallet}`, undefined, wallet)).body.balance_msat as string;
 
   beforeAll(async () => {
     cp = await startTestControlPlane();
     await bringUpLab(cp, YAML, LAB);
-    await signIn();
+    walletServer = await signInToWalletServer(async () => (await lab()).services.find((service) => service.name === 'wallet-server')!.info.url!);
     wallet = (await walletServer('POST', '/wallets', { name: 'snapshot' })).body.id;
-    const invoice = (await walletServer('POST', '/payments/invoices', { amount_msat: 300_000_000 })).body;
+    const invoice = (await walletServer('POST', '/payments/invoices', { amount_msat: 300_000_000 }, wallet)).body;
     expect((await cp.call('POST', `/labs/${LAB}/payments?wait=true`, { from: 'bob', invoice: invoice.payment_request })).body.state).toBe('completed');
     await waitFor(async () => (await walletBalance()) === '300000000', { timeoutMs: 20_000, what: 'the wallet funded by bob' });
   });
@@ -98,7 +81,7 @@ describe('snapshots', () => {
     expect(await pay('alice', 'carol', 10_000)).toMatchObject({ state: 'completed' });
     expect(await pay('bob', 'alice', 2_000)).toMatchObject({ state: 'completed' });
     const invoice = (await cp.call('POST', `/labs/${LAB}/nodes/carol/invoices`, { amount_msat: 50_000_000 })).body;
-    expect((await walletServer('POST', '/payments/pay', { invoice: invoice.payment_request })).status).toBeLessThan(300);
+    expect((await walletServer('POST', '/payments/pay', { invoice: invoice.payment_request }, wallet)).status).toBeLessThan(300);
     await waitFor(async () => (await walletBalance()) !== '300000000', { timeoutMs: 20_000, what: 'the wallet-server payment' });
     expect((await cp.call('POST', `/labs/${LAB}/fund?wait=true`, { node: 'carol', amount_sat: 123_456 })).body.state).toBe('completed');
     expect((await cp.call('POST', `/labs/${LAB}/mine?wait=true`, { blocks: 3 })).body.state).toBe('completed');

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitFor } from '../../lib/wait.js';
 import { bringUpLab, collectEvents, defaultLabYaml, startTestControlPlane, type TestControlPlane } from '../support/control-plane.js';
-import { newKey, REGTEST_ADDRESS, signNonce } from '../wallet-server/support.js';
+import { signInToWalletServer, type WalletServerCall } from '../support/wallet-server-user.js';
 
 const LAB = 'sup';
 // alice -> bob pushes 2,000,000 sat to bob, so bob can pay the wallet server (on alice); the faucet
@@ -23,25 +23,13 @@ describe('supervision and fault commands', () => {
     if (handle?.runtime !== 'process') throw new Error(`${name} runs no process`);
     return handle.pid;
   };
-  let walletServer: (method: string, path: string, body?: unknown, walletKey?: string) => Promise<{ status: number; body: any }>;
+  let walletServer: WalletServerCall;
 
   beforeAll(async () => {
     cp = await startTestControlPlane();
     await bringUpLab(cp, YAML, LAB);
     const base = (await service('wallet-server') as unknown as { info: { url: string } }).info.url;
-    let token = '';
-    walletServer = async (method, path, body, walletKey) => {
-      const response = await fetch(`${base}${path}`, {
-        method,
-        headers: { ...(body ? { 'content-type': 'application/json' } : {}), ...(token ? { authorization: `Bearer ${token}` } : {}), ...(walletKey ? { 'x-service-wallet-key': walletKey } : {}) },
-        body: body ? JSON.stringify(body) : undefined,
-      });
-      return { status: response.status, body: await response.json().catch(() => undefined) };
-    };
-    const key = newKey();
-    await walletServer('POST', '/auth/enroll', { pubkey: key.pubkey, bitcoin_address: REGTEST_ADDRESS });
-    const { body: challenge } = await walletServer('GET', `/auth/challenge?pubkey=${key.pubkey}`);
-    token = (await walletServer('POST', '/auth/verify', { pubkey: key.pubkey, nonce: challenge.nonce, signature: await signNonce(key.secretKey, challenge.nonce) })).body.access_token;
+    walletServer = await signInToWalletServer(async () => base);
   });
 
   afterAll(async () => {

@@ -1,0 +1,27 @@
+// The CLI as users run it: bin/reglab.js over the build (`npm test` builds first), in a folder whose
+// .reglab holds the state.
+import { execFile } from 'node:child_process';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
+const cli = resolve('bin/reglab.js');
+
+export interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** A runner of `reglab ARGS...` in the folder `folder()` names (read at each call, it may be made later). */
+export function reglabIn(folder: () => string): (...args: string[]) => Promise<CliResult> {
+  return async (...args) => {
+    try {
+      const { stdout, stderr } = await run(process.execPath, [cli, ...args], { cwd: folder(), env: { ...process.env, REGLAB_HOME: join(folder(), '.reglab') }, timeout: 180_000 });
+      return { code: 0, stdout, stderr };
+    } catch (error) {
+      const failed = error as CliResult;
+      return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
+    }
+  };
+}
