@@ -35,7 +35,12 @@ export function parseYamlWithPositions(text: string, file: string): ParsedYaml {
   if (document.errors.length > 0) {
     return { ok: false, problems: document.errors.map((error) => ({ ...locate([]), ...positionOf(lineCounter, error.pos[0]), message: error.message.split('\n')[0] })) };
   }
-  return { ok: true, value: document.toJS() ?? {}, locate };
+  try {
+    return { ok: true, value: document.toJS() ?? {}, locate };
+  } catch (error) {
+    // what parses but cannot become a value, e.g. an alias (*name) with no anchor (&name) before it
+    return { ok: false, problems: [{ ...locate([]), message: (error as Error).message.split('\n')[0] }] };
+  }
 }
 
 /** Finds where a path is written: the key itself for a mapping entry, the item for a list entry. */

@@ -9,7 +9,9 @@ import { Ajv } from 'ajv';
 import addFormats from 'ajv-formats';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions, type RouteOptions } from 'fastify';
 import type { DomainError } from '../errors.js';
-import { errorBody, errorResponseSchema, httpAnswerFor } from './errors.js';
+import { STATUS_CODES } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { codeOfStatus, errorBody, errorResponseSchema, httpAnswerFor } from './errors.js';
 
 export interface ServiceOptions {
   title: string;
@@ -64,6 +66,8 @@ function declareFrameworkResponses(route: RouteOptions): void {
     statuses.add(415);
   }
   if (route.url.includes(':')) statuses.add(414);
+  // a query string or headers too long for Node's parser: answered before any route runs
+  if (schema.querystring || schema.params || schema.headers) statuses.add(431);
   const response = { ...((schema.response as Record<string, unknown> | undefined) ?? {}) };
   for (const status of statuses) response[status] ??= errorResponseSchema;
   schema.response = response;
@@ -83,6 +87,18 @@ class RouteTable {
   }
 }
 
+/**
+ * What Node's HTTP parser refuses before Fastify sees a request (headers or a URL over its size
+ * limit: 431, anything unparsable: 400), in the error body every reglab service answers with.
+ */
+function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
+  if (error.code === 'ECONNRESET' || !socket.writable) return;
+  const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
+  const message = status === 431 ? 'the request line and headers are larger than this server accepts (16 KiB)' : `the request could not be read: ${error.message}`;
+  const body = JSON.stringify(errorBody(codeOfStatus(status), message));
+  socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
+}
+
 function answerError(raw: unknown, request: FastifyRequest, reply: FastifyReply, mapError?: ServiceOptions['mapError']) {
   const mapped = mapError?.(raw);
   const answer = httpAnswerFor(mapped ?? raw);
@@ -99,6 +115,7 @@ export async function createService(options: ServiceOptions): Promise<FastifyIns
     bodyLimit: options.bodyLimit,
     // errors of the router before any route runs: a URL that does not decode, a parameter too long
     frameworkErrors: (error, request, reply) => answerError(error, request, reply),
+    clientErrorHandler: answerClientError,
   });
   installStrictValidation(app);
   app.addHook('onRoute', (route) => {

@@ -263,7 +263,7 @@ describe('dashboard on the default lab', () => {
     try {
       await room.goto(`${url}/?lab=dash`);
       await room.locator('#access:not([hidden])').waitFor({ timeout: UI_MS });
-      expect(await room.textContent('#access-message')).toContain('need the token');
+      expect(await room.textContent('#access-message')).toContain('read-only');
       await room.locator('#graph [data-node]').nth(2).waitFor({ timeout: UI_MS });
       expect(await room.locator('#action-forms').isHidden()).toBe(true);
       await room.locator('#services li[data-service="alice"] summary').click();
