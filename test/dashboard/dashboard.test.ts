@@ -2,17 +2,18 @@
 // what the page shows is compared with what the API reports, and its actions change the lab.
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildControlPlaneApp } from '../../control-plane/src/api/app.js';
 import { startControlPlane, type RunningControlPlane } from '../../control-plane/src/daemon.js';
-import { projectRoot } from '../../lib/project-root.js';
 import { waitFor } from '../../lib/wait.js';
 import { launchChromium } from '../support/chromium.js';
 
 const LAB = readFileSync('lab.yaml', 'utf8').replace(/^name: default$/m, 'name: dash');
-const SCREENSHOTS = join(projectRoot(), 'docs', 'images');
+// docs/dashboard.md shows these: REGLAB_SCREENSHOTS=docs/images npx vitest run test/dashboard renews
+// them; a plain test run writes them aside, so it leaves the repository as it was
+const SCREENSHOTS = process.env.REGLAB_SCREENSHOTS ? resolve(process.env.REGLAB_SCREENSHOTS) : mkdtempSync(join(tmpdir(), 'reglab-dashboard-'));
 const FAUCET_ADDRESS = 'bcrt1qw508d6qejxtdg4y5r3zarvary0c5xw7kygt080';
 const UI_MS = 30_000;
 

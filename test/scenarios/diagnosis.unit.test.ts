@@ -10,7 +10,7 @@ const atStart: LabView = { nodes: [], services: [service('wallet-server', 'ready
 const atFailure: LabView = {
   nodes: [],
   services: [
-    service('wallet-server', 'failed', 0, { restartPolicy: 'no', error: 'exited on SIGKILL' }),
+    service('wallet-server', 'failed', 0, { restartPolicy: 'no', error: 'exited on SIGKILL\n--- last lines of its log ---\n{"msg":"listening"}' }),
     service('carol', 'ready', 1),
     service('faucet', 'stopped', 0),
     service('bob', 'unhealthy', 0, { error: 'the probe timed out' }),

@@ -33,7 +33,7 @@ export async function diagnose(error: unknown, faults: Fault[], services: Servic
 function describeService(service: ServiceView): string {
   const policy = service.restartPolicy ? `, restart policy ${service.restartPolicy}` : '';
   const restarts = service.restarts !== undefined ? `, ${service.restarts} restart(s)` : '';
-  return `the lab reports ${service.name} ${service.status}${policy}${restarts}${service.error ? `: ${service.error}` : ''}`;
+  return `the lab reports ${service.name} ${service.status}${policy}${restarts}${reason(service)}`;
 }
 
 /** Services not named already that the supervisor restarted, or that are not ready, since the run began. */
@@ -42,6 +42,11 @@ function changesSince(before: LabView, now: LabView, named: Set<string | undefin
     const restartsBefore = before.services.find((earlier) => earlier.name === service.name)?.restarts ?? 0;
     const restarted = (service.restarts ?? 0) - restartsBefore;
     if (restarted > 0) return [`meanwhile the supervisor restarted ${service.name} ${restarted} time(s) (now ${service.status})`];
-    return service.status === 'ready' ? [] : [`${service.name} is ${service.status}${service.error ? `: ${service.error}` : ''}`];
+    return service.status === 'ready' ? [] : [`${service.name} is ${service.status}${reason(service)}`];
   });
+}
+
+/** The first line of a service's error: the log tail under it is for `reglab logs`. */
+function reason(service: ServiceView): string {
+  return service.error ? `: ${service.error.split('\n')[0]}` : '';
 }
