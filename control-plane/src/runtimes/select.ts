@@ -1,9 +1,15 @@
 import type { RuntimeOptions } from './types.js';
 import { processRuntimeOptions } from './process/host.js';
 
+/**
+ * One docker runtime per process: it checks each image's pin once (a check waits for the
+ * machine-wide build lock and hashes the build context), not at every bring-up, reset or snapshot.
+ */
+let dockerRuntime: Promise<RuntimeOptions> | undefined;
+
 /** The runtime a lab asks for; the docker runtime (dockerode) is loaded only when a lab needs it. */
 export async function runtimeOptionsFor(runtime: 'process' | 'docker'): Promise<RuntimeOptions> {
   if (runtime === 'process') return processRuntimeOptions();
-  const { dockerRuntimeOptions } = await import('./docker/host.js');
-  return dockerRuntimeOptions();
+  dockerRuntime ??= import('./docker/host.js').then(({ dockerRuntimeOptions }) => dockerRuntimeOptions());
+  return dockerRuntime;
 }
