@@ -9,6 +9,7 @@ import {
   createInvoice,
   getChainBalance,
   getChannels,
+  decodePaymentRequest,
   getClosedChannels,
   getInvoice,
   getPendingChannels,
@@ -28,6 +29,7 @@ interface LdkChannel {
   user_channel_id: string;
   counterparty_node_id: string;
   funding_txo: { txid: string; vout: number } | null;
+  short_channel_id: string | null;
   capacity_sat: number;
   outbound_capacity_msat: number;
   inbound_capacity_msat: number;
@@ -36,6 +38,17 @@ interface LdkChannel {
   is_announced: boolean;
   confirmations: number | null;
   force_close_spend_delay: number | null;
+}
+interface GraphPolicy {
+  enabled: boolean;
+  cltv_expiry_delta: number;
+}
+interface GraphChannel {
+  short_channel_id: string;
+  node_one: string;
+  node_two: string;
+  one_to_two: GraphPolicy | null;
+  two_to_one: GraphPolicy | null;
 }
 interface Balances {
   onchain: { total_sat: number; spendable_sat: number };
@@ -235,7 +248,7 @@ describe('reglab-ldk with lnd nodes, over the lab indexer (Electrum)', () => {
     expect(routes.sort()).toEqual(
       [
         'GET /health', 'GET /openapi.json', 'GET /v1/info', 'POST /v1/sync', 'POST /v1/address', 'GET /v1/balances', 'GET /v1/peers', 'POST /v1/peers/connect',
-        'POST /v1/peers/disconnect', 'GET /v1/channels', 'POST /v1/channels/open', 'POST /v1/channels/close', 'POST /v1/invoices',
+        'POST /v1/peers/disconnect', 'GET /v1/channels', 'POST /v1/channels/open', 'POST /v1/channels/close', 'GET /v1/graph/channels', 'POST /v1/invoices',
         'POST /v1/invoices/{payment_hash}/settle', 'POST /v1/invoices/{payment_hash}/cancel', 'POST /v1/offers', 'GET /v1/payments',
         'GET /v1/payments/{id}', 'POST /v1/payments/bolt11', 'POST /v1/payments/bolt12', 'POST /v1/payments/keysend', 'GET /v1/events',
       ].sort(),
@@ -283,6 +296,31 @@ describe('reglab-ldk with lnd nodes, over the lab indexer (Electrum)', () => {
     await waitEvent(ldk, 'payment_received', (event) => event.payment_hash === invoice.payment_hash && event.amount_msat === 50_000_000);
   });
 
+  it('commits a description hash instead of a description (LNURL-pay)', async () => {
+    const metadataHash = sha256(Buffer.from('[["text/plain","to ldk"]]').toString('hex'));
+    const invoice = await ldk.post<{ invoice: string }>('/v1/invoices', { amount_msat: 1_000_000, description_hash: metadataHash });
+    expect((await decodePaymentRequest({ lnd: lnd('alice'), request: invoice.invoice })).description_hash).toBe(metadataHash);
+    const both = await ldk.call('POST', '/v1/invoices', { amount_msat: 1_000, description: 'text', description_hash: metadataHash });
+    expect({ status: both.status, code: both.body.error.code }).toEqual({ status: 400, code: 'INVALID_REQUEST' });
+    const malformed = await ldk.call('POST', '/v1/invoices', { amount_msat: 1_000, description_hash: 'abc' });
+    expect({ status: malformed.status, code: malformed.body.error.code }).toEqual({ status: 400, code: 'INVALID_HASH' });
+  });
+
+  it('cancels an invoice before it is paid: the payment is refused and nothing is received; a paid one cannot be canceled', async () => {
+    const invoice = await ldk.post<{ invoice: string; payment_hash: string }>('/v1/invoices', { amount_msat: 9_000_000, description: 'canceled' });
+    const canceled = await ldk.call<Payment>('POST', `/v1/invoices/${invoice.payment_hash}/cancel`, {});
+    expect({ status: canceled.status, payment: canceled.body.status }).toEqual({ status: 200, payment: 'failed' });
+    const before = (await balances(ldk)).lightning.total_sat;
+    await expect(pay({ lnd: lnd('alice'), request: invoice.invoice })).rejects.toBeDefined();
+    expect(await ldk.get<Payment>(`/v1/payments/${invoice.payment_hash}`)).toMatchObject({ status: 'failed' });
+    expect((await balances(ldk)).lightning.total_sat).toBe(before);
+
+    const paidInvoice = await ldk.post<{ invoice: string; payment_hash: string }>('/v1/invoices', { amount_msat: 2_000_000 });
+    await pay({ lnd: lnd('alice'), request: paidInvoice.invoice });
+    const late = await ldk.call('POST', `/v1/invoices/${paidInvoice.payment_hash}/cancel`, {});
+    expect({ status: late.status, code: late.body.error.code }).toEqual({ status: 409, code: 'ALREADY_SETTLED' });
+  });
+
   it('pays lnd nodes (ldk → lnd), directly on each channel', async () => {
     const toBob = await createInvoice({ lnd: lnd('bob'), tokens: 20_000, description: 'to bob' });
     const answer = await ldk.call<Payment>('POST', '/v1/payments/bolt11', { invoice: toBob.request });
@@ -319,6 +357,18 @@ describe('reglab-ldk with lnd nodes, over the lab indexer (Electrum)', () => {
     const forwarded = await waitEvent(ldk, 'payment_forwarded', () => true, { since });
     expect(forwarded).toMatchObject({ prev_node_id: alicePubkey, next_node_id: bobPubkey, outbound_amount_forwarded_msat: 15_000_000 });
     expect(forwarded.fee_earned_msat).toBe(paid.fee * 1000);
+  });
+
+  it('knows its announced channels in its graph, with both directions\' policies, by the ids lnd gives them', async () => {
+    const own = await channels(ldk);
+    const graph = await waitFor(async () => {
+      const known = (await ldk.get<{ channels: GraphChannel[] }>('/v1/graph/channels')).channels.filter((channel) => channel.one_to_two && channel.two_to_one);
+      return own.every((channel) => known.some((entry) => entry.short_channel_id === channel.short_channel_id)) && known;
+    }, { timeoutMs: 60_000, what: "ldk's channels in its graph with both policies" });
+    const lndId = (await getChannels({ lnd: lnd('bob') })).channels.find((channel) => channel.transaction_id === bobChannel.funding_txid)!.id;
+    const toBob = graph.find((channel) => channel.short_channel_id === lndId)!;
+    expect([toBob.node_one, toBob.node_two].sort()).toEqual([ldk.pubkey, bobPubkey].sort());
+    expect(toBob.one_to_two).toMatchObject({ enabled: true, cltv_expiry_delta: expect.any(Number) });
   });
 
   it('receives a keysend payment from lnd', async () => {

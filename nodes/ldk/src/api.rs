@@ -20,8 +20,9 @@ use ldk_node::bitcoin::secp256k1::PublicKey;
 use ldk_node::lightning::ln::channelmanager::PaymentId;
 use ldk_node::lightning::ln::msgs::SocketAddress;
 use ldk_node::lightning::offers::offer::{Amount as OfferAmount, Offer};
-use ldk_node::lightning_invoice::{Bolt11Invoice, Bolt11InvoiceDescription, Description};
-use ldk_node::lightning_types::payment::{PaymentHash, PaymentPreimage};
+use ldk_node::lightning::routing::router::RouteParametersConfig;
+use ldk_node::lightning_types::payment::PaymentPreimage;
+use ldk_node::lightning_invoice::{Bolt11Invoice, Bolt11InvoiceDescription, Description, Sha256};
 use ldk_node::payment::{PaymentDetails, PaymentStatus};
 use ldk_node::Node;
 use serde::de::DeserializeOwned;
@@ -32,7 +33,7 @@ use tokio::sync::watch;
 use crate::error::{ApiError, ApiResult};
 use crate::events::EventLog;
 use crate::json::{self, from_hex, hex};
-use crate::preimages::Preimages;
+use crate::invoices::{InvoiceTerms, Invoices};
 use crate::settings::Settings;
 
 /// How long a payment request waits for LDK's final answer before it answers `pending` (202).
@@ -44,7 +45,7 @@ const FUNDING_WAIT: Duration = Duration::from_secs(15);
 pub struct AppState {
 	pub node: Arc<Node>,
 	pub events: Arc<EventLog>,
-	pub preimages: Preimages,
+	pub invoices: Arc<Invoices>,
 	pub settings: Settings,
 	/// Set once the first wallet sync after start has succeeded.
 	pub synced: AtomicBool,
@@ -68,6 +69,7 @@ pub fn router(state: Arc<AppState>) -> Router {
 		.route("/v1/channels", get(list_channels))
 		.route("/v1/channels/open", post(open_channel))
 		.route("/v1/channels/close", post(close_channel))
+		.route("/v1/graph/channels", get(graph_channels))
 		.route("/v1/invoices", post(create_invoice))
 		.route("/v1/invoices/{payment_hash}/settle", post(settle_invoice))
 		.route("/v1/invoices/{payment_hash}/cancel", post(cancel_invoice))
@@ -140,6 +142,14 @@ fn positive(amount: Option<u64>, field: &str) -> ApiResult<Option<u64>> {
 		Some(amount) if amount > MAX_MSAT => Err(ApiError::bad_request("INVALID_AMOUNT", format!("{field} is more than all the bitcoin there is"))),
 		other => Ok(other),
 	}
+}
+
+/// LDK's routing parameters with the caller's fee limit, or LDK's defaults (1% + 50 sat) without one.
+fn fee_limit(max_fee_msat: Option<u64>) -> ApiResult<Option<RouteParametersConfig>> {
+	if max_fee_msat.is_some_and(|fee| fee > MAX_MSAT) {
+		return Err(ApiError::bad_request("INVALID_AMOUNT", "max_fee_msat is more than all the bitcoin there is"));
+	}
+	Ok(max_fee_msat.map(|fee| RouteParametersConfig::default().with_max_total_routing_fee_msat(fee)))
 }
 
 fn wait_of(wait_secs: Option<u64>) -> ApiResult<Duration> {
@@ -280,7 +290,9 @@ async fn disconnect_peer(State(state): AppStateRef, Body(request): Body<Disconne
 // ---- channels ---------------------------------------------------------------------------------
 
 async fn list_channels(State(state): AppStateRef) -> Json<Value> {
-	Json(json!({ "channels": state.node.list_channels().iter().map(json::channel).collect::<Vec<_>>() }))
+	let balances = state.node.list_balances();
+	let channels: Vec<Value> = state.node.list_channels().iter().map(|channel| json::channel(channel, json::balance_on_close(&balances, &channel.channel_id))).collect();
+	Json(json!({ "channels": channels }))
 }
 
 #[derive(Deserialize)]
@@ -415,6 +427,15 @@ async fn close_channel(State(state): AppStateRef, Body(request): Body<CloseReque
 	})))
 }
 
+// ---- graph ------------------------------------------------------------------------------------
+
+/// The channels of the node's network graph (gossip), with the routing policy of each direction.
+async fn graph_channels(State(state): AppStateRef) -> Json<Value> {
+	let graph = state.node.network_graph();
+	let channels: Vec<Value> = graph.list_channels().into_iter().filter_map(|id| graph.channel(id).map(|channel| json::graph_channel(id, &channel))).collect();
+	Json(json!({ "channels": channels }))
+}
+
 // ---- invoices and offers ------------------------------------------------------------------------
 
 #[derive(Deserialize)]
@@ -422,6 +443,7 @@ async fn close_channel(State(state): AppStateRef, Body(request): Body<CloseReque
 struct InvoiceRequest {
 	amount_msat: Option<u64>,
 	description: Option<String>,
+	description_hash: Option<String>,
 	expiry_secs: Option<u32>,
 	payment_hash: Option<String>,
 }
@@ -432,27 +454,22 @@ async fn create_invoice(State(state): AppStateRef, Body(request): Body<InvoiceRe
 	if expiry == 0 {
 		return Err(ApiError::bad_request("INVALID_EXPIRY", "expiry_secs must be positive"));
 	}
-	let description = Description::new(request.description.unwrap_or_default())
-		.map_err(|_| ApiError::bad_request("INVALID_DESCRIPTION", "description must be at most 639 bytes"))?;
-	let description = Bolt11InvoiceDescription::Direct(description);
+	let description = match (request.description, request.description_hash) {
+		(Some(_), Some(_)) => return Err(ApiError::bad_request("INVALID_REQUEST", "give description or description_hash, not both")),
+		(_, Some(hash)) => Bolt11InvoiceDescription::Hash(Sha256(sha256::Hash::from_byte_array(hash32(&hash, "description_hash")?))),
+		(text, None) => Bolt11InvoiceDescription::Direct(
+			Description::new(text.unwrap_or_default()).map_err(|_| ApiError::bad_request("INVALID_DESCRIPTION", "description must be at most 639 bytes"))?,
+		),
+	};
 	let hold_hash = request.payment_hash.as_deref().map(|text| hash32(text, "payment_hash")).transpose()?;
 	if let Some(hash) = hold_hash {
 		if state.node.payment(&PaymentId(hash)).is_some() {
 			return Err(ApiError::conflict("DUPLICATE_PAYMENT_HASH", "this node already has an invoice or payment with that payment_hash; use a new hash"));
 		}
 	}
-	let node = Arc::clone(&state.node);
-	let invoice = blocking(move || {
-		let bolt11 = node.bolt11_payment();
-		match (amount, hold_hash) {
-			(Some(amount), None) => bolt11.receive(amount, &description, expiry),
-			(None, None) => bolt11.receive_variable_amount(&description, expiry),
-			(Some(amount), Some(hash)) => bolt11.receive_for_hash(amount, &description, expiry, PaymentHash(hash)),
-			(None, Some(hash)) => bolt11.receive_variable_amount_for_hash(&description, expiry, PaymentHash(hash)),
-		}
-	})
-	.await?
-	.map_err(|error| ApiError::from_ldk(error, "creating the invoice"))?;
+	let invoices = Arc::clone(&state.invoices);
+	let terms = InvoiceTerms { amount_msat: amount, description, expiry_secs: expiry };
+	let invoice = blocking(move || invoices.create(terms, hold_hash)).await??;
 	Ok(Json(invoice_json(&invoice, hold_hash.is_some())))
 }
 
@@ -473,8 +490,8 @@ struct SettleRequest {
 	preimage: String,
 }
 
-/// The payment of a hold invoice, or 404.
-fn hold_payment(state: &AppState, hash: [u8; 32]) -> ApiResult<PaymentDetails> {
+/// The payment of an invoice, or 404.
+fn invoice_payment(state: &AppState, hash: [u8; 32]) -> ApiResult<PaymentDetails> {
 	state
 		.node
 		.payment(&PaymentId(hash))
@@ -491,7 +508,7 @@ async fn settle_invoice(
 	if sha256::Hash::hash(&preimage).to_byte_array() != hash {
 		return Err(ApiError::bad_request("PREIMAGE_MISMATCH", "the SHA-256 of preimage is not the invoice's payment hash"));
 	}
-	let payment = hold_payment(&state, hash)?;
+	let payment = invoice_payment(&state, hash)?;
 	match payment.status {
 		PaymentStatus::Succeeded => return Err(ApiError::conflict("ALREADY_SETTLED", "this invoice is already settled")),
 		PaymentStatus::Failed => return Err(ApiError::conflict("ALREADY_CANCELED", "this invoice was canceled or its payment failed")),
@@ -500,27 +517,16 @@ async fn settle_invoice(
 	let claimable = state.events.with_derived(|derived| derived.claimable.get(&hex(&hash)).copied()).ok_or_else(|| {
 		ApiError::conflict("NOT_CLAIMABLE_YET", "no payment has arrived for this invoice yet; settle after the payment_claimable event (GET /v1/events)")
 	})?;
-	state
-		.preimages
-		.insert(&hex(&hash), &hex(&preimage))
-		.map_err(|error| ApiError::unavailable("PERSISTENCE_FAILED", format!("could not record the preimage in the data folder: {error}")))?;
-	let node = Arc::clone(&state.node);
-	blocking(move || node.bolt11_payment().claim_for_hash(PaymentHash(hash), claimable, PaymentPreimage(preimage)))
-		.await?
-		.map_err(|error| ApiError::from_ldk(error, "settling the invoice"))?;
+	let invoices = Arc::clone(&state.invoices);
+	blocking(move || invoices.settle(hash, claimable, preimage)).await??;
 	payment_answer(&state, PaymentId(hash), Duration::from_secs(30)).await
 }
 
 async fn cancel_invoice(State(state): AppStateRef, hash: Result<Path<String>, PathRejection>, Body(_): Body<Empty>) -> ApiResult<Response> {
 	let hash = hash32(&path_param(hash)?, "payment_hash")?;
-	let payment = hold_payment(&state, hash)?;
-	if payment.status == PaymentStatus::Succeeded {
-		return Err(ApiError::conflict("ALREADY_SETTLED", "this invoice is already settled and cannot be canceled"));
-	}
-	let node = Arc::clone(&state.node);
-	blocking(move || node.bolt11_payment().fail_for_hash(PaymentHash(hash)))
-		.await?
-		.map_err(|error| ApiError::from_ldk(error, "canceling the invoice"))?;
+	invoice_payment(&state, hash)?;
+	let invoices = Arc::clone(&state.invoices);
+	blocking(move || invoices.cancel(hash)).await??;
 	payment_answer(&state, PaymentId(hash), Duration::ZERO).await
 }
 
@@ -555,9 +561,9 @@ async fn create_offer(State(state): AppStateRef, Body(request): Body<OfferReques
 fn payment_value(state: &AppState, payment: &PaymentDetails) -> Value {
 	let reason = state.events.with_derived(|derived| derived.failure_reasons.get(&hex(&payment.id.0)).cloned());
 	let mut value = json::payment(payment, reason.as_deref());
-	// A settled hold invoice: LDK does not record the preimage, the daemon does.
+	// A settled invoice made for a hash: LDK does not record the preimage, the daemon does.
 	if value["preimage"].is_null() && payment.status == PaymentStatus::Succeeded {
-		if let Some(preimage) = json::payment_hash(payment).and_then(|hash| state.preimages.get(&hex(&hash))) {
+		if let Some(preimage) = json::payment_hash(payment).and_then(|hash| state.invoices.settled_preimage(&hash)) {
 			value["preimage"] = json!(preimage);
 		}
 	}
@@ -587,6 +593,7 @@ async fn payment_answer(state: &AppState, id: PaymentId, wait: Duration) -> ApiR
 struct Bolt11PayRequest {
 	invoice: String,
 	amount_msat: Option<u64>,
+	max_fee_msat: Option<u64>,
 	wait_secs: Option<u64>,
 }
 
@@ -609,10 +616,11 @@ async fn pay_bolt11(State(state): AppStateRef, Body(request): Body<Bolt11PayRequ
 		return Err(ApiError::bad_request("AMOUNT_REQUIRED", "the invoice has no amount: give amount_msat"));
 	}
 	let wait = wait_of(request.wait_secs)?;
+	let route = fee_limit(request.max_fee_msat)?;
 	let node = Arc::clone(&state.node);
 	let id = blocking(move || match amount {
-		Some(amount) => node.bolt11_payment().send_using_amount(&invoice, amount, None),
-		None => node.bolt11_payment().send(&invoice, None),
+		Some(amount) => node.bolt11_payment().send_using_amount(&invoice, amount, route),
+		None => node.bolt11_payment().send(&invoice, route),
 	})
 	.await?
 	.map_err(|error| ApiError::from_ldk(error, "paying the invoice"))?;
@@ -624,6 +632,9 @@ async fn pay_bolt11(State(state): AppStateRef, Body(request): Body<Bolt11PayRequ
 struct KeysendRequest {
 	pubkey: String,
 	amount_msat: u64,
+	/// Chosen by the caller, so that the payment hash is known before anything is sent.
+	preimage: Option<String>,
+	max_fee_msat: Option<u64>,
 	wait_secs: Option<u64>,
 }
 
@@ -633,9 +644,18 @@ async fn pay_keysend(State(state): AppStateRef, Body(request): Body<KeysendReque
 	if node_id == state.node.node_id() {
 		return Err(ApiError::bad_request("SELF_PAYMENT", "a keysend payment needs another node; give its pubkey"));
 	}
+	let preimage = request
+		.preimage
+		.as_deref()
+		.map(|text| from_hex::<32>(text).map(PaymentPreimage).ok_or_else(|| ApiError::bad_request("INVALID_PREIMAGE", "preimage must be 32 bytes as 64 hex characters")))
+		.transpose()?;
 	let wait = wait_of(request.wait_secs)?;
+	let route = fee_limit(request.max_fee_msat)?;
 	let node = Arc::clone(&state.node);
-	let id = blocking(move || node.spontaneous_payment().send(amount, node_id, None))
+	let id = blocking(move || match preimage {
+		Some(preimage) => node.spontaneous_payment().send_with_preimage(amount, node_id, preimage, route),
+		None => node.spontaneous_payment().send(amount, node_id, route),
+	})
 		.await?
 		.map_err(|error| ApiError::from_ldk(error, &format!("sending {amount} msat to {node_id}")))?;
 	payment_answer(&state, id, wait).await

@@ -16,6 +16,7 @@ use ldk_node::{Event, Node};
 use serde_json::{json, Value};
 use tokio::sync::watch;
 
+use crate::invoices::Invoices;
 use crate::json::{hex, outpoint};
 
 /// What the API reads from the events besides the log itself.
@@ -246,8 +247,9 @@ pub fn event_json(event: &Event) -> Value {
 	}
 }
 
-/// Takes LDK's events until `stop` fires: log first, acknowledge second.
-pub async fn run(node: Arc<Node>, log: Arc<EventLog>, mut stop: watch::Receiver<bool>) {
+/// Takes LDK's events until `stop` fires: log first, act (settle or fail back a claimable payment),
+/// acknowledge last, so that an event cut short by a stop is logged and acted on after the restart.
+pub async fn run(node: Arc<Node>, log: Arc<EventLog>, invoices: Arc<Invoices>, mut stop: watch::Receiver<bool>) {
 	let mut first = true;
 	loop {
 		let event = tokio::select! {
@@ -266,6 +268,14 @@ pub async fn run(node: Arc<Node>, log: Arc<EventLog>, mut stop: watch::Receiver<
 			}
 		}
 		first = false;
+		if let Event::PaymentClaimable { payment_hash, claimable_amount_msat, .. } = event {
+			let (invoices, hash) = (Arc::clone(&invoices), payment_hash.0);
+			match tokio::task::spawn_blocking(move || invoices.on_claimable(hash, claimable_amount_msat)).await {
+				Ok(Ok(())) => {},
+				Ok(Err(error)) => eprintln!("reglab-ldk: payment {} is claimable but {error}", hex(&hash)),
+				Err(error) => eprintln!("reglab-ldk: settling payment {} failed: {error}", hex(&hash)),
+			}
+		}
 		let handled = {
 			let node = Arc::clone(&node);
 			tokio::task::spawn_blocking(move || node.event_handled()).await

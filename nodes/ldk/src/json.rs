@@ -2,6 +2,8 @@
 //! (`_msat` or `_sat` in the name), user_channel_id as a decimal string (it is a u128).
 
 use ldk_node::bitcoin::OutPoint;
+use ldk_node::lightning::ln::types::ChannelId;
+use ldk_node::lightning::routing::gossip::{ChannelInfo, ChannelUpdateInfo};
 use ldk_node::payment::{ConfirmationStatus, PaymentDetails, PaymentDirection, PaymentKind, PaymentStatus};
 use ldk_node::{BalanceDetails, ChannelDetails, LightningBalance, PeerDetails, PendingSweepBalance};
 use serde_json::{json, Value};
@@ -44,7 +46,17 @@ pub fn scid(id: u64) -> String {
 	format!("{}x{}x{}", id >> 40, (id >> 16) & 0xff_ffff, id & 0xffff)
 }
 
-pub fn channel(channel: &ChannelDetails) -> Value {
+/// What the node would get of an open channel if it closed now (its side of the commitment, less
+/// the commitment fee it pays as funder): LDK's own balance figure, which also counts the part of
+/// the balance below the channel reserve that outbound capacity leaves out.
+pub fn balance_on_close(balances: &BalanceDetails, channel_id: &ChannelId) -> Option<u64> {
+	balances.lightning_balances.iter().find_map(|balance| match balance {
+		LightningBalance::ClaimableOnChannelClose { channel_id: id, amount_satoshis, .. } if id == channel_id => Some(*amount_satoshis),
+		_ => None,
+	})
+}
+
+pub fn channel(channel: &ChannelDetails, balance_on_close_sat: Option<u64>) -> Value {
 	json!({
 		"channel_id": hex(&channel.channel_id.0),
 		"user_channel_id": channel.user_channel_id.0.to_string(),
@@ -52,6 +64,7 @@ pub fn channel(channel: &ChannelDetails) -> Value {
 		"funding_txo": channel.funding_txo.as_ref().map(outpoint),
 		"short_channel_id": channel.short_channel_id.map(scid),
 		"capacity_sat": channel.channel_value_sats,
+		"balance_sat": balance_on_close_sat,
 		"outbound_capacity_msat": channel.outbound_capacity_msat,
 		"inbound_capacity_msat": channel.inbound_capacity_msat,
 		"next_outbound_htlc_limit_msat": channel.next_outbound_htlc_limit_msat,
@@ -67,6 +80,30 @@ pub fn channel(channel: &ChannelDetails) -> Value {
 		"unspendable_punishment_reserve_sat": channel.unspendable_punishment_reserve,
 		"counterparty_unspendable_punishment_reserve_sat": channel.counterparty_unspendable_punishment_reserve,
 		"feerate_sat_per_1000_weight": channel.feerate_sat_per_1000_weight,
+	})
+}
+
+fn channel_update(update: &ChannelUpdateInfo) -> Value {
+	json!({
+		"enabled": update.enabled,
+		"cltv_expiry_delta": update.cltv_expiry_delta,
+		"fee_base_msat": update.fees.base_msat,
+		"fee_proportional_millionths": update.fees.proportional_millionths,
+		"htlc_minimum_msat": update.htlc_minimum_msat,
+		"htlc_maximum_msat": update.htlc_maximum_msat,
+		"last_update": update.last_update,
+	})
+}
+
+/// A channel of the network graph; a direction without a channel update is null.
+pub fn graph_channel(short_channel_id: u64, channel: &ChannelInfo) -> Value {
+	json!({
+		"short_channel_id": scid(short_channel_id),
+		"node_one": channel.node_one.to_string(),
+		"node_two": channel.node_two.to_string(),
+		"capacity_sat": channel.capacity_sats,
+		"one_to_two": channel.one_to_two.as_ref().map(channel_update),
+		"two_to_one": channel.two_to_one.as_ref().map(channel_update),
 	})
 }
 

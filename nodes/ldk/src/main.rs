@@ -4,6 +4,7 @@
 mod api;
 mod error;
 mod events;
+mod invoices;
 mod json;
 mod preimages;
 mod settings;
@@ -137,10 +138,12 @@ async fn run(settings: Settings) -> i32 {
 			return 1;
 		},
 	};
-	let preimages = match preimages::Preimages::open(&settings.data_dir) {
-		Ok(preimages) => preimages,
+	let stores = preimages::Preimages::open(&settings.data_dir, "invoice-preimages.jsonl")
+		.and_then(|own| Ok((own, preimages::Preimages::open(&settings.data_dir, "hold-preimages.jsonl")?)));
+	let invoices = match stores {
+		Ok((own, settled)) => Arc::new(invoices::Invoices::new(Arc::clone(&node), own, settled)),
 		Err(error) => {
-			eprintln!("reglab-ldk: cannot open the hold-invoice preimages in {}: {error}", settings.data_dir.display());
+			eprintln!("reglab-ldk: cannot open the invoice preimages in {}: {error}", settings.data_dir.display());
 			let _ = tokio::task::spawn_blocking(move || node.stop()).await;
 			return 1;
 		},
@@ -149,12 +152,12 @@ async fn run(settings: Settings) -> i32 {
 	let state = Arc::new(AppState {
 		node: Arc::clone(&node),
 		events: Arc::clone(&events),
-		preimages,
+		invoices: Arc::clone(&invoices),
 		settings: settings.clone(),
 		synced: AtomicBool::new(false),
 		stopping: stopping.clone(),
 	});
-	let event_task = tokio::spawn(events::run(Arc::clone(&node), Arc::clone(&events), stopping.clone()));
+	let event_task = tokio::spawn(events::run(Arc::clone(&node), Arc::clone(&events), invoices, stopping.clone()));
 
 	// The first sync makes the node ready; until it succeeds /health answers 503, and it is retried.
 	let first_sync = {

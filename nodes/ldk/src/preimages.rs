@@ -1,6 +1,6 @@
-//! Preimages of settled hold invoices. LDK's payment record of an invoice created for a hash keeps
-//! no preimage, even after `claim_for_hash`; the daemon keeps the ones it settled with in
-//! `DATA_DIR/hold-preimages.jsonl` so that payments show them, also after a restart.
+//! Preimages by payment hash in an append-only JSON-lines file of the data folder, each written to
+//! disk before it is used. LDK's payment record of an invoice created for a hash keeps no preimage,
+//! even after `claim_for_hash`: the daemon keeps them (see invoices.rs).
 
 use std::collections::HashMap;
 use std::fs::{File, OpenOptions};
@@ -16,8 +16,8 @@ pub struct Preimages {
 }
 
 impl Preimages {
-	pub fn open(dir: &Path) -> std::io::Result<Self> {
-		let path = dir.join("hold-preimages.jsonl");
+	pub fn open(dir: &Path, file_name: &str) -> std::io::Result<Self> {
+		let path = dir.join(file_name);
 		let mut by_hash = HashMap::new();
 		if path.exists() {
 			for line in BufReader::new(File::open(&path)?).lines() {
@@ -36,7 +36,7 @@ impl Preimages {
 		self.by_hash.lock().unwrap().get(hash).cloned()
 	}
 
-	/// Records a preimage before the invoice is settled with it.
+	/// Records a preimage (on disk when this returns).
 	pub fn insert(&self, hash: &str, preimage: &str) -> std::io::Result<()> {
 		let mut line = json!({ "payment_hash": hash, "preimage": preimage }).to_string();
 		line.push('\n');
