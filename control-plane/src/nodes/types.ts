@@ -52,6 +52,8 @@ export interface KindDefinition {
   launch(access: LabAccess, service: ServiceState): LaunchSpec;
   /** Throws or answers false while not ready; collects what other services need from it (certificates). */
   probe(access: LabAccess, service: ServiceState): Promise<boolean>;
+  /** What the supervisor checks on a running service, cheaper than `probe` (no files read again); `probe` when absent. */
+  health?(access: LabAccess, service: ServiceState): Promise<boolean>;
   /** What status shows: URLs, files, a pubkey. Never secrets. */
   describe(access: LabAccess, service: ServiceState): Promise<Record<string, string>>;
   /** The secrets a developer copies: macaroons, certificates, RPC passwords, URLs with credentials. */

@@ -106,7 +106,7 @@ export const labSchema = {
         restart: { ...restart, default: 'on-failure' },
         max_restarts: { type: 'integer', minimum: 0, maximum: 100, default: 5 },
         window_seconds: { type: 'integer', minimum: 1, default: 600 },
-        probe_interval_seconds: { type: 'integer', minimum: 1, maximum: 3600, default: 5 },
+        probe_interval_seconds: { type: 'integer', minimum: 1, maximum: 3600, default: 10 },
         unhealthy_after: { type: 'integer', minimum: 1, maximum: 100, default: 3 },
         services: { type: 'object', default: {}, additionalProperties: restart },
       },

@@ -117,7 +117,8 @@ export class Supervisor {
     const definition = kindDefinition(service.kind);
     let reason: string | undefined;
     try {
-      if (!(await withTimeout(definition.probe(this.session, service), PROBE_TIMEOUT_MS))) reason = 'its readiness probe answers not ready';
+      const check = definition.health ?? definition.probe;
+      if (!(await withTimeout(check.call(definition, this.session, service), PROBE_TIMEOUT_MS))) reason = 'its readiness probe answers not ready';
     } catch (error) {
       reason = `its readiness probe fails: ${describeError(error)}`;
     }

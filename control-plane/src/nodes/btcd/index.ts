@@ -35,6 +35,7 @@ export const btcd: KindDefinition = {
     access.credentials.set(service.name, { certPem: cert.toString('utf8') });
     return (await access.chain.getBlockCount()) >= 0;
   },
+  health: async (access) => (await access.chain.getBlockCount()) >= 0,
   async describe(access, service) {
     const certFile = join(access.lab.dir, 'credentials', service.name, 'rpc.cert');
     writeCredentialFile(certFile, access.credentials.require(service.name, 'certPem'));

@@ -53,6 +53,7 @@ export const lnd: KindDefinition = {
     const node = access.node(service.name) as LndLabNode;
     return (await node.info()).synced && (await node.serverActive());
   },
+  health: async (access, service) => (await (access.node(service.name) as LndLabNode).info()).synced,
   async describe(access, service) {
     const dir = join(access.lab.dir, 'credentials', service.name);
     writeCredentialFile(join(dir, 'tls.cert'), Buffer.from(access.credentials.require(service.name, 'certBase64'), 'base64'));
