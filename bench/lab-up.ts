@@ -1,13 +1,15 @@
 // npm run bench:lab-up [-- --runtime docker] [-- --file lab.yaml | --nodes N] [-- --runs N]
 // Brings a lab up in a temp folder — lab.yaml (the default lab), another file, or with --nodes N a
-// line of N lnd nodes (n0 -> n1 -> ...) — prints the time to ready, each phase, and the lab's total
-// resident memory (the sum over its processes, process runtime), tears it down, and repeats.
+// line of N lnd nodes (n0 -> n1 -> ...) — prints the time to ready, each phase, how long each node
+// took from its start to ready, and the lab's total resident memory (the sum over its processes,
+// process runtime), tears it down, and repeats.
 import { chmodSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { buildLabImages } from '../control-plane/src/images/lab.js';
 import { bringUp, newLabState } from '../control-plane/src/lab/bring-up.js';
+import type { LabEvent } from '../control-plane/src/lab/events.js';
 import type { LabState } from '../control-plane/src/lab/state.js';
 import { tearDown } from '../control-plane/src/lab/tear-down.js';
 import { discoverEngine } from '../control-plane/src/runtimes/docker/engine.js';
@@ -40,6 +42,22 @@ function labRss(lab: LabState): { bytes: number; processes: number } | undefined
 
 const load = () => loadavg().map((value) => value.toFixed(1)).join(' ');
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+
+/** Records, per service, when it was started and when it was ready. */
+function readinessClock() {
+  const started = new Map<string, number>();
+  const ready = new Map<string, number>();
+  return {
+    onEvent(event: LabEvent) {
+      if (event.type !== 'service') return;
+      if (event.status === 'starting') started.set(event.service, Date.now());
+      if (event.status === 'ready') ready.set(event.service, Date.now());
+    },
+    /** "name (kind) N s" for each node of the lab, from its start to ready. */
+    nodes: (lab: LabState) => lab.spec.nodes.map((node) => `${node.name} (${node.kind}) ${seconds(ready.get(node.name)! - started.get(node.name)!)}`),
+  };
+}
+
 const totals: number[] = [];
 console.log(`lab ${spec.name} on the ${spec.runtime} runtime: ${spec.nodes.length} nodes, ${spec.channels.length} channels, services: ${Object.keys(spec.services).join(', ') || 'none'}`);
 for (let run = 1; run <= Number(values.runs); run++) {
@@ -47,13 +65,15 @@ for (let run = 1; run <= Number(values.runs); run++) {
   chmodSync(dir, 0o755);
   const lab = newLabState(spec, text, join(dir, spec.name));
   const loadBefore = load();
+  const clock = readinessClock();
   const started = Date.now();
   try {
-    const session = await bringUp(lab, { runtimeOptions, onEvent: () => undefined, persist: async () => undefined });
+    const session = await bringUp(lab, { runtimeOptions, onEvent: clock.onEvent, persist: async () => undefined });
     const total = Date.now() - started;
     totals.push(total);
     const rss = labRss(lab);
     console.log(`run ${run}: ready in ${seconds(total)} — ${lab.phases.map((phase) => `${phase.name} ${seconds(phase.ms)}`).join(', ')}`);
+    console.log(`  nodes, from their start to ready: ${clock.nodes(lab).join(', ')}`);
     console.log(`  RSS ${rss ? `${mib(rss.bytes)} in ${rss.processes} processes` : 'not measured (containers)'}; load average before ${loadBefore}, after ${load()}`);
     session.close();
   } finally {

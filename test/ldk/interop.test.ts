@@ -22,50 +22,8 @@ import {
 import { fund, mineBlocks } from '../../control-plane/src/lab/operations.js';
 import { waitFor } from '../../lib/wait.js';
 import { startRegtest, type Regtest } from '../support/regtest.js';
+import type { LdkBalances as Balances, LdkChannel, LdkGraphChannel as GraphChannel, LdkPayment as Payment } from '../../lib/ldk/client.js';
 import { ldkEvents, startLdk, stopAll, waitEvent, type LdkNode } from './support.js';
-
-interface LdkChannel {
-  channel_id: string;
-  user_channel_id: string;
-  counterparty_node_id: string;
-  funding_txo: { txid: string; vout: number } | null;
-  short_channel_id: string | null;
-  capacity_sat: number;
-  outbound_capacity_msat: number;
-  inbound_capacity_msat: number;
-  is_channel_ready: boolean;
-  is_usable: boolean;
-  is_announced: boolean;
-  confirmations: number | null;
-  force_close_spend_delay: number | null;
-}
-interface GraphPolicy {
-  enabled: boolean;
-  cltv_expiry_delta: number;
-}
-interface GraphChannel {
-  short_channel_id: string;
-  node_one: string;
-  node_two: string;
-  one_to_two: GraphPolicy | null;
-  two_to_one: GraphPolicy | null;
-}
-interface Balances {
-  onchain: { total_sat: number; spendable_sat: number };
-  lightning: { total_sat: number };
-  lightning_balances: { type: string; channel_id: string; amount_sat: number }[];
-  pending_sweeps: unknown[];
-}
-interface Payment {
-  id: string;
-  kind: string;
-  direction: 'inbound' | 'outbound';
-  status: 'pending' | 'succeeded' | 'failed';
-  amount_msat: number | null;
-  fee_paid_msat: number | null;
-  payment_hash: string | null;
-  preimage: string | null;
-}
 
 const sha256 = (hex: string) => createHash('sha256').update(Buffer.from(hex, 'hex')).digest('hex');
 

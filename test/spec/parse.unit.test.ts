@@ -73,4 +73,21 @@ describe('lab.yaml', () => {
     const [channel] = problemsOf('name: x\nruntime: docker\nnodes:\n  - name: a\n  - name: r\n    kind: rln\nchannels:\n  - from: a\n    to: r\n    capacity_sat: 100000\n');
     expect(channel).toMatchObject({ path: 'channels[0].to', message: expect.stringContaining("RLN's API") });
   });
+
+  it('accepts the mixed lab of docs/examples: an ldk node between two lnd nodes, with channels and the wallet server on it', () => {
+    const lab = parseLabSpec(readFileSync('docs/examples/mixed-lab.yaml', 'utf8'));
+    expect(lab.nodes.map((node) => [node.name, node.kind, node.chain_source])).toEqual([['alice', 'lnd', undefined], ['bob', 'ldk', 'electrum'], ['carol', 'lnd', undefined]]);
+    expect(lab.channels.map((channel) => `${channel.from}->${channel.to}`)).toEqual(['alice->bob', 'bob->carol']);
+    expect(lab.services['wallet-server']?.node).toBe('bob');
+  });
+
+  it("keeps an ldk node's chain source to one the lab runs, on its line", () => {
+    const ldk = (lines: string) => `name: x\n${lines}nodes:\n  - name: l\n    kind: ldk\n`;
+    expect(() => parseLabSpec(ldk(''))).not.toThrow();
+    expect(problemsOf(ldk('indexer:\n  enabled: false\n'))[0]).toMatchObject({ line: 6, path: 'nodes[0].kind', message: expect.stringContaining('chain_source: esplora') });
+    expect(problemsOf(`${ldk('')}    chain_source: esplora\n`)[0]).toMatchObject({ line: 5, path: 'nodes[0].chain_source', message: expect.stringContaining('services: { chain-adapter: {} }') });
+    expect(() => parseLabSpec(`${ldk('services:\n  chain-adapter: {}\n')}    chain_source: esplora\n`)).not.toThrow();
+    expect(problemsOf(`${ldk('')}    chain_source: bitcoind\n`)[0]).toMatchObject({ line: 5, path: 'nodes[0].chain_source' });
+    expect(problemsOf('name: x\nnodes:\n  - name: a\n    chain_source: electrum\n')[0]).toMatchObject({ line: 4, path: 'nodes[0].chain_source', message: expect.stringContaining('a setting of ldk nodes') });
+  });
 });

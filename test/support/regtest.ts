@@ -20,6 +20,9 @@ import { stringify } from 'yaml';
 export interface RegtestOptions {
   /** lnd node names (default none). */
   lnd?: string[];
+  /** ldk node names (reglab-ldk: on the indexer, which they then need, or on the chain adapter). */
+  ldk?: string[];
+  ldkChainSource?: 'electrum' | 'esplora';
   /** rgb node names (RGB wallets on rgb-lib; they need the indexer). */
   rgb?: string[];
   channels?: { from: string; to: string; capacity_sat: number; push_sat?: number }[];
@@ -58,6 +61,7 @@ export async function startRegtest(options: RegtestOptions = {}): Promise<Regtes
     indexer: { enabled: options.indexer ?? false },
     nodes: [
       ...(options.lnd ?? []).map((name) => ({ name, kind: 'lnd', funding_sat: options.fundingSat ?? 10_000_000 })),
+      ...(options.ldk ?? []).map((name) => ({ name, kind: 'ldk', funding_sat: options.fundingSat ?? 10_000_000, chain_source: options.ldkChainSource })),
       ...(options.rgb ?? []).map((name) => ({ name, kind: 'rgb', funding_sat: options.fundingSat ?? 10_000_000 })),
     ],
     channels: options.channels ?? [],

@@ -185,7 +185,7 @@ program.command('pay').description('an invoice on <to>, paid by <from> over the 
   .argument('<amount_sat>', 'amount in satoshis', integer('amount_sat'))
   .option('--keysend', 'pay by keysend, without an invoice')
   .action((from: string, to: string, amount: number, options: { keysend?: boolean }) =>
-    runJob('/payments', { from, to, amount_sat: amount, keysend: Boolean(options.keysend) }, (result) => `paid ${result.amountSat} sat ${from} -> ${to} over ${result.hops} hop(s), fee ${result.feeSat} sat (hash ${result.paymentHash})`));
+    runJob('/payments', { from, to, amount_sat: amount, keysend: Boolean(options.keysend) }, (result) => `paid ${result.amountSat} sat ${from} -> ${to}${result.hops === undefined ? '' : ` over ${result.hops} hop(s)`}, fee ${result.feeSat} sat (hash ${result.paymentHash})`));
 
 program.command('reorg').description('replace the last N blocks by N+1 new ones (their transactions go back to the mempool)')
   .argument('<blocks>', 'how many blocks to replace', integer('blocks'))

@@ -14,6 +14,7 @@ export type ImageId =
   | 'debian'
   | 'btcd'
   | 'lnd'
+  | 'ldk'
   | 'services'
   | 'postgres'
   | 'redis'
@@ -51,12 +52,12 @@ export const DEBIAN_BASE_REF = 'localhost/reglab-debian:bookworm';
 
 const localArgs = () => ({ BASE_IMAGE: DEBIAN_BASE_REF });
 
-function nodeBinaries(names: string[]): () => ContextPart[] {
+function nodeBinaries(names: string[], buildScript = 'scripts/build-nodes.sh'): () => ContextPart[] {
   return () => {
     const dir = nodeBinDir();
     for (const name of names) {
       if (!existsSync(join(dir, name))) {
-        throw new Error(`${join(dir, name)} is missing: build the node binaries with scripts/build-nodes.sh`);
+        throw new Error(`${join(dir, name)} is missing: build it with \`bash ${buildScript}\``);
       }
     }
     return [{ dir, entries: names }];
@@ -82,6 +83,15 @@ export const RECIPES: Record<ImageId, ImageRecipe> = {
     from: ['debian'],
     offline: true,
     parts: nodeBinaries(['lnd', 'lncli']),
+  },
+  ldk: {
+    id: 'ldk',
+    ref: 'localhost/reglab-ldk:local',
+    folder: 'local/ldk',
+    buildArgs: localArgs(),
+    from: ['debian'],
+    offline: true,
+    parts: nodeBinaries(['reglab-ldk'], 'scripts/build-ldk.sh'),
   },
   services: {
     id: 'services',

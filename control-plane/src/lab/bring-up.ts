@@ -74,6 +74,8 @@ export async function bringUp(lab: LabState, options: LabDriverOptions): Promise
   const startAll = (names: string[]) => startInDependencyOrder(session, names, options);
   const nodeNames = new Set(lab.spec.nodes.map((node) => node.name));
   const labServiceKinds = new Set(['wallet-server', 'faucet', 'chain-adapter']);
+  // a lab service a node follows the chain through (an ldk node's chain adapter) starts with the nodes
+  const neededByNodes = new Set(lab.spec.nodes.flatMap((node) => lab.services[node.name].dependsOn));
   return runToReady(session, options, async (phase) => {
     await phase('prepare', async () => {
       await options.runtimeOptions.runtime.prepareLab(lab, imageRecipesFor(Object.values(lab.services).map((service) => service.kind), 'local'));
@@ -81,7 +83,7 @@ export async function bringUp(lab: LabState, options: LabDriverOptions): Promise
     });
     await phase('chain', () => startAll([CHAIN_SERVICE]));
     await phase('initial blocks', () => mineBlocks(session, lab.spec.mining.initial_blocks));
-    await phase('nodes', () => startAll(Object.values(lab.services).filter((s) => s.name !== CHAIN_SERVICE && !labServiceKinds.has(s.kind)).map((s) => s.name)));
+    await phase('nodes', () => startAll(Object.values(lab.services).filter((s) => s.name !== CHAIN_SERVICE && (!labServiceKinds.has(s.kind) || neededByNodes.has(s.name))).map((s) => s.name)));
     await phase('funding', () => fundNodes(session));
     const finishing = lab.spec.nodes.filter((node) => node.funding_sat > 0 && kindDefinition(node.kind).afterFunding);
     if (finishing.length > 0) await phase('node set-up', () => Promise.all(finishing.map((node) => kindDefinition(node.kind).afterFunding!(session, node.name))));

@@ -120,7 +120,8 @@ export interface PaymentResult {
   amountSat: number;
   feeSat: number;
   feeMsat: string;
-  hops: number;
+  /** When the payer tells (an LDK node does not). */
+  hops?: number;
   preimage?: string;
 }
 

@@ -47,7 +47,8 @@ export interface PaymentView {
   preimage?: string;
   amountMsat: bigint;
   feeMsat: bigint;
-  hops: number;
+  /** Channels the payment went over, when the node tells (LDK does not). */
+  hops?: number;
 }
 
 export interface OpenChannelRequest {

@@ -6,6 +6,7 @@ import { chainAdapter } from './chain-adapter/index.js';
 import { faucet } from './faucet/index.js';
 import { indexer } from './indexer/index.js';
 import type { ServiceKind } from './kinds.js';
+import { ldk } from './ldk/index.js';
 import { lnd } from './lnd/index.js';
 import { postgres } from './postgres/index.js';
 import { redis } from './redis/index.js';
@@ -18,6 +19,7 @@ import { walletServer } from './wallet-server/index.js';
 const KINDS: Record<ServiceKind, KindDefinition> = {
   btcd,
   lnd,
+  ldk,
   rln,
   rgb,
   postgres,

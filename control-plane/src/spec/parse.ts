@@ -5,7 +5,7 @@ import { formatProblem, isUsefulSchemaError, parseYamlWithPositions, schemaProbl
 import { checkAssets, describeAssetError } from './assets.js';
 import { checkFaucetAsset } from './faucet-asset.js';
 import { labSchema } from './schema.js';
-import type { ExternalOrManaged, LabSpec } from './types.js';
+import { DEFAULT_LDK_CHAIN_SOURCE, type ExternalOrManaged, type LabSpec } from './types.js';
 
 export type SpecProblem = YamlProblem;
 export { formatProblem };
@@ -72,6 +72,7 @@ function checkReferences(lab: RawLab): Reference[] {
     if ((node.kind === 'rln' || node.kind === 'rgb') && !lab.indexer.enabled) {
       problems.push({ path: ['nodes', index, 'kind'], message: `${node.kind} nodes follow the chain through the indexer (indexer.enabled: true)` });
     }
+    problems.push(...checkChainSource(lab, node, index));
   });
   const reservedNames = new Set(['chain', 'indexer', 'postgres', 'redis', 'rgb-proxy', 'wallet-server', 'faucet', 'chain-adapter']);
   lab.nodes.forEach((node, index) => {
@@ -86,7 +87,7 @@ function checkReferences(lab: RawLab): Reference[] {
     for (const end of ['from', 'to'] as const) {
       const kind = nodes.get(channel[end])?.kind;
       if (kind === 'rln') problems.push({ path: ['channels', index, end], message: 'channels of rln nodes (asset channels) are opened through RLN\'s API, not from lab.yaml' });
-      if (kind === 'rgb') problems.push({ path: ['channels', index, end], message: 'rgb nodes have no Lightning side (they are RGB wallets on rgb-lib): channels need lnd or rln nodes' });
+      if (kind === 'rgb') problems.push({ path: ['channels', index, end], message: 'rgb nodes have no Lightning side (they are RGB wallets on rgb-lib): channels need lnd or ldk nodes' });
     }
     if (channel.from === channel.to) problems.push({ path: ['channels', index, 'to'], message: 'a channel needs two different nodes' });
     if (channel.push_sat >= channel.capacity_sat) problems.push({ path: ['channels', index, 'push_sat'], message: `push_sat must be less than capacity_sat (${channel.capacity_sat})` });
@@ -100,7 +101,7 @@ function checkReferences(lab: RawLab): Reference[] {
     const node = nodes.get(settings.node);
     if (!node) problems.push({ path: ['services', service, 'node'], message: `no node named "${settings.node}"` });
     else if (service === 'faucet' && node.kind !== 'lnd') problems.push({ path: ['services', service, 'node'], message: 'the faucet sends from an lnd node wallet' });
-    else if (service === 'wallet-server' && node.kind === 'rgb') problems.push({ path: ['services', service, 'node'], message: 'the wallet server needs a Lightning node (lnd or rln); rgb nodes have no Lightning side' });
+    else if (service === 'wallet-server' && node.kind === 'rgb') problems.push({ path: ['services', service, 'node'], message: 'the wallet server needs a Lightning node (lnd, ldk or rln); rgb nodes have no Lightning side' });
   }
   problems.push(...checkAssets(lab.assets, nodes));
   const faucetAsset = lab.services.faucet?.asset;
@@ -121,6 +122,22 @@ function checkReferences(lab: RawLab): Reference[] {
     ports.set(port, service);
   }
   return problems;
+}
+
+/** An ldk node's chain source must run in the lab; other kinds take none. */
+function checkChainSource(lab: RawLab, node: RawLab['nodes'][number], index: number): Reference[] {
+  const at = ['nodes', index, node.chain_source === undefined ? 'kind' : 'chain_source'];
+  if (node.kind !== 'ldk') {
+    return node.chain_source === undefined ? [] : [{ path: at, message: `chain_source is a setting of ldk nodes; ${node.kind} nodes take none` }];
+  }
+  const source = node.chain_source ?? DEFAULT_LDK_CHAIN_SOURCE;
+  if (source === 'electrum' && !lab.indexer.enabled) {
+    return [{ path: at, message: 'ldk nodes follow the chain through the indexer (indexer.enabled: true), or through the chain adapter with chain_source: esplora' }];
+  }
+  if (source === 'esplora' && !lab.services['chain-adapter']) {
+    return [{ path: at, message: 'chain_source: esplora needs the chain adapter in the lab (services: { chain-adapter: {} })' }];
+  }
+  return [];
 }
 
 function toLabSpec(raw: RawLab): LabSpec {

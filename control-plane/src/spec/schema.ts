@@ -48,8 +48,9 @@ export const labSchema = {
         required: ['name'],
         properties: {
           name,
-          kind: { enum: ['lnd', 'rln', 'rgb'], default: 'lnd' },
+          kind: { enum: ['lnd', 'ldk', 'rln', 'rgb'], default: 'lnd' },
           funding_sat: { ...sat, default: 10_000_000 },
+          chain_source: { enum: ['electrum', 'esplora'], description: 'ldk nodes: the lab indexer (electrum, the default) or the chain adapter (esplora)' },
           restart,
         },
       },

@@ -31,10 +31,18 @@ export interface SupervisionSpec {
   services: Record<string, RestartPolicy>;
 }
 
+/** Where an ldk node takes its chain data from: the lab's Electrum indexer, or its Esplora-style chain adapter. */
+export type LdkChainSource = 'electrum' | 'esplora';
+
+/** An ldk node that names no chain source follows the indexer. */
+export const DEFAULT_LDK_CHAIN_SOURCE: LdkChainSource = 'electrum';
+
 export interface NodeSpec {
   name: string;
-  kind: 'lnd' | 'rln' | 'rgb';
+  kind: 'lnd' | 'ldk' | 'rln' | 'rgb';
   funding_sat: number;
+  /** ldk nodes only. */
+  chain_source?: LdkChainSource;
   restart?: RestartPolicy;
 }
 

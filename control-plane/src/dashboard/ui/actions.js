@@ -49,7 +49,8 @@ const ACTIONS = [
     fields: [nodeChoice('from', 'From'), nodeChoice('to', 'To'), amount('amount', 'Amount (sat)', 1_000)],
     async run({ lab }, { from, to, amount: amountSat }, report) {
       const result = await runJob(labPath(lab, '/payments'), { from, to, amount_sat: amountSat }, reportJob(report, 'Paying'));
-      return `${from} paid ${to} ${formatSat(result.amountSat)} over ${plural(result.hops, 'hop')}, fee ${formatSat(result.feeSat)}.`;
+      const route = result.hops === undefined ? '' : ` over ${plural(result.hops, 'hop')}`;
+      return `${from} paid ${to} ${formatSat(result.amountSat)}${route}, fee ${formatSat(result.feeSat)}.`;
     },
   },
   {

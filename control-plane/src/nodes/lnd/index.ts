@@ -2,33 +2,16 @@
 import { join } from 'node:path';
 import { unauthenticatedLndGrpc } from 'ln-service';
 import { connectLnd, lndCredentialsToEnv, type LndCredentials } from '../../../../lib/lightning/lnd.js';
-import { waitFor } from '../../../../lib/wait.js';
 import type { Placement } from '../../runtimes/types.js';
 import { CHAIN_SERVICE } from '../btcd/index.js';
 import { writeCredentialFile } from '../credential-files.js';
+import { reconnectChannelPeers } from '../reconnect.js';
 import type { KindDefinition, LabAccess } from '../types.js';
 import { LND_ADMIN_MACAROON_FILE, LND_TLS_CERT_FILE, lndLaunch } from './launch.js';
 import { LndLabNode } from './lightning.js';
 
 function credentialsAt(access: LabAccess, name: string, placement: Placement): LndCredentials {
   return { socket: placement.reach(name, 'grpc'), certBase64: access.credentials.require(name, 'certBase64'), macaroonHex: access.credentials.require(name, 'macaroonHex') };
-}
-
-/**
- * After a restart, dials the lab nodes it has channels with (lnd would, on its own backoff) and
- * waits, for a bounded time, until those channels are active again: a node reported ready can pay.
- */
-async function reconnectChannelPeers(access: LabAccess, name: string): Promise<void> {
-  const node = access.node(name) as LndLabNode;
-  const peers = new Map(Object.values(access.lab.services).filter((service) => service.status === 'ready' && service.info.pubkey).map((service) => [service.info.pubkey, service.name]));
-  const waiting = (await node.channels()).filter((channel) => !channel.active && peers.has(channel.partnerPubkey));
-  if (waiting.length === 0) return;
-  const placement = access.placementFor(name);
-  await Promise.all(waiting.map((channel) => node.connect(channel.partnerPubkey, placement.reach(peers.get(channel.partnerPubkey)!, 'p2p')).catch(() => undefined)));
-  await waitFor(async () => {
-    const active = new Set((await node.channels()).filter((channel) => channel.active).map((channel) => channel.id));
-    return waiting.every((channel) => active.has(channel.id));
-  }, { timeoutMs: 30_000, intervalMs: 200, what: `the channels of ${name} to be active again` }).catch(() => undefined);
 }
 
 export const lnd: KindDefinition = {
@@ -75,6 +58,6 @@ export const lnd: KindDefinition = {
     const credentials = credentialsAt(access, name, access.host);
     return new LndLabNode(name, connectLnd(credentials), unauthenticatedLndGrpc({ socket: credentials.socket, cert: credentials.certBase64 }).lnd);
   },
-  initialise: (access, name) => reconnectChannelPeers(access, name),
+  initialise: reconnectChannelPeers,
   clientEnv: (access, name, placement) => ({ NODE_KIND: 'lnd', ...lndCredentialsToEnv(credentialsAt(access, name, placement)) }),
 };
