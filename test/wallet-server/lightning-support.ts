@@ -1,10 +1,45 @@
 // Set-up shared by the Lightning tests of the wallet server: an app with the Lightning plugin on a
 // given node gateway, on its own (or a given) database.
 import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe } from 'vitest';
 import { buildApp } from '../../services/wallet-server/src/app.js';
 import { loadConfig, type Config } from '../../services/wallet-server/src/config.js';
-import { lightningPlugin, loadLightningConfig, type NodeGateway } from '../../services/wallet-server/src/lightning/index.js';
-import type { Infra } from './support.js';
+import { gatewayFromEnv, lightningPlugin, loadLightningConfig, type NodeGateway } from '../../services/wallet-server/src/lightning/index.js';
+import { startRegtest, type Regtest } from '../support/regtest.js';
+import { startInfra, type Infra } from './support.js';
+
+/** The kinds of node the Lightning tests run the server on. */
+const SERVER_NODE_KINDS = ['lnd', 'ldk'] as const;
+export type ServerNodeKind = (typeof SERVER_NODE_KINDS)[number];
+
+/** Runs `suite` once per node kind, each on its own lab, all on the file's one Postgres and Redis (`infra()`). */
+export function describeOnEachNodeKind(suite: (kind: ServerNodeKind, infra: () => Infra) => void): void {
+  let infra: Infra;
+  beforeAll(async () => {
+    infra = await startInfra();
+  });
+  afterAll(async () => {
+    await infra?.stop();
+  });
+  describe.each(SERVER_NODE_KINDS)('the wallet server on an %s node', (kind) => suite(kind, () => infra));
+}
+
+/** A lab where alice, the server's node, is of `kind`, and bob, outside the server, is an lnd node with a channel from alice. */
+export function startServerLab(kind: ServerNodeKind, channel: { capacity_sat: number; push_sat: number }): Promise<Regtest> {
+  return startRegtest({
+    lnd: kind === 'lnd' ? ['alice', 'bob'] : ['bob'],
+    ldk: kind === 'ldk' ? ['alice'] : [],
+    // ldk nodes follow the chain through the indexer
+    indexer: kind === 'ldk',
+    channels: [{ from: 'alice', to: 'bob', ...channel }],
+  });
+}
+
+/** What the lab gives the wallet server to reach alice: NODE_KIND and the node's address and credentials. */
+export const serverNodeEnv = (regtest: Regtest): Record<string, string> => regtest.session.clientEnvOf('alice', regtest.session.host);
+
+/** The gateway the server makes from that environment. */
+export const serverGateway = (env: Record<string, string>): Promise<NodeGateway> => gatewayFromEnv(loadLightningConfig(env), env);
 
 let dbCounter = 0;
 

@@ -17,6 +17,15 @@ const DEFAULT_BOLT11_EXPIRY_SEC = 3600;
 
 /** Decodes a BOLT11 invoice and checks it is for this server's network; 400 otherwise. */
 export function decodeBolt11(invoice: string, network: Network): Bolt11 {
+  const { networkPrefix, ...bolt11 } = readBolt11(invoice);
+  if (networkPrefix !== BOLT11_PREFIX[network]) {
+    throw invalid('WRONG_NETWORK', `the invoice is for network "${networkPrefix}", this server runs on ${network} ("${BOLT11_PREFIX[network]}")`);
+  }
+  return bolt11;
+}
+
+/** Decodes a BOLT11 invoice of any network; 400 when it is none. */
+export function readBolt11(invoice: string): Bolt11 & { networkPrefix: string | undefined } {
   let decoded: ReturnType<typeof decode>;
   try {
     decoded = decode(invoice.trim().toLowerCase().replace(/^lightning:/, ''));
@@ -25,10 +34,6 @@ export function decodeBolt11(invoice: string, network: Network): Bolt11 {
   }
   const section = <N extends string>(name: N) => decoded.sections.find((s) => s.name === name) as
     Extract<(typeof decoded.sections)[number], { name: N }> | undefined;
-  const prefix = section('coin_network')?.value?.bech32;
-  if (prefix !== BOLT11_PREFIX[network]) {
-    throw invalid('WRONG_NETWORK', `the invoice is for network "${prefix}", this server runs on ${network} ("${BOLT11_PREFIX[network]}")`);
-  }
   const hash = section('payment_hash')?.value;
   if (!hash) throw invalid('INVALID_INVOICE', 'the invoice has no payment hash');
   const timestamp = section('timestamp')!.value;
@@ -36,6 +41,7 @@ export function decodeBolt11(invoice: string, network: Network): Bolt11 {
   const amount = section('amount')?.value;
   const descriptionHash = decoded.sections.find((s) => s.name === ('description_hash' as string)) as { value?: string } | undefined;
   return {
+    networkPrefix: section('coin_network')?.value?.bech32,
     paymentHash: hash,
     amountMsat: amount ? BigInt(amount) : null,
     expiresAt: new Date((timestamp + expiry) * 1000),

@@ -1,7 +1,7 @@
-// What the wallet server needs from its Lightning node, whatever the node is (lnd or RLN).
+// What the wallet server needs from its Lightning node, whatever the node is (lnd, LDK or RLN).
 // Amounts are bigint msat (or asset units); hashes and preimages are lowercase hex.
 
-export type NodeKind = 'lnd' | 'rln';
+export type NodeKind = 'lnd' | 'ldk' | 'rln';
 
 export interface NodeInfo {
   kind: NodeKind;
@@ -88,8 +88,8 @@ export interface NodeGateway {
   readonly kind: NodeKind;
   /** Whether invoices can carry RGB assets (RLN only). */
   readonly supportsAssets: boolean;
-  /** lnd sends the keysend preimage it is given, so the hash is recorded before sending; RLN makes
-   * its own, known only from its answer. */
+  /** lnd and LDK send the keysend preimage they are given, so the hash is recorded before sending;
+   * RLN makes its own, known only from its answer. */
   readonly keysendPreimageFromCaller: boolean;
   info(): Promise<NodeInfo>;
   balances(): Promise<NodeBalances>;

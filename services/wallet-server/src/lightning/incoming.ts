@@ -34,7 +34,7 @@ export class IncomingInvoices {
   async create(input: NewInvoice): Promise<Payment> {
     if (input.asset) {
       if (!this.gateway.supportsAssets) {
-        throw invalid('ASSETS_NEED_RGB_NODE', 'asset_id/asset_amount need an RGB Lightning Node (NODE_KIND=rln); this server runs on lnd');
+        throw invalid('ASSETS_NEED_RGB_NODE', `asset_id/asset_amount need an RGB Lightning Node (NODE_KIND=rln); this server runs on ${this.gateway.kind}`);
       }
       if (input.amountMsat < RGB_MIN_MSAT) {
         throw invalid('RGB_AMOUNT_TOO_LOW', `an RGB invoice needs amount_msat >= ${RGB_MIN_MSAT} (the RGB HTLC minimum)`);
