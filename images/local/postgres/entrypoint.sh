@@ -17,7 +17,7 @@ if [ ! -f "$data/PG_VERSION" ]; then
   chmod 700 "$data"
   initdb -D "$data" -U postgres --auth=trust --encoding=UTF8 --no-sync >/dev/null
   echo "host all all 0.0.0.0/0 trust" >> "$data/pg_hba.conf"
-  printf "listen_addresses = '*'\nfsync = off\nsynchronous_commit = off\nfull_page_writes = off\nmax_connections = 200\n" \
+  printf "listen_addresses = '*'\nfsync = off\nsynchronous_commit = off\nfull_page_writes = off\nmax_connections = 200\nshared_buffers = 16MB\n" \
     > "$data/postgresql.auto.conf"
 fi
 exec postgres "$@"

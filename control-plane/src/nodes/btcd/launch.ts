@@ -37,8 +37,11 @@ export function btcdLaunch(placement: Placement, settings: BtcdSettings): Launch
       '--rpcmaxwebsockets=1000',
       '--rpcmaxconcurrentreqs=100',
       '--debuglevel=info',
+      // a lab's chain is small: btcd's default 250 MiB UTXO cache only grows its memory
+      '--utxocachemaxsize=16',
     ],
-    env: {},
+    // Go returns memory to the system sooner below this soft limit
+    env: { GOMEMLIMIT: '96MiB' },
   };
 }
 

@@ -33,7 +33,7 @@ export function initPostgresCluster(dataDir: string): void {
   } else {
     execFileSync(join(postgresBinDir(), 'initdb'), args, { stdio: 'pipe' });
   }
-  writeFileSync(join(dataDir, 'postgresql.auto.conf'), "listen_addresses = '127.0.0.1'\nfsync = off\nsynchronous_commit = off\nfull_page_writes = off\nmax_connections = 200\n");
+  writeFileSync(join(dataDir, 'postgresql.auto.conf'), "listen_addresses = '127.0.0.1'\nfsync = off\nsynchronous_commit = off\nfull_page_writes = off\nmax_connections = 200\nshared_buffers = 16MB\n");
 }
 
 function chownRecursive(dir: string): void {
