@@ -1,14 +1,15 @@
-// Snapshots on a default-shaped lab (process runtime), as a user meets them: save a lab, change it
-// (payments, blocks, a wallet-server payment), reset it and find the snapshot's balances; bring a
-// lab up from the snapshot and pay over it; and the refusals.
+// Snapshots on a default-shaped lab, in both runtimes (docker: Podman's Docker API, with the lab's
+// images), as a user meets them: save a lab, change it (payments, blocks, a wallet-server payment),
+// reset it and find the snapshot's balances; bring a lab up from the snapshot and pay over it; and
+// the refusals.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitFor } from '../../lib/wait.js';
 import { bringUpLab, defaultLabYaml, startTestControlPlane, type TestControlPlane } from '../support/control-plane.js';
 import { signInToWalletServer, type WalletServerCall } from '../support/wallet-server-user.js';
 
-const LAB = 'snap';
 // alice -> bob pushes 2,000,000 sat to bob, so bob can pay the wallet server (on alice)
-const YAML = defaultLabYaml(LAB).replace(/(- from: alice\n\s+to: bob\n\s+capacity_sat: 5000000\n\s+push_sat:) 0/, '$1 2000000');
+const yamlOf = (lab: string, runtime: string) =>
+  defaultLabYaml(lab).replace(/^runtime: .*$/m, `runtime: ${runtime}`).replace(/(- from: alice\n\s+to: bob\n\s+capacity_sat: 5000000\n\s+push_sat:) 0/, '$1 2000000');
 
 type Lab = { status: string; chain: { height: number }; labWallet: { spendableSat: number }; nodes: { name: string; chainBalanceSat: number; channelBalanceSat: number }[]; services: { name: string; info: { url?: string } }[] };
 
@@ -19,7 +20,8 @@ const balancesOf = (lab: Lab) => ({
   nodes: Object.fromEntries(lab.nodes.map((node) => [node.name, { channelSat: node.channelBalanceSat, chainSat: node.chainBalanceSat }])),
 });
 
-describe('snapshots', () => {
+describe.each(['process', 'docker'])('snapshots on the %s runtime', (runtime) => {
+  const LAB = `snap-${runtime}`;
   let cp: TestControlPlane;
   const lab = async (): Promise<Lab> => (await cp.call('GET', `/labs/${LAB}`)).body;
   const pay = async (from: string, to: string, amountSat: number) => (await cp.call('POST', `/labs/${LAB}/payments?wait=true`, { from, to, amount_sat: amountSat })).body;
@@ -32,7 +34,7 @@ describe('snapshots', () => {
 
   beforeAll(async () => {
     cp = await startTestControlPlane();
-    await bringUpLab(cp, YAML, LAB);
+    await bringUpLab(cp, yamlOf(LAB, runtime), LAB);
     walletServer = await signInToWalletServer(async () => (await lab()).services.find((service) => service.name === 'wallet-server')!.info.url!);
     wallet = (await walletServer('POST', '/wallets', { name: 'snapshot' })).body.id;
     const invoice = (await walletServer('POST', '/payments/invoices', { amount_msat: 300_000_000 }, wallet)).body;
@@ -41,6 +43,7 @@ describe('snapshots', () => {
   });
 
   afterAll(async () => {
+    await cp?.call('DELETE', `/labs/${LAB}?volumes=true`);
     await cp?.stop();
   });
 
@@ -58,7 +61,7 @@ describe('snapshots', () => {
     snapshotBalances = balancesOf(await lab());
     const saved = await cp.call('POST', `/labs/${LAB}/snapshots`, { name: 'base' });
     expect(saved.status).toBe(201);
-    expect(saved.body).toMatchObject({ name: 'base', lab: LAB, runtime: 'process', height: snapshotBalances.height });
+    expect(saved.body).toMatchObject({ name: 'base', lab: LAB, runtime, height: snapshotBalances.height });
     expect(saved.body.bytes).toBeGreaterThan(0);
     expect((await lab()).status).toBe('ready');
     expect(balancesOf(await lab())).toEqual(snapshotBalances);
@@ -97,7 +100,7 @@ describe('snapshots', () => {
   });
 
   it('brings a lab up from the snapshot that pays alice -> carol, and refuses one while that lab is up', async () => {
-    expect((await cp.call('DELETE', `/labs/${LAB}`)).status).toBe(200);
+    expect((await cp.call('DELETE', `/labs/${LAB}?volumes=true`)).status).toBe(200);
     const up = await cp.call('POST', '/snapshots/base/up');
     expect(up.status).toBe(202);
     expect(up.body).toMatchObject({ name: LAB, snapshot: 'base' });

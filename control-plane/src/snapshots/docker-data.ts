@@ -1,8 +1,9 @@
 // A docker lab's service data: its volume, as a tar archive of the container's /data, read from
-// the stopped container and written back through a helper container that is never started, so
-// any Docker Engine API (Docker, Podman) does it and no image beyond the service's own is needed.
+// the stopped container and written back through a helper container of the service's own image
+// that only sleeps while the archive is unpacked (Podman writes an archive into a volume only while
+// the container runs; into one never started it lands in the container's own file system).
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, stat } from 'node:fs/promises';
+import { mkdir, open, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { kindDefinition } from '../nodes/registry.js';
@@ -15,6 +16,21 @@ const archiveOf = (snapshotDir: string, service: string) => join(snapshotDir, 'v
 const ignoreMissing = (error: unknown) => {
   if ((error as { statusCode?: number }).statusCode !== 404) throw error;
 };
+
+/**
+ * Where an archive of /data unpacks: Docker names its entries data/... (unpacked at the root), as
+ * Podman does for a running container; Podman names those of a stopped one from / (the folder itself).
+ */
+async function unpackAt(archive: string): Promise<string> {
+  const file = await open(archive);
+  try {
+    const { buffer } = await file.read(Buffer.alloc(100), 0, 100, 0);
+    const first = buffer.toString('utf8').replace(/\0.*$/s, '').replace(/^\.?\/+/, '');
+    return first === 'data' || first.startsWith('data/') ? '/' : CONTAINER_DATA_DIR;
+  } finally {
+    await file.close();
+  }
+}
 
 export function dockerData(runtime: DockerRuntime): ServiceData {
   return {
@@ -38,13 +54,18 @@ export function dockerData(runtime: DockerRuntime): ServiceData {
       const helper = await docker.createContainer({
         name: helperName,
         Image: runtime.imageFor(service.kind, kindDefinition(service.kind).image),
+        Entrypoint: ['sleep', 'infinity'],
+        Cmd: [],
         Labels: labels,
         HostConfig: { Binds: [`${volume}:${CONTAINER_DATA_DIR}`] },
       });
       try {
-        // the archive's entries are data/..., so it is unpacked at the root
-        await helper.putArchive(createReadStream(archiveOf(snapshotDir, service.name)), { path: '/' });
+        await helper.start();
+        const archive = archiveOf(snapshotDir, service.name);
+        await helper.putArchive(createReadStream(archive), { path: await unpackAt(archive) });
       } finally {
+        // killed first: sleep, as the container's first process, ignores the SIGTERM a removal starts with
+        await helper.kill().catch(() => undefined);
         await helper.remove({ force: true }).catch(ignoreMissing);
       }
     },
