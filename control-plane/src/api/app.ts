@@ -3,9 +3,8 @@ import { describeError, upstreamFailed, type DomainError } from '../../../lib/er
 import { ChainRpcError } from '../../../lib/chain/types.js';
 import { createService } from '../../../lib/http/service.js';
 import { dashboardPlugin } from '../dashboard/plugin.js';
-import type { JobQueues } from '../jobs.js';
-import type { LabManager } from '../manager.js';
 import { installAccess } from './access.js';
+import type { ApiDeps } from './deps.js';
 import { assetRoutes } from './routes/assets.js';
 import { eventRoutes } from './routes/events.js';
 import { labRoutes } from './routes/labs.js';
@@ -13,11 +12,6 @@ import { nodeRoutes } from './routes/nodes.js';
 import { serviceRoutes } from './routes/services.js';
 import { snapshotRoutes } from './routes/snapshots.js';
 import { workRoutes } from './routes/work.js';
-
-export interface ApiDeps {
-  manager: LabManager;
-  jobs: JobQueues;
-}
 
 export interface ControlPlaneApp extends ApiDeps {
   /** Called by POST /shutdown (the CLI asks for it when the last lab is down). */

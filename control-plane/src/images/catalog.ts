@@ -2,51 +2,8 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { nodeBinDir } from '../home.js';
 import { projectRoot } from '../../../lib/project-root.js';
+import type { ContextPart, ImageId, ImageRecipe } from './types.js';
 import { servicesParts } from './services-build.js';
-
-/**
- * local: built on this machine from the Debian base and host-built binaries (works offline).
- * upstream: third-party nodes built from their releases or sources (needs the internet).
- */
-export type ImageFlavour = 'local' | 'upstream';
-
-export type ImageId =
-  | 'debian'
-  | 'btcd'
-  | 'lnd'
-  | 'ldk'
-  | 'services'
-  | 'postgres'
-  | 'redis'
-  | 'bitcoind'
-  | 'electrs'
-  | 'lnd-upstream'
-  | 'rln'
-  | 'rgb-proxy-server';
-
-/** Files from outside the recipe folder that go into the build context, as `tar -C dir entries`. */
-export interface ContextPart {
-  dir: string;
-  entries: string[];
-  /** Stands for the content in the pin when hashing it all would be slow (node_modules). */
-  fingerprint?: string;
-  /** Names the entries take in the context, when they differ from the names on disk. */
-  rename?: Record<string, string>;
-}
-
-export interface ImageRecipe {
-  id: ImageId;
-  ref: string;
-  /** Folder holding the Containerfile, relative to the project's images/ folder. */
-  folder?: string;
-  buildArgs: Record<string, string>;
-  /** Recipes whose images this one is built FROM. */
-  from: ImageId[];
-  /** False where the build needs registries or GitHub that offline machines cannot reach. */
-  offline: boolean;
-  /** Extra context, resolved only when the image is built (it may need dist/ or binaries). */
-  parts?: (onProgress: (line: string) => void) => ContextPart[];
-}
 
 export const DEBIAN_BASE_REF = 'localhost/reglab-debian:bookworm';
 

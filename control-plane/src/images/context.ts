@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import type { Readable } from 'node:stream';
-import type { ContextPart } from './catalog.js';
+import type { ContextPart } from './types.js';
 
 /** A build context as a tar stream made by GNU tar from several folders (nothing is copied). */
 export function contextTar(parts: ContextPart[]): Readable {

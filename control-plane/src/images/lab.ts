@@ -3,7 +3,7 @@ import { planLab } from '../lab/plan.js';
 import { imageRecipesFor } from '../nodes/registry.js';
 import type { LabSpec } from '../spec/types.js';
 import { buildImages, type BuildImagesResult } from './build.js';
-import type { ImageFlavour } from './catalog.js';
+import type { ImageFlavour } from './types.js';
 
 /** `reglab images build [--upstream]`: the images of every service the lab's plan runs. */
 export function buildLabImages(

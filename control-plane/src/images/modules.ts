@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { relative } from 'node:path';
-import type { ContextPart } from './catalog.js';
+import type { ContextPart } from './types.js';
 
 /**
  * The production packages of the project's node_modules (npm's own resolution, without dev

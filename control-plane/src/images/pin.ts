@@ -1,7 +1,7 @@
 import { createHash, type Hash } from 'node:crypto';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ContextPart, ImageRecipe } from './catalog.js';
+import type { ContextPart, ImageRecipe } from './types.js';
 
 /** Label holding the pin an image was built from; a rebuild happens only when it differs. */
 export const PIN_LABEL = 'reglab.pin';

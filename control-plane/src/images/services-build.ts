@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { reglabCacheDir } from './cache.js';
-import type { ContextPart } from './catalog.js';
+import type { ContextPart } from './types.js';
 import { productionModules } from './modules.js';
 import { hashTree } from './pin.js';
 

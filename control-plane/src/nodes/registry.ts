@@ -1,6 +1,6 @@
 // The registry of node kinds: adding a kind is a folder here, a line below, its name in lab.yaml's
 // schema and an image recipe (images/).
-import type { ImageFlavour, ImageId } from '../images/catalog.js';
+import type { ImageFlavour, ImageId } from '../images/types.js';
 import { btcd } from './btcd/index.js';
 import { chainAdapter } from './chain-adapter/index.js';
 import { faucet } from './faucet/index.js';

@@ -1,6 +1,6 @@
 // The contract of a node kind: one folder per kind implements it, registry.ts lists them.
 import type { RpcChainDriver } from '../../../lib/chain/rpc-driver.js';
-import type { ImageId } from '../images/catalog.js';
+import type { ImageId } from '../images/types.js';
 import type { LabState, ServiceState } from '../lab/state.js';
 import type { LaunchSpec, Placement, Runtime } from '../runtimes/types.js';
 import type { LabSpec } from '../spec/types.js';

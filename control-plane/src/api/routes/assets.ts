@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { assetBalances, assetIdOf, checkAssetSend, issueAsset, labAssets } from '../../lab/assets.js';
 import type { AssetSchema } from '../../nodes/node.js';
 import { assetAmount, assetName, assetPrecision, assetSchemaName, assetTicker } from '../../spec/assets.js';
-import type { ApiDeps } from '../app.js';
+import type { ApiDeps } from '../deps.js';
 import { answer, labErrors, labParams } from '../schemas.js';
 import { enqueueJob, jobSchema, type Work } from './work.js';
 

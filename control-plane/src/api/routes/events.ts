@@ -3,7 +3,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { LabEvent } from '../../lab/events.js';
 import type { LabState } from '../../lab/state.js';
-import type { ApiDeps } from '../app.js';
+import type { ApiDeps } from '../deps.js';
 import { labParams } from '../schemas.js';
 
 function currentState(lab: LabState): LabEvent[] {

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { errorResponses } from '../../../../lib/http/errors.js';
 import { inspectLab } from '../../lab/inspect.js';
-import type { ApiDeps } from '../app.js';
+import type { ApiDeps } from '../deps.js';
 import { answer, autoMiningBody, createLabBody, labErrors, labParams } from '../schemas.js';
 
 type Name = { Params: { name: string } };

@@ -5,7 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import { invalid } from '../../../../lib/errors.js';
 import { inspectNode } from '../../lab/inspect.js';
 import { requireReady } from '../../lab/operations.js';
-import type { ApiDeps } from '../app.js';
+import type { ApiDeps } from '../deps.js';
 import { answer, invoiceBody, invoiceParams, labErrors, nodeParams, settleBody } from '../schemas.js';
 
 type Node = { Params: { name: string; node: string } };

@@ -5,7 +5,7 @@ import { errorResponses } from '../../../../lib/http/errors.js';
 import { kindDefinition } from '../../nodes/registry.js';
 import { runtimeOptionsFor } from '../../runtimes/select.js';
 import type { ServiceAction } from '../../supervisor/faults.js';
-import type { ApiDeps } from '../app.js';
+import type { ApiDeps } from '../deps.js';
 import { answer, labErrors, labParams, logsQuery, peersBody, serviceParams } from '../schemas.js';
 
 type Service = { Params: { name: string; service: string } };

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { errorResponses } from '../../../../lib/http/errors.js';
 import { describeSnapshot } from '../../snapshots/manifest.js';
 import { LabSnapshots } from '../../snapshots/lab-snapshots.js';
-import type { ApiDeps } from '../app.js';
+import type { ApiDeps } from '../deps.js';
 import { answer, labParams } from '../schemas.js';
 
 // names are checked by the snapshot store, which says what a name may hold

@@ -5,7 +5,7 @@ import { invalid, notFound } from '../../../../lib/errors.js';
 import { errorResponses } from '../../../../lib/http/errors.js';
 import type { JobQueues, JobRequest } from '../../jobs.js';
 import { assertRegtestAddress, requireReady } from '../../lab/operations.js';
-import type { ApiDeps } from '../app.js';
+import type { ApiDeps } from '../deps.js';
 import { answer, channelBody, closeBody, fundBody, labErrors, labParams, mineBody, paymentBody, reorgBody, waitQuery } from '../schemas.js';
 
 export type Work<B> = { Params: { name: string }; Querystring: { wait: boolean }; Body: B };

@@ -1,7 +1,8 @@
 import { appendFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type Docker from 'dockerode';
-import { RECIPES, type ImageId } from '../../images/catalog.js';
+import { RECIPES } from '../../images/catalog.js';
+import type { ImageId } from '../../images/types.js';
 import { buildImages, missingImageMessage, type ImageMap } from '../../images/build.js';
 import type { ExitStatus, LabHandleInfo, LaunchSpec, Runtime, RuntimeHandle, ServiceLocation, StartRequest } from '../types.js';
 import { discoverEngine } from './engine.js';

@@ -1,0 +1,8 @@
+import type { JobQueues } from '../jobs.js';
+import type { LabManager } from '../manager.js';
+
+/** What the API's routes work with. */
+export interface ApiDeps {
+  manager: LabManager;
+  jobs: JobQueues;
+}
