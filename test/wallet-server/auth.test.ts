@@ -150,6 +150,33 @@ describe('wallet-server sign-in by key proof', () => {
     }
   });
 
+  it("answers 401 to a well-signed token whose user is not in this server's database, on every route, and stores nothing", async () => {
+    // two servers sharing TOKEN_SECRET and Redis, each on its own database: a session of one is alive for the other
+    const shared = { TOKEN_SECRET: 'one secret for two databases' };
+    const { app: here } = await appOn(infra, shared);
+    const { app: elsewhere } = await appOn(infra, shared);
+    try {
+      const stranger = await enrollAndSignIn(elsewhere);
+      const call = as(here, stranger.accessToken);
+      for (const req of [
+        { url: '/me' },
+        { url: '/wallets' },
+        { method: 'POST' as const, url: '/wallets', payload: { name: 'ghost' } },
+        { method: 'POST' as const, url: '/auth/api-keys', payload: { name: 'ghost' } },
+        { method: 'DELETE' as const, url: '/auth/api-keys/00000000-0000-7000-8000-000000000000' },
+      ]) {
+        const res = await call(req);
+        expect(res.statusCode, `${req.method ?? 'GET'} ${req.url}: ${res.body}`).toBe(401);
+        expect(res.json().error).toMatchObject({ code: 'UNKNOWN_USER', message: expect.stringMatching(/sign in again/) });
+      }
+      const stored = await here.db.query<{ wallets: string; keys: string }>('select (select count(*) from wallets)::text as wallets, (select count(*) from api_keys)::text as keys');
+      expect(stored.rows[0]).toEqual({ wallets: '0', keys: '0' });
+      expect((await as(elsewhere, stranger.accessToken)({ url: '/me' })).statusCode).toBe(200);
+    } finally {
+      await Promise.all([here.close(), elsewhere.close()]);
+    }
+  });
+
   it('lets only ADMIN_PUBKEYS reach /admin/*', async () => {
     const user = await enrollAndSignIn(app);
     expect((await as(app, user.accessToken)({ url: '/admin/me' })).statusCode).toBe(403);

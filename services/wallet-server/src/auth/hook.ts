@@ -6,6 +6,7 @@ import { API_KEY_PREFIX, findActiveApiKey } from './api-keys.js';
 import { scopeAllows, type Principal, type Scope } from './principal.js';
 import type { SessionStore } from './sessions.js';
 import { verifyAccessToken } from './tokens.js';
+import { findUserById } from './users.js';
 
 function bearer(request: FastifyRequest): string {
   const header = request.headers.authorization;
@@ -26,13 +27,19 @@ async function resolve(app: FastifyInstance, sessions: SessionStore, token: stri
   }
   const claims = verifyAccessToken(app.config.tokenSecret, token);
   if (!claims) throw unauthorized('access token is invalid or expired; refresh it or sign in again', 'INVALID_TOKEN');
-  // Users are never deleted, so a live session is all an access token needs (no user lookup).
-  if (!(await sessions.sessionAlive(claims.sid))) throw unauthorized('session was logged out; sign in again', 'SESSION_ENDED');
+  // A live session is not enough: servers sharing TOKEN_SECRET and Redis (or a database reset
+  // under a running Redis) accept a session whose user is not in this database.
+  const [alive, user] = await Promise.all([sessions.sessionAlive(claims.sid), findUserById(app.db, claims.sub)]);
+  if (!alive) throw unauthorized('session was logged out; sign in again', 'SESSION_ENDED');
+  if (!user) throw unknownUser();
   return {
     userId: claims.sub, pubkey: claims.pk, isAdmin: isAdmin(claims.pk), via: 'access_token', scope: 'full',
     apiKeyId: null, walletRestriction: null, sessionId: claims.sid,
   };
 }
+
+/** A well-signed credential whose user this server's database does not hold. */
+export const unknownUser = () => unauthorized('the user of this credential is not enrolled on this server (another database, or one since reset); sign in again', 'UNKNOWN_USER');
 
 /** The API's own description (the OpenAPI document and its browsable /docs) is public. */
 const DESCRIPTION_ROUTES = /^\/(docs|openapi\.json)(\/|$)/;

@@ -5,7 +5,7 @@ import { isUuid, newId } from '../ids.js';
 import { errors, idParams, uuidString } from '../schemas.js';
 import { findOwnedWallet } from '../wallets/store.js';
 import { apiKeyJson, createApiKey, revokeApiKey } from './api-keys.js';
-import { principalOf } from './hook.js';
+import { principalOf, unknownUser } from './hook.js';
 import { isValidAddress, isValidPubkey, loginMessage, PUBKEY_PATTERN, SIGNATURE_PATTERN, verifyLoginSignature } from './keys.js';
 import type { Scope } from './principal.js';
 import type { SessionStore } from './sessions.js';
@@ -195,7 +195,7 @@ export async function authRoutes(app: FastifyInstance, opts: { sessions: Session
   }, async (request) => {
     const p = principalOf(request);
     const user = await findUserById(app.db, p.userId);
-    if (!user) throw unauthorized('user no longer exists');
+    if (!user) throw unknownUser();
     return {
       user: userJson(user, p.isAdmin),
       credential: { type: p.via, scope: p.scope, api_key_id: p.apiKeyId, wallet_id: p.walletRestriction },

@@ -3,7 +3,7 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 
 export interface AccessClaims {
   sub: string;
-  /** the user's pubkey, so a request needs no user lookup */
+  /** the user's pubkey */
   pk: string;
   sid: string;
   iat: number;
