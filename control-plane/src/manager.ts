@@ -172,9 +172,9 @@ export class LabManager {
    */
   async reattachAll(): Promise<void> {
     for (const lab of this.list()) {
-      if (lab.status === 'starting') {
+      if (lab.status === 'starting' || lab.status === 'stopping') {
+        lab.error = `the control plane stopped while the lab was ${lab.status} (a bring-up, or a snapshot being saved or restored)`;
         lab.status = 'failed';
-        lab.error = 'the control plane stopped while the lab was starting';
       }
       if (lab.status !== 'ready' && lab.status !== 'degraded') continue;
       const runtimeOptions = await runtimeOptionsFor(lab.runtime);
