@@ -35,6 +35,8 @@ function sweepOf(session: LabSession, node: string, fundingTxid: string) {
   }).catch(() => undefined);
 }
 
+const autoMiningScheduler = (lab: string) => `auto-mine-${lab}`;
+
 export interface JobView {
   id: string;
   queue: QueueName;
@@ -122,12 +124,18 @@ export class JobQueues {
 
   /** Mines one block every `seconds` for the lab (0 stops it). */
   async setAutoMining(lab: string, seconds: number): Promise<void> {
-    const schedulerId = `auto-mine-${lab}`;
+    const schedulerId = autoMiningScheduler(lab);
     if (seconds <= 0) {
       await this.queue('mining').removeJobScheduler(schedulerId);
       return;
     }
     await this.queue('mining').upsertJobScheduler(schedulerId, { every: seconds * 1000 }, { name: 'mining', data: { queue: 'mining', action: 'mine', lab, blocks: 1 } satisfies JobRequest });
+  }
+
+  /** The seconds between the lab's auto-mined blocks; 0 when it has no schedule. */
+  async autoMiningSeconds(lab: string): Promise<number> {
+    const scheduler = await this.queue('mining').getJobScheduler(autoMiningScheduler(lab));
+    return scheduler?.every ? scheduler.every / 1000 : 0;
   }
 
   async close(): Promise<void> {

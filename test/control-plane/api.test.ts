@@ -127,14 +127,19 @@ describe('control plane API on the default lab', () => {
   });
 
   it('auto-mines a block every N seconds until told to stop', async () => {
+    const schedule = async () => (await call('GET', '/labs/api/auto-mining')).body;
+    expect(await schedule()).toEqual({ lab: 'api', autoMineSeconds: 0 });
     const before = await height();
     expect((await call('PUT', '/labs/api/auto-mining', { seconds: 1 })).status).toBe(200);
+    expect(await schedule()).toEqual({ lab: 'api', autoMineSeconds: 1 });
     await waitFor(async () => (await height()) >= before + 2, { timeoutMs: 15_000, what: 'two auto-mined blocks' });
-    await call('PUT', '/labs/api/auto-mining', { seconds: 0 });
-    await new Promise((resolve) => setTimeout(resolve, 1_500));
-    const stopped = await height();
-    await new Promise((resolve) => setTimeout(resolve, 2_500));
-    expect(await height()).toBe(stopped);
+    expect((await call('PUT', '/labs/api/auto-mining', { seconds: 0 })).body).toEqual({ lab: 'api', autoMineSeconds: 0 });
+    expect(await schedule()).toEqual({ lab: 'api', autoMineSeconds: 0 });
+    // the mining queue runs one job at a time in order: once this one is done, no auto-mined block is left to come
+    const last = await call('POST', '/labs/api/mine?wait=true', { blocks: 1 });
+    expect(last.body.state).toBe('completed');
+    expect(await height()).toBe(last.body.result.height);
+    expect((await call('GET', '/labs/nope/auto-mining')).body.error.code).toBe('NO_SUCH_LAB');
   });
 
   it('answers bad input with 400 and queues nothing', async () => {

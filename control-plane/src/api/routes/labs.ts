@@ -38,6 +38,13 @@ export function labRoutes(app: FastifyInstance, { manager, jobs }: ApiDeps): voi
     return { name: request.params.name, status: 'stopped' };
   });
 
+  app.get<Name>('/labs/:name/auto-mining', {
+    schema: { summary: 'The seconds between auto-mined blocks (0: none)', params: labParams, response: { 200: answer('{ lab, autoMineSeconds }'), ...errorResponses(404) } },
+  }, async (request) => {
+    manager.get(request.params.name);
+    return { lab: request.params.name, autoMineSeconds: await jobs.autoMiningSeconds(request.params.name) };
+  });
+
   app.put<Name & { Body: { seconds: number } }>('/labs/:name/auto-mining', {
     schema: { summary: 'Mine a block every N seconds (0 stops)', params: labParams, body: autoMiningBody, response: { 200: answer('{ lab, autoMineSeconds }'), ...labErrors } },
   }, async (request) => {
