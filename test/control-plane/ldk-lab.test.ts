@@ -1,7 +1,7 @@
 // A lab of lnd and LDK nodes through the control plane, as its users drive it: the mixed lab of
-// docs/examples/mixed-lab.yaml (alice lnd -> bob ldk -> carol lnd, the wallet server on bob) brought
-// up, paid across with `reglab pay`, its LDK node killed, stopped, disconnected, and given and
-// closed a channel of its own.
+// docs/examples/mixed-lab.yaml (alice lnd -> bob ldk -> carol lnd), with the wallet server moved to
+// bob, brought up, paid across with `reglab pay`, its LDK node killed, stopped, disconnected, and
+// given and closed a channel of its own.
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitFor } from '../../lib/wait.js';
@@ -9,7 +9,9 @@ import { bringUpLab, startTestControlPlane, type TestControlPlane } from '../sup
 import { signInToWalletServer, type WalletServerCall } from '../support/wallet-server-user.js';
 
 const LAB = 'ldkmix';
-const YAML = readFileSync('docs/examples/mixed-lab.yaml', 'utf8').replace(/^name: mixed$/m, `name: ${LAB}`);
+const YAML = readFileSync('docs/examples/mixed-lab.yaml', 'utf8')
+  .replace(/^name: mixed$/m, `name: ${LAB}`)
+  .replace(/(wallet-server:\n\s+node:) alice/, '$1 bob');
 
 interface Channel {
   id: string;
