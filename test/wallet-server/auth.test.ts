@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signAsync } from '@noble/secp256k1';
 import type { FastifyInstance } from 'fastify';
 import { loginMessage } from '../../services/wallet-server/src/auth/keys.js';
+import { waitFor } from '../../lib/wait.js';
 import { appOn, as, enrollAndSignIn, newKey, REGTEST_ADDRESS, signNonce, startInfra, type Infra } from './support.js';
 
 describe('wallet-server sign-in by key proof', () => {
@@ -101,9 +102,15 @@ describe('wallet-server sign-in by key proof', () => {
       const key = newKey();
       await shortApp.inject({ method: 'POST', url: '/auth/enroll', payload: { pubkey: key.pubkey, bitcoin_address: REGTEST_ADDRESS } });
       const { nonce } = (await shortApp.inject({ url: `/auth/challenge?pubkey=${key.pubkey}` })).json();
-      await new Promise((r) => setTimeout(r, 2_100));
+      // a verify would spend the nonce, so its expiry is watched where it is kept: Redis ends it
+      const stored = `ws:nonce:${key.pubkey}:${nonce}`;
+      const ttlMs = await shortApp.redis.pttl(stored);
+      expect(ttlMs).toBeGreaterThan(0);
+      expect(ttlMs).toBeLessThanOrEqual(1_000);
+      await waitFor(async () => (await shortApp.redis.exists(stored)) === 0, { timeoutMs: 10_000, what: 'Redis to expire the nonce' });
       const late = await shortApp.inject({ method: 'POST', url: '/auth/verify', payload: { pubkey: key.pubkey, nonce, signature: await signNonce(key.secretKey, nonce) } });
       expect(late.statusCode).toBe(401);
+      expect(late.json().error.code).toBe('SIGN_IN_FAILED');
     } finally {
       await shortApp.close();
     }

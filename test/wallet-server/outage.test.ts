@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
+import { waitFor } from '../../lib/wait.js';
 import { buildApp } from '../../services/wallet-server/src/app.js';
 import { loadConfig } from '../../services/wallet-server/src/config.js';
 import { as, createWallet, enrollAndSignIn, REGTEST_ADDRESS, newKey, startInfra, type Infra, type TestUser } from './support.js';
@@ -31,15 +32,6 @@ describe('wallet-server when Postgres or Redis goes away', () => {
     await infra?.stop();
   });
 
-  const eventually = async (fn: () => Promise<boolean>, ms = 10_000) => {
-    const end = Date.now() + ms;
-    while (Date.now() < end) {
-      if (await fn()) return true;
-      await new Promise((r) => setTimeout(r, 200));
-    }
-    return false;
-  };
-
   it('answers 502 with a JSON error while Postgres is away, and recovers', async () => {
     await pgProxy.cut();
     const res = await as(app, user.accessToken)({ url: `/wallets/${wallet}` });
@@ -52,7 +44,7 @@ describe('wallet-server when Postgres or Redis goes away', () => {
     expect(health.statusCode).toBe(502);
     expect(health.json()).toMatchObject({ status: 'degraded', checks: { postgres: { ok: false }, redis: { ok: true } } });
     await pgProxy.restore();
-    expect(await eventually(async () => (await as(app, user.accessToken)({ url: `/wallets/${wallet}` })).statusCode === 200)).toBe(true);
+    await waitFor(async () => (await as(app, user.accessToken)({ url: `/wallets/${wallet}` })).statusCode === 200, { timeoutMs: 10_000, what: 'the wallet to be served again' });
     expect((await app.inject({ url: '/health' })).json().status).toBe('ok');
   });
 
@@ -66,7 +58,7 @@ describe('wallet-server when Postgres or Redis goes away', () => {
     expect((await as(app, user.accessToken)({ url: '/me' })).statusCode).toBe(502);
     expect((await app.inject({ url: '/health' })).json().checks.redis.ok).toBe(false);
     await redisProxy.restore();
-    expect(await eventually(async () => (await as(app, user.accessToken)({ url: '/me' })).statusCode === 200)).toBe(true);
+    await waitFor(async () => (await as(app, user.accessToken)({ url: '/me' })).statusCode === 200, { timeoutMs: 10_000, what: '/me to be served again' });
     expect((await app.inject({ method: 'POST', url: '/auth/refresh', payload: { refresh_token: user.refreshToken } })).statusCode).toBe(200);
   });
 });

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
+import { waitFor } from '../../lib/wait.js';
 import { appOn, as, createWallet, enrollAndSignIn, fund, startInfra, type Infra, type TestUser } from './support.js';
 
 describe('wallet-server wallets and API keys', () => {
@@ -185,10 +186,15 @@ describe('wallet-server wallets and API keys', () => {
     expect(after.statusCode).toBe(401);
     expect(after.json().error.code).toBe('INVALID_API_KEY');
 
-    const soon = await apiKey(alice.accessToken, { name: 'soon', expires_at: new Date(Date.now() + 1_500).toISOString() });
+    const expiresAt = Date.now() + 3_000;
+    const soon = await apiKey(alice.accessToken, { name: 'soon', expires_at: new Date(expiresAt).toISOString() });
     expect((await as(app, soon.api_key)({ url: '/wallets' })).statusCode).toBe(200);
-    await new Promise((r) => setTimeout(r, 1_700));
-    expect((await as(app, soon.api_key)({ url: '/wallets' })).statusCode).toBe(401);
+    const expired = await waitFor(async () => {
+      const res = await as(app, soon.api_key)({ url: '/wallets' });
+      return res.statusCode === 401 && res;
+    }, { timeoutMs: 15_000, intervalMs: 250, what: 'the API key to expire' });
+    expect(Date.now()).toBeGreaterThanOrEqual(expiresAt);
+    expect(expired.json().error.code).toBe('INVALID_API_KEY');
     const past = await as(app, alice.accessToken)({ method: 'POST', url: '/auth/api-keys', payload: { name: 'p', expires_at: '2000-01-01T00:00:00Z' } });
     expect(past.statusCode).toBe(400);
     const badScope = await as(app, alice.accessToken)({ method: 'POST', url: '/auth/api-keys', payload: { name: 'p', scope: 'admin' } });
