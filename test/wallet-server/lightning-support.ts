@@ -2,6 +2,7 @@
 // given node gateway, on its own (or a given) database.
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe } from 'vitest';
+import { waitFor } from '../../lib/wait.js';
 import { buildApp } from '../../services/wallet-server/src/app.js';
 import { loadConfig, type Config } from '../../services/wallet-server/src/config.js';
 import { gatewayFromEnv, lightningPlugin, loadLightningConfig, type NodeGateway } from '../../services/wallet-server/src/lightning/index.js';
@@ -62,13 +63,7 @@ export async function lightningApp(infra: Infra, gateway: NodeGateway, opts: { d
   return { app, config, databaseUrl };
 }
 
-/** Polls until fn returns a truthy value. */
-export async function eventually<T>(fn: () => Promise<T | undefined | null | false>, what: string, timeoutMs = 30_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
+/** Polls until fn returns a truthy value; an error of fn ends the wait at once. */
+export function eventually<T>(fn: () => Promise<T | undefined | null | false>, what: string, timeoutMs = 30_000): Promise<T> {
+  return waitFor(async () => (await fn()) || undefined, { timeoutMs, what, stopOn: () => true });
 }

@@ -1,87 +1,67 @@
 // Ledger.payInvoiceInternally (the ledger_pay_invoice statement) on real Postgres: an invoice of one
 // wallet paid by another without the node — both legs of an RGB invoice, the node-invoice cancel
 // row, and every refusal changing nothing.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Db } from '../../services/wallet-server/src/db/db.js';
-import { openDatabase } from '../../services/wallet-server/src/db/open.js';
-import { Ledger, type Balance } from '../../services/wallet-server/src/ledger/index.js';
-import { insertUser } from '../../services/wallet-server/src/auth/users.js';
-import { archiveWallet, createWallet } from '../../services/wallet-server/src/wallets/store.js';
+import { describe, expect, it } from 'vitest';
+import type { Balance } from '../../services/wallet-server/src/ledger/index.js';
+import { archiveWallet } from '../../services/wallet-server/src/wallets/store.js';
 import { newId } from '../../services/wallet-server/src/ids.js';
-import { startPostgres } from '../support/infra.js';
+import { ledgerOnPostgres } from './ledger-support.js';
 
 describe('paying an invoice of another wallet internally, on real Postgres', () => {
-  let postgres: Awaited<ReturnType<typeof startPostgres>>;
-  let db: Db;
-  let ledger: Ledger;
-  let userId: string;
-
-  beforeAll(async () => {
-    postgres = await startPostgres();
-    db = await openDatabase({ databaseUrl: await postgres.createDatabase('pay_internally') });
-    ledger = new Ledger(db);
-    userId = newId();
-    await insertUser(db, userId, '02' + '2'.repeat(64), 'bcrt1qw508d6qejxtdg4y5r3zarvary0c5xw7kygt080');
-  });
-  afterAll(async () => {
-    await db?.close();
-    await postgres?.stop();
-  });
-
-  const wallet = async () => (await createWallet(db, userId, 'w', null)).id;
+  const pg = ledgerOnPostgres('pay_internally');
   const hash = () => newId().replace(/-/g, '').repeat(2);
   const invoice = (walletId: string, amountMsat: bigint, extra: { assetId?: string; assetAmount?: bigint; expiresAt?: Date } = {}) =>
-    ledger.createIncoming({ walletId, kind: 'invoice', amountMsat, paymentHash: hash(), bolt11: 'lnbcrt1test', expiresAt: extra.expiresAt ?? new Date(Date.now() + 3600_000), ...extra });
-  const fundBtc = (walletId: string, msat: bigint) => ledger.recordReceived({ walletId, kind: 'invoice', amountMsat: msat });
+    pg.ledger.createIncoming({ walletId, kind: 'invoice', amountMsat, paymentHash: hash(), bolt11: 'lnbcrt1test', expiresAt: extra.expiresAt ?? new Date(Date.now() + 3600_000), ...extra });
+  const fundBtc = (walletId: string, msat: bigint) => pg.ledger.recordReceived({ walletId, kind: 'invoice', amountMsat: msat });
   /** Everything a refusal must leave untouched. */
   const snapshot = async (...walletIds: string[]) => ({
-    balances: await Promise.all(walletIds.map((w) => ledger.balances(w))),
-    entries: (await db.query<{ n: string }>('select count(*)::text as n from ledger_entries')).rows[0]!.n,
-    payments: (await db.query<{ n: string }>('select count(*)::text as n from payments')).rows[0]!.n,
-    cancels: (await db.query<{ n: string }>('select count(*)::text as n from node_invoice_cancels')).rows[0]!.n,
+    balances: await Promise.all(walletIds.map((w) => pg.ledger.balances(w))),
+    entries: (await pg.db.query<{ n: string }>('select count(*)::text as n from ledger_entries')).rows[0]!.n,
+    payments: (await pg.db.query<{ n: string }>('select count(*)::text as n from payments')).rows[0]!.n,
+    cancels: (await pg.db.query<{ n: string }>('select count(*)::text as n from node_invoice_cancels')).rows[0]!.n,
   });
   const code = (promise: Promise<unknown>) => promise.then(() => 'paid', (err: { code?: string }) => err.code);
 
   it('moves the amount once, records both sides with one transfer id, and queues the node cancel', async () => {
-    const [payer, payee] = [await wallet(), await wallet()];
+    const [payer, payee] = [await pg.wallet(), await pg.wallet()];
     await fundBtc(payer, 5_000_000n);
     const inv = await invoice(payee, 1_500_000n);
-    const { transferId, out, in: paid } = await ledger.payInvoiceInternally({ payerWalletId: payer, invoicePaymentId: inv.id,
-      audit: { userId, action: 'payment.pay', targetType: 'wallet', targetId: payer } });
+    const { transferId, out, in: paid } = await pg.ledger.payInvoiceInternally({ payerWalletId: payer, invoicePaymentId: inv.id,
+      audit: { userId: pg.userId, action: 'payment.pay', targetType: 'wallet', targetId: payer } });
     expect(out).toMatchObject({ walletId: payer, direction: 'out', kind: 'pay', status: 'succeeded', amountMsat: 1_500_000n, feeMsat: 0n,
       paymentHash: inv.paymentHash, transferId, counterpartyWalletId: payee });
     expect(paid).toMatchObject({ id: inv.id, status: 'succeeded', transferId, counterpartyWalletId: payer });
-    expect(await ledger.btcBalanceMsat(payer)).toBe(3_500_000n);
-    expect(await ledger.btcBalanceMsat(payee)).toBe(1_500_000n);
-    const { rows: entries } = await db.query<{ wallet_id: string; delta: string; reason: string; payment_id: string }>(
+    expect(await pg.ledger.btcBalanceMsat(payer)).toBe(3_500_000n);
+    expect(await pg.ledger.btcBalanceMsat(payee)).toBe(1_500_000n);
+    const { rows: entries } = await pg.db.query<{ wallet_id: string; delta: string; reason: string; payment_id: string }>(
       'select wallet_id::text, delta::text, reason, payment_id::text from ledger_entries where payment_id in ($1, $2) order by reason', [out.id, inv.id]);
     expect(entries).toEqual([
       { wallet_id: payee, delta: '1500000', reason: 'transfer_in', payment_id: inv.id },
       { wallet_id: payer, delta: '-1500000', reason: 'transfer_out', payment_id: out.id },
     ]);
-    const { rows: cancels } = await db.query('select invoice_payment_id::text, done_at from node_invoice_cancels where payment_hash = $1', [inv.paymentHash]);
+    const { rows: cancels } = await pg.db.query('select invoice_payment_id::text, done_at from node_invoice_cancels where payment_hash = $1', [inv.paymentHash]);
     expect(cancels).toEqual([{ invoice_payment_id: inv.id, done_at: null }]);
-    const { rows: audit } = await db.query('select action, target_id from audit_log where target_id = $1', [payer]);
+    const { rows: audit } = await pg.db.query('select action, target_id from audit_log where target_id = $1', [payer]);
     expect(audit).toEqual([{ action: 'payment.pay', target_id: payer }]);
   });
 
   it('moves the msat and the RGB asset of an asset invoice', async () => {
-    const [payer, payee] = [await wallet(), await wallet()];
+    const [payer, payee] = [await pg.wallet(), await pg.wallet()];
     await fundBtc(payer, 4_000_000n);
-    await ledger.recordReceived({ walletId: payer, kind: 'invoice', amountMsat: 0n, assetId: 'rgb:asset', assetAmount: 50n });
+    await pg.ledger.recordReceived({ walletId: payer, kind: 'invoice', amountMsat: 0n, assetId: 'rgb:asset', assetAmount: 50n });
     const inv = await invoice(payee, 3_000_000n, { assetId: 'rgb:asset', assetAmount: 20n });
-    await ledger.payInvoiceInternally({ payerWalletId: payer, invoicePaymentId: inv.id });
+    await pg.ledger.payInvoiceInternally({ payerWalletId: payer, invoicePaymentId: inv.id });
     const rgb = (balances: Balance[]) => balances.find((b) => b.assetKind === 'rgb')?.amount;
-    expect(await ledger.btcBalanceMsat(payer)).toBe(1_000_000n);
-    expect(rgb(await ledger.balances(payer))).toBe(30n);
-    expect(await ledger.btcBalanceMsat(payee)).toBe(3_000_000n);
-    expect(rgb(await ledger.balances(payee))).toBe(20n);
+    expect(await pg.ledger.btcBalanceMsat(payer)).toBe(1_000_000n);
+    expect(rgb(await pg.ledger.balances(payer))).toBe(30n);
+    expect(await pg.ledger.btcBalanceMsat(payee)).toBe(3_000_000n);
+    expect(rgb(await pg.ledger.balances(payee))).toBe(20n);
   });
 
   it('refuses, changing nothing: short of msat or of the asset, own invoice, paid, expired, archived wallet', async () => {
-    const [payer, payee, archived] = [await wallet(), await wallet(), await wallet()];
+    const [payer, payee, archived] = [await pg.wallet(), await pg.wallet(), await pg.wallet()];
     await fundBtc(payer, 1_000_000n);
-    const pay = (walletId: string, invoiceId: string) => ledger.payInvoiceInternally({ payerWalletId: walletId, invoicePaymentId: invoiceId });
+    const pay = (walletId: string, invoiceId: string) => pg.ledger.payInvoiceInternally({ payerWalletId: walletId, invoicePaymentId: invoiceId });
     const before = await snapshot(payer, payee);
 
     const tooBig = await invoice(payee, 2_000_000n);
@@ -92,7 +72,7 @@ describe('paying an invoice of another wallet internally, on real Postgres', () 
     const expired = await invoice(payee, 1_000n, { expiresAt: new Date(Date.now() - 1000) });
     expect(await code(pay(payer, expired.id))).toBe('INVOICE_EXPIRED');
     const archivedInvoice = await invoice(archived, 1_000n);
-    await db.transaction((tx) => archiveWallet(tx, archived));
+    await pg.db.transaction((tx) => archiveWallet(tx, archived));
     expect(await code(pay(payer, archivedInvoice.id))).toBe('WALLET_ARCHIVED');
     expect(await code(pay(payer, newId()))).toBe('NOT_FOUND');
     const created = 4; // the four invoices above
@@ -101,15 +81,15 @@ describe('paying an invoice of another wallet internally, on real Postgres', () 
   });
 
   it('lets exactly one of ten concurrent payers pay one invoice', async () => {
-    const payee = await wallet();
-    const payers = await Promise.all(Array.from({ length: 10 }, () => wallet()));
+    const payee = await pg.wallet();
+    const payers = await Promise.all(Array.from({ length: 10 }, () => pg.wallet()));
     await Promise.all(payers.map((p) => fundBtc(p, 1_000_000n)));
     const inv = await invoice(payee, 700_000n);
-    const results = await Promise.all(payers.map((p) => code(ledger.payInvoiceInternally({ payerWalletId: p, invoicePaymentId: inv.id }))));
+    const results = await Promise.all(payers.map((p) => code(pg.ledger.payInvoiceInternally({ payerWalletId: p, invoicePaymentId: inv.id }))));
     expect(results.filter((r) => r === 'paid')).toHaveLength(1);
     expect(results.filter((r) => r === 'INVOICE_ALREADY_PAID')).toHaveLength(9);
-    expect(await ledger.btcBalanceMsat(payee)).toBe(700_000n);
-    const balances = await Promise.all(payers.map((p) => ledger.btcBalanceMsat(p)));
+    expect(await pg.ledger.btcBalanceMsat(payee)).toBe(700_000n);
+    const balances = await Promise.all(payers.map((p) => pg.ledger.btcBalanceMsat(p)));
     expect(balances.reduce((a, b) => a + b, 0n)).toBe(10n * 1_000_000n - 700_000n);
   });
 });
