@@ -1,9 +1,10 @@
 // What watching a lab costs at idle: CPU of the control plane and of the lab's processes over a
-// window with the supervisor running, then over the same window with it stopped.
+// window with the supervisor running, then over the same window with it stopped; and how fast it
+// sees a service killed with SIGKILL and has it serving again.
 //   npm run bench:supervisor    (BENCH_SECONDS: each window, default 60)
 import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
-import { sleep } from '../lib/wait.js';
+import { sleep, waitFor } from '../lib/wait.js';
 import { bringUpLab, defaultLabYaml, startTestControlPlane } from '../test/support/control-plane.js';
 
 const LAB = 'bench-sup';
@@ -21,6 +22,20 @@ function cpuSecondsOf(pid: number): number {
   }
 }
 
+/** Kills the wallet server; times until the lab shows it down, and until it answers /health again. */
+async function killAndRecover(): Promise<{ seenMs: number; servingMs: number }> {
+  const service = cp.plane.manager.get(LAB).services['wallet-server'];
+  if (service.handle?.runtime !== 'process') throw new Error('the wallet server runs no process');
+  const killedAt = Date.now();
+  process.kill(service.handle.pid, 'SIGKILL');
+  const status = async () => (await cp.call('GET', `/labs/${LAB}`)).body.services.find((s: { name: string }) => s.name === 'wallet-server').status as string;
+  const seenAt = await waitFor(async () => (await status()) !== 'ready' && Date.now(), { timeoutMs: 30_000, intervalMs: 20, what: 'the wallet server shown down' });
+  const url = service.info.url;
+  const servingAt = await waitFor(async () => (await fetch(`${url}/health`).then((r) => r.ok, () => false)) && Date.now(), { timeoutMs: 60_000, intervalMs: 20, what: 'the wallet server serving again' });
+  await waitFor(async () => (await status()) === 'ready', { timeoutMs: 30_000, what: 'the wallet server ready again' });
+  return { seenMs: seenAt - killedAt, servingMs: servingAt - killedAt };
+}
+
 const cp = await startTestControlPlane();
 try {
   await bringUpLab(cp, defaultLabYaml(LAB), LAB);
@@ -36,11 +51,13 @@ try {
   await sleep(10_000); // the lab settles after its bring-up
   console.log(`default lab (${pids.length} services), ${seconds} s windows, load ${loadavg().map((load) => load.toFixed(2)).join(' ')}`);
   const watched = await measure();
+  const recovery = await killAndRecover();
   await cp.plane.manager.supervisor(LAB).stop();
   const unwatched = await measure();
   console.log(`supervisor running: control plane ${percent(watched.plane)}, lab processes ${percent(watched.lab)}`);
   console.log(`supervisor stopped: control plane ${percent(unwatched.plane)}, lab processes ${percent(unwatched.lab)}`);
   console.log(`the supervisor's cost: ${percent(watched.plane - unwatched.plane)} in the control plane, ${percent(watched.lab - unwatched.lab)} in the probed services`);
+  console.log(`wallet server killed with SIGKILL: shown not ready after ${recovery.seenMs} ms, serving again after ${recovery.servingMs} ms`);
 } finally {
   await cp.stop();
 }

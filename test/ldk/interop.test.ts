@@ -106,8 +106,8 @@ describe('reglab-ldk with lnd nodes, over the lab indexer (Electrum)', () => {
     await regtest?.stop();
   });
 
-  it('is ready (synced, listening, API answering) within 2 s of its start', async () => {
-    expect(ldk.readyMs).toBeLessThan(2_000);
+  // how fast it is ready is bench:lab-up's figure (docs/benchmarks.md), not a test's
+  it('is ready: synced, listening, answering its API', async () => {
     const info = await ldk.get('/v1/info');
     expect(info).toMatchObject({
       node_id: expect.stringMatching(/^0[23][0-9a-f]{64}$/),
@@ -404,7 +404,6 @@ describe('reglab-ldk with lnd nodes, over the lab indexer (Electrum)', () => {
     expect(code).toBe(0);
     expect(ldk.log()).toMatch(/stopped/);
     ldk = await ldk.restart();
-    expect(ldk.readyMs).toBeLessThan(2_000);
     const info = await ldk.get('/v1/info');
     expect(info.node_id).toBe(before.info.node_id);
     expect((await balances(ldk)).onchain.total_sat).toBe(before.balances.onchain.total_sat);

@@ -24,8 +24,6 @@ export interface LdkNode {
   /** host:port of its Lightning port. */
   p2p: string;
   pubkey: string;
-  /** Milliseconds from spawn to /health answering 200 (synced, listening, API up). */
-  readyMs: number;
   process: ChildProcess;
   /** Any method and path; the body as JSON; answers whatever status came back. */
   call<T = any>(method: string, path: string, body?: unknown): Promise<LdkAnswer<T>>;
@@ -62,7 +60,6 @@ export async function startLdk(options: StartLdkOptions): Promise<LdkNode> {
   const apiUrl = `http://127.0.0.1:${apiPort}`;
   const p2p = `127.0.0.1:${p2pPort}`;
   const logFile = join(dataDir, 'daemon.log');
-  const started = Date.now();
   const child = spawn(
     binary,
     ['--data-dir', dataDir, '--api-listen', `127.0.0.1:${apiPort}`, '--p2p-listen', p2p, '--network', 'regtest', '--chain-source', options.chainSource, '--alias', options.name, ...(process.env.REGLAB_LDK_LOG_LEVEL ? ['--log-level', process.env.REGLAB_LDK_LOG_LEVEL] : []), ...(options.extraArgs ?? [])],
@@ -101,7 +98,6 @@ export async function startLdk(options: StartLdkOptions): Promise<LdkNode> {
     apiUrl,
     p2p,
     pubkey: '',
-    readyMs: 0,
     process: child,
     call,
     get: (path) => ok('GET', path),
@@ -134,7 +130,6 @@ export async function startLdk(options: StartLdkOptions): Promise<LdkNode> {
       },
       { timeoutMs: 30_000, intervalMs: 25, what: `reglab-ldk ${options.name} to be ready`, stopOn: () => exited },
     );
-    node.readyMs = Date.now() - started;
     node.pubkey = (await node.get<{ node_id: string }>('/v1/info')).node_id;
   } catch (error) {
     await node.stop();
