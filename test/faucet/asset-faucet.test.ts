@@ -4,7 +4,6 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateRgbKeys } from '../../lib/rgb/keys.js';
 import type { ReceiveData } from '../../lib/rgb/types.js';
@@ -13,7 +12,7 @@ import { waitFor } from '../../lib/wait.js';
 import type { ErrorBody } from '../../lib/http/errors.js';
 import type { AssetClaimResult } from '../../services/faucet/src/asset-faucet.js';
 import { bringUpLab, startTestControlPlane, type TestControlPlane } from '../support/control-plane.js';
-import { launchChromium } from '../support/chromium.js';
+import { chromiumForSuite } from '../support/chromium.js';
 
 const COOLDOWN_SECONDS = 4;
 const CLAIM = 50;
@@ -158,13 +157,7 @@ describe('asset faucet in a lab: RGB assets to an rgb-lib wallet of its own', ()
   });
 
   describe('web page in headless Chromium', () => {
-    let browser: Browser;
-    beforeAll(async () => {
-      browser = await launchChromium();
-    });
-    afterAll(async () => {
-      await browser?.close();
-    });
+    const browser = chromiumForSuite();
 
     it('claims the asset with the second form, shows the result, then the cool-down', async () => {
       await ipCooldownOver();

@@ -2,7 +2,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Transaction } from 'bitcoinjs-lib';
 import { Redis } from 'ioredis';
-import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EsploraTx, EsploraUtxo } from '../../services/chain-adapter/src/esplora/types.js';
 import { buildApp } from '../../services/faucet/src/app.js';
@@ -16,7 +15,7 @@ import { LndWallet } from '../../services/faucet/src/wallet.js';
 import { freshKey, runEntryPoint, startAdapter, waitIndexed, type RunningAdapter } from '../chain-adapter/support.js';
 import { startRedis, type RunningServer } from '../support/infra.js';
 import { startRegtest, type Regtest } from '../support/regtest.js';
-import { launchChromium } from '../support/chromium.js';
+import { chromiumForSuite } from '../support/chromium.js';
 
 const CLAIM_SAT = 100_000;
 const COOLDOWN_SECONDS = 900;
@@ -321,13 +320,7 @@ describe('faucet against real btcd, lnd and Redis', () => {
   });
 
   describe('web page in headless Chromium', () => {
-    let browser: Browser;
-    beforeAll(async () => {
-      browser = await launchChromium();
-    });
-    afterAll(async () => {
-      await browser?.close();
-    });
+    const browser = chromiumForSuite();
 
     it('claims to a fresh address, shows the result with a link to the adapter, then the cool-down', async () => {
       const receiver = freshKey().address;
