@@ -100,9 +100,8 @@ describe('rln start sequence (against the RLN contract double)', () => {
     await initAndUnlock(client, btcdLab, fast);
     const other = await node();
     await other.client.init('another-password');
-    const started = Date.now();
     await expect(initAndUnlock(other.client, btcdLab, fast)).rejects.toThrow(/refused the lab's password.*remove the node's volume/);
-    expect(Date.now() - started).toBeLessThan(2_000);
+    expect(other.calls.filter((url) => url === '/unlock')).toHaveLength(1);
   });
 
   it('opens an asset channel: connect, wait for the tip, retry 403s, mine 6, wait until usable', async () => {
