@@ -84,8 +84,14 @@ export async function connectPeers(session: LabSession, from: string, to: string
   await lightningNode(session, from).connect(await nodePubkey(session, to), session.peerAddress(from, to));
 }
 
+/**
+ * Disconnects the two nodes from both sides: a node with a channel keeps its peer as one to
+ * reconnect to, so each forgets the other (until `connectPeers`). The second side may already
+ * have seen the connection go.
+ */
 export async function disconnectPeers(session: LabSession, from: string, to: string): Promise<void> {
   await lightningNode(session, from).disconnect(await nodePubkey(session, to));
+  await lightningNode(session, to).disconnect(await nodePubkey(session, from)).catch(() => undefined);
 }
 
 /** Waits until `node` can route over the channel funded by `fundingTxid` (both policies known). */
