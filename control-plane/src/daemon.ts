@@ -50,6 +50,10 @@ export async function startControlPlane(options: ControlPlaneOptions = {}): Prom
     if (lab.spec.mining.auto_mine_seconds > 0) await jobs?.setAutoMining(lab.name, lab.spec.mining.auto_mine_seconds);
   }, token !== undefined);
   jobs = new JobQueues(queueRedis.url, (lab) => manager.session(lab), (event) => manager.events.emit('event', event));
+  // a lab that is down mines no more (its schedule lives in the queues' Redis, which outlives it)
+  manager.events.on('event', (event) => {
+    if (event.type === 'lab' && event.status === 'stopped') void jobs?.setAutoMining(event.lab, 0).catch(() => undefined);
+  });
   let stopping: Promise<void> | undefined;
   const stop = () => (stopping ??= (async () => {
     await app.close();
