@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { ChainDriver } from '../../lib/chain/types.js';
 import { waitFor } from '../../lib/wait.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { IndexerConfig } from '../../services/indexer/src/config.js';
@@ -13,6 +14,18 @@ const alice = p2wpkhScript(1);
 const bob = p2wpkhScript(2);
 const aliceHash = electrumScriptHash(alice);
 const bobHash = electrumScriptHash(bob);
+
+/** The chain as a node sees it that has reached only `height()` of it (all of it when undefined). */
+function seenUpTo(driver: ChainDriver, height: () => number | undefined): ChainDriver {
+  return {
+    ...driver,
+    getBlockCount: async () => height() ?? driver.getBlockCount(),
+    getBestBlockHash: async () => {
+      const reached = height();
+      return reached === undefined ? driver.getBestBlockHash() : driver.getBlockHash(reached);
+    },
+  };
+}
 
 describe('indexer on a staged chain', () => {
   let dataDir: string;
@@ -155,14 +168,8 @@ describe('indexer on a staged chain', () => {
   it('resolves a mempool spend of an output in a block the index has not reached yet through the node', async () => {
     client.close();
     await indexer.close();
-    const driver = chain.asDriver();
     let frozenHeight: number | undefined;
-    const lagging = {
-      ...driver,
-      getBlockCount: async () => frozenHeight ?? driver.getBlockCount(),
-      getBestBlockHash: async () => (frozenHeight === undefined ? driver.getBestBlockHash() : driver.getBlockHash(frozenHeight)),
-    };
-    indexer = await startIndexer(config(), { driver: lagging });
+    indexer = await startIndexer(config(), { driver: seenUpTo(chain.asDriver(), () => frozenHeight) });
     client = await connectLineClient(indexer.port);
     frozenHeight = indexer.height();
     const funding = chain.mineTo(alice).transactions![0]!;
@@ -190,6 +197,28 @@ describe('indexer on a staged chain', () => {
     down = false;
     await indexer.follower.poke();
     expect(indexer.height()).toBe(1);
+  });
+
+  it('waits for a restarted node that is being given its blocks back, instead of unwinding to it', async () => {
+    client.close();
+    await indexer.close();
+    const funding = chain.mineTo(alice).transactions![0]!;
+    chain.mineTo(p2wpkhScript(9));
+    let replayedUpTo: number | undefined;
+    indexer = await startIndexer(config(), { driver: seenUpTo(chain.asDriver(), () => replayedUpTo) });
+    client = await connectLineClient(indexer.port);
+    await client.request('blockchain.scripthash.subscribe', [aliceHash]);
+    for (replayedUpTo of [0, 1]) {
+      await indexer.follower.poke();
+      expect(indexer.height()).toBe(2);
+      expect(await client.request('blockchain.scripthash.get_history', [aliceHash])).toEqual([{ tx_hash: funding.getId(), height: 1 }]);
+    }
+    replayedUpTo = undefined;
+    chain.mineTo(p2wpkhScript(9));
+    await indexer.follower.poke();
+    expect(indexer.height()).toBe(3);
+    // alice's history never changed, so she was never told it had
+    expect(client.notifications.filter((notification) => notification.method === 'blockchain.scripthash.subscribe')).toEqual([]);
   });
 
   it('resumes from its index on disk after a restart', async () => {

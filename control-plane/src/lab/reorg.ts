@@ -40,5 +40,6 @@ export async function reorg(session: LabSession, blocks: number): Promise<ReorgR
   }
   const newHeight = await chain.getBlockCount();
   if ((await chain.getBestBlockHash()) !== previous.hash) throw new Error(`the node did not switch to the new chain (its tip is at ${newHeight})`);
+  await session.recordChain();
   return { forkHeight, replaced: blocks, newHeight };
 }

@@ -1,5 +1,6 @@
 import { BtcdDriver } from '../../../lib/chain/btcd.js';
 import type { RpcChainDriver } from '../../../lib/chain/rpc-driver.js';
+import { join } from 'node:path';
 import { invalid, notFound } from '../../../lib/errors.js';
 import { CHAIN_SERVICE, chainRpcFor } from '../nodes/btcd/index.js';
 import { holdsAssets, isLightning, type AssetHolder, type LabLightningNode, type LabNode } from '../nodes/node.js';
@@ -7,12 +8,15 @@ import { kindDefinition } from '../nodes/registry.js';
 import type { LabAccess } from '../nodes/types.js';
 import type { Placement, RuntimeOptions } from '../runtimes/types.js';
 import { LabWallet } from '../wallet/lab-wallet.js';
+import { ChainJournal } from './chain-journal.js';
 import { Credentials } from './credentials.js';
 import type { LabState } from './state.js';
 
 /** Live connections of the control plane to one lab: its chain node, its wallet, its nodes. */
 export class LabSession implements LabAccess {
   readonly credentials = new Credentials();
+  /** The lab's blocks, which a restarted chain node is given back. */
+  readonly chainJournal: ChainJournal;
   readonly runtime: RuntimeOptions['runtime'];
   /** How the control plane (on this machine) reaches the lab's services. */
   readonly host: Placement;
@@ -30,6 +34,7 @@ export class LabSession implements LabAccess {
   ) {
     this.runtime = runtimeOptions.runtime;
     this.host = runtimeOptions.hostPlacement(lab);
+    this.chainJournal = new ChainJournal(join(lab.dir, 'chain-blocks.journal'));
   }
 
   placementFor(service: string): Placement {
@@ -86,17 +91,24 @@ export class LabSession implements LabAccess {
 
   /**
    * Mines to `address`, or to the lab wallet (btcd's own fast miner); returns the new blocks and
-   * height. One mining call at a time: btcd refuses a second `generate` while one runs.
+   * height once they are in the chain journal. One mining call at a time: btcd refuses a second
+   * `generate` while one runs.
    */
   mine(blocks: number, address?: string): Promise<{ hashes: string[]; height: number }> {
     const run = async () => {
       const chain = this.chain;
       const hashes = address === undefined && chain instanceof BtcdDriver ? await chain.generate(blocks) : await chain.mine(blocks, address ?? this.labWallet.address);
+      await this.recordChain();
       return { hashes, height: await chain.getBlockCount() };
     };
     const mined = this.mining.then(run, run);
     this.mining = mined.catch(() => undefined);
     return mined;
+  }
+
+  /** Brings the chain journal to the chain node's best chain (after mining, a reorg, or blocks mined by others). */
+  recordChain(): Promise<void> {
+    return this.chainJournal.follow(this.chain);
   }
 
   /** host:port at which node `from` dials node `to` (a container name on docker, loopback on process). */

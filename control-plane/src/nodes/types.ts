@@ -1,6 +1,7 @@
 // The contract of a node kind: one folder per kind implements it, registry.ts lists them.
 import type { RpcChainDriver } from '../../../lib/chain/rpc-driver.js';
 import type { ImageId } from '../images/types.js';
+import type { ChainJournal } from '../lab/chain-journal.js';
 import type { LabState, ServiceState } from '../lab/state.js';
 import type { LaunchSpec, Placement, Runtime } from '../runtimes/types.js';
 import type { LabSpec } from '../spec/types.js';
@@ -24,6 +25,8 @@ export interface LabAccess {
   /** How this machine reaches the lab's services. */
   readonly host: Placement;
   readonly chain: RpcChainDriver;
+  /** The lab's blocks as they were made: what a restarted chain node is given back. */
+  readonly chainJournal: ChainJournal;
   readonly credentials: CredentialStore;
   /** The lab's handle on a node of nodes[]. */
   node(name: string): LabNode;
@@ -60,7 +63,7 @@ export interface KindDefinition {
   credentials(access: LabAccess, service: ServiceState): Promise<Record<string, string>>;
   /** Kinds of nodes[]: the lab's handle on one of its nodes. */
   node?(access: LabAccess, name: string): LabNode;
-  /** Kinds of nodes[]: set-up each time the node has started and answers (RLN: init and unlock). */
+  /** Set-up each time the service has started and answers, before it counts as ready (RLN: init and unlock; the chain node: the lab's blocks). */
   initialise?(access: LabAccess, name: string): Promise<void>;
   /** Kinds of nodes[]: set-up once its bring-up funding is confirmed (RLN: colored UTXOs). */
   afterFunding?(access: LabAccess, name: string): Promise<void>;

@@ -1,11 +1,12 @@
 // A snapshot's chain, as blocks: btcd deletes a regtest chain whenever it starts (its
 // removeRegressionDB), so its data folder cannot be kept. The blocks are read from the running
-// node when a snapshot is saved, and submitted again in order, in batches, to the freshly started
-// node when it is restored (432 blocks took 0.2 s on a 2-core machine), followed by the
-// transactions that were in its mempool.
+// node when a snapshot is saved; when it is restored they become the lab's chain journal, which
+// the freshly started node is given back like any restarted chain node (432 blocks took 0.2 s on
+// a 2-core machine), followed by the transactions that were in its mempool.
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { RpcChainDriver } from '../../../lib/chain/rpc-driver.js';
+import type { ChainJournal } from '../lab/chain-journal.js';
 
 interface ChainFile {
   height: number;
@@ -34,17 +35,19 @@ export async function exportChain(chain: RpcChainDriver, snapshotDir: string): P
   return { height, bytes: Buffer.byteLength(text) };
 }
 
-/** Submits the snapshot's blocks to a node that starts from the genesis block, then its unconfirmed transactions. */
-export async function replayChain(chain: RpcChainDriver, snapshotDir: string): Promise<void> {
-  const file = JSON.parse(await readFile(fileIn(snapshotDir), 'utf8')) as ChainFile;
-  for (let from = 0; from < file.blocks.length; from += BATCH) {
-    const answers = await chain.submitBlocks(file.blocks.slice(from, from + BATCH));
-    const refused = answers.findIndex((answer) => answer !== null && answer !== 'duplicate');
-    if (refused >= 0) throw new Error(`the chain node refused block ${from + refused + 1} of the snapshot: ${answers[refused]}`);
-  }
-  const tipHash = await chain.getBestBlockHash();
-  if (tipHash !== file.tipHash) throw new Error(`after replaying the snapshot's ${file.height} blocks the chain's tip is ${tipHash}, not the snapshot's ${file.tipHash}`);
-  await resubmit(chain, file.mempool);
+const readChainFile = async (snapshotDir: string) => JSON.parse(await readFile(fileIn(snapshotDir), 'utf8')) as ChainFile;
+
+/** Makes the snapshot's blocks the lab's chain journal, which the chain node is given when it starts (nodes/btcd). */
+export async function restoreChainJournal(journal: ChainJournal, snapshotDir: string): Promise<void> {
+  const file = await readChainFile(snapshotDir);
+  await journal.replace(file.blocks);
+  const tip = await journal.tip();
+  if ((tip?.height ?? 0) !== file.height || (tip && tip.hash !== file.tipHash)) throw new Error(`snapshot ${snapshotDir} is damaged: its chain.json holds ${tip?.height ?? 0} whole blocks ending at ${tip?.hash ?? 'none'}, not ${file.height} ending at ${file.tipHash}`);
+}
+
+/** Sends the snapshot's unconfirmed transactions again, to a chain node that has its blocks. */
+export async function restoreMempool(chain: RpcChainDriver, snapshotDir: string): Promise<void> {
+  await resubmit(chain, (await readChainFile(snapshotDir)).mempool);
 }
 
 /** Unconfirmed transactions may spend each other: what fails is tried again while anything gets in. */

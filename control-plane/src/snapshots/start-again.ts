@@ -6,19 +6,19 @@ import { startInDependencyOrder } from '../lab/start-order.js';
 import type { LabState } from '../lab/state.js';
 import { CHAIN_SERVICE } from '../nodes/btcd/index.js';
 import { kindDefinition } from '../nodes/registry.js';
-import { replayChain } from './chain-blocks.js';
+import { restoreChainJournal, restoreMempool } from './chain-blocks.js';
 
 export interface StartAgainSteps {
   /** Phases of their own first (stop, copy, restore the data). */
   before(phase: PhaseRunner, session: LabSession): Promise<void>;
-  /** The snapshot whose blocks the chain node gets once started (it starts anew, empty). */
+  /** The snapshot whose chain the lab goes back to: its blocks become the chain journal, which the chain node (it starts anew, empty) is given. */
   replayFrom?: string;
 }
 
 /**
  * Brings back up a lab whose services' data is in place (kept while a snapshot was copied, or
  * restored from one): every service starts as soon as what it depends on is ready, the chain node
- * given the snapshot's blocks first; then the nodes' channels are re-established.
+ * given the snapshot's blocks and transactions first; then the nodes' channels are re-established.
  */
 export function startAgain(lab: LabState, options: LabDriverOptions, steps: StartAgainSteps): Promise<LabSession> {
   const session = new LabSession(lab, options.runtimeOptions, options.controlPlaneUrl);
@@ -28,12 +28,13 @@ export function startAgain(lab: LabState, options: LabDriverOptions, steps: Star
     if (chain.status === 'ready') await kindDefinition(chain.kind).probe(session, chain);
     await steps.before(phase, session);
     const { replayFrom } = steps;
-    // the chain node gets the snapshot's blocks before anything that depends on it starts
-    const replay = async (name: string) => {
-      if (name === CHAIN_SERVICE && replayFrom !== undefined) await phase('chain blocks', () => replayChain(session.chain, replayFrom));
+    if (replayFrom !== undefined) await phase('chain blocks', () => restoreChainJournal(session.chainJournal, replayFrom));
+    // the chain node, ready with the snapshot's blocks, gets its unconfirmed transactions before anything that depends on it starts
+    const restoreTransactions = async (name: string) => {
+      if (name === CHAIN_SERVICE && replayFrom !== undefined) await restoreMempool(session.chain, replayFrom);
     };
     const waiting = Object.values(lab.services).filter((service) => service.status !== 'ready').map((service) => service.name);
-    await phase('services', () => startInDependencyOrder(session, waiting, options, replay));
+    await phase('services', () => startInDependencyOrder(session, waiting, options, restoreTransactions));
     await phase('channels', () => reconnectChannels(session));
   });
 }

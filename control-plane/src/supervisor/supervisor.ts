@@ -1,13 +1,16 @@
 // Keeps a lab's services running: sees a dead service within a second (process gone, container
 // died), an unhealthy one after its readiness probe failed several times in a row, reports each
 // at once (status, reason, log tail, an event) and restarts it by its policy with backoff, until
-// a limit after which it stays failed. Services stopped on purpose are left alone.
+// a limit after which it stays failed. Services stopped on purpose are left alone. It also keeps the
+// chain journal up to date with blocks the control plane did not mine itself, so that a restarted
+// chain node comes back with them.
 import { describeError } from '../../../lib/errors.js';
 import { sleep } from '../../../lib/wait.js';
 import type { LabEventListener } from '../lab/events.js';
 import type { LabSession } from '../lab/session.js';
 import { logTail, serviceEvent, startService } from '../lab/start-service.js';
 import { labStatusFromServices, setStatus, type ServiceState } from '../lab/state.js';
+import { CHAIN_SERVICE } from '../nodes/btcd/index.js';
 import { kindDefinition } from '../nodes/registry.js';
 import type { ExitStatus } from '../runtimes/types.js';
 import { backoffMs, describeExit, recentRestarts, wantsRestart } from './policy.js';
@@ -35,6 +38,7 @@ export class Supervisor {
   private recheck = false;
   private unwatchExits?: () => void;
   private probing = false;
+  private recordingChain = false;
   private stopped = false;
 
   constructor(
@@ -49,7 +53,11 @@ export class Supervisor {
   start(): void {
     const liveness = this.options.livenessIntervalMs ?? (this.lab.runtime === 'process' ? 1_000 : 2_000);
     const probes = this.lab.spec.supervision.probe_interval_seconds * 1_000;
-    this.timers = [setInterval(() => void this.checkLiveness(), liveness), setInterval(() => void this.checkProbes(), probes)];
+    this.timers = [
+      setInterval(() => void this.checkLiveness(), liveness),
+      setInterval(() => void this.checkProbes(), probes),
+      setInterval(() => void this.recordChain(), liveness),
+    ];
     for (const timer of this.timers) timer.unref();
     this.unwatchExits = this.session.runtime.watchExits?.(this.lab, () => void this.checkLiveness({ announced: true }));
   }
@@ -98,6 +106,24 @@ export class Supervisor {
       } while (this.recheck && !this.stopped);
     } finally {
       this.checking = false;
+    }
+  }
+
+  /**
+   * Journals the blocks the control plane did not mine itself (the faucet's own on docker, a
+   * user's `generate` over RPC) within a liveness interval; its own are journaled as it mines them.
+   * Not while the chain node is being restarted: it is given the journal's blocks then.
+   */
+  private async recordChain(): Promise<void> {
+    const chain = this.lab.services[CHAIN_SERVICE];
+    if (this.recordingChain || this.stopped || chain?.status !== 'ready' || this.busy.has(CHAIN_SERVICE)) return;
+    this.recordingChain = true;
+    try {
+      await this.session.recordChain();
+    } catch {
+      // the chain node is down or busy: its liveness check and probe report that
+    } finally {
+      this.recordingChain = false;
     }
   }
 

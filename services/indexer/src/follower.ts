@@ -109,12 +109,24 @@ export class ChainFollower extends EventEmitter<FollowerEvents> {
       const best = await this.driver.getBestBlockHash();
       const tip = this.store.hashAt(this.store.height);
       if (tip && toDisplayHex(tip) === best) return;
+      if (await this.nodeIsCatchingUp()) return;
       await this.unwindToForkPoint(change);
       const nodeHeight = await this.driver.getBlockCount();
       const complete = await this.applyBlocks(this.store.height + 1, nodeHeight, change);
       if (complete) return;
       // The node switched chains while we were fetching: go round again from the new fork point.
     }
+  }
+
+  /**
+   * A node whose chain is a shorter part of the index is catching up (a restarted chain node being
+   * given its blocks back), not reorganising: a reorg replaces blocks by more work. Unwinding to it
+   * would tell every wallet its transactions left the chain, for a moment: wait for it instead.
+   */
+  private async nodeIsCatchingUp(): Promise<boolean> {
+    const nodeHeight = await this.driver.getBlockCount();
+    if (nodeHeight >= this.store.height) return false;
+    return (await this.driver.getBlockHash(nodeHeight)) === toDisplayHex(this.store.hashAt(nodeHeight)!);
   }
 
   private async unwindToForkPoint(change: ChainChange): Promise<void> {

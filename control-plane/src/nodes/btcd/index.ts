@@ -36,6 +36,8 @@ export const btcd: KindDefinition = {
     return (await access.chain.getBlockCount()) >= 0;
   },
   health: async (access) => (await access.chain.getBlockCount()) >= 0,
+  // btcd starts every regtest chain empty: a restarted node gets the lab's blocks back before it is ready
+  initialise: (access) => access.chainJournal.replay(access.chain),
   async describe(access, service) {
     const certFile = join(access.lab.dir, 'credentials', service.name, 'rpc.cert');
     writeCredentialFile(certFile, access.credentials.require(service.name, 'certPem'));

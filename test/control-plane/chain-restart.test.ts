@@ -1,0 +1,114 @@
+// The chain node of a default-shaped lab killed (kill -9) or stopped and started on purpose. btcd
+// starts every regtest chain empty, so the lab gives it its blocks back (the chain journal) before
+// it counts as ready. Checked as a user meets it: the same height and tip, an Electrum wallet on the
+// indexer never told the chain went back, then a payment alice -> carol and a mine that every lnd
+// node and the indexer follow.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BtcdDriver } from '../../lib/chain/btcd.js';
+import { waitFor } from '../../lib/wait.js';
+import { connectLineClient, type LineClient } from '../indexer/rpc-line-client.js';
+import { bringUpLab, defaultLabYaml, startTestControlPlane, type TestControlPlane } from '../support/control-plane.js';
+
+const LAB = 'keep';
+const LND_NODES = ['alice', 'bob', 'carol'];
+
+type Service = { name: string; status: string; restarts: number; ports: Record<string, number> };
+
+describe('a restarted chain node comes back with the lab\'s chain', () => {
+  let cp: TestControlPlane;
+  /** The chain node over the credentials the lab hands out, as a user's own tool reaches it. */
+  let chain: BtcdDriver;
+  /** An Electrum wallet following the indexer's tip. */
+  let electrum: LineClient;
+
+  const service = async (name: string): Promise<Service> => (await cp.call('GET', `/labs/${LAB}`)).body.services.find((found: Service) => found.name === name);
+  const tip = async () => ({ height: await chain.getBlockCount(), hash: await chain.getBestBlockHash() });
+  const headerHeights = () => electrum.notifications.filter((note) => note.method === 'blockchain.headers.subscribe').map((note) => (note.params[0] as { height: number }).height);
+
+  /** The chain service ready again after `restarts` restarts by the supervisor. */
+  const chainReady = (restarts: number) => waitFor(async () => {
+    const chainService = await service('chain');
+    return chainService.status === 'ready' && chainService.restarts === restarts && chainService;
+  }, { timeoutMs: 60_000, what: 'the chain node ready again' });
+
+  /** What a user does next: pay alice -> carol, mine a block; every lnd node and the indexer follow it. */
+  const payAndMine = async (height: number) => {
+    const paid = await cp.call('POST', `/labs/${LAB}/payments?wait=true`, { from: 'alice', to: 'carol', amount_sat: 1_000 });
+    expect(paid.body.state, JSON.stringify(paid.body)).toBe('completed');
+    expect(paid.body.result.hops).toBe(2);
+    const mined = await cp.call('POST', `/labs/${LAB}/mine?wait=true`, { blocks: 1 });
+    expect(mined.body.state, JSON.stringify(mined.body)).toBe('completed');
+    expect(mined.body.result.height).toBe(height + 1);
+    const session = cp.plane.manager.session(LAB);
+    await Promise.all(LND_NODES.map((node) => session.node(node).waitSynced(height + 1)));
+    await waitFor(async () => ((await electrum.request('blockchain.headers.subscribe')) as { height: number }).height === height + 1, { timeoutMs: 30_000, what: 'the indexer to serve the new block' });
+  };
+
+  beforeAll(async () => {
+    cp = await startTestControlPlane();
+    await bringUpLab(cp, defaultLabYaml(LAB), LAB);
+    const credentials = (await cp.call('GET', `/labs/${LAB}/services/chain/credentials`)).body;
+    chain = new BtcdDriver({ kind: 'btcd', url: credentials.rpcUrl, user: credentials.rpcUser, password: credentials.rpcPassword, tlsCertPem: credentials.rpcCertPem });
+    electrum = await connectLineClient((await service('indexer')).ports.electrum);
+    await electrum.request('blockchain.headers.subscribe');
+  });
+
+  afterAll(async () => {
+    electrum?.close();
+    chain?.close();
+    await cp?.stop();
+  });
+
+  it('kill -9: after a reorg and a block a user mined over RPC, the restarted node has the same height and tip, and the lab carries on', async () => {
+    expect((await cp.call('POST', `/labs/${LAB}/reorg?wait=true`, { blocks: 2 })).body.state).toBe('completed');
+    await chain.mine(1, cp.plane.manager.session(LAB).labWallet.address);
+    const before = await tip();
+    // a block the control plane did not mine is journaled by the supervisor within a second
+    await waitFor(async () => (await cp.plane.manager.session(LAB).chainJournal.tip())?.hash === before.hash, { timeoutMs: 10_000, what: 'the journal to hold the block mined over RPC' });
+    const notifiedBefore = headerHeights().length;
+
+    const handle = cp.plane.manager.get(LAB).services.chain.handle;
+    if (handle?.runtime !== 'process') throw new Error('the chain node runs no process');
+    process.kill(handle.pid, 'SIGKILL');
+    await chainReady(1);
+
+    expect(await tip()).toEqual(before);
+    expect(headerHeights().slice(notifiedBefore).filter((height) => height < before.height)).toEqual([]);
+    await payAndMine(before.height);
+    expect((await cp.call('GET', `/labs/${LAB}`)).body.status).toBe('ready');
+  });
+
+  it('kill -9 of every service of the lab at once: each comes back, the chain with its height and tip, and the lab carries on', async () => {
+    const before = await tip();
+    const lab = cp.plane.manager.get(LAB);
+    const restartsBefore = Object.fromEntries(Object.values(lab.services).map((found) => [found.name, found.restarts]));
+    for (const found of Object.values(lab.services)) {
+      if (found.handle?.runtime !== 'process') throw new Error(`${found.name} runs no process`);
+      process.kill(found.handle.pid, 'SIGKILL');
+    }
+    await waitFor(async () => {
+      const services: Service[] = (await cp.call('GET', `/labs/${LAB}`)).body.services;
+      return services.every((found) => found.status === 'ready' && found.restarts > restartsBefore[found.name]!);
+    }, { timeoutMs: 100_000, what: 'every service restarted and ready' });
+    // the Electrum connection ended with the indexer's process: a wallet connects again
+    electrum.close();
+    electrum = await connectLineClient((await service('indexer')).ports.electrum);
+    expect(((await electrum.request('blockchain.headers.subscribe')) as { height: number }).height).toBe(before.height);
+
+    expect(await tip()).toEqual(before);
+    await payAndMine(before.height);
+    expect((await cp.call('GET', `/labs/${LAB}`)).body.status).toBe('ready');
+  });
+
+  it('reglab stop chain, then start: the node comes back with the same height and tip, and the lab carries on', async () => {
+    const before = await tip();
+    const notifiedBefore = headerHeights().length;
+    expect((await cp.call('POST', `/labs/${LAB}/services/chain/stop`)).body).toEqual({ service: 'chain', status: 'stopped' });
+    expect((await cp.call('POST', `/labs/${LAB}/services/chain/start`)).body).toEqual({ service: 'chain', status: 'ready' });
+
+    expect(await tip()).toEqual(before);
+    expect(headerHeights().slice(notifiedBefore).filter((height) => height < before.height)).toEqual([]);
+    await payAndMine(before.height);
+    await waitFor(async () => (await cp.call('GET', `/labs/${LAB}`)).body.status === 'ready', { timeoutMs: 60_000, what: 'the lab ready again' });
+  });
+});
