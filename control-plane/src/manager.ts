@@ -8,6 +8,7 @@ import { tearDown } from './lab/tear-down.js';
 import { runtimeOptionsFor } from './runtimes/select.js';
 import type { RuntimeOptions } from './runtimes/types.js';
 import { parseLabSpec } from './spec/parse.js';
+import type { LabSpec } from './spec/types.js';
 import type { StateStore } from './store.js';
 import { Faults } from './supervisor/faults.js';
 import { Supervisor } from './supervisor/supervisor.js';
@@ -74,7 +75,12 @@ export class LabManager {
    */
   async create(specText: string, file = 'lab.yaml'): Promise<LabState> {
     const spec = parseLabSpec(specText, file);
-    return this.launch(spec.name, (dir) => newLabState(spec, specText, dir, { exposed: this.exposeServices }), bringUp);
+    return this.launch(spec.name, (dir) => this.newLab(spec, specText, dir), bringUp);
+  }
+
+  /** The state of a lab about to be brought up in `dir`, its user-facing services exposed when the control plane is. */
+  newLab(spec: LabSpec, specText: string, dir: string): LabState {
+    return newLabState(spec, specText, dir, { exposed: this.exposeServices });
   }
 
   /**

@@ -2,7 +2,7 @@
 // came from. Every service is stopped cleanly while its data is copied, so the copy is consistent
 // (PostgreSQL shut down, lnd's and btcd's databases closed, Redis saved to disk), then started again.
 import { conflict, invalid } from '../../../lib/errors.js';
-import { allocateHostPorts, newLabState, type LabDriverOptions } from '../lab/bring-up.js';
+import { allocateHostPorts, type LabDriverOptions } from '../lab/bring-up.js';
 import type { PhaseRunner } from '../lab/phases.js';
 import type { LabState, ServiceState } from '../lab/state.js';
 import { stopServices } from '../lab/tear-down.js';
@@ -71,7 +71,8 @@ export class LabSnapshots {
     const manifest = this.compatible(this.store.read(name));
     const spec = parseLabSpec(manifest.specText, `snapshot ${name}`);
     return this.manager.launch(spec.name, (dir) => {
-      const lab = { ...newLabState(spec, manifest.specText, dir), secrets: manifest.secrets, snapshot: name };
+      const lab = { ...this.manager.newLab(spec, manifest.specText, dir), snapshot: name };
+      restoreLabRecord(lab, manifest);
       const planned = Object.keys(lab.services).sort().join(', ');
       const held = Object.keys(manifest.services).sort().join(', ');
       if (planned !== held) throw invalid('SNAPSHOT_INCOMPATIBLE', `snapshot ${name} holds the services ${held}, but its lab.yaml now plans ${planned}: save the snapshot again with this version of reglab`);
