@@ -46,23 +46,34 @@ export function marked(registry, spareVitest) {
   });
 }
 
+/** Removes a container; true when there was one to remove (one removed already answers 404). */
 function removeContainer(id) {
   const socket = ['/run/podman/podman.sock', '/var/run/docker.sock'].find((path) => existsSync(path));
-  if (!socket) return Promise.resolve();
+  if (!socket) return Promise.resolve(false);
   return new Promise((resolve) => {
-    const req = request({ socketPath: socket, method: 'DELETE', path: `/containers/${id}?force=true&v=true` }, (res) => res.resume().on('end', resolve));
-    req.on('error', resolve);
+    const req = request({ socketPath: socket, method: 'DELETE', path: `/containers/${id}?force=true&v=true` }, (res) => res.resume().on('end', () => resolve(res.statusCode === 200 || res.statusCode === 204)));
+    req.on('error', () => resolve(false));
     req.end();
   });
 }
 
+const commandOf = (pid) => {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'latin1').split('\0').filter(Boolean).map((part) => part.split('/').at(-1)).join(' ').slice(0, 80);
+  } catch {
+    return `pid ${pid}`;
+  }
+};
+
 /**
- * SIGTERM, a grace period, then SIGKILL; then the containers. Returns what it found. At the end of
- * a run vitest's own processes (which carry the marker too) are spared.
+ * SIGTERM, a grace period, then SIGKILL; then the containers still there. Returns what it found
+ * (the processes' commands, the number of containers). At the end of a run vitest's own processes
+ * (which carry the marker too) are spared.
  */
 export async function reap(registry, { spareVitest = false } = {}) {
   const groups = recorded(registry).filter(alive);
   const found = [...new Set([...marked(registry, spareVitest), ...groups])];
+  const commands = found.map(commandOf);
   const signal = (name) => {
     for (const pid of groups) {
       try {
@@ -78,9 +89,10 @@ export async function reap(registry, { spareVitest = false } = {}) {
   signal('SIGTERM');
   for (let waited = 0; waited < 5_000 && found.some(alive); waited += 100) await sleep(100);
   signal('SIGKILL');
-  const containers = existsSync(join(registry, 'containers')) ? readFileSync(join(registry, 'containers'), 'utf8').split('\n').filter(Boolean) : [];
-  for (const id of containers) await removeContainer(id);
-  return { processes: found.length, containers: containers.length };
+  const recordedContainers = existsSync(join(registry, 'containers')) ? readFileSync(join(registry, 'containers'), 'utf8').split('\n').filter(Boolean) : [];
+  let containers = 0;
+  for (const id of new Set(recordedContainers)) if (await removeContainer(id)) containers++;
+  return { processes: commands, containers };
 }
 
 if (process.argv[1] && import.meta.url === `file://${process.argv[1]}`) {
