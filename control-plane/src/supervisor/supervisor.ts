@@ -199,6 +199,9 @@ export class Supervisor {
         if (this.stopped) return;
         if (service.handle && (await this.session.runtime.isAlive(service.handle).catch(() => false))) {
           await this.session.runtime.stop(service.handle, kindDefinition(service.kind).stopSignal);
+        } else if (service.handle) {
+          // what a dead service left running (PostgreSQL's backends after its postmaster was killed) would hold its data and ports
+          await this.session.runtime.kill(service.handle).catch(() => undefined);
         }
         service.restarts += 1;
         service.restartTimes = [...service.restartTimes.slice(-20), new Date().toISOString()];
