@@ -3,7 +3,7 @@ import { Queue, QueueEvents, UnrecoverableError, Worker, type Job } from 'bullmq
 import { DomainError, describeError } from '../../lib/errors.js';
 import { waitFor } from '../../lib/wait.js';
 import type { LabEventListener } from './lab/events.js';
-import { channelToClose, closeChannel, fund, keysendBetween, mineBlocks, nodeNameOf, openChannelBetween, payBetween, payInvoice, waitChannelActive, waitChannelRoutable, type PaymentResult } from './lab/operations.js';
+import { channelToClose, closeChannel, fund, keysendBetween, mineBlocks, nodeNameOf, openChannelBetween, payBetween, payInvoice, waitChannelActive, waitChannelKnownToLab, type PaymentResult } from './lab/operations.js';
 import { sendAssetBetween } from './lab/assets.js';
 import { reorg } from './lab/reorg.js';
 import type { LabSession } from './lab/session.js';
@@ -208,7 +208,7 @@ export class JobQueues {
         mined(height, 6);
         const fundingTxid = progress.fundingTxid as string;
         await Promise.all([waitChannelActive(session, request.from, request.to, { fundingTxid }), waitChannelActive(session, request.to, request.from, { fundingTxid })]);
-        if (!request.private) await Promise.all([waitChannelRoutable(session, request.from, fundingTxid), waitChannelRoutable(session, request.to, fundingTxid)]);
+        if (!request.private) await waitChannelKnownToLab(session, request.from, request.to, fundingTxid);
         this.onEvent({ type: 'channel', lab: request.lab, node: request.from, partner: request.to, state: 'open', fundingTxid });
         return progress;
       }

@@ -100,6 +100,38 @@ export async function waitChannelRoutable(session: LabSession, node: string, fun
   await waitFor(() => lightning.canRouteOver(fundingTxid), { timeoutMs, intervalMs: 250, what: `node ${node} to be able to route over the channel of ${fundingTxid}` });
 }
 
+/**
+ * The lab's Lightning nodes that hear of a channel between `nodes` by gossip: those nodes and every
+ * ready lab node linked to them by active channels, transitively (a node hears of new channels
+ * from its peers; a node of another group of channels never does).
+ */
+async function gossipReach(session: LabSession, nodes: string[]): Promise<string[]> {
+  const reached = new Set(nodes);
+  const queue = [...nodes];
+  while (queue.length > 0) {
+    const node = queue.shift()!;
+    for (const channel of await session.lightning(node).channels()) {
+      const partner = channel.active ? nodeNameOf(session, channel.partnerPubkey) : undefined;
+      if (partner === undefined || reached.has(partner) || session.lab.services[partner]?.status !== 'ready') continue;
+      reached.add(partner);
+      queue.push(partner);
+    }
+  }
+  return [...reached];
+}
+
+/**
+ * Waits until every lab node gossip reaches can route over the new public channel between `from`
+ * and `to`, as the bring-up does for lab.yaml's channels. A channel that is closed right after it
+ * opened must not still be on its way to a node: lnd adds an announcement it was validating when
+ * the closing block came after that block, never prunes the channel, and routes over it (a bob ->
+ * carol hop that bob answers with UnknownNextPeer, and lnd then avoids bob -> carol altogether).
+ */
+export async function waitChannelKnownToLab(session: LabSession, from: string, to: string, fundingTxid: string, timeoutMs = 60_000): Promise<void> {
+  const nodes = await gossipReach(session, [from, to]);
+  await Promise.all(nodes.map((node) => waitChannelRoutable(session, node, fundingTxid, timeoutMs)));
+}
+
 /** Waits until `node` sees an active channel with `partner` (the one of `fundingTxid` when given). */
 export async function waitChannelActive(session: LabSession, node: string, partner: string, options: { fundingTxid?: string; timeoutMs?: number } = {}): Promise<void> {
   const partnerKey = await nodePubkey(session, partner);
