@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { waitFor } from '../../../lib/wait.js';
 import { CHAIN_SERVICE } from '../nodes/btcd/index.js';
 import { imageRecipesFor, kindDefinition } from '../nodes/registry.js';
-import type { RuntimeOptions } from '../runtimes/types.js';
+import { ImageUnavailableError, type RuntimeOptions } from '../runtimes/types.js';
 import type { LabSpec } from '../spec/types.js';
 import { freePort, isListening } from '../util/ports.js';
 import { newPrivateKeyHex } from '../wallet/keys.js';
@@ -14,7 +14,8 @@ import { runToReady } from './phases.js';
 import { planLab, requestedHostPorts } from './plan.js';
 import { LabSession } from './session.js';
 import { startInDependencyOrder } from './start-order.js';
-import type { LabState, ServiceState } from './state.js';
+import { serviceEvent } from './start-service.js';
+import { setStatus, type LabState, type ServiceState } from './state.js';
 
 export interface LabDriverOptions {
   runtimeOptions: RuntimeOptions;
@@ -78,7 +79,7 @@ export async function bringUp(lab: LabState, options: LabDriverOptions): Promise
   const neededByNodes = new Set(lab.spec.nodes.flatMap((node) => lab.services[node.name].dependsOn));
   return runToReady(session, options, async (phase) => {
     await phase('prepare', async () => {
-      await options.runtimeOptions.runtime.prepareLab(lab, imageRecipesFor(Object.values(lab.services).map((service) => service.kind), 'local'));
+      await options.runtimeOptions.runtime.prepareLab(lab, imageRecipesFor(Object.values(lab.services).map((service) => service.kind), 'local')).catch((error: unknown) => failServicesWithoutImage(session, options, error));
       await allocateHostPorts(lab);
     });
     await phase('chain', () => startAll([CHAIN_SERVICE]));
@@ -92,6 +93,22 @@ export async function bringUp(lab: LabState, options: LabDriverOptions): Promise
     const rest = Object.values(lab.services).filter((s) => s.status === 'pending' && !nodeNames.has(s.name)).map((s) => s.name);
     if (rest.length > 0) await phase('services', () => startAll(rest));
   });
+}
+
+/**
+ * A kind whose image cannot be had fails its services, each saying why, before the lab fails
+ * (nothing has started yet: the user sees which service cannot run, not a lab failed with every
+ * service pending). Rethrows the error.
+ */
+async function failServicesWithoutImage(session: LabSession, options: LabDriverOptions, error: unknown): Promise<never> {
+  if (error instanceof ImageUnavailableError) {
+    for (const service of Object.values(session.lab.services).filter((candidate) => candidate.kind === error.kind)) {
+      setStatus(service, 'failed', error.message);
+      options.onEvent(serviceEvent(session, service));
+    }
+    await options.persist();
+  }
+  throw error;
 }
 
 /**

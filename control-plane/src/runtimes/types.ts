@@ -50,12 +50,21 @@ export interface ExitStatus {
   signal?: string;
 }
 
+/** The image of one kind of service (a key of prepareLab's `images`) can be neither found nor built. */
+export class ImageUnavailableError extends Error {
+  constructor(readonly kind: string, message: string) {
+    super(message);
+    this.name = 'ImageUnavailableError';
+  }
+}
+
 /** What a runtime must do for the planner and the supervisor; neither knows which runtime it drives. */
 export interface Runtime {
   readonly name: 'process' | 'docker';
   /**
    * Prepares lab-wide resources (process: the lab folder; docker: the lab network, and the images
-   * of `images` — image recipes by kind — built before anything starts).
+   * of `images` — image recipes by kind — built before anything starts). An image that cannot be
+   * had throws ImageUnavailableError naming its kind.
    */
   prepareLab(lab: LabHandleInfo, images?: Record<string, string>): Promise<void>;
   /** Starts one service; returns where it runs. Must not wait for readiness (the planner probes). */

@@ -4,7 +4,7 @@ import type Docker from 'dockerode';
 import { RECIPES } from '../../images/catalog.js';
 import type { ImageId } from '../../images/types.js';
 import { buildImages, missingImageMessage, type ImageMap } from '../../images/build.js';
-import type { ExitStatus, LabHandleInfo, LaunchSpec, Runtime, RuntimeHandle, ServiceLocation, StartRequest } from '../types.js';
+import { ImageUnavailableError, type ExitStatus, type LabHandleInfo, type LaunchSpec, type Runtime, type RuntimeHandle, type ServiceLocation, type StartRequest } from '../types.js';
 import { discoverEngine } from './engine.js';
 import { containerExit } from './exit-status.js';
 import { watchContainerExits } from './exits.js';
@@ -77,7 +77,12 @@ export class DockerRuntime implements Runtime {
   async prepareLab(lab: LabHandleInfo, images: Record<string, string> = {}): Promise<void> {
     const docker = await this.docker();
     if (this.options.buildImages) {
-      for (const [kind, recipe] of Object.entries(images)) if (this.options.images?.[kind] === undefined) await this.build(docker, kind, recipe as ImageId);
+      for (const [kind, recipe] of Object.entries(images)) {
+        if (this.options.images?.[kind] !== undefined) continue;
+        await this.build(docker, kind, recipe as ImageId).catch((error: unknown) => {
+          throw new ImageUnavailableError(kind, error instanceof Error ? error.message : String(error));
+        });
+      }
     }
     const name = networkName(lab.name);
     try {
