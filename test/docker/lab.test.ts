@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mineBlocks, nodePubkey, payBetween } from '../../control-plane/src/lab/operations.js';
 import type { LabSession } from '../../control-plane/src/lab/session.js';
 import type { LabState } from '../../control-plane/src/lab/state.js';
+import { volumeName } from '../../control-plane/src/runtimes/docker/placement.js';
 import { waitFor } from '../../lib/wait.js';
 import { engine, labLeftovers, startDockerLab, uniqueLab, type DockerLab } from './support.js';
 
@@ -13,11 +14,15 @@ describe('a lab on the docker runtime (btcd, indexer, two lnd nodes with a chann
   let running: DockerLab;
   let lab: LabState;
   let session: LabSession;
+  const name = uniqueLab('lab');
+  const STALE = { 'reglab.lab': name, 'reglab.test': 'left by an earlier lab of this name' };
 
   beforeAll(async () => {
     docker = await engine();
+    // what an earlier lab of this name left, its record lost (another REGLAB_HOME, a deleted .reglab)
+    await docker.createVolume({ Name: volumeName(name, 'alice'), Labels: STALE });
     running = await startDockerLab({
-      name: uniqueLab('lab'),
+      name,
       indexer: { enabled: true },
       nodes: [
         { name: 'alice', kind: 'lnd', funding_sat: 5_000_000 },
@@ -39,6 +44,12 @@ describe('a lab on the docker runtime (btcd, indexer, two lnd nodes with a chann
     );
     const containers = await docker.listContainers({ filters: { label: [`reglab.lab=${lab.name}`] } });
     expect(containers.map((container) => container.Labels['reglab.service']).sort()).toEqual(Object.keys(lab.services).sort());
+  });
+
+  it('starts on new volumes, not on the ones an earlier lab of its name left', async () => {
+    const volume = await docker.getVolume(volumeName(name, 'alice')).inspect();
+    expect(volume.Labels).not.toHaveProperty('reglab.test');
+    expect(volume.Labels).toMatchObject({ 'reglab.lab': name });
   });
 
   it('funded both lnd nodes, which follow btcd across the lab network', async () => {

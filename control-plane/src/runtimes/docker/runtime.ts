@@ -73,9 +73,12 @@ export class DockerRuntime implements Runtime {
   }
 
   /** The lab's network, and its images built first: a build can take a minute, and the lab's
-   * host ports are chosen after this. */
+   * host ports are chosen after this. A lab starts anew: what an earlier lab of its name left
+   * (its record lost with another REGLAB_HOME or a deleted .reglab) is removed first, volumes too,
+   * so no node starts on an old wallet or chain. */
   async prepareLab(lab: LabHandleInfo, images: Record<string, string> = {}): Promise<void> {
     const docker = await this.docker();
+    await this.removeLab(lab, { volumes: true });
     if (this.options.buildImages) {
       for (const [kind, recipe] of Object.entries(images)) {
         if (this.options.images?.[kind] !== undefined) continue;
