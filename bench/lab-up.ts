@@ -1,8 +1,8 @@
 // npm run bench:lab-up [-- --runtime docker] [-- --file lab.yaml | --nodes N] [-- --runs N]
 // Brings a lab up in a temp folder — lab.yaml (the default lab), another file, or with --nodes N a
 // line of N lnd nodes (n0 -> n1 -> ...) — prints the time to ready, each phase, how long each node
-// took from its start to ready, and the lab's total resident memory (the sum over its processes,
-// process runtime), tears it down, and repeats.
+// took from its start to ready, and the lab's resident memory (process runtime: the sum of RSS over
+// its processes, PSS beside it, both by service), tears it down, and repeats.
 import { chmodSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,7 +16,7 @@ import { discoverEngine } from '../control-plane/src/runtimes/docker/engine.js';
 import { runtimeOptionsFor } from '../control-plane/src/runtimes/select.js';
 import { parseLabSpec } from '../control-plane/src/spec/parse.js';
 import { lineLabYaml } from './line-lab.js';
-import { mib, treeRssBytes } from './proc.js';
+import { mib, treePssBytes, treeRssBytes, treeSize } from './proc.js';
 
 const { values } = parseArgs({ options: { runtime: { type: 'string' }, file: { type: 'string', default: 'lab.yaml' }, nodes: { type: 'string' }, runs: { type: 'string', default: '3' } } });
 const runtime = values.runtime as 'process' | 'docker' | undefined;
@@ -34,10 +34,18 @@ async function buildImagesFirst(): Promise<void> {
   console.log(`images: ${rebuilt.length > 0 ? `built ${rebuilt.join(', ')}` : 'all up to date'} in ${((Date.now() - started) / 1000).toFixed(1)} s (not counted below)`);
 }
 
-/** The resident memory of every process of the lab (a process lab; containers are not counted). */
-function labRss(lab: LabState): { bytes: number; processes: number } | undefined {
-  const pids = Object.values(lab.services).flatMap((service) => (service.handle?.runtime === 'process' ? [service.handle.pid] : []));
-  return pids.length === 0 ? undefined : { bytes: pids.reduce((total, pid) => total + treeRssBytes(pid), 0), processes: pids.length };
+/**
+ * The resident memory of every process of the lab (a process lab; containers are not counted): RSS
+ * summed over the services' process trees, the figure the lab is judged by, and beside it PSS,
+ * which counts a page shared by several processes (PostgreSQL's shared buffers, libraries) once.
+ */
+function labRss(lab: LabState): { bytes: number; pss: number; processes: number; services: { service: string; rss: number; pss: number }[] } | undefined {
+  const services = Object.entries(lab.services)
+    .flatMap(([service, state]) => (state.handle?.runtime === 'process' ? [{ service, pid: state.handle.pid }] : []))
+    .map(({ service, pid }) => ({ service, rss: treeRssBytes(pid), pss: treePssBytes(pid), processes: treeSize(pid) }));
+  if (services.length === 0) return undefined;
+  const sum = (of: (row: (typeof services)[number]) => number) => services.reduce((total, row) => total + of(row), 0);
+  return { bytes: sum((row) => row.rss), pss: sum((row) => row.pss), processes: sum((row) => row.processes), services: services.sort((a, b) => b.rss - a.rss) };
 }
 
 const load = () => loadavg().map((value) => value.toFixed(1)).join(' ');
@@ -74,7 +82,8 @@ for (let run = 1; run <= Number(values.runs); run++) {
     const rss = labRss(lab);
     console.log(`run ${run}: ready in ${seconds(total)} — ${lab.phases.map((phase) => `${phase.name} ${seconds(phase.ms)}`).join(', ')}`);
     console.log(`  nodes, from their start to ready: ${clock.nodes(lab).join(', ')}`);
-    console.log(`  RSS ${rss ? `${mib(rss.bytes)} in ${rss.processes} processes` : 'not measured (containers)'}; load average before ${loadBefore}, after ${load()}`);
+    console.log(`  RSS ${rss ? `${mib(rss.bytes)} in ${rss.processes} processes (PSS ${mib(rss.pss)})` : 'not measured (containers)'}; load average before ${loadBefore}, after ${load()}`);
+    if (rss) console.log(`  RSS (PSS) by service: ${rss.services.map((row) => `${row.service} ${mib(row.rss)} (${mib(row.pss)})`).join(', ')}`);
     session.close();
   } finally {
     await tearDown(lab, runtimeOptions.runtime, { volumes: true });

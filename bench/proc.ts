@@ -15,6 +15,16 @@ export function rssBytes(pid: number): number {
   return kib ? Number(kib) * 1024 : 0;
 }
 
+/**
+ * Pss in bytes (proportional set size, /proc/PID/smaps_rollup): each shared page counted as its
+ * share among the processes that map it, so PostgreSQL's shared memory or a shared library is not
+ * counted once per process as RSS counts it. 0 for a process that is gone or not readable.
+ */
+export function pssBytes(pid: number): number {
+  const kib = readProc(pid, 'smaps_rollup')?.match(/^Pss:\s+(\d+) kB/m)?.[1];
+  return kib ? Number(kib) * 1024 : 0;
+}
+
 /** The fields of /proc/PID/stat after the command name (which may hold spaces and parentheses),
  * so index 0 is field 3 (state), 1 the ppid, 11 utime, 12 stime, 13 cutime, 14 cstime. */
 function statFields(pid: number): string[] | null {
@@ -48,6 +58,16 @@ function sumOverTree(pid: number, of: (pid: number) => number): number {
 /** The RSS of pid and of every process below it (e.g. a runuser wrapper and its program). */
 export function treeRssBytes(pid: number): number {
   return sumOverTree(pid, rssBytes);
+}
+
+/** The PSS of pid and of every process below it. */
+export function treePssBytes(pid: number): number {
+  return sumOverTree(pid, pssBytes);
+}
+
+/** How many processes pid's tree holds (pid itself included). */
+export function treeSize(pid: number): number {
+  return sumOverTree(pid, () => 1);
 }
 
 /** Clock ticks per second of /proc's times (USER_HZ), 100 on Linux. */

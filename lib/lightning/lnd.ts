@@ -1,4 +1,53 @@
-import { authenticatedLndGrpc, type AuthenticatedLnd } from 'ln-service';
+import { join } from 'node:path';
+import type { AuthenticatedLnd, UnauthenticatedLnd } from 'ln-service';
+import { lightningDir, lightningRequire as lightning } from './package.js';
+
+// ln-service's authenticatedLndGrpc parses every lnd proto file (12 services, lightning.proto again
+// for each file that imports it) for every connection (~29 MiB RSS for one, 46 for three), though a
+// client calls two or three of the services. The same clients are made here from the same files and
+// options (those of ln-service's `lightning` package), each service's on first use, and each file
+// parsed once per process for all the connections that use it (docs/benchmarks.md, memory).
+const grpc = lightning('@grpc/grpc-js') as {
+  loadPackageDefinition(definition: unknown): Record<string, Record<string, new (socket: string, credentials: unknown, options?: object) => unknown>>;
+};
+const { loadSync } = lightning('@grpc/proto-loader') as { loadSync(path: string, options: object): unknown };
+const grpcOptions = lightning('./lnd_grpc/grpc_options') as object;
+const grpcCredentials = lightning('./lnd_grpc/grpc_credentials') as (args: { cert?: string; macaroon: string }) => { credentials: unknown };
+const grpcSsl = lightning('./lnd_grpc/grpc_ssl') as (args: { cert?: string }) => { ssl: unknown };
+const services = lightning('./grpc/grpc_services.json') as {
+  grpcSslCipherSuites: string;
+  packageTypes: Record<string, string>;
+  protoFiles: Record<string, string>;
+  protosDir: string;
+  serviceTypes: Record<string, string>;
+  unauthenticatedServiceTypes: Record<string, string>;
+};
+const protosDir = join(lightningDir, 'lnd_grpc', services.protosDir);
+
+/** Each proto file's gRPC package, parsed on first use. */
+const packages = new Map<string, ReturnType<typeof grpc.loadPackageDefinition>>();
+
+function serviceClient(service: string, socket: string, credentials: unknown, options?: object): unknown {
+  const file = services.protoFiles[service]!;
+  let definition = packages.get(file);
+  if (!definition) packages.set(file, (definition = grpc.loadPackageDefinition(loadSync(join(protosDir, file), grpcOptions))));
+  return new definition[services.packageTypes[service]!]![service]!(socket, credentials, options);
+}
+
+/** An object with ln-service's service names (default, router, ...), each client made when first read. */
+function lazyServices(types: Record<string, string>, make: (service: string) => unknown): object {
+  const lnd = {};
+  for (const [type, service] of Object.entries(types)) {
+    let client: unknown;
+    Object.defineProperty(lnd, type, { enumerable: true, get: () => (client ??= make(service)) });
+  }
+  return lnd;
+}
+
+/** ln-service sets this for lnd's TLS (ECDSA certificates) before it makes a client. */
+function useLndCipherSuites(): void {
+  if (process.env.GRPC_SSL_CIPHER_SUITES !== services.grpcSslCipherSuites) process.env.GRPC_SSL_CIPHER_SUITES = services.grpcSslCipherSuites;
+}
 
 /** What a client needs to reach one lnd node: where, its TLS certificate and a macaroon. */
 export interface LndCredentials {
@@ -10,8 +59,19 @@ export interface LndCredentials {
   macaroonHex: string;
 }
 
+/** What ln-service's authenticatedLndGrpc returns, its services made on first use. */
 export function connectLnd(credentials: LndCredentials): AuthenticatedLnd {
-  return authenticatedLndGrpc({ socket: credentials.socket, cert: credentials.certBase64, macaroon: credentials.macaroonHex }).lnd;
+  const { credentials: channelCredentials } = grpcCredentials({ cert: credentials.certBase64, macaroon: credentials.macaroonHex });
+  useLndCipherSuites();
+  const options = { 'grpc.max_receive_message_length': -1, 'grpc.max_send_message_length': -1 };
+  return lazyServices(services.serviceTypes, (service) => serviceClient(service, credentials.socket, channelCredentials, options)) as AuthenticatedLnd;
+}
+
+/** What ln-service's unauthenticatedLndGrpc returns (lnd's State and WalletUnlocker), made on first use. */
+export function connectLndUnauthenticated(socket: string, certBase64: string): UnauthenticatedLnd {
+  const { ssl } = grpcSsl({ cert: certBase64 });
+  useLndCipherSuites();
+  return lazyServices(services.unauthenticatedServiceTypes, (service) => serviceClient(service, socket, ssl)) as UnauthenticatedLnd;
 }
 
 /**

@@ -1,4 +1,5 @@
-import { createChainAddress, getChainBalance, getPendingChainBalance, sendToChainAddress, type AuthenticatedLnd } from 'ln-service';
+import type { AuthenticatedLnd } from 'ln-service';
+import { createChainAddress, getChainBalance, getPendingChainBalance, sendToChainAddress } from '../../../lib/lightning/methods.js';
 import { SerialQueue } from './serial-queue.js';
 
 export interface WalletBalance {

@@ -1,7 +1,6 @@
 // lnd nodes.
 import { join } from 'node:path';
-import { unauthenticatedLndGrpc } from 'ln-service';
-import { connectLnd, lndCredentialsToEnv, type LndCredentials } from '../../../../lib/lightning/lnd.js';
+import { connectLnd, connectLndUnauthenticated, lndCredentialsToEnv, type LndCredentials } from '../../../../lib/lightning/lnd.js';
 import type { Placement } from '../../runtimes/types.js';
 import { CHAIN_SERVICE } from '../btcd/index.js';
 import { writeCredentialFile } from '../credential-files.js';
@@ -56,7 +55,7 @@ export const lnd: KindDefinition = {
   },
   node(access, name) {
     const credentials = credentialsAt(access, name, access.host);
-    return new LndLabNode(name, connectLnd(credentials), unauthenticatedLndGrpc({ socket: credentials.socket, cert: credentials.certBase64 }).lnd);
+    return new LndLabNode(name, connectLnd(credentials), connectLndUnauthenticated(credentials.socket, credentials.certBase64));
   },
   initialise: reconnectChannelPeers,
   clientEnv: (access, name, placement) => ({ NODE_KIND: 'lnd', ...lndCredentialsToEnv(credentialsAt(access, name, placement)) }),

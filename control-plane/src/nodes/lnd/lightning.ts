@@ -1,10 +1,11 @@
 // The lab's handle on an lnd node, over ln-service.
 import { createHash, randomBytes } from 'node:crypto';
+import type { AuthenticatedLnd, UnauthenticatedLnd } from 'ln-service';
 import {
   addPeer, cancelHodlInvoice, closeChannel, createChainAddress, createHodlInvoice, createInvoice, decodePaymentRequest,
   getChainBalance, getChannelBalance, getChannels, getInvoice, getNetworkGraph, getPayment, getPendingChainBalance, getPendingChannels,
-  getWalletInfo, getWalletStatus, openChannel, pay, payViaPaymentDetails, removePeer, settleHodlInvoice, type AuthenticatedLnd, type UnauthenticatedLnd,
-} from 'ln-service';
+  getWalletInfo, getWalletStatus, openChannel, pay, payViaPaymentDetails, removePeer, settleHodlInvoice,
+} from '../../../../lib/lightning/methods.js';
 import { waitFor } from '../../../../lib/wait.js';
 import type { ChannelView, InvoiceView, LabLightningNode, PaymentView, PendingClose } from '../node.js';
 

@@ -49,7 +49,8 @@ export function postgresLaunch(dataDir: string, port: number): ProcessLaunch {
   return {
     command: join(postgresBinDir(), 'postgres'),
     // the socket goes to the data folder: /var/run/postgresql may not exist or be writable
-    args: ['-D', dataDir, '-p', String(port), '-k', dataDir],
+    // no logical replication launcher (nothing of a lab replicates): a process fewer, ~8 MiB RSS
+    args: ['-D', dataDir, '-p', String(port), '-k', dataDir, '-c', 'max_logical_replication_workers=0'],
     user: runsAsRoot() ? SYSTEM_USER : undefined,
     stopSignal: 'SIGINT',
   };

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import Docker from 'dockerode';
+import type Docker from 'dockerode';
 
 /** A Docker Engine API that answered a ping: Docker itself or Podman's compatible service. */
 export interface Engine {
@@ -28,7 +28,9 @@ export function engineCandidates(options: DiscoveryOptions = {}): string[] {
   return [...new Set(candidates)];
 }
 
-export function dockerClient(address: string): Docker {
+/** A client for address; dockerode is loaded on first use (~9 MiB a control plane of process labs does not need). */
+export async function dockerClient(address: string): Promise<Docker> {
+  const { default: Docker } = await import('dockerode');
   if (address.startsWith('unix://')) return new Docker({ socketPath: address.slice('unix://'.length) });
   const url = new URL(address.replace(/^tcp:/, 'http:'));
   return new Docker({ host: url.hostname, port: Number(url.port || 2375), protocol: url.protocol === 'https:' ? 'https' : 'http' });
@@ -57,7 +59,7 @@ export async function discoverEngine(options: DiscoveryOptions = {}): Promise<En
       tried.push(`${address} (no socket)`);
       continue;
     }
-    const docker = dockerClient(address);
+    const docker = await dockerClient(address);
     if (await answers(docker, options.timeoutMs ?? 3_000)) return { docker, address };
     tried.push(`${address} (no answer)`);
   }

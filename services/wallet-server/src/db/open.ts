@@ -1,6 +1,5 @@
 import type { Db } from './db.js';
 import { migrate } from './migrate.js';
-import { openPglite } from './pglite.js';
 import { openPostgres } from './postgres.js';
 
 export interface DbConfig {
@@ -9,9 +8,12 @@ export interface DbConfig {
   poolMax?: number;
 }
 
-/** Opens Postgres at databaseUrl, or an embedded PGlite without one, and applies migrations. */
+/**
+ * Opens Postgres at databaseUrl, or an embedded PGlite without one, and applies migrations. PGlite
+ * is imported only then: on Postgres (as in a lab) it would cost the process ~4 MiB for nothing.
+ */
 export async function openDatabase(config: DbConfig): Promise<Db> {
-  const db = config.databaseUrl ? openPostgres(config.databaseUrl, config.poolMax) : await openPglite(config.pgliteDataDir);
+  const db = config.databaseUrl ? openPostgres(config.databaseUrl, config.poolMax) : await (await import('./pglite.js')).openPglite(config.pgliteDataDir);
   try {
     await migrate(db);
   } catch (err) {

@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto';
 import type { EventEmitter } from 'node:events';
+import type { AuthenticatedLnd } from 'ln-service';
 import {
   cancelHodlInvoice, decodePaymentRequest, getChainBalance, getChannelBalance, getChannels,
   getInvoice, getPayment, getWalletInfo, subscribeToInvoices, subscribeToPastPayment, subscribeToPayViaDetails,
-  subscribeToPayViaRequest, type AuthenticatedLnd,
-} from 'ln-service';
+  subscribeToPayViaRequest,
+} from '../../../../lib/lightning/methods.js';
 import {
   NodeError, NodeRejected, type CreateInvoiceInput, type CreatedInvoice, type DecodedInvoice, type InvoiceState,
   type KeysendInput, type NodeGateway, type PayInvoiceInput, type PaymentLookup, type PaymentOutcome,

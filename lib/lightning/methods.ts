@@ -1,0 +1,51 @@
+// The ln-service functions the project calls, each loaded on its first call from its own file of
+// ln-service's `lightning` package. `import { ... } from 'ln-service'` loads all ~150 of them and
+// their dependencies, ~10 MiB of RSS (5 MiB of heap) in each process that talks to lnd (the
+// control plane, the wallet server, the faucet) though each calls a few (docs/benchmarks.md, memory).
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type * as LnService from 'ln-service';
+import { lightningDir, lightningRequire } from './package.js';
+
+/** lightning keeps each method in lnd_methods/<group>/<snake_case name>.js. */
+function load(name: string): (...args: unknown[]) => unknown {
+  const file = `${name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`)}.js`;
+  const methods = join(lightningDir, 'lnd_methods');
+  const group = readdirSync(methods).find((entry) => existsSync(join(methods, entry, file)));
+  if (!group) throw new Error(`ln-service's lightning package has no lnd_methods/*/${file} for ${name}`);
+  return lightningRequire(join(methods, group, file)) as (...args: unknown[]) => unknown;
+}
+
+/** ln-service's `name`, same arguments and result (promise, callback or event emitter), loaded on first call. */
+function method<Name extends keyof typeof LnService>(name: Name): (typeof LnService)[Name] {
+  let loaded: ((...args: unknown[]) => unknown) | undefined;
+  return ((...args: unknown[]) => (loaded ??= load(name))(...args)) as (typeof LnService)[Name];
+}
+
+export const addPeer = method('addPeer');
+export const cancelHodlInvoice = method('cancelHodlInvoice');
+export const closeChannel = method('closeChannel');
+export const createChainAddress = method('createChainAddress');
+export const createHodlInvoice = method('createHodlInvoice');
+export const createInvoice = method('createInvoice');
+export const decodePaymentRequest = method('decodePaymentRequest');
+export const getChainBalance = method('getChainBalance');
+export const getChannelBalance = method('getChannelBalance');
+export const getChannels = method('getChannels');
+export const getInvoice = method('getInvoice');
+export const getNetworkGraph = method('getNetworkGraph');
+export const getPayment = method('getPayment');
+export const getPendingChainBalance = method('getPendingChainBalance');
+export const getPendingChannels = method('getPendingChannels');
+export const getWalletInfo = method('getWalletInfo');
+export const getWalletStatus = method('getWalletStatus');
+export const openChannel = method('openChannel');
+export const pay = method('pay');
+export const payViaPaymentDetails = method('payViaPaymentDetails');
+export const removePeer = method('removePeer');
+export const sendToChainAddress = method('sendToChainAddress');
+export const settleHodlInvoice = method('settleHodlInvoice');
+export const subscribeToInvoices = method('subscribeToInvoices');
+export const subscribeToPastPayment = method('subscribeToPastPayment');
+export const subscribeToPayViaDetails = method('subscribeToPayViaDetails');
+export const subscribeToPayViaRequest = method('subscribeToPayViaRequest');
