@@ -86,7 +86,10 @@ describe('reglab CLI', () => {
   });
 
   it('kill is a crash the supervisor restarts; open prints the dashboard', async () => {
-    expect((await reglab('kill', 'bob')).code).toBe(0);
+    const killed = await reglab('kill', 'bob');
+    expect(killed.code).toBe(0);
+    // the kill is seen as the crash it is before the command answers (not "bob ready")
+    expect(killed.stdout).toBe('bob restarting\n');
     const back = await waitFor(async () => {
       const status = JSON.parse((await reglab('--json', 'status')).stdout);
       const bob = status.services.find((service: { name: string }) => service.name === 'bob');

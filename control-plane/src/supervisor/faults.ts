@@ -44,6 +44,7 @@ export class Faults {
         // no clean shutdown, and nothing held: the supervisor sees a crash and acts by the policy
         if (!service.handle) throw invalid('NOT_RUNNING', `${name} is ${service.status}: there is nothing to kill`);
         await this.supervisor.session.runtime.kill(service.handle);
+        await this.supervisor.noticeKill(service);
         break;
     }
     return service;

@@ -6,7 +6,7 @@
 // chain node comes back with them.
 import { describeError } from '../../../lib/errors.js';
 import { sleep } from '../../../lib/wait.js';
-import type { LabEventListener } from '../lab/events.js';
+import type { LabEvent, LabEventListener } from '../lab/events.js';
 import type { LabSession } from '../lab/session.js';
 import { logTail, serviceEvent, startService } from '../lab/start-service.js';
 import { labStatusFromServices, setStatus, type ServiceState } from '../lab/state.js';
@@ -107,6 +107,17 @@ export class Supervisor {
     } finally {
       this.checking = false;
     }
+  }
+
+  /**
+   * A service killed on purpose (`reglab kill`) is handled as the crash it is at once, so the
+   * status the kill answers with already shows it, rather than at the next liveness poll. A
+   * container the engine has not yet seen die is left to its die event.
+   */
+  async noticeKill(service: ServiceState): Promise<void> {
+    if (this.stopped || this.busy.has(service.name) || !WATCHED.has(service.status) || !service.handle) return;
+    if (await this.session.runtime.isAlive(service.handle).catch(() => true)) return;
+    void this.fail(service, await this.session.runtime.exitStatus(service.handle).catch(() => undefined));
   }
 
   /**
@@ -221,21 +232,31 @@ export class Supervisor {
 
   /** Sets a status with its reason (and the log tail when it is not ready), and tells everyone at once. */
   async report(service: ServiceState, status: ServiceState['status'], reason?: string): Promise<void> {
+    // the service's and the lab's status at once (a kill answers with them), the log's last lines once read
+    setStatus(service, status, reason);
+    const labChange = this.labStatusNow();
     const tail = status === 'ready' ? undefined : await logTail(this.session, service);
-    setStatus(service, status, reason && tail ? `${reason}\n--- last lines of ${service.name}'s log ---\n${tail}` : reason);
+    if (reason && tail && service.status === status) service.error = `${reason}\n--- last lines of ${service.name}'s log ---\n${tail}`;
     await this.options.persist();
     this.options.onEvent(serviceEvent(this.session, service, tail));
-    await this.updateLabStatus();
+    if (labChange) this.options.onEvent(labChange);
   }
 
   private async updateLabStatus(): Promise<void> {
-    if (this.lab.status !== 'ready' && this.lab.status !== 'degraded') return;
+    const labChange = this.labStatusNow();
+    if (!labChange) return;
+    await this.options.persist();
+    this.options.onEvent(labChange);
+  }
+
+  /** Sets the lab's status from its services' as they are now; the event to send when it changed. */
+  private labStatusNow(): LabEvent | undefined {
+    if (this.lab.status !== 'ready' && this.lab.status !== 'degraded') return undefined;
     const status = labStatusFromServices(this.lab);
-    if (status === this.lab.status) return;
+    if (status === this.lab.status) return undefined;
     this.lab.status = status;
     const down = Object.values(this.lab.services).filter((service) => service.status !== 'ready').map((service) => `${service.name} ${service.status}`);
-    await this.options.persist();
-    this.options.onEvent({ type: 'lab', lab: this.lab.name, status, message: down.length > 0 ? down.join(', ') : undefined });
+    return { type: 'lab', lab: this.lab.name, status, message: down.length > 0 ? down.join(', ') : undefined };
   }
 }
 
