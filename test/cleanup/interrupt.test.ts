@@ -11,7 +11,7 @@ import { marked } from '../support/reaper.mjs';
 
 /** The processes of a run (marked, or recorded as it started them), by pid, with their program names. */
 function runProcesses(registry: string): Map<number, string> {
-  const recorded = existsSync(join(registry, 'pids')) ? readFileSync(join(registry, 'pids'), 'utf8').split('\n').filter(Boolean).map(Number) : [];
+  const recorded = existsSync(join(registry, 'pids')) ? readFileSync(join(registry, 'pids'), 'utf8').split('\n').filter(Boolean).map((line) => Number(line.split(' ')[0])) : [];
   const found = new Map<number, string>();
   for (const pid of new Set([...marked(registry, true), ...recorded])) {
     try {

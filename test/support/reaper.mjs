@@ -7,6 +7,7 @@ import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
 
+/** Whether process `pid` exists (a negative pid: any process of that group). */
 const alive = (pid) => {
   try {
     process.kill(pid, 0);
@@ -17,27 +18,60 @@ const alive = (pid) => {
 };
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** vitest and its worker processes (tinypool's), which carry the marker too. */
-const isVitest = (pid) => {
+/** A process's command line, NUL-separated; empty when it is gone. */
+const commandLine = (pid) => {
   try {
-    const command = readFileSync(`/proc/${pid}/cmdline`, 'latin1');
-    return command.includes('vitest') || command.includes('tinypool');
+    return readFileSync(`/proc/${pid}/cmdline`, 'latin1');
   } catch {
-    return false;
+    return '';
+  }
+};
+const isReaper = (pid) => commandLine(pid).includes('reaper.mjs');
+/** vitest and its worker processes (tinypool's), which carry the marker too. */
+const isVitest = (pid) => /vitest|tinypool/.test(commandLine(pid));
+
+/** A process's start time (/proc/PID/stat field 22); undefined when there is no such process. */
+function startTimeOf(pid) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
+  } catch {
+    return undefined;
+  }
+}
+
+const parentOf = (pid) => {
+  try {
+    return Number(/^PPid:\s+(\d+)$/m.exec(readFileSync(`/proc/${pid}/status`, 'latin1'))?.[1]);
+  } catch {
+    return undefined;
   }
 };
 
-/** Process groups the run started detached, as recorded (a process may rewrite its environment). */
+/**
+ * Process groups the run started detached, as recorded with their leader's start time (a process
+ * may rewrite its environment). A pid now held by a process that started later was given to
+ * another process (a group that still has members keeps its id: their group is the recorded one).
+ */
 function recorded(registry) {
   const file = join(registry, 'pids');
-  return existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter(Boolean).map(Number) : [];
+  if (!existsSync(file)) return [];
+  return readFileSync(file, 'utf8').split('\n').filter(Boolean).map((line) => line.split(' ')).filter(([pid, started]) => {
+    const now = startTimeOf(Number(pid));
+    return now === undefined || !started || now === started;
+  }).map(([pid]) => Number(pid));
 }
 
-/** Processes whose environment holds REGLAB_PROCESS_REGISTRY=<registry>, but this one (and vitest's own, when asked). */
+/**
+ * Processes whose environment holds REGLAB_PROCESS_REGISTRY=<registry>, but this one and other
+ * reapers (a nested run's watchdog, which ends by itself), and, when asked, vitest's own (its
+ * processes, and its workers, which may have renamed themselves after their test file).
+ */
 export function marked(registry, spareVitest) {
   const marker = `REGLAB_PROCESS_REGISTRY=${registry}`;
   return readdirSync('/proc').filter((entry) => /^\d+$/.test(entry)).map(Number).filter((pid) => {
-    if (pid === process.pid || (spareVitest && isVitest(pid))) return false;
+    if (pid === process.pid || isReaper(pid)) return false;
+    if (spareVitest && (isVitest(pid) || parentOf(pid) === process.pid)) return false;
     try {
       return readFileSync(`/proc/${pid}/environ`, 'latin1').split('\0').includes(marker);
     } catch {
@@ -57,13 +91,7 @@ function removeContainer(id) {
   });
 }
 
-const commandOf = (pid) => {
-  try {
-    return readFileSync(`/proc/${pid}/cmdline`, 'latin1').split('\0').filter(Boolean).map((part) => part.split('/').at(-1)).join(' ').slice(0, 80);
-  } catch {
-    return `pid ${pid}`;
-  }
-};
+const commandOf = (pid) => commandLine(pid).split('\0').filter(Boolean).map((part) => part.split('/').at(-1)).join(' ').slice(0, 80) || `pid ${pid}`;
 
 /**
  * SIGTERM, a grace period, then SIGKILL; then the containers still there. Returns what it found
@@ -71,7 +99,7 @@ const commandOf = (pid) => {
  * (which carry the marker too) are spared.
  */
 export async function reap(registry, { spareVitest = false } = {}) {
-  const groups = recorded(registry).filter(alive);
+  const groups = recorded(registry).filter((pid) => alive(-pid));
   const found = [...new Set([...marked(registry, spareVitest), ...groups])];
   const commands = found.map(commandOf);
   const signal = (name) => {
@@ -87,7 +115,7 @@ export async function reap(registry, { spareVitest = false } = {}) {
     }
   };
   signal('SIGTERM');
-  for (let waited = 0; waited < 5_000 && found.some(alive); waited += 100) await sleep(100);
+  for (let waited = 0; waited < 5_000 && (found.some(alive) || groups.some((pid) => alive(-pid))); waited += 100) await sleep(100);
   signal('SIGKILL');
   const recordedContainers = existsSync(join(registry, 'containers')) ? readFileSync(join(registry, 'containers'), 'utf8').split('\n').filter(Boolean) : [];
   let containers = 0;

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { appendFileSync, closeSync, mkdirSync, openSync } from 'node:fs';
+import { appendFileSync, closeSync, mkdirSync, openSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { sleep } from '../../../../lib/wait.js';
 import type { ExitStatus } from '../types.js';
@@ -43,9 +43,19 @@ export function startDetached(launch: ProcessLaunch, logFile: string): number {
   return pid;
 }
 
+/** With its start time (/proc/PID/stat field 22), so that a pid the system has since given to another process is not taken for it. */
 function recordInRegistry(pid: number): void {
   const registry = process.env.REGLAB_PROCESS_REGISTRY;
-  if (registry) appendFileSync(join(registry, 'pids'), `${pid}\n`);
+  if (registry) appendFileSync(join(registry, 'pids'), `${pid} ${startTimeOf(pid) ?? ''}\n`);
+}
+
+function startTimeOf(pid: number): string | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
+  } catch {
+    return undefined;
+  }
 }
 
 export function exitStatusOf(pid: number): ExitStatus | undefined {
