@@ -81,6 +81,13 @@ describe('supervision of a docker lab', () => {
     await waitFor(async () => lab.status === 'ready', { timeoutMs: 10_000, what: 'the lab ready again' });
   });
 
+  it('answers a kill it was asked for with the crash (restarting), then brings the container back', async () => {
+    const before = lab.services['wallet-server'].restarts;
+    expect((await faults.act('wallet-server', 'kill')).status).toBe('restarting');
+    await readyAgain('wallet-server', before + 1);
+    expect(await containerRunning('wallet-server')).toBe(true);
+  });
+
   it('stops a service on purpose and leaves its container stopped', async () => {
     expect((await faults.act('faucet', 'stop')).status).toBe('stopped');
     expect(await containerRunning('faucet')).toBe(false);

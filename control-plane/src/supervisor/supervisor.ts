@@ -5,7 +5,7 @@
 // chain journal up to date with blocks the control plane did not mine itself, so that a restarted
 // chain node comes back with them.
 import { describeError } from '../../../lib/errors.js';
-import { sleep } from '../../../lib/wait.js';
+import { sleep, waitFor } from '../../../lib/wait.js';
 import type { LabEvent, LabEventListener } from '../lab/events.js';
 import type { LabSession } from '../lab/session.js';
 import { logTail, serviceEvent, startService } from '../lab/start-service.js';
@@ -111,13 +111,14 @@ export class Supervisor {
 
   /**
    * A service killed on purpose (`reglab kill`) is handled as the crash it is at once, so the
-   * status the kill answers with already shows it, rather than at the next liveness poll. A
-   * container the engine has not yet seen die is left to its die event.
+   * status the kill answers with already shows it, rather than at the next liveness poll (a
+   * container is given a few seconds to be seen dead by its engine; else its die event does it).
    */
   async noticeKill(service: ServiceState): Promise<void> {
-    if (this.stopped || this.busy.has(service.name) || !WATCHED.has(service.status) || !service.handle) return;
-    if (await this.session.runtime.isAlive(service.handle).catch(() => true)) return;
-    void this.fail(service, await this.session.runtime.exitStatus(service.handle).catch(() => undefined));
+    const handle = service.handle;
+    if (this.stopped || this.busy.has(service.name) || !WATCHED.has(service.status) || !handle) return;
+    const dead = await waitFor(async () => !(await this.session.runtime.isAlive(handle)), { timeoutMs: 5_000, intervalMs: 50, what: `${service.name} to be seen dead` }).catch(() => false);
+    if (dead && service.handle === handle) void this.fail(service, await this.session.runtime.exitStatus(handle).catch(() => undefined));
   }
 
   /**
