@@ -1,4 +1,5 @@
 import { EventEmitter } from 'node:events';
+import { rmSync } from 'node:fs';
 import { conflict, describeError, notFound } from '../../lib/errors.js';
 import { bringUp, newLabState, type LabDriverOptions } from './lab/bring-up.js';
 import type { LabEvent } from './lab/events.js';
@@ -94,6 +95,9 @@ export class LabManager {
         throw conflict('LAB_ALREADY_UP', `lab "${name}" is already up (${existing.status}, since ${existing.createdAt}): run \`reglab down\` first`);
       }
       await this.remove(name, { volumes: true });
+    } else {
+      // a folder without a record (the state file lost or replaced) holds an earlier lab's nodes and chain: a new lab starts without them
+      rmSync(this.store.labDir(name), { recursive: true, force: true });
     }
     const lab = makeLab(this.store.labDir(name));
     this.store.labs[name] = lab;

@@ -2,7 +2,10 @@
 // starts every regtest chain empty, so the lab gives it its blocks back (the chain journal) before
 // it counts as ready. Checked as a user meets it: the same height and tip, an Electrum wallet on the
 // indexer never told the chain went back, then a payment alice -> carol and a mine that every lnd
-// node and the indexer follow.
+// node and the indexer follow. The lab is brought up over what an earlier lab of its name left in
+// its folder (its record lost): it starts without it.
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BtcdDriver } from '../../lib/chain/btcd.js';
 import { waitFor } from '../../lib/wait.js';
@@ -46,7 +49,14 @@ describe('a restarted chain node comes back with the lab\'s chain', () => {
 
   beforeAll(async () => {
     cp = await startTestControlPlane();
+    // what an earlier lab of this name left in its folder, its record lost: a chain that is not this lab's, an lnd folder
+    const leftovers = join(cp.home, 'labs', LAB);
+    mkdirSync(join(leftovers, 'services', 'alice'), { recursive: true });
+    writeFileSync(join(leftovers, 'services', 'alice', 'left-by-an-earlier-lab'), '');
+    const notThisChain = Buffer.alloc(81, 1);
+    writeFileSync(join(leftovers, 'chain-blocks.journal'), Buffer.concat([Buffer.from([81, 0, 0, 0]), notThisChain]));
     await bringUpLab(cp, defaultLabYaml(LAB), LAB);
+    expect(existsSync(join(leftovers, 'services', 'alice', 'left-by-an-earlier-lab'))).toBe(false);
     const credentials = (await cp.call('GET', `/labs/${LAB}/services/chain/credentials`)).body;
     chain = new BtcdDriver({ kind: 'btcd', url: credentials.rpcUrl, user: credentials.rpcUser, password: credentials.rpcPassword, tlsCertPem: credentials.rpcCertPem });
     electrum = await connectLineClient((await service('indexer')).ports.electrum);
