@@ -1,6 +1,6 @@
+import { join } from 'node:path';
 import { BtcdDriver } from '../../../lib/chain/btcd.js';
 import type { RpcChainDriver } from '../../../lib/chain/rpc-driver.js';
-import { join } from 'node:path';
 import { invalid, notFound } from '../../../lib/errors.js';
 import { CHAIN_SERVICE, chainRpcFor } from '../nodes/btcd/index.js';
 import { holdsAssets, isLightning, type AssetHolder, type LabLightningNode, type LabNode } from '../nodes/node.js';
