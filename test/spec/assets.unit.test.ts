@@ -1,6 +1,7 @@
 // lab.yaml's assets: defaults, and every refusal on the line it is about.
 import { describe, expect, it } from 'vitest';
-import { LabSpecError, parseLabSpec } from '../../control-plane/src/spec/parse.js';
+import { parseLabSpec } from '../../control-plane/src/spec/parse.js';
+import { problemLines } from './refusal.js';
 
 const NODES = `name: x
 nodes:
@@ -15,15 +16,7 @@ nodes:
 assets:
 `;
 
-function problemsOf(assets: string) {
-  try {
-    parseLabSpec(NODES + assets, 'assets.yaml');
-  } catch (error) {
-    if (error instanceof LabSpecError) return error.problems.map(({ line, path, message }) => ({ line, path, message }));
-    throw error;
-  }
-  throw new Error('expected the lab spec to be rejected');
-}
+const problemsOf = (assets: string) => problemLines(NODES + assets, 'assets.yaml');
 
 describe('lab.yaml assets', () => {
   it('fills the defaults: nia, precision 0, the ticker as name, nothing distributed', () => {

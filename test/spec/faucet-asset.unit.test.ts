@@ -1,6 +1,7 @@
 // lab.yaml's services.faucet.asset: accepted on a node holding the asset at bring-up; every refusal on its line.
 import { describe, expect, it } from 'vitest';
-import { LabSpecError, parseLabSpec } from '../../control-plane/src/spec/parse.js';
+import { parseLabSpec } from '../../control-plane/src/spec/parse.js';
+import { problemLines } from './refusal.js';
 
 const LAB = `name: x
 nodes:
@@ -17,15 +18,7 @@ services:
     asset:
 `;
 
-function problemsOf(asset: string) {
-  try {
-    parseLabSpec(LAB + asset, 'faucet.yaml');
-  } catch (error) {
-    if (error instanceof LabSpecError) return error.problems.map(({ line, path, message }) => ({ line, path, message }));
-    throw error;
-  }
-  throw new Error('expected the lab spec to be rejected');
-}
+const problemsOf = (asset: string) => problemLines(LAB + asset, 'faucet.yaml');
 
 describe('lab.yaml services.faucet.asset', () => {
   it('takes an asset the node holds at bring-up, up to what it holds', () => {
