@@ -1,8 +1,9 @@
 import { execFileSync } from 'node:child_process';
 import pg from 'pg';
-import { chownSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ProcessLaunch } from '../../runtimes/process/child.js';
+import { runAs } from '../../runtimes/process/system-user.js';
 
 /** Where Debian's postgresql package puts the server binaries. */
 export function postgresBinDir(): string {
@@ -27,22 +28,10 @@ export function initPostgresCluster(dataDir: string): void {
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   // 1 MiB WAL segments instead of 16: a lab writes little, and its data folder (copied into every snapshot) stays small
   const args = ['-D', dataDir, '-U', 'postgres', '--auth=trust', '--encoding=UTF8', '--no-sync', '--wal-segsize=1'];
-  if (runsAsRoot()) {
-    chownRecursive(dataDir);
-    execFileSync('runuser', ['-u', SYSTEM_USER, '--', join(postgresBinDir(), 'initdb'), ...args], { stdio: 'pipe' });
-  } else {
-    execFileSync(join(postgresBinDir(), 'initdb'), args, { stdio: 'pipe' });
-  }
-  writeFileSync(join(dataDir, 'postgresql.auto.conf'), "listen_addresses = '127.0.0.1'\nfsync = off\nsynchronous_commit = off\nfull_page_writes = off\nmax_connections = 200\nshared_buffers = 16MB\n");
-}
-
-function chownRecursive(dir: string): void {
-  execFileSync('chown', ['-R', `${SYSTEM_USER}:${SYSTEM_USER}`, dir]);
-  chownSync(dir, uidOf(SYSTEM_USER), uidOf(SYSTEM_USER, 'g'));
-}
-
-function uidOf(user: string, flag: 'u' | 'g' = 'u'): number {
-  return Number(execFileSync('id', [`-${flag}`, user]).toString().trim());
+  const user = runsAsRoot() ? runAs(SYSTEM_USER) : undefined;
+  if (user) execFileSync('chown', ['-R', `${SYSTEM_USER}:${SYSTEM_USER}`, dataDir]);
+  execFileSync(join(postgresBinDir(), 'initdb'), args, { stdio: 'pipe', ...(user ? { uid: user.uid, gid: user.gid, env: { ...process.env, ...user.env } } : {}) });
+  writeFileSync(join(dataDir, 'postgresql.auto.conf'), "listen_addresses = '127.0.0.1'\nfsync = off\nsynchronous_commit = off\nfull_page_writes = off\nmax_connections = 100\nshared_buffers = 16MB\n");
 }
 
 export function postgresLaunch(dataDir: string, port: number): ProcessLaunch {

@@ -3,6 +3,7 @@ import { appendFileSync, closeSync, mkdirSync, openSync, readFileSync } from 'no
 import { dirname, join } from 'node:path';
 import { sleep } from '../../../../lib/wait.js';
 import type { ExitStatus } from '../types.js';
+import { runAs } from './system-user.js';
 
 export interface ProcessLaunch {
   command: string;
@@ -27,10 +28,12 @@ const exits = new Map<number, ExitStatus>();
 export function startDetached(launch: ProcessLaunch, logFile: string): number {
   mkdirSync(dirname(logFile), { recursive: true });
   const log = openSync(logFile, 'a');
-  const [command, args] = asUser(launch);
-  const child = spawn(command, args, {
+  // as another user without a wrapper process (runuser would stay beside it, holding memory)
+  const user = launch.user !== undefined && process.getuid?.() === 0 ? runAs(launch.user) : undefined;
+  const child = spawn(launch.command, launch.args, {
     cwd: launch.cwd,
-    env: { ...process.env, ...launch.env },
+    env: { ...process.env, ...launch.env, ...user?.env },
+    ...(user ? { uid: user.uid, gid: user.gid } : {}),
     detached: true,
     stdio: ['ignore', log, log],
   });
@@ -60,11 +63,6 @@ function startTimeOf(pid: number): string | undefined {
 
 export function exitStatusOf(pid: number): ExitStatus | undefined {
   return exits.get(pid);
-}
-
-function asUser(launch: ProcessLaunch): [string, string[]] {
-  if (launch.user === undefined || process.getuid?.() !== 0) return [launch.command, launch.args];
-  return ['runuser', ['-u', launch.user, '--', launch.command, ...launch.args]];
 }
 
 export function isRunning(pid: number): boolean {
