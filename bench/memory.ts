@@ -1,21 +1,22 @@
-// npm run bench:memory [-- --node-options=--max-semi-space-size=2]
-// Resident memory of each process of a lab with every lab service: btcd, lnd alice and bob, the
-// indexer, Postgres, Redis, the wallet server, the faucet and the chain adapter (the process
-// runtime, as `reglab up` runs them). Each service is first exercised (health, OpenAPI and docs
-// pages, a sign-in, an invoice, chain reads, an Electrum session), then RSS is read from /proc.
-// --node-options is given to the lab's Node services as NODE_OPTIONS, to compare heap settings.
+// npm run bench:memory [-- --file lab.yaml] [-- --runs N]
+// The resident memory of a lab as a user gets it: `reglab up` through the CLI in a fresh REGLAB_HOME
+// (so the control plane, its queue Redis and the lab are what a user runs), every lab service
+// exercised (OpenAPI and docs pages, a sign-in and an invoice, chain reads, an Electrum session), then
+// RSS and PSS (/proc) of each service's process tree and of the control plane and its own children,
+// then `reglab down`. The lab's figure is the sum over all of them.
+import { execFileSync } from 'node:child_process';
+import { chmodSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
-import { loadavg } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { startRegtest, type Regtest } from '../test/support/regtest.js';
+import type { DaemonInfo } from '../control-plane/src/home.js';
+import type { ControlPlaneData } from '../control-plane/src/store.js';
 import { newKey, REGTEST_ADDRESS, signNonce } from '../test/wallet-server/support.js';
-import { mib, treeRssBytes } from './proc.js';
+import { mib, pssBytes, rssBytes, treePids } from './proc.js';
 
-const NODE_SERVICES = ['wallet-server', 'faucet', 'chain-adapter', 'indexer'];
-
-const { values } = parseArgs({ options: { 'node-options': { type: 'string' } } });
-// Read by the services this process starts (the process runtime passes its environment on).
-if (values['node-options']) process.env.NODE_OPTIONS = values['node-options'];
+const { values } = parseArgs({ options: { file: { type: 'string', default: 'lab.yaml' }, runs: { type: 'string', default: '1' } } });
+const cli = resolve('bin/reglab.js');
 
 async function ok(url: string, init?: RequestInit): Promise<Response> {
   const res = await fetch(url, init);
@@ -36,10 +37,9 @@ async function exerciseWalletServer(base: string): Promise<void> {
 }
 
 /** One Electrum session: version, tip header subscription. */
-function exerciseIndexer(address: string): Promise<void> {
-  const [host, port] = [address.slice(0, address.lastIndexOf(':')), Number(address.slice(address.lastIndexOf(':') + 1))];
-  return new Promise((resolve, reject) => {
-    const socket = connect(port, host, () => {
+function exerciseIndexer(port: number): Promise<void> {
+  return new Promise((resolvePromise, reject) => {
+    const socket = connect(port, '127.0.0.1', () => {
       socket.write(`${JSON.stringify({ id: 1, method: 'server.version', params: ['bench', '1.4'] })}\n`);
       socket.write(`${JSON.stringify({ id: 2, method: 'blockchain.headers.subscribe', params: [] })}\n`);
     });
@@ -48,55 +48,82 @@ function exerciseIndexer(address: string): Promise<void> {
       answers += chunk.toString();
       if (answers.split('\n').length > 2) {
         socket.end();
-        resolve();
+        resolvePromise();
       }
     });
     socket.on('error', reject);
   });
 }
 
-async function exercise(regtest: Regtest): Promise<void> {
-  const http = (service: string) => `http://${regtest.address(service, 'http')}`;
-  for (const service of ['wallet-server', 'faucet', 'chain-adapter']) {
+type Services = ControlPlaneData['labs'][string]['services'];
+
+async function exercise(services: Services): Promise<void> {
+  const port = (service: string, name: string) => services[service]?.hostPorts?.[name];
+  const http = (service: string) => `http://127.0.0.1:${port(service, 'http')}`;
+  const present = (service: string) => port(service, 'http') !== undefined;
+  for (const service of ['wallet-server', 'faucet', 'chain-adapter'].filter(present)) {
     for (const path of ['/openapi.json', '/docs']) await ok(`${http(service)}${path}`);
   }
-  await exerciseWalletServer(http('wallet-server'));
-  await ok(`${http('faucet')}/`);
-  await ok(`${http('faucet')}/api/status`);
-  await ok(`${http('chain-adapter')}/api/blocks/tip/height`);
-  await ok(`${http('chain-adapter')}/api/v1/fees/recommended`);
-  await exerciseIndexer(regtest.address('indexer', 'electrum'));
+  if (present('wallet-server')) await exerciseWalletServer(http('wallet-server'));
+  if (present('faucet')) await ok(`${http('faucet')}/api/status`);
+  if (present('chain-adapter')) {
+    await ok(`${http('chain-adapter')}/api/blocks/tip/height`);
+    await ok(`${http('chain-adapter')}/api/v1/fees/recommended`);
+  }
+  const electrum = port('indexer', 'electrum');
+  if (electrum !== undefined) await exerciseIndexer(electrum);
 }
 
-function pidOf(regtest: Regtest, service: string): number | undefined {
-  const handle = regtest.lab.services[service]?.handle;
-  return handle?.runtime === 'process' ? handle.pid : undefined;
+interface Row {
+  what: string;
+  rss: number;
+  pss: number;
+  processes: number;
 }
 
-console.log(`lab with every service on the process runtime${process.env.NODE_OPTIONS ? `, NODE_OPTIONS="${process.env.NODE_OPTIONS}"` : ''}...`);
-const regtest = await startRegtest({
-  lnd: ['alice', 'bob'],
-  channels: [{ from: 'alice', to: 'bob', capacity_sat: 1_000_000 }],
-  indexer: true,
-  services: {
-    'wallet-server': { node: 'alice', admin_pubkeys: [] },
-    faucet: { node: 'alice', claim_sat: 100_000, cooldown_seconds: 900 },
-    'chain-adapter': {},
-  },
-});
-try {
-  await exercise(regtest);
-  // Let start-up garbage be collected and timers settle before reading.
-  await new Promise((resolve) => setTimeout(resolve, 5_000));
-  const rows = Object.keys(regtest.lab.services)
-    .map((service) => ({ service, pid: pidOf(regtest, service) }))
-    .filter((row): row is { service: string; pid: number } => row.pid !== undefined)
-    .map((row) => ({ ...row, rss: treeRssBytes(row.pid) }))
-    .sort((a, b) => b.rss - a.rss);
-  for (const row of rows) console.log(`  ${row.service.padEnd(16)} ${mib(row.rss).padStart(8)}${NODE_SERVICES.includes(row.service) ? '   (Node service)' : ''}`);
-  const sum = (list: typeof rows) => list.reduce((total, row) => total + row.rss, 0);
-  console.log(`  Node services    ${mib(sum(rows.filter((r) => NODE_SERVICES.includes(r.service)))).padStart(8)}`);
-  console.log(`  all processes    ${mib(sum(rows)).padStart(8)}   (${rows.length} processes; load average ${loadavg().map((l) => l.toFixed(2)).join(' ')})`);
-} finally {
-  await regtest.stop();
+function measure(pids: number[], what: string): Row {
+  return { what, rss: pids.reduce((t, p) => t + rssBytes(p), 0), pss: pids.reduce((t, p) => t + pssBytes(p), 0), processes: pids.length };
 }
+
+async function run(index: number): Promise<void> {
+  const home = mkdtempSync(join(tmpdir(), 'reglab-memory-'));
+  chmodSync(home, 0o755); // PostgreSQL runs as its own user and must reach its folder inside
+  const reglab = (...args: string[]) => execFileSync(process.execPath, [cli, ...args], { env: { ...process.env, REGLAB_HOME: home }, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+  try {
+    const started = Date.now();
+    reglab('up', '-f', values.file!);
+    console.log(`run ${index}: ${values.file} up through the CLI in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    const state = JSON.parse(readFileSync(join(home, 'state.json'), 'utf8')) as ControlPlaneData;
+    const [lab] = Object.values(state.labs);
+    if (!lab) throw new Error('no lab in the state file');
+    await exercise(lab.services);
+    // start-up garbage collected and timers settled before reading
+    await new Promise((r) => setTimeout(r, 5_000));
+    const controlPlane = (JSON.parse(readFileSync(join(home, 'daemon.json'), 'utf8')) as DaemonInfo).pid;
+    const rows: Row[] = [];
+    const counted = new Set<number>();
+    for (const [name, service] of Object.entries(lab.services)) {
+      if (service.handle?.runtime !== 'process') continue;
+      const pids = treePids(service.handle.pid);
+      pids.forEach((p) => counted.add(p));
+      rows.push(measure(pids, name));
+    }
+    rows.sort((a, b) => b.rss - a.rss);
+    const ownChildren = treePids(controlPlane).filter((p) => p !== controlPlane && !counted.has(p));
+    const control = [measure([controlPlane], 'control plane'), measure(ownChildren, "control plane's children (its queue Redis)")];
+    const line = (row: Row) => `  ${row.what.padEnd(44)} ${mib(row.rss).padStart(8)} RSS ${mib(row.pss).padStart(8)} PSS  ${row.processes} process${row.processes === 1 ? '' : 'es'}`;
+    for (const row of [...rows, ...control]) console.log(line(row));
+    const sum = (list: Row[], what: string): Row => ({ what, rss: list.reduce((t, r) => t + r.rss, 0), pss: list.reduce((t, r) => t + r.pss, 0), processes: list.reduce((t, r) => t + r.processes, 0) });
+    console.log(line(sum(rows, 'the lab services')));
+    console.log(line(sum([...rows, ...control], 'all, with the control plane')));
+    console.log(`  load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  } finally {
+    try {
+      reglab('down');
+    } finally {
+      rmSync(home, { recursive: true, force: true });
+    }
+  }
+}
+
+for (let i = 1; i <= Number(values.runs); i += 1) await run(i);

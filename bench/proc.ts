@@ -43,19 +43,24 @@ function children(): Map<number, number[]> {
   return byParent;
 }
 
-function sumOverTree(pid: number, of: (pid: number) => number): number {
+/** pid and every process below it. */
+export function treePids(pid: number): number[] {
   const byParent = children();
-  let total = 0;
+  const pids: number[] = [];
   const stack = [pid];
   while (stack.length) {
     const p = stack.pop()!;
-    total += of(p);
+    pids.push(p);
     stack.push(...(byParent.get(p) ?? []));
   }
-  return total;
+  return pids;
 }
 
-/** The RSS of pid and of every process below it (e.g. a runuser wrapper and its program). */
+function sumOverTree(pid: number, of: (pid: number) => number): number {
+  return treePids(pid).reduce((total, p) => total + of(p), 0);
+}
+
+/** The RSS of pid and of every process below it (e.g. PostgreSQL's postmaster and its backends). */
 export function treeRssBytes(pid: number): number {
   return sumOverTree(pid, rssBytes);
 }

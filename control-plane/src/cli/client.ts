@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { projectRoot } from '../../../lib/project-root.js';
 import { daemonInfoFile, type DaemonInfo } from '../home.js';
+import { LOW_RATE_NODE_FLAGS } from '../nodes/project-service.js';
 import { isRunning } from '../runtimes/process/child.js';
 import { sleep, waitFor } from '../../../lib/wait.js';
 
@@ -107,7 +108,7 @@ export async function ensureControlPlane(home: string, listen?: string): Promise
   const log = openSync(join(home, 'logs', 'control-plane.log'), 'a');
   const cli = fileURLToPath(new URL('./main.js', import.meta.url));
   const entry = existsSync(cli) ? [cli] : ['--import', pathToFileURL(join(projectRoot(), 'node_modules', 'tsx', 'dist', 'loader.mjs')).href, cli.replace(/\.js$/, '.ts')];
-  const child = spawn(process.execPath, ['--max-semi-space-size=1', ...entry, 'serve', ...(listen ? ['--listen', listen] : [])], { detached: true, stdio: ['ignore', log, log], env: { ...process.env, REGLAB_HOME: home } });
+  const child = spawn(process.execPath, [...LOW_RATE_NODE_FLAGS, ...entry, 'serve', ...(listen ? ['--listen', listen] : [])], { detached: true, stdio: ['ignore', log, log], env: { ...process.env, REGLAB_HOME: home } });
   child.unref();
   const started = await waitFor(async () => {
     if (child.exitCode !== null) throw new Error(`the control plane exited at start (log: ${join(home, 'logs', 'control-plane.log')})`);

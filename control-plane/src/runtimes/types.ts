@@ -6,7 +6,7 @@ export type Program =
   | { type: 'node-binary'; name: string }
   | { type: 'system'; name: 'postgres' | 'redis-server' }
   /** One of the project's TypeScript services, by its compiled entry point under dist/. */
-  | { type: 'service'; entry: string }
+  | { type: 'service'; entry: string; /** Node's own flags, before the entry point (some, like V8's, are refused in NODE_OPTIONS). */ nodeFlags: string[] }
   /** A program that exists only as a container image (the image's entry point runs it). */
   | { type: 'image'; name: string };
 

@@ -40,8 +40,9 @@ export function btcdLaunch(placement: Placement, settings: BtcdSettings): Launch
       // a lab's chain is small: btcd's default 250 MiB UTXO cache only grows its memory
       '--utxocachemaxsize=16',
     ],
-    // Go returns memory to the system sooner below this soft limit
-    env: { GOMEMLIMIT: '96MiB' },
+    // a soft limit a little above a lab btcd's live heap: Go collects (and returns memory) sooner
+    // as it nears it; 96 MiB left btcd at 50 MiB RSS, 40 MiB at 43 (docs/benchmarks.md, memory)
+    env: { GOMEMLIMIT: '48MiB' },
   };
 }
 

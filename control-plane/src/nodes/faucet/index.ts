@@ -43,7 +43,7 @@ export const faucet: KindDefinition = {
       ...(adapter ? { ADAPTER_PUBLIC_URL: `http://127.0.0.1:${adapter.hostPorts.http}` } : {}),
       ...(settings.asset ? assetEnv(access, settings.asset, placement) : {}),
       NETWORK: 'regtest',
-    });
+    }, { lowRate: true });
   },
   probe: (access, service) => answersHttp(`http://${access.host.reach(service.name, 'http')}/api/status`),
   describe: async (access, service) => ({ url: `http://${access.host.reach(service.name, 'http')}/`, docs: `http://${access.host.reach(service.name, 'http')}/docs` }),

@@ -274,6 +274,6 @@ function containerId(handle: RuntimeHandle): string {
 
 /** The image's entry point is the program; a project service is its compiled file under /app/dist. */
 function command(launch: LaunchSpec): string[] {
-  if (launch.program.type === 'service') return [`${SERVICES_APP_DIR}/dist/${launch.program.entry}`, ...launch.args];
+  if (launch.program.type === 'service') return [...launch.program.nodeFlags, `${SERVICES_APP_DIR}/dist/${launch.program.entry}`, ...launch.args];
   return launch.args;
 }

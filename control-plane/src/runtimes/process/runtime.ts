@@ -79,18 +79,18 @@ function toProcessLaunch(launch: LaunchSpec, cwd: string): ProcessLaunch {
     case 'system':
       return { ...base, command: program.name === 'postgres' ? join(postgresBinDir(), 'postgres') : redisServerBinary() };
     case 'service':
-      return { ...base, ...serviceCommand(program.entry, launch.args) };
+      return { ...base, ...serviceCommand(program.entry, program.nodeFlags, launch.args) };
     case 'image':
       throw new Error(`${program.name} runs only in the docker runtime, from its container image`);
   }
 }
 
 /** A project service from dist/ when built, otherwise from its TypeScript source through tsx. */
-function serviceCommand(entry: string, args: string[]): { command: string; args: string[] } {
+function serviceCommand(entry: string, nodeFlags: string[], args: string[]): { command: string; args: string[] } {
   const root = projectRoot();
   const compiled = join(root, 'dist', entry);
-  if (existsSync(compiled)) return { command: process.execPath, args: [compiled, ...args] };
+  if (existsSync(compiled)) return { command: process.execPath, args: [...nodeFlags, compiled, ...args] };
   const source = join(root, entry.replace(/\.js$/, '.ts'));
   const tsxLoader = pathToFileURL(join(root, 'node_modules', 'tsx', 'dist', 'loader.mjs')).href;
-  return { command: process.execPath, args: ['--import', tsxLoader, source, ...args] };
+  return { command: process.execPath, args: [...nodeFlags, '--import', tsxLoader, source, ...args] };
 }
