@@ -90,8 +90,12 @@ describe('wallet-server wallets and API keys', () => {
     const theirs = (await call({ url: '/wallets' })).json().wallets as Array<{ id: string }>;
     expect(theirs.map((w) => w.id)).toEqual([own]);
     // through the wallet-key header, someone else's wallet is a rejected credential
+    // (for an access token the header's wallet is looked up with the user, in one query)
     const viaHeader = await as(app, mallory.accessToken, victim)({ url: `/payments/00000000-0000-7000-8000-000000000000` });
     expect(viaHeader.statusCode).toBe(401);
+    expect(viaHeader.json().error.code).toBe('WALLET_KEY_REJECTED');
+    const ownViaHeader = await as(app, mallory.accessToken, own)({ url: `/payments/00000000-0000-7000-8000-000000000000` });
+    expect(ownViaHeader.statusCode, 'her own wallet passes the header check: the payment is what is missing').toBe(404);
   });
 
   it('enforces API key scopes: read is GET only, invoice cannot move funds, full can', async () => {

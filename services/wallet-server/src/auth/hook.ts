@@ -2,11 +2,14 @@
 // learn nothing about request shapes: Bearer access token (sign-in session) or Bearer API key.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { forbidden, unauthorized } from '../errors.js';
+import { isUuid } from '../ids.js';
+import { findUserWithOwnedWallet } from '../wallets/store.js';
 import { API_KEY_PREFIX, findActiveApiKey } from './api-keys.js';
 import { scopeAllows, type Principal, type Scope } from './principal.js';
 import type { SessionStore } from './sessions.js';
 import { verifyAccessToken } from './tokens.js';
 import { findUserById } from './users.js';
+import { walletKeyOf } from './wallet-header.js';
 
 function bearer(request: FastifyRequest): string {
   const header = request.headers.authorization;
@@ -15,7 +18,13 @@ function bearer(request: FastifyRequest): string {
   return match[1]!;
 }
 
-async function resolve(app: FastifyInstance, sessions: SessionStore, token: string): Promise<Principal> {
+/** The wallet id of x-service-wallet-key when it is one (walletFromHeader answers the other cases). */
+function headerWalletId(request: FastifyRequest): string | undefined {
+  const value = walletKeyOf(request);
+  return value && isUuid(value) ? value : undefined;
+}
+
+async function resolve(app: FastifyInstance, sessions: SessionStore, token: string, walletId: string | undefined): Promise<Principal> {
   const isAdmin = (pubkey: string) => app.config.adminPubkeys.has(pubkey);
   if (token.startsWith(API_KEY_PREFIX)) {
     const key = await findActiveApiKey(app.db, token);
@@ -29,12 +38,16 @@ async function resolve(app: FastifyInstance, sessions: SessionStore, token: stri
   if (!claims) throw unauthorized('access token is invalid or expired; refresh it or sign in again', 'INVALID_TOKEN');
   // A live session is not enough: servers sharing TOKEN_SECRET and Redis (or a database reset
   // under a running Redis) accept a session whose user is not in this database.
-  const [alive, user] = await Promise.all([sessions.sessionAlive(claims.sid), findUserById(app.db, claims.sub)]);
+  // The wallet of x-service-wallet-key comes with the user, in one round trip (most calls name one).
+  const [alive, found] = await Promise.all([
+    sessions.sessionAlive(claims.sid),
+    walletId ? findUserWithOwnedWallet(app.db, claims.sub, walletId) : findUserById(app.db, claims.sub).then((user) => user && {}),
+  ]);
   if (!alive) throw unauthorized('session was logged out; sign in again', 'SESSION_ENDED');
-  if (!user) throw unknownUser();
+  if (!found) throw unknownUser();
   return {
     userId: claims.sub, pubkey: claims.pk, isAdmin: isAdmin(claims.pk), via: 'access_token', scope: 'full',
-    apiKeyId: null, walletRestriction: null, sessionId: claims.sid,
+    apiKeyId: null, walletRestriction: null, sessionId: claims.sid, ...found,
   };
 }
 
@@ -51,7 +64,7 @@ export function installAuthHook(app: FastifyInstance, sessions: SessionStore): v
     const auth = config.auth ?? 'user';
     const url = request.routeOptions.url;
     if (auth === 'public' || !url || DESCRIPTION_ROUTES.test(url)) return; // unknown routes fall through to 404
-    const principal = await resolve(app, sessions, bearer(request));
+    const principal = await resolve(app, sessions, bearer(request), headerWalletId(request));
     const needs: Scope = config.scope ?? (request.method === 'GET' || request.method === 'HEAD' ? 'read' : 'full');
     if (!scopeAllows(principal.scope, needs)) {
       throw forbidden(`this API key has scope "${principal.scope}"; ${request.method} ${url} needs "${needs}"`, 'INSUFFICIENT_SCOPE');

@@ -1,3 +1,5 @@
+import type { Wallet } from '../wallets/store.js';
+
 export type Scope = 'read' | 'invoice' | 'full';
 
 /** Who is calling: resolved by the auth hook from an access token or an API key. */
@@ -13,6 +15,9 @@ export interface Principal {
   walletRestriction: string | null;
   /** Sign-in session of an access token (revoked by logout). */
   sessionId: string | null;
+  /** The wallet x-service-wallet-key names, when it was looked up with the credential: null when it
+   * is not the caller's. */
+  wallet?: Wallet | null;
 }
 
 /** Per-route options, given as Fastify route `config`. */

@@ -3,8 +3,8 @@ import { invalid, notFound, unauthorized } from '../errors.js';
 import { isUuid } from '../ids.js';
 import { findOwnedWallet, type Wallet } from '../wallets/store.js';
 import { principalOf } from './hook.js';
+import { WALLET_KEY_HEADER, walletKeyOf } from './wallet-header.js';
 
-export const WALLET_KEY_HEADER = 'x-service-wallet-key';
 
 /** A wallet named in a path or body: the caller's, and allowed by a wallet-restricted API key;
  * anything else (missing, another user's, outside the key's wallet) is the same 404. */
@@ -21,13 +21,12 @@ export async function ownedWallet(request: FastifyRequest, walletId: string): Pr
  * caller). Missing or malformed: 400. Not the caller's or outside the API key's wallet: 401, as a
  * wallet key that does not fit the credential. */
 export async function walletFromHeader(request: FastifyRequest): Promise<Wallet> {
-  const raw = request.headers[WALLET_KEY_HEADER];
-  const value = Array.isArray(raw) ? raw[0] : raw;
+  const value = walletKeyOf(request);
   if (!value) throw invalid('MISSING_WALLET_KEY', `send the ${WALLET_KEY_HEADER} header with the id of the wallet to act on`);
   if (!isUuid(value)) throw invalid('INVALID_WALLET_KEY', `${WALLET_KEY_HEADER} must be a wallet id (UUID)`);
   const p = principalOf(request);
   const wallet = !p.walletRestriction || p.walletRestriction === value
-    ? await findOwnedWallet(request.server.db, p.userId, value)
+    ? (p.wallet !== undefined ? p.wallet : await findOwnedWallet(request.server.db, p.userId, value))
     : null;
   if (!wallet) throw unauthorized(`${WALLET_KEY_HEADER} does not name a wallet this credential may use`, 'WALLET_KEY_REJECTED');
   return wallet;

@@ -23,6 +23,21 @@ export async function createWallet(q: Queryable, userId: string, name: string, m
   return rows[0]!;
 }
 
+/** The user's existence and, in the same round trip, the wallet walletId if it is theirs: null when
+ * the user is not in this database, `{ wallet: null }` when the wallet is not theirs or not there. */
+export async function findUserWithOwnedWallet(q: Queryable, userId: string, walletId: string): Promise<{ wallet: Wallet | null } | null> {
+  const { rows } = await q.query<Wallet & { user_found: string }>(
+    `select u.id::text as user_found, ${COLUMNS.replace(/(^|, )/g, '$1w.')}
+     from users u left join wallets w on w.id = $2 and w.user_id = u.id where u.id = $1`,
+    [userId, walletId],
+  );
+  const row = rows[0];
+  if (!row) return null;
+  if (row.id === null) return { wallet: null };
+  const { user_found: _, ...wallet } = row;
+  return { wallet };
+}
+
 /** The wallet if it exists and belongs to userId; null otherwise (callers answer 404 either way). */
 export async function findOwnedWallet(q: Queryable, userId: string, id: string): Promise<Wallet | null> {
   const { rows } = await q.query<Wallet>(`select ${COLUMNS} from wallets where id = $1 and user_id = $2`, [id, userId]);
