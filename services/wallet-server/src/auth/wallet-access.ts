@@ -5,7 +5,6 @@ import { findOwnedWallet, type Wallet } from '../wallets/store.js';
 import { principalOf } from './hook.js';
 import { WALLET_KEY_HEADER, walletKeyOf } from './wallet-header.js';
 
-
 /** A wallet named in a path or body: the caller's, and allowed by a wallet-restricted API key;
  * anything else (missing, another user's, outside the key's wallet) is the same 404. */
 export async function ownedWallet(request: FastifyRequest, walletId: string): Promise<Wallet> {

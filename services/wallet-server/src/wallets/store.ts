@@ -14,6 +14,8 @@ export interface Wallet {
 }
 
 const COLUMNS = 'id::text, user_id::text, name, metadata, archived_at, created_at, updated_at';
+/** The same columns of a query that names the wallets table `w`. */
+const W_COLUMNS = COLUMNS.replace(/(^|, )/g, '$1w.');
 
 export async function createWallet(q: Queryable, userId: string, name: string, metadata: unknown): Promise<Wallet> {
   const { rows } = await q.query<Wallet>(
@@ -27,7 +29,7 @@ export async function createWallet(q: Queryable, userId: string, name: string, m
  * the user is not in this database, `{ wallet: null }` when the wallet is not theirs or not there. */
 export async function findUserWithOwnedWallet(q: Queryable, userId: string, walletId: string): Promise<{ wallet: Wallet | null } | null> {
   const { rows } = await q.query<Wallet & { user_found: string }>(
-    `select u.id::text as user_found, ${COLUMNS.replace(/(^|, )/g, '$1w.')}
+    `select u.id::text as user_found, ${W_COLUMNS}
      from users u left join wallets w on w.id = $2 and w.user_id = u.id where u.id = $1`,
     [userId, walletId],
   );
