@@ -336,8 +336,13 @@ describeOnEachNodeKind((kind, infra) => {
       const other = await enrollAndSignIn(server.app);
       expect((await as(server.app, other.accessToken)({ url: '/admin/node-health' })).statusCode).toBe(403);
 
-      const audit = (await as(server.app, user.accessToken)({ url: '/admin/audit?limit=200' })).json().items.map((i: { action: string }) => i.action);
-      expect(audit).toEqual(expect.arrayContaining(['payment.invoice_created', 'payment.pay', 'payment.keysend', 'lnurl.withdraw']));
+      const items = (await as(server.app, user.accessToken)({ url: '/admin/audit?limit=200' })).json().items;
+      expect(items.map((i: { action: string }) => i.action)).toEqual(expect.arrayContaining(['payment.invoice_created', 'payment.pay', 'payment.keysend', 'lnurl.withdraw']));
+      // an invoice's audit row names the payment it recorded
+      const created = items.find((i: { action: string }) => i.action === 'payment.invoice_created');
+      const invoice = await server.app.ledger.getPayment(created.details.payment_id, created.target_id);
+      expect(invoice).toMatchObject({ direction: 'in', kind: 'invoice' });
+      expect(created.details.amount_msat).toBe(invoice!.amountMsat.toString());
 
       const health = await server.app.inject({ url: '/health' });
       expect(health.statusCode).toBe(200);

@@ -87,6 +87,8 @@ async function lockActiveWallets(tx: Queryable, walletIds: string[]): Promise<vo
 }
 
 interface NewPayment {
+  /** Given when the caller needs it before the insert (an audit event naming it); new otherwise. */
+  id?: string;
   walletId: string;
   direction: 'in' | 'out';
   kind: Payment['kind'];
@@ -105,11 +107,12 @@ interface NewPayment {
   expiresAt?: Date | null;
 }
 
-async function insertPayments(tx: Queryable, payments: NewPayment[]): Promise<Payment[]> {
+/** Inserts payments, and with `audit` its audit row (auditRowJson) in the same statement. */
+async function insertPayments(tx: Queryable, payments: NewPayment[], audit: string | null = null): Promise<Payment[]> {
   const cols = 17;
   const values: unknown[] = [];
   const tuples = payments.map((p, i) => {
-    values.push(newId(), p.walletId, p.direction, p.kind, p.status, p.paymentHash ?? null, p.bolt11 ?? null,
+    values.push(p.id ?? newId(), p.walletId, p.direction, p.kind, p.status, p.paymentHash ?? null, p.bolt11 ?? null,
       p.preimage ?? null, p.destPubkey ?? null, p.description ?? null, (p.amountMsat ?? 0n).toString(),
       (p.feeLimitMsat ?? 0n).toString(), p.assetId ?? null, p.assetAmount?.toString() ?? null, p.transferId ?? null,
       p.counterpartyWalletId ?? null, p.expiresAt ?? null);
@@ -118,11 +121,18 @@ async function insertPayments(tx: Queryable, payments: NewPayment[]): Promise<Pa
       ${n(11)}::bigint, ${n(12)}::bigint, ${n(13)}, ${n(14)}::numeric, ${n(15)}::uuid, ${n(16)}::uuid, ${n(17)}::timestamptz,
       case when ${n(5)} = 'pending' then null else now() end)`;
   });
+  // a data-modifying WITH runs whether or not the query reads it
+  const audited = audit === null ? '' : `, audited as (
+       insert into audit_log (id, user_id, action, target_type, target_id, details, ip)
+       select (a->>'id')::uuid, (a->>'user_id')::uuid, a->>'action', a->>'target_type', a->>'target_id', a->'details', a->>'ip'
+       from (select $${values.push(audit)}::jsonb as a) event)`;
   const { rows } = await tx.query<PaymentRow>(
-    `insert into payments (id, wallet_id, direction, kind, status, payment_hash, bolt11, preimage, dest_pubkey,
-       description, amount_msat, fee_limit_msat, asset_id, asset_amount, transfer_id, counterparty_wallet_id,
-       expires_at, settled_at)
-     values ${tuples.join(', ')} returning ${PAYMENT_COLUMNS}`,
+    `with inserted as (
+       insert into payments (id, wallet_id, direction, kind, status, payment_hash, bolt11, preimage, dest_pubkey,
+         description, amount_msat, fee_limit_msat, asset_id, asset_amount, transfer_id, counterparty_wallet_id,
+         expires_at, settled_at)
+       values ${tuples.join(', ')} returning ${PAYMENT_COLUMNS})${audited}
+     select * from inserted`,
     values,
   );
   return rows.map(toPayment);
@@ -256,9 +266,12 @@ export class Ledger {
     });
   }
 
-  /** Records an invoice we issued: pending, no balance change until settleIncoming. */
-  async createIncoming(input: IncomingInput): Promise<Payment> {
-    const [p] = await insertPayments(this.db, [{ ...input, direction: 'in', status: 'pending' }]);
+  /** Records an invoice we issued: pending, no balance change until settleIncoming. Its audit
+   * event (the payment's id added to its details) is written in the same statement. */
+  async createIncoming(input: IncomingInput, audit?: AuditEvent): Promise<Payment> {
+    const id = newId();
+    const event = audit && { ...audit, details: { payment_id: id, ...audit.details } };
+    const [p] = await insertPayments(this.db, [{ ...input, id, direction: 'in', status: 'pending' }], auditRowJson(event));
     return p!;
   }
 

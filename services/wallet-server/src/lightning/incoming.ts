@@ -4,6 +4,7 @@
 // invoice against the node (also run at start) catches what was settled while the server was down
 // or the stream was broken.
 import type { FastifyBaseLogger } from 'fastify';
+import type { AuditEvent } from '../audit/audit.js';
 import { invalid } from '../errors.js';
 import type { Ledger, Payment } from '../ledger/index.js';
 import type { NodeGateway, RgbAmount } from './gateway.js';
@@ -31,7 +32,8 @@ export class IncomingInvoices {
     private readonly reconcileMs: number,
   ) {}
 
-  async create(input: NewInvoice): Promise<Payment> {
+  /** The node's invoice, then its record (with `audit`, its audit event in the same statement). */
+  async create(input: NewInvoice, audit?: AuditEvent): Promise<Payment> {
     if (input.asset) {
       if (!this.gateway.supportsAssets) {
         throw invalid('ASSETS_NEED_RGB_NODE', `asset_id/asset_amount need an RGB Lightning Node (NODE_KIND=rln); this server runs on ${this.gateway.kind}`);
@@ -45,7 +47,7 @@ export class IncomingInvoices {
       walletId: input.walletId, kind: 'invoice', amountMsat: input.amountMsat, paymentHash: inv.paymentHash,
       bolt11: inv.bolt11, description: input.description ?? null, expiresAt: inv.expiresAt,
       assetId: input.asset?.assetId ?? null, assetAmount: input.asset?.amount ?? null,
-    });
+    }, audit);
   }
 
   /** Brings one pending invoice up to date with the node; returns the record as it now is. */

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { amountSchema, parseAmount } from '../amounts.js';
-import { recordAudit, type AuditEvent } from '../audit/audit.js';
+import type { AuditEvent } from '../audit/audit.js';
 import { principalOf } from '../auth/hook.js';
 import { isValidPubkey, PUBKEY_PATTERN } from '../auth/keys.js';
 import { walletFromHeader, walletKeyHeaderSchema } from '../auth/wallet-access.js';
@@ -58,15 +58,12 @@ export function paymentRoutes(incoming: IncomingInvoices, outgoing: OutgoingPaym
       if ((b.asset_id == null) !== (b.asset_amount == null)) {
         throw invalid('INVALID_ASSET', 'asset_id and asset_amount go together: give both or neither');
       }
+      const amountMsat = parseAmount(b.amount_msat, 'amount_msat');
+      const asset = b.asset_id != null ? { assetId: b.asset_id, amount: parseAmount(b.asset_amount, 'asset_amount') } : undefined;
       const p = await incoming.create({
-        walletId: wallet.id,
-        amountMsat: parseAmount(b.amount_msat, 'amount_msat'),
-        expirySec: b.expiry_sec ?? DEFAULT_EXPIRY_SEC,
-        description: b.description ?? undefined,
-        asset: b.asset_id != null ? { assetId: b.asset_id, amount: parseAmount(b.asset_amount, 'asset_amount') } : undefined,
-      });
-      await recordAudit(app.db, audit(request, 'payment.invoice_created', wallet.id, {
-        payment_id: p.id, amount_msat: p.amountMsat.toString(), asset_id: p.assetId, asset_amount: p.assetAmount?.toString() ?? null,
+        walletId: wallet.id, amountMsat, expirySec: b.expiry_sec ?? DEFAULT_EXPIRY_SEC, description: b.description ?? undefined, asset,
+      }, audit(request, 'payment.invoice_created', wallet.id, {
+        amount_msat: amountMsat.toString(), asset_id: asset?.assetId ?? null, asset_amount: asset?.amount.toString() ?? null,
       }));
       return { payment_request: p.bolt11, payment_hash: p.paymentHash, expires_at: p.expiresAt?.toISOString(), payment: paymentJson(p) };
     });
