@@ -1,6 +1,6 @@
 // Ledger.payInvoiceInternally (the ledger_pay_invoice statement) on real Postgres: an invoice of one
 // wallet paid by another without the node — both legs of an RGB invoice, the node-invoice cancel
-// row, and every refusal changing nothing.
+// row, every refusal changing nothing, and a hash this server issued no invoice for left to the node.
 import { describe, expect, it } from 'vitest';
 import type { Balance } from '../../services/wallet-server/src/ledger/index.js';
 import { archiveWallet } from '../../services/wallet-server/src/wallets/store.js';
@@ -26,8 +26,8 @@ describe('paying an invoice of another wallet internally, on real Postgres', () 
     const [payer, payee] = [await pg.wallet(), await pg.wallet()];
     await fundBtc(payer, 5_000_000n);
     const inv = await invoice(payee, 1_500_000n);
-    const { transferId, out, in: paid } = await pg.ledger.payInvoiceInternally({ payerWalletId: payer, invoicePaymentId: inv.id,
-      audit: { userId: pg.userId, action: 'payment.pay', targetType: 'wallet', targetId: payer } });
+    const { transferId, out, in: paid } = (await pg.ledger.payInvoiceInternally({ payerWalletId: payer, paymentHash: inv.paymentHash!,
+      audit: { userId: pg.userId, action: 'payment.pay', targetType: 'wallet', targetId: payer } }))!;
     expect(out).toMatchObject({ walletId: payer, direction: 'out', kind: 'pay', status: 'succeeded', amountMsat: 1_500_000n, feeMsat: 0n,
       paymentHash: inv.paymentHash, transferId, counterpartyWalletId: payee });
     expect(paid).toMatchObject({ id: inv.id, status: 'succeeded', transferId, counterpartyWalletId: payer });
@@ -50,7 +50,7 @@ describe('paying an invoice of another wallet internally, on real Postgres', () 
     await fundBtc(payer, 4_000_000n);
     await pg.ledger.recordReceived({ walletId: payer, kind: 'invoice', amountMsat: 0n, assetId: 'rgb:asset', assetAmount: 50n });
     const inv = await invoice(payee, 3_000_000n, { assetId: 'rgb:asset', assetAmount: 20n });
-    await pg.ledger.payInvoiceInternally({ payerWalletId: payer, invoicePaymentId: inv.id });
+    await pg.ledger.payInvoiceInternally({ payerWalletId: payer, paymentHash: inv.paymentHash! });
     const rgb = (balances: Balance[]) => balances.find((b) => b.assetKind === 'rgb')?.amount;
     expect(await pg.ledger.btcBalanceMsat(payer)).toBe(1_000_000n);
     expect(rgb(await pg.ledger.balances(payer))).toBe(30n);
@@ -61,23 +61,30 @@ describe('paying an invoice of another wallet internally, on real Postgres', () 
   it('refuses, changing nothing: short of msat or of the asset, own invoice, paid, expired, archived wallet', async () => {
     const [payer, payee, archived] = [await pg.wallet(), await pg.wallet(), await pg.wallet()];
     await fundBtc(payer, 1_000_000n);
-    const pay = (walletId: string, invoiceId: string) => pg.ledger.payInvoiceInternally({ payerWalletId: walletId, invoicePaymentId: invoiceId });
+    const pay = (walletId: string, invoice: { paymentHash: string | null }) => pg.ledger.payInvoiceInternally({ payerWalletId: walletId, paymentHash: invoice.paymentHash! });
     const before = await snapshot(payer, payee);
 
     const tooBig = await invoice(payee, 2_000_000n);
-    await expect(pay(payer, tooBig.id)).rejects.toMatchObject({ code: 'INSUFFICIENT_FUNDS', message: expect.stringContaining('2000000 msat') });
+    await expect(pay(payer, tooBig)).rejects.toMatchObject({ code: 'INSUFFICIENT_FUNDS', message: expect.stringContaining('2000000 msat') });
     const assetShort = await invoice(payee, 500_000n, { assetId: 'rgb:none', assetAmount: 1n });
-    expect(await code(pay(payer, assetShort.id))).toBe('INSUFFICIENT_FUNDS');
-    expect(await code(pay(payee, tooBig.id))).toBe('SELF_PAYMENT');
+    expect(await code(pay(payer, assetShort))).toBe('INSUFFICIENT_FUNDS');
+    expect(await code(pay(payee, tooBig))).toBe('SELF_PAYMENT');
     const expired = await invoice(payee, 1_000n, { expiresAt: new Date(Date.now() - 1000) });
-    expect(await code(pay(payer, expired.id))).toBe('INVOICE_EXPIRED');
+    expect(await code(pay(payer, expired))).toBe('INVOICE_EXPIRED');
     const archivedInvoice = await invoice(archived, 1_000n);
     await pg.db.transaction((tx) => archiveWallet(tx, archived));
-    expect(await code(pay(payer, archivedInvoice.id))).toBe('WALLET_ARCHIVED');
-    expect(await code(pay(payer, newId()))).toBe('NOT_FOUND');
+    expect(await code(pay(payer, archivedInvoice))).toBe('WALLET_ARCHIVED');
+    // no invoice of this server has the hash: left to the node, nothing paid here
+    expect(await pay(payer, { paymentHash: hash() })).toBeNull();
+
     const created = 4; // the four invoices above
     const after = await snapshot(payer, payee);
     expect({ ...after, payments: String(Number(after.payments) - created) }).toEqual(before);
+
+    // an incoming payment of the hash that is no invoice (a keysend received) is not paid internally either
+    const keysend = await pg.ledger.recordReceived({ walletId: payee, kind: 'keysend', amountMsat: 1_000n, paymentHash: hash() });
+    expect(await pay(payer, keysend)).toBeNull();
+    expect(await pg.ledger.btcBalanceMsat(payer)).toBe(1_000_000n);
   });
 
   it('lets exactly one of ten concurrent payers pay one invoice', async () => {
@@ -85,7 +92,7 @@ describe('paying an invoice of another wallet internally, on real Postgres', () 
     const payers = await Promise.all(Array.from({ length: 10 }, () => pg.wallet()));
     await Promise.all(payers.map((p) => fundBtc(p, 1_000_000n)));
     const inv = await invoice(payee, 700_000n);
-    const results = await Promise.all(payers.map((p) => code(pg.ledger.payInvoiceInternally({ payerWalletId: p, invoicePaymentId: inv.id }))));
+    const results = await Promise.all(payers.map((p) => code(pg.ledger.payInvoiceInternally({ payerWalletId: p, paymentHash: inv.paymentHash! }))));
     expect(results.filter((r) => r === 'paid')).toHaveLength(1);
     expect(results.filter((r) => r === 'INVOICE_ALREADY_PAID')).toHaveLength(9);
     expect(await pg.ledger.btcBalanceMsat(payee)).toBe(700_000n);

@@ -337,17 +337,24 @@ export class Ledger {
     }
   }
 
-  /** Pays a pending invoice issued to another wallet of this server without the node: the payer's
-   * out payment (kind 'pay', succeeded, no fee), the invoice's credit and a node_invoice_cancels
-   * row (its node invoice is to be cancelled), in one statement (ledger_pay_invoice, migration 6).
-   * 400 for the payee's own wallet, a paid, failed or expired invoice, or insufficient funds. */
-  async payInvoiceInternally(input: { payerWalletId: string; invoicePaymentId: string; audit?: AuditEvent }): Promise<Transfer> {
+  /** Pays the invoice of `paymentHash` without the node when another wallet of this server issued
+   * it (the newest incoming payment of that hash is an invoice): the payer's out payment (kind 'pay',
+   * succeeded, no fee), the invoice's credit and a node_invoice_cancels row (its node invoice is to
+   * be cancelled), in one statement (ledger_pay_invoice, migration 6). Null when this server issued
+   * no invoice of that hash: it is paid through the node. 400 for the payee's own wallet, a paid,
+   * failed or expired invoice, or insufficient funds. */
+  async payInvoiceInternally(input: { payerWalletId: string; paymentHash: string; audit?: AuditEvent }): Promise<Transfer | null> {
     const transferId = newId();
     try {
+      // the filter on the newest payment applies before the join, so the function runs only for an invoice
       const { rows } = await this.db.query<PaymentRow>(
-        `select ${PAYMENT_COLUMNS} from ledger_pay_invoice($1, $2, $3::uuid[], $4::jsonb)`,
-        [input.payerWalletId, input.invoicePaymentId, [newId(), transferId, newId(), newId(), newId(), newId()], auditRowJson(input.audit)],
+        `select ${PAYMENT_COLUMNS} from (
+           select paid.* from (select id, kind from payments where payment_hash = $2 and direction = 'in' order by id desc limit 1) newest
+           cross join lateral ledger_pay_invoice($1, newest.id, $3::uuid[], $4::jsonb) paid
+           where newest.kind = 'invoice') paid`,
+        [input.payerWalletId, input.paymentHash, [newId(), transferId, newId(), newId(), newId(), newId()], auditRowJson(input.audit)],
       );
+      if (rows.length === 0) return null;
       const [out, paid] = rows.map(toPayment);
       return { transferId, out: out!, in: paid! };
     } catch (err) {

@@ -46,8 +46,8 @@ export class OutgoingPayments {
     const inv = decodeBolt11(bolt11, this.options.network);
     if (!inv.amountMsat) throw invalid('AMOUNT_REQUIRED', 'the invoice has no amount; this server pays only invoices that name one');
     if (inv.expiresAt.getTime() <= Date.now()) throw invalid('INVOICE_EXPIRED', 'the invoice has expired; ask the payee for a new one');
-    const local = await this.ledger.findByHash(inv.paymentHash, undefined, 'in');
-    if (local?.kind === 'invoice') return this.payInternally(walletId, local, audit);
+    const internal = await this.payInternally(walletId, inv.paymentHash, audit);
+    if (internal) return internal;
     if (this.gateway.supportsAssets) {
       const decoded = await nodeCall(this.gateway.kind, () => this.gateway.decodeInvoice(bolt11));
       if (decoded.asset) throw invalid('RGB_PAY_UNSUPPORTED', 'paying RGB asset invoices to other nodes is not supported yet; only BTC invoices');
@@ -89,15 +89,17 @@ export class OutgoingPayments {
     }
   }
 
-  /** Settles in the ledger alone: the node is not asked. An invoice paid on the node from outside
-   * that the server has not seen yet, or paid there before its cancel lands, is credited to the
-   * payee as a second payment (invoice-cancels.ts). */
-  private async payInternally(walletId: string, invoice: Payment, audit: AuditEvent): Promise<Payment> {
-    const { out } = await this.ledger.payInvoiceInternally({
-      payerWalletId: walletId, invoicePaymentId: invoice.id, audit: { ...audit, details: { ...audit.details, internal: true } },
+  /** An invoice another wallet here issued is settled in the ledger alone: the node is not asked;
+   * null for any other invoice. An invoice paid on the node from outside that the server has not
+   * seen yet, or paid there before its cancel lands, is credited to the payee as a second payment
+   * (invoice-cancels.ts). */
+  private async payInternally(walletId: string, paymentHash: string, audit: AuditEvent): Promise<Payment | null> {
+    const paid = await this.ledger.payInvoiceInternally({
+      payerWalletId: walletId, paymentHash, audit: { ...audit, details: { ...audit.details, internal: true } },
     });
+    if (!paid) return null;
     this.cancels.wake();
-    return out;
+    return paid.out;
   }
 
   /** Hands a reserved payment to the node and waits up to payWaitMs for the final answer; the
