@@ -1,7 +1,7 @@
 // The node invoice of an internally paid invoice is cancelled here, off the request path. The
 // internal payment writes a node_invoice_cancels row in its own transaction
 // (ledger.payInvoiceInternally); this worker cancels each pending one on the node and closes the
-// row with the node's final state: right after each internal payment, on a timer, and at start
+// row with the node's final state: shortly after internal payments, on a timer, and at start
 // (what a crash left). A node invoice someone outside paid before the cancel landed holds that
 // payer's money on the node: it is credited to the payee as a second payment of the invoice, in
 // the transaction that closes the row, so it is counted once and never lost.
@@ -23,12 +23,16 @@ interface PendingCancel {
 type Outcome = 'closed' | 'paid_on_node' | 'unknown_to_node';
 
 const BATCH = 64;
+/** How long a wake waits before its pass, so the internal payments of that moment share it (a
+ * query or two for them all, not for each). */
+const GATHER_MS = 50;
 /** Node calls in flight at once: enough to keep up with internal payments, few enough to leave the
  * node to the invoices being created. */
 const PARALLEL = 4;
 
 export class NodeInvoiceCancels {
   private timer: NodeJS.Timeout | null = null;
+  private gathering: NodeJS.Timeout | null = null;
   private draining: Promise<void> | null = null;
   private wokenWhileDraining = false;
   private stopped = false;
@@ -50,10 +54,15 @@ export class NodeInvoiceCancels {
     this.timer.unref();
   }
 
-  /** After an internal payment: works through the pending cancels now, or right after the pass
-   * under way (while the node is failing, the timer's next pass takes it). */
+  /** After an internal payment: works through the pending cancels GATHER_MS later, or after the
+   * pass under way (while the node is failing, the timer's next pass takes it). */
   wake(): void {
-    if (!this.failing) this.pass();
+    if (this.failing || this.gathering) return;
+    this.gathering = setTimeout(() => {
+      this.gathering = null;
+      this.pass();
+    }, GATHER_MS);
+    this.gathering.unref();
   }
 
   private pass(): void {
@@ -82,6 +91,7 @@ export class NodeInvoiceCancels {
   async stop(): Promise<void> {
     this.stopped = true;
     if (this.timer) clearInterval(this.timer);
+    if (this.gathering) clearTimeout(this.gathering);
     await this.draining;
   }
 
