@@ -13,6 +13,8 @@ import {
 
 /** TLV record type of a keysend preimage (what lnd's --accept-keysend reads). */
 const KEYSEND_TYPE = '5482373484';
+/** How long a broken invoice stream waits before it is opened again. */
+const INVOICE_STREAM_REOPEN_MS = 1_000;
 
 /** ln-service fails with [code, 'Message', {err}]; lnd's own text is in err.details. */
 function lndErrorText(err: unknown): string {
@@ -159,14 +161,31 @@ export class LndGateway implements NodeGateway {
     await call('cancelInvoice', () => cancelHodlInvoice({ lnd: this.lnd, id: paymentHash }));
   }
 
+  /** A stream that broke (lnd restarting, or down) is dropped and a new one opened a second later:
+   * ln-service's own restart leaves two listeners behind on its emitter each time, thousands while
+   * lnd is down for an hour. Invoices settled in a gap are found by the periodic reconcile. */
   watchSettledInvoices(onSettled: (paymentHash: string) => void): () => void {
-    const sub = subscribeToInvoices({ lnd: this.lnd, restart_delay_ms: 1000 });
-    sub.on('invoice_updated', (inv: { id: string; is_confirmed: boolean }) => {
-      if (inv.is_confirmed) onSettled(inv.id);
-    });
-    // It restarts by itself; invoices settled in a gap are found by the periodic reconcile.
-    sub.on('error', () => undefined);
-    return this.track(sub);
+    let stopped = false;
+    let reopen: NodeJS.Timeout | undefined;
+    let untrack = () => {};
+    const open = () => {
+      const sub = subscribeToInvoices({ lnd: this.lnd });
+      untrack = this.track(sub);
+      sub.on('invoice_updated', (inv: { id: string; is_confirmed: boolean }) => {
+        if (inv.is_confirmed) onSettled(inv.id);
+      });
+      // also emitted when the stream ends without an error
+      sub.once('error', () => {
+        untrack();
+        if (!stopped) reopen = setTimeout(open, INVOICE_STREAM_REOPEN_MS);
+      });
+    };
+    open();
+    return () => {
+      stopped = true;
+      clearTimeout(reopen);
+      untrack();
+    };
   }
 
   payInvoice(input: PayInvoiceInput): Promise<PaymentOutcome> {
