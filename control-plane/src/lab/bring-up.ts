@@ -67,9 +67,10 @@ export function newLabState(spec: LabSpec, specText: string, dir: string, option
 }
 
 /**
- * Brings a lab up: chain, initial blocks, nodes and infrastructure, then funding and channels while
- * the lab services start; the last phase, services, is what is left of their start after the
- * channels. Each service is reported as it becomes ready; each phase's duration is recorded.
+ * Brings a lab up: chain, initial blocks, nodes and infrastructure, then funding (and the lab's
+ * assets) and channels while the lab services start; the last phase, services, is what is left of
+ * their start after the channels. Each service is reported as it becomes ready; each phase's
+ * duration is recorded.
  */
 export async function bringUp(lab: LabState, options: LabDriverOptions): Promise<LabSession> {
   const session = new LabSession(lab, options.runtimeOptions, options.controlPlaneUrl);
@@ -86,15 +87,23 @@ export async function bringUp(lab: LabState, options: LabDriverOptions): Promise
     await phase('chain', () => startAll([CHAIN_SERVICE]));
     await phase('initial blocks', () => mineBlocks(session, lab.spec.mining.initial_blocks));
     await phase('nodes', () => startAll(Object.values(lab.services).filter((s) => s.name !== CHAIN_SERVICE && (!labServiceKinds.has(s.kind) || neededByNodes.has(s.name))).map((s) => s.name)));
-    // the lab services need their nodes up, not funded: they start while the funding and channels are made
+    // the lab services need their nodes up, not funded nor joined by channels, so they start while
+    // those are made; but after the lab's assets are issued, when it declares some (an asset faucet gives one)
     const rest = Object.values(lab.services).filter((s) => s.status === 'pending' && !nodeNames.has(s.name)).map((s) => s.name);
-    const services = startAll(rest);
-    services.catch(() => undefined); // its failure is awaited below, not unhandled meanwhile
+    let services = Promise.resolve();
+    const startServices = () => {
+      services = startAll(rest);
+      services.catch(() => undefined); // its failure is awaited below, not unhandled meanwhile
+    };
+    if (lab.spec.assets.length === 0) startServices();
     try {
       await phase('funding', () => fundNodes(session));
       const finishing = lab.spec.nodes.filter((node) => node.funding_sat > 0 && kindDefinition(node.kind).afterFunding);
       if (finishing.length > 0) await phase('node set-up', () => Promise.all(finishing.map((node) => kindDefinition(node.kind).afterFunding!(session, node.name))));
-      if (lab.spec.assets.length > 0) await phase('assets', () => issueDeclaredAssets(session));
+      if (lab.spec.assets.length > 0) {
+        await phase('assets', () => issueDeclaredAssets(session));
+        startServices();
+      }
       if (lab.spec.channels.length > 0) await phase('channels', () => openDeclaredChannels(session));
     } catch (error) {
       await services.catch(() => undefined); // nothing goes on starting under a failed lab
