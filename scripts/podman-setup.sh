@@ -48,6 +48,16 @@ answers() {
   curl -sf --max-time 3 --unix-socket "$socket" http://d/_ping >/dev/null 2>&1
 }
 
+# A service started from a folder since removed (a clone of an earlier run) still answers, but
+# every container it starts fails (conmon: "Failed to get working directory"): it is restarted.
+for pid in $(pgrep -f "podman system service .*unix://$socket" || true); do
+  if readlink "/proc/$pid/cwd" | grep -q ' (deleted)$'; then
+    echo "restarting podman system service $pid: its working directory was removed"
+    kill "$pid"
+    for _ in $(seq 1 20); do kill -0 "$pid" 2>/dev/null || break; sleep 0.5; done
+  fi
+done
+
 if answers; then
   echo "Podman's Docker API answers on unix://$socket"
   exit 0
@@ -56,7 +66,8 @@ fi
 mkdir -p "$(dirname "$socket")"
 rm -f "$socket"
 echo "starting podman system service on unix://$socket (log: $log)"
-nohup podman system service --time=0 "unix://$socket" >>"$log" 2>&1 &
+# from / so that no folder of this run is its working directory
+(cd / && nohup podman system service --time=0 "unix://$socket" >>"$log" 2>&1 &)
 for _ in $(seq 1 60); do
   if answers; then
     echo "Podman's Docker API answers on unix://$socket"
