@@ -71,8 +71,17 @@ function failuresOf(report: string): string {
   return failures.length > 20_000 ? `${failures.slice(0, 20_000)}\n…` : failures;
 }
 
-/** The closing summary of schemathesis's report (operations and test cases, checks, warnings). */
-function summaryOf(report: string): string {
+/**
+ * The closing summary of schemathesis's report (operations and test cases, checks, warnings), without
+ * its `=== … ===` banners: printed in a test's output, pytest's closing-line format ("=== 2 warnings in
+ * 60.00s ===") is read by CI systems as a Python run of no test.
+ */
+export function summaryOf(report: string): string {
   const start = report.lastIndexOf('SUMMARY');
-  return start >= 0 ? report.slice(report.lastIndexOf('\n', start) + 1).trim() : report.trim().split('\n').slice(-15).join('\n');
+  const summary = start >= 0 ? report.slice(report.lastIndexOf('\n', start) + 1) : report.trim().split('\n').slice(-15).join('\n');
+  return summary
+    .split('\n')
+    .filter((line) => !/^=+( .* =+)?$/.test(line.trim()))
+    .join('\n')
+    .trim();
 }
