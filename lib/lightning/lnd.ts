@@ -49,6 +49,14 @@ function useLndCipherSuites(): void {
   if (process.env.GRPC_SSL_CIPHER_SUITES !== services.grpcSslCipherSuites) process.env.GRPC_SSL_CIPHER_SUITES = services.grpcSslCipherSuites;
 }
 
+/**
+ * grpc-js waits 1 s after a failed connection attempt, then 1.6 times longer after each next one, up
+ * to 2 minutes: a client whose lnd was down a minute could go on failing (502 in the wallet server)
+ * for a minute after lnd is back. A lab's lnd is on this machine or its container network, where an
+ * attempt costs a refused connection: try at least every second.
+ */
+const RECONNECT_BACKOFF = { 'grpc.initial_reconnect_backoff_ms': 250, 'grpc.max_reconnect_backoff_ms': 1_000 };
+
 /** What a client needs to reach one lnd node: where, its TLS certificate and a macaroon. */
 export interface LndCredentials {
   /** host:port of lnd's gRPC. */
@@ -63,7 +71,7 @@ export interface LndCredentials {
 export function connectLnd(credentials: LndCredentials): AuthenticatedLnd {
   const { credentials: channelCredentials } = grpcCredentials({ cert: credentials.certBase64, macaroon: credentials.macaroonHex });
   useLndCipherSuites();
-  const options = { 'grpc.max_receive_message_length': -1, 'grpc.max_send_message_length': -1 };
+  const options = { 'grpc.max_receive_message_length': -1, 'grpc.max_send_message_length': -1, ...RECONNECT_BACKOFF };
   return lazyServices(services.serviceTypes, (service) => serviceClient(service, credentials.socket, channelCredentials, options)) as AuthenticatedLnd;
 }
 
@@ -71,7 +79,7 @@ export function connectLnd(credentials: LndCredentials): AuthenticatedLnd {
 export function connectLndUnauthenticated(socket: string, certBase64: string): UnauthenticatedLnd {
   const { ssl } = grpcSsl({ cert: certBase64 });
   useLndCipherSuites();
-  return lazyServices(services.unauthenticatedServiceTypes, (service) => serviceClient(service, socket, ssl)) as UnauthenticatedLnd;
+  return lazyServices(services.unauthenticatedServiceTypes, (service) => serviceClient(service, socket, ssl, RECONNECT_BACKOFF)) as UnauthenticatedLnd;
 }
 
 /**

@@ -61,6 +61,9 @@ export interface DecodedInvoice {
   asset: RgbAmount | null;
 }
 
+/** Why a node's invoice stream was opened again: it ended or failed, or it stopped announcing invoices. */
+export type StreamReopenReason = 'broken' | 'silent';
+
 /** The node's final answer for an outgoing payment, or that it has none yet. */
 export type PaymentOutcome =
   | { status: 'succeeded'; feeMsat: bigint; preimage: string | null }
@@ -101,8 +104,12 @@ export interface NodeGateway {
   /** Makes an open invoice unpayable; absent where the node cannot cancel invoices (RLN). */
   cancelInvoice?(paymentHash: string): Promise<void>;
   /** Pushes the hash of every invoice the node settles from now on; returns an unsubscribe.
-   * Nodes without a push stream return null (the server then polls lookupInvoice). */
-  watchSettledInvoices(onSettled: (paymentHash: string) => void): (() => void) | null;
+   * Nodes without a push stream return null (the server then polls lookupInvoice). A stream that
+   * broke or fell silent and was opened again is told to onStreamReopened. */
+  watchSettledInvoices(
+    onSettled: (paymentHash: string) => void,
+    onStreamReopened?: (reason: StreamReopenReason) => void,
+  ): (() => void) | null;
   /** Sends and resolves with the node's final answer ('pending' only when the node could not be
    * asked to the end, e.g. the connection dropped). */
   payInvoice(input: PayInvoiceInput): Promise<PaymentOutcome>;

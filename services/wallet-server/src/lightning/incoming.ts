@@ -1,13 +1,13 @@
 // Invoices this server issues, and their settlement: a node invoice that is paid credits its
 // wallet exactly once (ledger.settleIncoming is idempotent per payment, and a hash has one invoice
-// record). The node's push stream (lnd) triggers it at once; a periodic reconcile of every pending
-// invoice against the node (also run at start) catches what was settled while the server was down
-// or the stream was broken.
+// record). The node's push stream (lnd) triggers it at once, and after a break delivers what was
+// settled meanwhile; a periodic reconcile of every pending invoice against the node (also run at start,
+// and when the stream fell silent) catches what was settled while the server was down.
 import type { FastifyBaseLogger } from 'fastify';
 import type { AuditEvent } from '../audit/audit.js';
 import { invalid } from '../errors.js';
 import type { Ledger, Payment } from '../ledger/index.js';
-import type { NodeGateway, RgbAmount } from './gateway.js';
+import type { NodeGateway, RgbAmount, StreamReopenReason } from './gateway.js';
 import { nodeCall } from './node-call.js';
 import { RGB_MIN_MSAT } from './rules.js';
 
@@ -68,6 +68,14 @@ export class IncomingInvoices {
     if (p) await this.refresh(p);
   }
 
+  /** A broken stream is opened again from its last settlement, and breaks every second while the node
+   * is down (not worth a warning each time); what a silent stream missed is found by a reconcile. */
+  private onStreamReopened(reason: StreamReopenReason): void {
+    if (reason === 'broken') return this.log.debug("the node's invoice stream broke; opened again");
+    this.log.warn("the node's invoice stream fell silent (an invoice added was not announced); opened again, reconciling");
+    this.reconcile().catch((err) => this.log.warn({ err }, 'invoice reconcile failed'));
+  }
+
   /** Every pending invoice against the node, one after another. */
   reconcile(): Promise<void> {
     this.reconciling ??= (async () => {
@@ -83,9 +91,12 @@ export class IncomingInvoices {
   }
 
   async start(): Promise<void> {
-    this.stopWatching = this.gateway.watchSettledInvoices((hash) => {
-      this.onSettled(hash).catch((err) => this.log.warn({ err, paymentHash: hash }, 'invoice settlement failed; the reconcile retries'));
-    });
+    this.stopWatching = this.gateway.watchSettledInvoices(
+      (hash) => {
+        this.onSettled(hash).catch((err) => this.log.warn({ err, paymentHash: hash }, 'invoice settlement failed; the reconcile retries'));
+      },
+      (reason) => this.onStreamReopened(reason),
+    );
     await this.reconcile().catch((err) => this.log.warn({ err }, 'start-up invoice reconcile failed; retrying on the timer'));
     this.timer = setInterval(() => {
       this.reconcile().catch((err) => this.log.warn({ err }, 'invoice reconcile failed'));

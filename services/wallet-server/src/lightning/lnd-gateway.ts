@@ -3,18 +3,17 @@ import type { EventEmitter } from 'node:events';
 import type { AuthenticatedLnd } from 'ln-service';
 import {
   cancelHodlInvoice, decodePaymentRequest, getChainBalance, getChannelBalance, getChannels,
-  getInvoice, getPayment, getWalletInfo, subscribeToInvoices, subscribeToPastPayment, subscribeToPayViaDetails,
-  subscribeToPayViaRequest,
+  getInvoice, getPayment, getWalletInfo, subscribeToPastPayment, subscribeToPayViaDetails, subscribeToPayViaRequest,
 } from '../../../../lib/lightning/methods.js';
 import {
   NodeError, NodeRejected, type CreateInvoiceInput, type CreatedInvoice, type DecodedInvoice, type InvoiceState,
   type KeysendInput, type NodeGateway, type PayInvoiceInput, type PaymentLookup, type PaymentOutcome,
+  type StreamReopenReason,
 } from './gateway.js';
+import { LndInvoiceStream } from './lnd-invoice-stream.js';
 
 /** TLV record type of a keysend preimage (what lnd's --accept-keysend reads). */
 const KEYSEND_TYPE = '5482373484';
-/** How long a broken invoice stream waits before it is opened again. */
-const INVOICE_STREAM_REOPEN_MS = 1_000;
 
 /** ln-service fails with [code, 'Message', {err}]; lnd's own text is in err.details. */
 function lndErrorText(err: unknown): string {
@@ -97,6 +96,7 @@ export class LndGateway implements NodeGateway {
   readonly supportsAssets = false;
   readonly keysendPreimageFromCaller = true;
   private readonly subscriptions = new Set<EventEmitter>();
+  private invoiceStream: LndInvoiceStream | undefined;
 
   constructor(private readonly lnd: AuthenticatedLnd) {}
 
@@ -136,7 +136,9 @@ export class LndGateway implements NodeGateway {
       expiry: input.expirySec,
       ...(input.descriptionHash ? { description_hash: Buffer.from(input.descriptionHash, 'hex') } : { memo: input.description ?? '' }),
     }));
-    return { bolt11: added.payment_request, paymentHash: Buffer.from(added.r_hash).toString('hex'), expiresAt };
+    const paymentHash = Buffer.from(added.r_hash).toString('hex');
+    this.invoiceStream?.added(paymentHash);
+    return { bolt11: added.payment_request, paymentHash, expiresAt };
   }
 
   async decodeInvoice(bolt11: string): Promise<DecodedInvoice> {
@@ -161,30 +163,13 @@ export class LndGateway implements NodeGateway {
     await call('cancelInvoice', () => cancelHodlInvoice({ lnd: this.lnd, id: paymentHash }));
   }
 
-  /** A stream that broke (lnd restarting, or down) is dropped and a new one opened a second later:
-   * ln-service's own restart leaves two listeners behind on its emitter each time, thousands while
-   * lnd is down for an hour. Invoices settled in a gap are found by the periodic reconcile. */
-  watchSettledInvoices(onSettled: (paymentHash: string) => void): () => void {
-    let stopped = false;
-    let reopen: NodeJS.Timeout | undefined;
-    let untrack = () => {};
-    const open = () => {
-      const sub = subscribeToInvoices({ lnd: this.lnd });
-      untrack = this.track(sub);
-      sub.on('invoice_updated', (inv: { id: string; is_confirmed: boolean }) => {
-        if (inv.is_confirmed) onSettled(inv.id);
-      });
-      // also emitted when the stream ends without an error
-      sub.once('error', () => {
-        untrack();
-        if (!stopped) reopen = setTimeout(open, INVOICE_STREAM_REOPEN_MS);
-      });
-    };
-    open();
+  /** lnd's invoice stream, opened again when it breaks or falls silent (lnd-invoice-stream.ts). */
+  watchSettledInvoices(onSettled: (paymentHash: string) => void, onStreamReopened?: (reason: StreamReopenReason) => void): () => void {
+    const stream = new LndInvoiceStream(this.lnd, { onSettled, onReopened: onStreamReopened }, (sub) => this.track(sub));
+    this.invoiceStream = stream;
     return () => {
-      stopped = true;
-      clearTimeout(reopen);
-      untrack();
+      stream.stop();
+      if (this.invoiceStream === stream) this.invoiceStream = undefined;
     };
   }
 
