@@ -1,17 +1,26 @@
 // Fee rates by confirmation target, as the lab's chain services answer them (the chain adapter's
 // Esplora and mempool fee routes, the indexer's Electrum blockchain.estimatefee): one rule, so a
 // wallet sees the same figures whichever it asks.
-import { FALLBACK_FEE_SAT_PER_VB, type ChainDriver } from './types.js';
+import { FALLBACK_FEE_SAT_PER_VB, MINIMUM_RELAY_FEE_SAT_PER_VB, type ChainDriver } from './types.js';
 
 /** The targets (blocks) Esplora's /fee-estimates answers for; the curve is built on these. */
 export const FEE_TARGETS = [...Array.from({ length: 25 }, (_, i) => i + 1), 144, 504, 1008];
 
+/** A day's wait and more: targets btcd never estimates (it stops at 25 blocks). */
+const SLOW_TARGET = 144;
+
 /**
  * A rate for every target from the node's estimates (sat/vB, undefined where it has none):
- * - a target the node cannot estimate takes the rate of the nearest faster target it can estimate
- *   (that rate also confirms within the longer wait), else of the nearest slower one;
+ * - a slow target (144 blocks and more) the node cannot estimate takes the rate of the nearest
+ *   faster slow target it can estimate, else the relay minimum (btcd estimates none of them). On
+ *   regtest any fee confirms in the next block, and Lightning nodes read these targets as the lowest
+ *   fee they let a peer set: LDK refused lnd's channels and closing fees below its 144- and
+ *   1008-block answers (20 sat/vB from a fresh lab), while lnd asks btcd, which says 1 sat/vB once
+ *   it has seen a few blocks of transactions;
+ * - another target the node cannot estimate takes the rate of the nearest faster target it can
+ *   estimate (that rate also confirms within the longer wait), else of the nearest slower one;
  * - the rate never rises as the target grows (a wallet never pays more to wait longer);
- * - only when the node estimates no target at all does every target get the spec's fallback.
+ * - only when the node estimates none of the faster targets do they get the spec's fallback.
  */
 export function feeCurve(estimates: ReadonlyMap<number, number | undefined>): Map<number, number> {
   const targets = [...estimates.keys()].sort((a, b) => a - b);
@@ -19,12 +28,21 @@ export function feeCurve(estimates: ReadonlyMap<number, number | undefined>): Ma
   const curve = new Map<number, number>();
   let previous = Number.POSITIVE_INFINITY;
   for (const target of targets) {
-    const source = [...known].reverse().find((t) => t <= target) ?? known.find((t) => t > target);
-    const rate = Math.min(previous, source === undefined ? FALLBACK_FEE_SAT_PER_VB : estimates.get(source)!);
+    const rate = Math.min(previous, target >= SLOW_TARGET ? slowRate(estimates, known, target) : fastRate(estimates, known, target));
     curve.set(target, rate);
     previous = rate;
   }
   return curve;
+}
+
+function fastRate(estimates: ReadonlyMap<number, number | undefined>, known: number[], target: number): number {
+  const source = [...known].reverse().find((t) => t <= target) ?? known.find((t) => t > target);
+  return source === undefined ? FALLBACK_FEE_SAT_PER_VB : estimates.get(source)!;
+}
+
+function slowRate(estimates: ReadonlyMap<number, number | undefined>, known: number[], target: number): number {
+  const source = [...known].reverse().find((t) => t <= target && t >= SLOW_TARGET);
+  return source === undefined ? MINIMUM_RELAY_FEE_SAT_PER_VB : estimates.get(source)!;
 }
 
 /** The node's fee curve over FEE_TARGETS, asked again at most every `cacheMs` (wallets ask often,

@@ -67,3 +67,6 @@ export class ChainRpcError extends Error {
  * has nothing better (btcd has no estimatesmartfee, and regtest mempools are nearly empty).
  */
 export const FALLBACK_FEE_SAT_PER_VB = 20;
+
+/** btcd's and bitcoind's default minimum relay fee, 0.00001 BTC/kvB. */
+export const MINIMUM_RELAY_FEE_SAT_PER_VB = 1;

@@ -447,10 +447,6 @@ describe('reglab-ldk with lnd nodes, over the lab indexer (Electrum)', () => {
     expect(await ldk2.post<Payment>('/v1/payments/bolt12', { offer: open.offer, amount_msat: 5_000_000 })).toMatchObject({ status: 'succeeded', amount_msat: 5_000_000 });
   });
 
-  // Cooperative closes use channels lnd funded. A channel LDK funded cannot be closed cooperatively
-  // with lnd while the lab's chain services answer the same 20 sat/vB for every target: LDK's
-  // minimum closing fee (its 144-block estimate) is then a few sat above lnd's offer and LDK
-  // force-closes instead (see nodes/ldk/README.md). Those channels are force-closed below.
   it('closes cooperatively from the lnd side (the channel alice funded); both wallets get their share', async () => {
     const channel = (await channelByFunding(ldk, aliceChannel))!;
     const ours = (await balances(ldk)).lightning_balances.find((balance) => balance.channel_id === channel.channel_id)!.amount_sat;
@@ -486,6 +482,25 @@ describe('reglab-ldk with lnd nodes, over the lab indexer (Electrum)', () => {
     expect(ldkAfter - ldkBefore).toBe(100_000);
     await waitFor(async () => (await lndChainBalance('bob')) > bobBefore + 490_000, { timeoutMs: 30_000, what: "bob's share in his wallet" });
     expect((await getClosedChannels({ lnd: lnd('bob') })).channels.find((c) => c.transaction_id === txid)).toMatchObject({ is_cooperative_close: true });
+  });
+
+  // LDK's lowest closing fee is its 144-block estimate: the lab's chain services answer the relay
+  // minimum there (btcd estimates nothing that far), so LDK agrees with lnd's offer. With the 20 sat/vB
+  // of a fresh lab at every target, LDK gave up the negotiation and force-closed.
+  it('closes cooperatively a channel LDK funded (to alice), from the LDK side', async () => {
+    const opened = await openToLnd('alice', 500_000, 50_000_000);
+    const channel = (await channelByFunding(ldk, opened.funding_txid))!;
+    const ldkBefore = (await balances(ldk)).onchain.total_sat;
+    await ldk.post('/v1/channels/close', { user_channel_id: channel.user_channel_id, counterparty_node_id: alicePubkey });
+    const closed = await waitEvent(ldk, 'channel_closed', (event) => event.user_channel_id === channel.user_channel_id);
+    expect(closed.reason).toMatch(/cooperatively closed by us/);
+    await waitFor(async () => {
+      await mine(1);
+      return (await balances(ldk)).onchain.total_sat > ldkBefore;
+    }, { timeoutMs: 30_000, what: 'the close output in the LDK wallet' });
+    await waitFor(async () => (await getClosedChannels({ lnd: lnd('alice') })).channels.find((c) => c.transaction_id === opened.funding_txid), {
+      timeoutMs: 30_000, what: 'the closed channel on alice',
+    }).then((closedOnAlice) => expect(closedOnAlice).toMatchObject({ is_cooperative_close: true, is_remote_force_close: false }));
   });
 
   it('force-closes from the LDK side (its channel to bob); both sides sweep after the delay', async () => {

@@ -1,5 +1,5 @@
 import { FeeCurve } from '../../../lib/chain/fee-curve.js';
-import type { ChainDriver } from '../../../lib/chain/types.js';
+import { MINIMUM_RELAY_FEE_SAT_PER_VB, type ChainDriver } from '../../../lib/chain/types.js';
 
 /** mempool.space's fee recommendation, in sat/vB (integers). */
 export interface FeeRecommendation {
@@ -13,11 +13,9 @@ export interface FeeRecommendation {
 /** Confirmation targets (blocks) behind each field: 1 block, 3 blocks (~30 min), 6 blocks (~1 h), 144 blocks (~1 day). */
 export const RECOMMENDATION_TARGETS = { fastestFee: 1, halfHourFee: 3, hourFee: 6, economyFee: 144 } as const;
 
-/** btcd's and bitcoind's default minimum relay fee, 0.00001 BTC/kvB. */
-export const MINIMUM_RELAY_FEE_SAT_PER_VB = 1;
-
 /** The adapter's fee answers, from the node's fee curve (lib/chain/fee-curve.ts: the fallback only
- * where the node estimates nothing, never rising with the target). */
+ * where the node estimates nothing, the relay minimum for slow targets it does not estimate, never
+ * rising with the target). */
 export class FeeEstimator {
   private readonly curve: FeeCurve;
 
