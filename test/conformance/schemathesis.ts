@@ -30,6 +30,8 @@ export interface ConformanceRun {
   maxExamples?: number;
   /** Time budget of the whole run, seconds. */
   maxTimeSeconds?: number;
+  /** How long one request may take, seconds (15 by default). */
+  requestTimeoutSeconds?: number;
   seed?: number;
 }
 
@@ -47,7 +49,7 @@ export async function checkConformance(st: string, openapiUrl: string, options: 
     '--max-examples', String(options.maxExamples ?? 10),
     '--max-time', String(options.maxTimeSeconds ?? 25),
     '--seed', String(options.seed ?? 12),
-    '--request-timeout', '15',
+    '--request-timeout', String(options.requestTimeoutSeconds ?? 15),
     // one worker: on Python 3.11 parallel workers can trip over each other inside schemathesis
     '--workers', '1',
     '--no-shrink',
@@ -56,7 +58,7 @@ export async function checkConformance(st: string, openapiUrl: string, options: 
     ...(options.excludePaths ?? []).flatMap((path) => ['--exclude-path', path]),
   ];
   try {
-    const { stdout } = await run(st, args, { timeout: ((options.maxTimeSeconds ?? 25) + 60) * 1000, maxBuffer: 32 * 1024 * 1024, env: { ...process.env, NO_COLOR: '1', SCHEMATHESIS_TELEMETRY: 'false' } });
+    const { stdout } = await run(st, args, { timeout: ((options.maxTimeSeconds ?? 25) + 60 + (options.requestTimeoutSeconds ?? 15)) * 1000, maxBuffer: 32 * 1024 * 1024, env: { ...process.env, NO_COLOR: '1', SCHEMATHESIS_TELEMETRY: 'false' } });
     return { passed: true, output: summaryOf(stdout) };
   } catch (error) {
     const failed = error as { stdout?: string; stderr?: string; message: string };
@@ -64,9 +66,9 @@ export async function checkConformance(st: string, openapiUrl: string, options: 
   }
 }
 
-/** The failures section of schemathesis's report (each failure with its reproducing request), bounded. */
+/** The errors and failures sections of schemathesis's report (each with its reproducing request), bounded. */
 function failuresOf(report: string): string {
-  const start = report.indexOf('FAILURES');
+  const start = ['ERRORS', 'FAILURES'].map((section) => report.indexOf(`= ${section} =`)).filter((at) => at >= 0).sort((a, b) => a - b)[0] ?? -1;
   const failures = start >= 0 ? report.slice(report.lastIndexOf('\n', start) + 1) : report;
   return failures.length > 20_000 ? `${failures.slice(0, 20_000)}\n…` : failures;
 }

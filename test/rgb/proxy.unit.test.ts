@@ -145,6 +145,14 @@ describe('rgb-proxy (RGB HTTP JSON-RPC 0.2)', () => {
     expect(await raw('{"id":4,"method":"server.info"}')).toMatchObject({ id: 4, error: { code: -32600 } });
     expect(await raw('{"jsonrpc":"2.0","id":{},"method":"server.info"}')).toMatchObject({ id: null, error: { code: -32600 } });
     expect(await rpc('consignment.delete', { recipient_id: 'x' })).toMatchObject({ id: 7, error: { code: -32601, message: expect.stringMatching(/consignment\.get/) } });
+    // a body that says it is a multipart form and is not one parses as little as broken JSON
+    const form = async (contentType: string, body: string) => {
+      const response = await post(body, { 'content-type': contentType });
+      expect(response.status).toBe(200);
+      return response.json();
+    };
+    expect(await form('multipart/form-data', '{"jsonrpc":"2.0","id":1,"method":"server.info"}')).toMatchObject({ id: null, error: { code: -32700, message: expect.stringMatching(/not a multipart form.*[Bb]oundary/) } });
+    expect(await form('multipart/form-data; boundary=x1', '--x1\r\n[[None]]--x1--\r\n')).toMatchObject({ id: null, error: { code: -32700 } });
     // a notification (no id) is carried out and not answered
     const id = recipient();
     await upload('consignment.post', { recipient_id: id, txid: TXID }, Buffer.from('notified'));

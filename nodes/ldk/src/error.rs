@@ -71,7 +71,12 @@ impl ApiError {
 				"the peer refused or the funding failed; check GET /v1/events and the node's log (DATA_DIR/ldk_node.log)",
 			),
 			ChannelClosingFailed => (StatusCode::BAD_GATEWAY, "CHANNEL_CLOSE_FAILED", "the channel could not be closed now; a force close may still work"),
-			PaymentSendingFailed => (StatusCode::BAD_GATEWAY, "PAYMENT_SENDING_FAILED", "LDK could not send the payment; check the channels and their balances"),
+			// refused before anything left the node: no route, too little outbound balance, expired
+			PaymentSendingFailed => (
+				StatusCode::CONFLICT,
+				"PAYMENT_SENDING_FAILED",
+				"LDK found no way to send it: check the channels, their balances and the fee limit",
+			),
 			InvoiceCreationFailed | InvoiceRequestCreationFailed | OfferCreationFailed | RefundCreationFailed => {
 				(StatusCode::BAD_GATEWAY, "LDK_REFUSED", "check the amounts and the description and the node's log")
 			},

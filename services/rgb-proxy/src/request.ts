@@ -35,8 +35,12 @@ function readJson(body: string): ReadOutcome {
   }
 }
 
-/** @fastify/multipart's limit errors, as the protocol's refusals. */
-function multipartRefusal(error: unknown, maxUploadBytes: number): RpcFailure | undefined {
+/**
+ * What the multipart reader threw, as the protocol's refusal: its limits by their codes; anything
+ * else is a body that is not a multipart form (no boundary, a cut or malformed part), which the
+ * protocol answers as it answers JSON that does not parse.
+ */
+function multipartRefusal(error: unknown, maxUploadBytes: number): RpcFailure {
   switch ((error as { code?: string }).code) {
     case 'FST_REQ_FILE_TOO_LARGE':
       return new RpcFailure(RpcCode.fileTooLarge, `File too large: uploads are limited to ${maxUploadBytes} bytes (the proxy's MAX_UPLOAD_BYTES)`);
@@ -47,7 +51,7 @@ function multipartRefusal(error: unknown, maxUploadBytes: number): RpcFailure | 
     case 'FST_PROTO_VIOLATION':
       return new RpcFailure(RpcCode.invalidRequest, `Invalid request: ${(error as Error).message}; send jsonrpc, id, method, params and one file`);
     default:
-      return undefined;
+      return new RpcFailure(RpcCode.parseError, `Parse error: the body is not a multipart form (${(error as Error).message})`);
   }
 }
 
@@ -72,9 +76,8 @@ async function readForm(request: FastifyRequest, maxUploadBytes: number): Promis
     const call = envelopeOf({ jsonrpc: fields.jsonrpc, method: fields.method, params, ...('id' in fields ? { id: fields.id } : {}) });
     return { ok: true, call: { ...call, ...(file ? { file } : {}) }, params: new MethodParams(params, fromFormFields) };
   } catch (error) {
-    const refusal = error instanceof RpcFailure ? error : multipartRefusal(error, maxUploadBytes);
-    if (!refusal) throw error;
-    return { ok: false, id: fields.id ?? null, error: refusal };
+    // besides the protocol's own refusals, only the multipart reader throws in there
+    return { ok: false, id: fields.id ?? null, error: error instanceof RpcFailure ? error : multipartRefusal(error, maxUploadBytes) };
   }
 }
 
