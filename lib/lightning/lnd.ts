@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { join } from 'node:path';
 import type { AuthenticatedLnd, UnauthenticatedLnd } from 'ln-service';
 import { lightningDir, lightningRequire as lightning } from './package.js';
@@ -57,6 +58,16 @@ function useLndCipherSuites(): void {
  */
 const RECONNECT_BACKOFF = { 'grpc.initial_reconnect_backoff_ms': 250, 'grpc.max_reconnect_backoff_ms': 1_000 };
 
+/**
+ * The channel options for lnd at `socket` (host:port). TLS names no IP address (RFC 6066: Node warns
+ * "Setting the TLS ServerName to an IP address is not permitted" in every process that connects to
+ * 127.0.0.1): for an address, the name checked is localhost, which every lnd certificate holds.
+ */
+function channelOptions(socket: string): Record<string, string | number> {
+  const host = socket.replace(/:\d+$/, '').replace(/^\[(.*)\]$/, '$1');
+  return { ...RECONNECT_BACKOFF, ...(isIP(host) ? { 'grpc.ssl_target_name_override': 'localhost' } : {}) };
+}
+
 /** What a client needs to reach one lnd node: where, its TLS certificate and a macaroon. */
 export interface LndCredentials {
   /** host:port of lnd's gRPC. */
@@ -71,7 +82,7 @@ export interface LndCredentials {
 export function connectLnd(credentials: LndCredentials): AuthenticatedLnd {
   const { credentials: channelCredentials } = grpcCredentials({ cert: credentials.certBase64, macaroon: credentials.macaroonHex });
   useLndCipherSuites();
-  const options = { 'grpc.max_receive_message_length': -1, 'grpc.max_send_message_length': -1, ...RECONNECT_BACKOFF };
+  const options = { 'grpc.max_receive_message_length': -1, 'grpc.max_send_message_length': -1, ...channelOptions(credentials.socket) };
   return lazyServices(services.serviceTypes, (service) => serviceClient(service, credentials.socket, channelCredentials, options)) as AuthenticatedLnd;
 }
 
@@ -79,7 +90,7 @@ export function connectLnd(credentials: LndCredentials): AuthenticatedLnd {
 export function connectLndUnauthenticated(socket: string, certBase64: string): UnauthenticatedLnd {
   const { ssl } = grpcSsl({ cert: certBase64 });
   useLndCipherSuites();
-  return lazyServices(services.unauthenticatedServiceTypes, (service) => serviceClient(service, socket, ssl, RECONNECT_BACKOFF)) as UnauthenticatedLnd;
+  return lazyServices(services.unauthenticatedServiceTypes, (service) => serviceClient(service, socket, ssl, channelOptions(socket))) as UnauthenticatedLnd;
 }
 
 /**
