@@ -1,5 +1,5 @@
 // Real btcd + lnd nodes for tests, brought up by the lab's own process runtime in a temp folder.
-import { chmodSync, mkdtempSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { existsSync } from 'node:fs';
@@ -76,6 +76,7 @@ export async function startRegtest(options: RegtestOptions = {}): Promise<Regtes
     session = await bringUp(lab, { runtimeOptions, onEvent: (event) => events.push(event), persist: async () => undefined });
   } catch (error) {
     await tearDown(lab, runtimeOptions.runtime, { volumes: true });
+    rmSync(dir, { recursive: true, force: true });
     throw error;
   }
   const chainRpc = chainRpcFor(session, session.host);
@@ -103,6 +104,7 @@ export async function startRegtest(options: RegtestOptions = {}): Promise<Regtes
     async stop() {
       session.close();
       await tearDown(lab, runtimeOptions.runtime, { volumes: true });
+      rmSync(dir, { recursive: true, force: true });
     },
   };
 }
