@@ -43,7 +43,7 @@ export interface HttpAnswer {
 
 /**
  * The answer for anything a route or the framework threw: a DomainError by its kind, a framework
- * client error (bad JSON, 413, 414, 415, validation) by its status with a reglab code, anything
+ * client error (bad JSON, 413, 415, validation, a path parameter too long) by its status with a reglab code, anything
  * else a 500 (logged by the caller).
  */
 export function httpAnswerFor(error: unknown): HttpAnswer | undefined {
@@ -56,6 +56,11 @@ export function httpAnswerFor(error: unknown): HttpAnswer | undefined {
   const fastify = error as { statusCode?: number; code?: string; message?: string; validation?: unknown };
   if (fastify.validation) return { status: 400, body: errorBody('BAD_REQUEST', fastify.message ?? 'invalid request'), headers: {} };
   if (error instanceof SyntaxError) return { status: 400, body: errorBody('INVALID_JSON', `the body is not valid JSON: ${error.message}`), headers: {} };
+  // Fastify answers 414 (URI Too Long) for one path parameter over its length limit: the URI is not
+  // what is too long, the parameter is, and no valid one is that long
+  if (fastify.code === 'FST_ERR_MAX_PARAM_LENGTH') {
+    return { status: 400, body: errorBody('PARAM_TOO_LONG', 'a path parameter is over 100 characters, longer than any this API takes'), headers: {} };
+  }
   const status = fastify.statusCode;
   if (status !== undefined && status >= 400 && status < 500) {
     const code = (fastify.code && FRAMEWORK_CODES[fastify.code]) ?? codeOfStatus(status);

@@ -53,19 +53,18 @@ function installStrictValidation(app: FastifyInstance): void {
 
 /**
  * Each documented route also declares what the framework answers for it: 400 for input that fails
- * its schema, 413/415 for bodies, 414 for a path parameter that is too long, 500.
+ * its schema or whose path parameter is too long, 413/415 for bodies, 500.
  */
 function declareFrameworkResponses(route: RouteOptions): void {
   const schema = route.schema;
   if (!schema || schema.hide) return;
   const methods = [route.method].flat();
   const statuses = new Set<number>([500]);
-  if (schema.body || schema.querystring || schema.params || schema.headers || methods.some((method) => BODY_METHODS.has(method))) statuses.add(400);
+  if (schema.body || schema.querystring || schema.params || schema.headers || route.url.includes(':') || methods.some((method) => BODY_METHODS.has(method))) statuses.add(400);
   if (methods.some((method) => BODY_METHODS.has(method))) {
     statuses.add(413);
     statuses.add(415);
   }
-  if (route.url.includes(':')) statuses.add(414);
   // a query string or headers too long for Node's parser: answered before any route runs
   if (schema.querystring || schema.params || schema.headers) statuses.add(431);
   const response = { ...((schema.response as Record<string, unknown> | undefined) ?? {}) };
@@ -76,16 +75,31 @@ function declareFrameworkResponses(route: RouteOptions): void {
 /** Routes by path pattern, to tell an unknown path (404) from a known one asked with another method (405). */
 class RouteTable {
   private readonly routes: { pattern: RegExp; methods: string[] }[] = [];
+  /** The methods of each path without parameters. */
+  private readonly fixed = new Map<string, string[]>();
 
   add(route: RouteOptions): void {
     const pattern = new RegExp(`^${route.url.split('/').map((part) => (part.startsWith(':') ? '[^/]+' : part === '*' ? '.*' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))).join('/')}/?$`);
-    this.routes.push({ pattern, methods: [route.method].flat() });
+    const methods = [route.method].flat();
+    this.routes.push({ pattern, methods });
+    if (!/[:*]/.test(route.url)) this.fixed.set(route.url, [...(this.fixed.get(route.url) ?? []), ...methods]);
   }
 
   methodsOf(path: string): string[] {
     return [...new Set(this.routes.filter((route) => route.pattern.test(path)).flatMap((route) => route.methods))];
   }
+
+  /** The methods of the route without parameters at exactly this path, if there is one. */
+  fixedMethodsOf(path: string): string[] | undefined {
+    return this.fixed.get(path.length > 1 ? path.replace(/\/$/, '') : path);
+  }
 }
+
+/**
+ * What Node's HTTP parser reads of a request line and its headers (16 KiB by default): room for the
+ * longest query value the services take (a BOLT11 invoice, 7089 characters) even percent-encoded.
+ */
+const MAX_HEADER_BYTES = 128 * 1024;
 
 /**
  * What Node's HTTP parser refuses before Fastify sees a request (headers or a URL over its size
@@ -94,9 +108,13 @@ class RouteTable {
 function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
   if (error.code === 'ECONNRESET' || !socket.writable) return;
   const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
-  const message = status === 431 ? 'the request line and headers are larger than this server accepts (16 KiB)' : `the request could not be read: ${error.message}`;
+  const message = status === 431 ? `the request line and headers are larger than this server accepts (${MAX_HEADER_BYTES / 1024} KiB)` : `the request could not be read: ${error.message}`;
   const body = JSON.stringify(errorBody(codeOfStatus(status), message));
   socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
+}
+
+function answerMethodNotAllowed(request: FastifyRequest, reply: FastifyReply, path: string, allowed: string[]) {
+  return reply.status(405).header('allow', allowed.join(', ')).send(errorBody('METHOD_NOT_ALLOWED', `${request.method} is not allowed on ${path}; use ${allowed.join(' or ')}`));
 }
 
 function answerError(raw: unknown, request: FastifyRequest, reply: FastifyReply, mapError?: ServiceOptions['mapError']) {
@@ -113,6 +131,8 @@ export async function createService(options: ServiceOptions): Promise<FastifyIns
     logger: options.logger,
     trustProxy: options.trustProxy ?? false,
     bodyLimit: options.bodyLimit,
+    // a query value is refused by its schema (400 naming it) rather than by Node's parser (431)
+    http: { maxHeaderSize: MAX_HEADER_BYTES },
     // errors of the router before any route runs: a URL that does not decode, a parameter too long
     frameworkErrors: (error, request, reply) => answerError(error, request, reply),
     clientErrorHandler: answerClientError,
@@ -129,15 +149,25 @@ export async function createService(options: ServiceOptions): Promise<FastifyIns
   await app.register(swaggerUi, { routePrefix: '/docs' });
   app.get('/openapi.json', { schema: { hide: true } }, () => app.swagger());
 
-  app.setErrorHandler((error, request, reply) => answerError(error, request, reply, options.mapError));
-  app.setNotFoundHandler((request, reply) => {
-    const path = request.url.split('?')[0];
+  const answerUnrouted = (request: FastifyRequest, reply: FastifyReply) => {
+    const path = request.url.split('?')[0]!;
     // CORS answers OPTIONS on every path, which says nothing about the path existing
     const allowed = routes.methodsOf(path).filter((method) => method !== request.method && method !== 'OPTIONS');
-    if (allowed.length > 0) {
-      return reply.status(405).header('allow', allowed.join(', ')).send(errorBody('METHOD_NOT_ALLOWED', `${request.method} is not allowed on ${path}; use ${allowed.join(' or ')}`));
-    }
+    if (allowed.length > 0) return answerMethodNotAllowed(request, reply, path, allowed);
     return reply.status(404).send(errorBody('NOT_FOUND', `no route ${request.method} ${path}; the API is described at /openapi.json`));
+  };
+  // A request no route takes is answered so even when Fastify finds fault with it first (a QUERY
+  // without a content type): what is wrong is the method or the path.
+  app.setErrorHandler((error, request, reply) => (request.is404 ? answerUnrouted(request, reply) : answerError(error, request, reply, options.mapError)));
+  app.setNotFoundHandler(answerUnrouted);
+  // A path that is a route of its own (POST /payments/pay) asked with a method only a route with a
+  // parameter takes there (GET /payments/{id}): the caller named the fixed route with the wrong
+  // method, and is told so (405), not that "pay" is a malformed id.
+  app.addHook('onRequest', async (request, reply) => {
+    if (!request.routeOptions.url?.includes(':')) return;
+    const path = request.url.split('?')[0]!;
+    const fixed = routes.fixedMethodsOf(path);
+    if (fixed && !fixed.includes(request.method)) return answerMethodNotAllowed(request, reply, path, fixed.filter((method) => method !== 'OPTIONS'));
   });
   return app;
 }
