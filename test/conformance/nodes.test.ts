@@ -18,7 +18,7 @@ describe('the node APIs and the RGB proxy conform to their OpenAPI documents (sc
     await regtest?.stop();
   });
 
-  const expectConformance = async (service: string, port: string, options: { excludePaths?: string[]; requestTimeoutSeconds?: number } = {}) => {
+  const expectConformance = async (service: string, port: string, options: { excludePaths?: string[]; excludeChecks?: string[]; requestTimeoutSeconds?: number } = {}) => {
     const result = await checkConformance(st, `http://${regtest.address(service, port)}/openapi.json`, options);
     expect(result.passed, result.output).toBe(true);
     console.log(`schemathesis, ${service}:\n${result.output}`);
@@ -35,7 +35,9 @@ describe('the node APIs and the RGB proxy conform to their OpenAPI documents (sc
     await expectConformance('erin', 'api');
   });
 
+  // The protocol answers a call it refuses (an unknown method, bad params) with a JSON-RPC error and
+  // HTTP 200, as rgb-lib expects: schema-violating calls are refused, not with an HTTP 4xx.
   it('RGB consignment proxy', async () => {
-    await expectConformance('rgb-proxy', 'http');
+    await expectConformance('rgb-proxy', 'http', { excludeChecks: ['negative_data_rejection'] });
   });
 });

@@ -1,7 +1,8 @@
 // Schemathesis (pinned, from PyPI, in a venv of the lab's cache) against any service's OpenAPI
-// document: generated requests, checked for undocumented status codes, responses that do not match
-// their schema or content type, and server errors. The control plane's document can be checked the
-// same way: pass its URL.
+// document: generated requests, checked for server errors, undocumented status codes, responses off
+// their schema, content type or headers, invalid input accepted, undeclared methods not answered 405,
+// and the rest of schemathesis's checks but those of EXCLUDED_CHECKS. The control plane's document
+// can be checked the same way: pass its URL.
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -9,7 +10,17 @@ import { projectRoot } from '../../lib/project-root.js';
 
 const run = promisify(execFile);
 
-export const CONFORMANCE_CHECKS = ['not_a_server_error', 'status_code_conformance', 'response_schema_conformance', 'content_type_conformance'];
+/**
+ * Schemathesis's checks (all of them, as `st run` runs by default) but three whose premise these APIs
+ * do not share, each a decision documented where the API is:
+ * - positive_data_acceptance: a schema cannot say that a Bitcoin address, a raw transaction or an
+ *   invoice must carry a valid checksum; such input is a 400, as Esplora and lnd answer it;
+ * - use_after_free: DELETE /wallets/{id} archives (the ledger keeps its history, which stays
+ *   readable: docs/wallet-server.md);
+ * - ignored_auth: these runs send the credentials as plain headers, which schemathesis cannot leave
+ *   out (that a request without them is a 401 is tested by each service's own tests).
+ */
+export const EXCLUDED_CHECKS = ['positive_data_acceptance', 'use_after_free', 'ignored_auth'];
 
 /** The `st` executable, installed by scripts/install-schemathesis.sh on first use. */
 export async function ensureSchemathesis(): Promise<string> {
@@ -26,11 +37,13 @@ export interface ConformanceRun {
   headers?: Record<string, string>;
   /** Operations not to call, by path (e.g. the control plane's /shutdown). */
   excludePaths?: string[];
+  /** Checks left out of this run besides EXCLUDED_CHECKS, each for a reason the caller gives. */
+  excludeChecks?: string[];
   /** Test cases per operation. */
   maxExamples?: number;
   /** Time budget of the whole run, seconds. */
   maxTimeSeconds?: number;
-  /** How long one request may take, seconds (15 by default). */
+  /** How long one request may take, seconds (15 by default; answers slower than 10 s fail unless this is given). */
   requestTimeoutSeconds?: number;
   seed?: number;
 }
@@ -45,11 +58,13 @@ export interface ConformanceResult {
 export async function checkConformance(st: string, openapiUrl: string, options: ConformanceRun = {}): Promise<ConformanceResult> {
   const args = [
     'run', openapiUrl,
-    '--checks', CONFORMANCE_CHECKS.join(','),
+    '--checks', 'all',
+    '--exclude-checks', [...EXCLUDED_CHECKS, ...(options.excludeChecks ?? [])].join(','),
     '--max-examples', String(options.maxExamples ?? 10),
     '--max-time', String(options.maxTimeSeconds ?? 25),
     '--seed', String(options.seed ?? 12),
     '--request-timeout', String(options.requestTimeoutSeconds ?? 15),
+    ...(options.requestTimeoutSeconds ? ['--max-response-time', String(options.requestTimeoutSeconds)] : []),
     // one worker: on Python 3.11 parallel workers can trip over each other inside schemathesis
     '--workers', '1',
     '--no-shrink',

@@ -145,6 +145,10 @@ describe('rgb-proxy (RGB HTTP JSON-RPC 0.2)', () => {
     expect(await raw('{"id":4,"method":"server.info"}')).toMatchObject({ id: 4, error: { code: -32600 } });
     expect(await raw('{"jsonrpc":"2.0","id":{},"method":"server.info"}')).toMatchObject({ id: null, error: { code: -32600 } });
     expect(await rpc('consignment.delete', { recipient_id: 'x' })).toMatchObject({ id: 7, error: { code: -32601, message: expect.stringMatching(/consignment\.get/) } });
+    // no body at all is no call: an HTTP 400 in reglab's error shape
+    const empty = await fetch(`${base}/json-rpc`, { method: 'POST' });
+    expect(empty.status).toBe(400);
+    expect((await empty.json()).error).toMatchObject({ code: 'MISSING_BODY', message: expect.stringMatching(/JSON-RPC call/) });
     // a body that says it is a multipart form and is not one parses as little as broken JSON
     const form = async (contentType: string, body: string) => {
       const response = await post(body, { 'content-type': contentType });

@@ -96,7 +96,7 @@ export async function buildApp(options: ProxyAppOptions): Promise<FastifyInstanc
         schema: {
           tags: ['rgb-proxy'],
           summary: 'One call of the RGB HTTP JSON-RPC protocol 0.2',
-          description: 'JSON for server.info, consignment.get, media.get, ack.get and ack.post; multipart/form-data with a file for consignment.post and media.post. Protocol errors are JSON-RPC errors answered with HTTP 200.',
+          description: 'JSON for server.info, consignment.get, media.get, ack.get and ack.post; multipart/form-data with a file for consignment.post and media.post. Protocol errors are JSON-RPC errors answered with HTTP 200; a request without a body is no call (400 MISSING_BODY).',
           body: { content: { 'application/json': { schema: jsonRequestSchema }, 'multipart/form-data': { schema: formRequestSchema } } },
           response: { 200: rpcResponseSchema, 204: { type: 'null', description: 'a notification (a request without id): no answer' } },
         },

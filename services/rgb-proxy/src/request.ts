@@ -3,6 +3,7 @@
 // sends them, or `params[name]` fields, as curl and the reference server's tests do) and a `file`.
 import type { FastifyRequest } from 'fastify';
 import '@fastify/multipart';
+import { invalid } from '../../../lib/errors.js';
 import { MethodParams } from './params.js';
 import { envelopeOf, idOf, RpcCode, RpcFailure, type RpcCall, type RpcId } from './protocol.js';
 
@@ -81,6 +82,9 @@ async function readForm(request: FastifyRequest, maxUploadBytes: number): Promis
   }
 }
 
+/** The call of a request; a request with no body at all is no JSON-RPC call, and an HTTP 400. */
 export function readCall(request: FastifyRequest, maxUploadBytes: number): Promise<ReadOutcome> | ReadOutcome {
-  return request.isMultipart() ? readForm(request, maxUploadBytes) : readJson(request.body as string);
+  if (request.isMultipart()) return readForm(request, maxUploadBytes);
+  if (request.body === undefined) throw invalid('MISSING_BODY', 'POST /json-rpc takes one JSON-RPC call: a JSON body (application/json), or a multipart form for uploads');
+  return readJson(request.body as string);
 }
