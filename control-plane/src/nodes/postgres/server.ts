@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import pg from 'pg';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { chmodSync, existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import type { ProcessLaunch } from '../../runtimes/process/child.js';
 import { runAs } from '../../runtimes/process/system-user.js';
 
@@ -20,6 +20,36 @@ const runsAsRoot = () => process.getuid?.() === 0;
 const SYSTEM_USER = 'postgres';
 
 /**
+ * The first folder above `dir` that `user` may not pass through (no search bit for it), if any:
+ * a checkout under /root (mode 0700) or a REGLAB_HOME made by `mktemp -d`.
+ */
+export function closedAncestor(dir: string, user: { uid: number; gid: number }): string | undefined {
+  for (let folder = dirname(resolve(dir)); ; folder = dirname(folder)) {
+    const { mode, uid, gid } = statSync(folder);
+    const search = uid === user.uid ? 0o100 : gid === user.gid ? 0o010 : 0o001;
+    if ((mode & search) === 0) return folder;
+    if (folder === dirname(folder)) return undefined;
+  }
+}
+
+/**
+ * Lets the postgres user pass through every folder above `dataDir` (the search bit for others, not
+ * the right to list), saying so on stderr: a checkout under /root or in a `mktemp -d` folder (mode
+ * 0700) keeps it out, and PostgreSQL refuses to run as root.
+ */
+function letThrough(dataDir: string, user: { uid: number; gid: number }): void {
+  for (let closed = closedAncestor(dataDir, user); closed; closed = closedAncestor(dataDir, user)) {
+    const mode = statSync(closed).mode & 0o7777;
+    try {
+      chmodSync(closed, mode | 0o001);
+    } catch (error) {
+      throw new Error(`PostgreSQL runs as the ${SYSTEM_USER} user, which cannot reach ${dataDir}: ${closed} lets no other user through and could not be opened (${(error as Error).message}); keep the lab in a folder every user can pass through (REGLAB_HOME)`);
+    }
+    process.stderr.write(`reglab: ${closed} let no other user through (mode ${mode.toString(8).padStart(4, '0')}); the lab's PostgreSQL runs as the ${SYSTEM_USER} user and must pass: added the search bit for others (o+x), not the right to list it\n`);
+  }
+}
+
+/**
  * Creates a throw-away cluster in `dataDir` (once) with trust auth on loopback: a lab database
  * holds test coins only, and the lab records the URL for its services.
  */
@@ -29,7 +59,10 @@ export function initPostgresCluster(dataDir: string): void {
   // 1 MiB WAL segments instead of 16: a lab writes little, and its data folder (copied into every snapshot) stays small
   const args = ['-D', dataDir, '-U', 'postgres', '--auth=trust', '--encoding=UTF8', '--no-sync', '--wal-segsize=1'];
   const user = runsAsRoot() ? runAs(SYSTEM_USER) : undefined;
-  if (user) execFileSync('chown', ['-R', `${SYSTEM_USER}:${SYSTEM_USER}`, dataDir]);
+  if (user) {
+    letThrough(dataDir, user);
+    execFileSync('chown', ['-R', `${SYSTEM_USER}:${SYSTEM_USER}`, dataDir]);
+  }
   execFileSync(join(postgresBinDir(), 'initdb'), args, { stdio: 'pipe', ...(user ? { uid: user.uid, gid: user.gid, env: { ...process.env, ...user.env } } : {}) });
   writeFileSync(join(dataDir, 'postgresql.auto.conf'), "listen_addresses = '127.0.0.1'\nfsync = off\nsynchronous_commit = off\nfull_page_writes = off\nmax_connections = 100\nshared_buffers = 16MB\n");
 }
