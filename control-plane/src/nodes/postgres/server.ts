@@ -25,27 +25,31 @@ const SYSTEM_USER = 'postgres';
  */
 export function closedAncestor(dir: string, user: { uid: number; gid: number }): string | undefined {
   for (let folder = dirname(resolve(dir)); ; folder = dirname(folder)) {
-    const { mode, uid, gid } = statSync(folder);
-    const search = uid === user.uid ? 0o100 : gid === user.gid ? 0o010 : 0o001;
-    if ((mode & search) === 0) return folder;
+    if ((statSync(folder).mode & searchBitOf(folder, user)) === 0) return folder;
     if (folder === dirname(folder)) return undefined;
   }
 }
 
+/** The search bit that applies to `user` on `folder`: its owner's, its group's or the others'. */
+function searchBitOf(folder: string, user: { uid: number; gid: number }): number {
+  const { uid, gid } = statSync(folder);
+  return uid === user.uid ? 0o100 : gid === user.gid ? 0o010 : 0o001;
+}
+
 /**
- * Lets the postgres user pass through every folder above `dataDir` (the search bit for others, not
- * the right to list), saying so on stderr: a checkout under /root or in a `mktemp -d` folder (mode
+ * Lets the postgres user pass through every folder above `dataDir` (the search bit that applies to
+ * it, for others as a rule; not the right to list), saying so on stderr: a checkout under /root or in a `mktemp -d` folder (mode
  * 0700) keeps it out, and PostgreSQL refuses to run as root.
  */
 function letThrough(dataDir: string, user: { uid: number; gid: number }): void {
   for (let closed = closedAncestor(dataDir, user); closed; closed = closedAncestor(dataDir, user)) {
     const mode = statSync(closed).mode & 0o7777;
     try {
-      chmodSync(closed, mode | 0o001);
+      chmodSync(closed, mode | searchBitOf(closed, user));
     } catch (error) {
       throw new Error(`PostgreSQL runs as the ${SYSTEM_USER} user, which cannot reach ${dataDir}: ${closed} lets no other user through and could not be opened (${(error as Error).message}); keep the lab in a folder every user can pass through (REGLAB_HOME)`);
     }
-    process.stderr.write(`reglab: ${closed} let no other user through (mode ${mode.toString(8).padStart(4, '0')}); the lab's PostgreSQL runs as the ${SYSTEM_USER} user and must pass: added the search bit for others (o+x), not the right to list it\n`);
+    process.stderr.write(`reglab: ${closed} let no other user through (mode ${mode.toString(8).padStart(4, '0')}); the lab's PostgreSQL runs as the ${SYSTEM_USER} user and must pass: added the search bit that lets it through (o+x for others), not the right to list it\n`);
   }
 }
 
