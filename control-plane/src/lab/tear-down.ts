@@ -28,11 +28,27 @@ export async function stopServices(lab: LabState, runtime: Runtime, options: { o
         await options.beforeStop?.(service);
         await runtime.stop(service.handle, kindDefinition(service.kind).stopSignal);
       }
-      setStatus(service, 'stopped');
-      service.handle = undefined;
-      options.onEvent?.({ type: 'service', lab: lab.name, service: service.name, status: 'stopped' });
+      markStopped(lab, service, options.onEvent);
     }));
   }
+}
+
+/**
+ * Ends every service at once, for a lab whose data is about to be replaced (a reset to its
+ * snapshot): killed without waiting for a clean stop, but for the kinds that must stop cleanly.
+ */
+export async function discardServices(lab: LabState, runtime: Runtime, options: { onEvent?: LabEventListener }): Promise<void> {
+  await Promise.all(Object.values(lab.services).map(async (service) => {
+    const kind = kindDefinition(service.kind);
+    if (service.handle) await (kind.cleanStopOnly ? runtime.stop(service.handle, kind.stopSignal) : runtime.kill(service.handle));
+    markStopped(lab, service, options.onEvent);
+  }));
+}
+
+function markStopped(lab: LabState, service: ServiceState, onEvent: LabEventListener | undefined): void {
+  setStatus(service, 'stopped');
+  service.handle = undefined;
+  onEvent?.({ type: 'service', lab: lab.name, service: service.name, status: 'stopped' });
 }
 
 /** Groups services so that each group depends only on later groups: stop them group by group. */

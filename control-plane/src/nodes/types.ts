@@ -49,6 +49,8 @@ export interface KindDefinition {
   public?: boolean;
   /** The signal that asks for a clean, prompt shutdown, when not SIGTERM (PostgreSQL: SIGINT). */
   stopSignal?: NodeJS.Signals;
+  /** Stopped with its stop signal even when its data is about to be replaced (a reset), where other kinds are killed. */
+  cleanStopOnly?: boolean;
   /** Services that must be ready before this one starts. */
   dependsOn(name: string, spec: LabSpec): string[];
   /** What to run, from lab.yaml, the credentials gathered so far and the service's placement. */

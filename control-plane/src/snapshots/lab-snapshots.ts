@@ -1,11 +1,12 @@
 // Saving a lab as a snapshot, bringing a lab up from one, and resetting a lab to the snapshot it
 // came from. Every service is stopped cleanly while its data is copied, so the copy is consistent
-// (PostgreSQL shut down, lnd's and btcd's databases closed, Redis saved to disk), then started again.
+// (PostgreSQL shut down, lnd's and btcd's databases closed, Redis saved to disk), then started again;
+// a reset kills them instead (PostgreSQL aside), as what they hold is replaced.
 import { conflict, invalid } from '../../../lib/errors.js';
 import { allocateHostPorts, type LabDriverOptions } from '../lab/bring-up.js';
 import type { PhaseRunner } from '../lab/phases.js';
 import type { LabState, ServiceState } from '../lab/state.js';
-import { stopServices } from '../lab/tear-down.js';
+import { discardServices, stopServices } from '../lab/tear-down.js';
 import type { LabManager } from '../manager.js';
 import { CHAIN_SERVICE } from '../nodes/btcd/index.js';
 import { imageRecipesFor, kindDefinition } from '../nodes/registry.js';
@@ -104,7 +105,8 @@ export class LabSnapshots {
       const session = await startAgain(lab, options, {
         replayFrom: manifest.dir,
         before: async (phase) => {
-          await phase('stop', () => stopServices(lab, options.runtimeOptions.runtime, { onEvent: options.onEvent }));
+          // what the services hold is replaced: no need to wait for each to put it at rest
+          await phase('stop', () => discardServices(lab, options.runtimeOptions.runtime, { onEvent: options.onEvent }));
           await this.restoreData(lab, manifest, options, phase);
         },
       });

@@ -15,6 +15,8 @@ export const postgres: KindDefinition = {
   ports: { sql: 5432 },
   image: 'postgres',
   stopSignal: 'SIGINT',
+  // killed, PostgreSQL leaves its System V shared-memory segment behind (its fast shutdown takes a few ms)
+  cleanStopOnly: true,
   dependsOn: () => [],
   launch(access, service) {
     const placement = access.placementFor(service.name);
