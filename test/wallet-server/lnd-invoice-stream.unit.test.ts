@@ -48,7 +48,7 @@ describe("the wallet server's lnd invoice stream", () => {
     const settled: string[] = [];
     const reopened: string[] = [];
     const stream = new LndInvoiceStream(lnd, { onSettled: (hash) => settled.push(hash), onReopened: (why) => reopened.push(why) }, track);
-    stream.added(HASH_A);
+    stream.added(HASH_A, 1);
     current().emit('data', rpcInvoice(HASH_A, 1));
     current().emit('data', rpcInvoice(HASH_A, 1, 1));
     vi.advanceTimersByTime(STREAM_SILENCE_MS * 3);
@@ -64,7 +64,7 @@ describe("the wallet server's lnd invoice stream", () => {
     const reopened: string[] = [];
     const stream = new LndInvoiceStream(lnd, { onSettled: () => undefined, onReopened: (why) => reopened.push(why) }, track);
     const silent = calls[0]!.call;
-    stream.added(HASH_A);
+    stream.added(HASH_A, 1);
     vi.advanceTimersByTime(STREAM_SILENCE_MS - 1);
     expect(calls).toHaveLength(1);
     vi.advanceTimersByTime(1);
@@ -78,7 +78,7 @@ describe("the wallet server's lnd invoice stream", () => {
     const { lnd, calls, current } = lndDouble();
     const stream = new LndInvoiceStream(lnd, { onSettled: () => undefined }, track);
     current().emit('data', rpcInvoice(HASH_B, 7));
-    stream.added(HASH_B);
+    stream.added(HASH_B, 7);
     vi.advanceTimersByTime(STREAM_SILENCE_MS * 2);
     expect(calls).toHaveLength(1);
     stream.stop();
@@ -100,6 +100,41 @@ describe("the wallet server's lnd invoice stream", () => {
     stream.stop();
     vi.advanceTimersByTime(10_000);
     expect(calls).toHaveLength(2);
+  });
+
+  it('asks a new stream for an invoice added while none was open, and keeps that stream when it announces it', () => {
+    const { lnd, calls, current } = lndDouble();
+    const reopened: string[] = [];
+    const stream = new LndInvoiceStream(lnd, { onSettled: () => undefined, onReopened: (why) => reopened.push(why) }, track);
+    current().emit('error', Object.assign(new Error('14 UNAVAILABLE: Connection dropped'), { code: 14 }));
+    stream.added(HASH_A, 12); // lnd answered AddInvoice before the stream was opened again
+    vi.advanceTimersByTime(1_000);
+    expect(calls).toHaveLength(2);
+    expect(calls[1]!.args.add_index).toBe('11');
+    current().emit('data', rpcInvoice(HASH_A, 12));
+    vi.advanceTimersByTime(STREAM_SILENCE_MS * 3);
+    expect(calls).toHaveLength(2);
+    expect(reopened).toEqual(['broken']);
+    stream.stop();
+  });
+
+  it('takes a new stream that does not replay an unannounced invoice for silent too, and leaves the invoice to the reconciles after two', () => {
+    const { lnd, calls, current } = lndDouble();
+    const reopened: string[] = [];
+    const stream = new LndInvoiceStream(lnd, { onSettled: () => undefined, onReopened: (why) => reopened.push(why) }, track);
+    current().emit('error', Object.assign(new Error('14 UNAVAILABLE: Connection dropped'), { code: 14 }));
+    stream.added(HASH_A, 12);
+    vi.advanceTimersByTime(1_000);
+    vi.advanceTimersByTime(STREAM_SILENCE_MS);
+    expect(calls).toHaveLength(3);
+    expect(calls[2]!.args.add_index).toBe('11');
+    vi.advanceTimersByTime(STREAM_SILENCE_MS);
+    expect(calls).toHaveLength(4);
+    expect(calls[3]!.args.add_index).toBeUndefined();
+    vi.advanceTimersByTime(STREAM_SILENCE_MS * 4);
+    expect(calls).toHaveLength(4);
+    expect(reopened).toEqual(['broken', 'silent', 'silent']);
+    stream.stop();
   });
 });
 

@@ -46,9 +46,9 @@ const NODE_NOT_READY = /wallet locked|in the process of starting|not yet ready|s
  * 2 ms of CPU here and half of lnd's work per invoice) for fields this server does not use. A
  * failure is shaped as ln-service shapes it ([503, 'AddInvoiceError', {err}]).
  */
-function addInvoice(lnd: AuthenticatedLnd, request: Record<string, unknown>): Promise<{ r_hash: Uint8Array; payment_request: string }> {
+function addInvoice(lnd: AuthenticatedLnd, request: Record<string, unknown>): Promise<{ r_hash: Uint8Array; payment_request: string; add_index: string }> {
   return new Promise((resolve, reject) => {
-    lnd.default.addInvoice(request, (err: unknown, res: { r_hash: Uint8Array; payment_request: string }) =>
+    lnd.default.addInvoice(request, (err: unknown, res: { r_hash: Uint8Array; payment_request: string; add_index: string }) =>
       (err ? reject([503, 'AddInvoiceError', { err }]) : resolve(res)));
   });
 }
@@ -137,7 +137,7 @@ export class LndGateway implements NodeGateway {
       ...(input.descriptionHash ? { description_hash: Buffer.from(input.descriptionHash, 'hex') } : { memo: input.description ?? '' }),
     }));
     const paymentHash = Buffer.from(added.r_hash).toString('hex');
-    this.invoiceStream?.added(paymentHash);
+    this.invoiceStream?.added(paymentHash, Number(added.add_index));
     return { bolt11: added.payment_request, paymentHash, expiresAt };
   }
 
