@@ -1,8 +1,9 @@
 // The wallet server's lnd node down for a while, then back: the server answers again within a few
 // seconds of lnd being ready (not after grpc-js's default back-off, which reaches 16 s between
 // attempts by then), an invoice paid then is credited (by the invoice stream, opened again after the
-// outage and again if it falls silent, or by the reconcile, every 2 s here: in 1 of 9 runs neither
-// stream credited it), and the outage leaves no pile of listeners behind (Node warns at 11).
+// outage and again if it falls silent, or by the reconcile, every 2 s here: docs/wallet-server.md
+// says how often the stream alone did), and the outage leaves no pile of listeners behind (Node
+// warns at 11).
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { getChannels, pay } from 'ln-service';
