@@ -109,7 +109,12 @@ async function unpackThroughHelper(runtime: DockerRuntime, docker: Docker, lab: 
   }
 }
 
-export function dockerData(runtime: DockerRuntime): ServiceData {
+export interface DockerDataOptions {
+  /** Every archive through a helper container, even where the volume's folder could be written directly. */
+  helperOnly?: boolean;
+}
+
+export function dockerData(runtime: DockerRuntime, options: DockerDataOptions = {}): ServiceData {
   return {
     async save(lab, service, snapshotDir) {
       const docker = await runtime.docker();
@@ -129,7 +134,7 @@ export function dockerData(runtime: DockerRuntime): ServiceData {
       await docker.getVolume(volume).remove().catch(ignoreMissing);
       await docker.createVolume({ Name: volume, Labels: labels });
       const archive = archiveOf(snapshotDir, service.name);
-      const folder = await writableFolderOf(runtime, docker, volume);
+      const folder = options.helperOnly ? undefined : await writableFolderOf(runtime, docker, volume);
       await (folder ? unpackInto(folder, archive) : unpackThroughHelper(runtime, docker, lab, service, labels, archive));
     },
   };
