@@ -1,14 +1,12 @@
 import type Docker from 'dockerode';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildImages } from '../../control-plane/src/images/build.js';
 import { redisServiceLaunch } from '../../control-plane/src/nodes/redis/index.js';
 import { createDockerRuntime, type DockerRuntime } from '../../control-plane/src/runtimes/docker/runtime.js';
 import { dockerPlacement } from '../../control-plane/src/runtimes/docker/placement.js';
 import type { RuntimeHandle } from '../../control-plane/src/runtimes/types.js';
-import { freePort } from '../../control-plane/src/util/ports.js';
 import { waitFor } from '../../lib/wait.js';
-import { engine, labLeftovers, layoutOf, recipesOf, startRequest, uniqueLab } from './support.js';
+import { labLeftovers, layoutOf, redisRuntime, startRequest, uniqueLab } from './support.js';
 
 
 async function ping(port: number): Promise<string> {
@@ -32,11 +30,7 @@ describe('docker runtime on Podman', () => {
   let hostPort: number;
 
   beforeAll(async () => {
-    docker = await engine();
-    const { images } = await buildImages({ docker, images: recipesOf('redis') });
-    runtime = createDockerRuntime({ docker, images });
-    await runtime.prepareLab(lab);
-    hostPort = await freePort();
+    ({ docker, runtime, hostPort } = await redisRuntime(lab));
     handle = await runtime.start(startRequest(lab, 'cache', 'redis', redisServiceLaunch(dockerPlacement(layout, 'cache')), { redis: hostPort }));
   });
 

@@ -13,7 +13,10 @@ import type { LabState } from '../../control-plane/src/lab/state.js';
 import { tearDown } from '../../control-plane/src/lab/tear-down.js';
 import type { ServiceKind } from '../../control-plane/src/nodes/kinds.js';
 import { imageRecipesFor, kindDefinition } from '../../control-plane/src/nodes/registry.js';
+import { buildImages } from '../../control-plane/src/images/build.js';
 import { discoverEngine } from '../../control-plane/src/runtimes/docker/engine.js';
+import { createDockerRuntime, type DockerRuntime } from '../../control-plane/src/runtimes/docker/runtime.js';
+import { freePort } from '../../control-plane/src/util/ports.js';
 import { dockerRuntimeOptions } from '../../control-plane/src/runtimes/docker/host.js';
 import type { LabLayout, LaunchSpec, RuntimeOptions, StartRequest } from '../../control-plane/src/runtimes/types.js';
 import { parseLabSpec } from '../../control-plane/src/spec/parse.js';
@@ -52,6 +55,15 @@ export function startRequest(lab: { name: string; dir: string }, service: string
 
 /** The image recipes of kinds, for buildImages. */
 export const recipesOf = (...kinds: ServiceKind[]) => imageRecipesFor(kinds, 'local');
+
+/** A docker runtime with the Redis image built, lab `lab` prepared (its network), and a free host port for it. */
+export async function redisRuntime(lab: { name: string; dir: string }): Promise<{ docker: Docker; runtime: DockerRuntime; hostPort: number }> {
+  const docker = await engine();
+  const { images } = await buildImages({ docker, images: recipesOf('redis') });
+  const runtime = createDockerRuntime({ docker, images });
+  await runtime.prepareLab(lab);
+  return { docker, runtime, hostPort: await freePort() };
+}
 
 export interface DockerLab {
   lab: LabState;

@@ -8,16 +8,14 @@ import { join } from 'node:path';
 import type Docker from 'dockerode';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildImages } from '../../control-plane/src/images/build.js';
 import type { LabState, ServiceState } from '../../control-plane/src/lab/state.js';
 import { redisServiceLaunch } from '../../control-plane/src/nodes/redis/index.js';
-import { createDockerRuntime, type DockerRuntime } from '../../control-plane/src/runtimes/docker/runtime.js';
+import type { DockerRuntime } from '../../control-plane/src/runtimes/docker/runtime.js';
 import { dockerPlacement } from '../../control-plane/src/runtimes/docker/placement.js';
 import type { RuntimeHandle } from '../../control-plane/src/runtimes/types.js';
 import { dockerData } from '../../control-plane/src/snapshots/docker-data.js';
-import { freePort } from '../../control-plane/src/util/ports.js';
 import { waitFor } from '../../lib/wait.js';
-import { engine, labLeftovers, layoutOf, recipesOf, startRequest, uniqueLab } from './support.js';
+import { labLeftovers, layoutOf, redisRuntime, startRequest, uniqueLab } from './support.js';
 
 describe("a docker service's volume saved and restored for a snapshot", () => {
   let docker: Docker;
@@ -59,11 +57,7 @@ describe("a docker service's volume saved and restored for a snapshot", () => {
   };
 
   beforeAll(async () => {
-    docker = await engine();
-    const { images } = await buildImages({ docker, images: recipesOf('redis') });
-    runtime = createDockerRuntime({ docker, images });
-    await runtime.prepareLab(lab);
-    hostPort = await freePort();
+    ({ docker, runtime, hostPort } = await redisRuntime(lab));
     snapshotDir = mkdtempSync(join(tmpdir(), 'reglab-volume-snapshot-'));
     await writeAndStop({ k: 'snapshot' });
     expect(await dockerData(runtime).save(labState, service, snapshotDir)).toBeGreaterThan(0);
