@@ -6,6 +6,7 @@
 // chain node comes back with them.
 import { describeError } from '../../../lib/errors.js';
 import { sleep, waitFor } from '../../../lib/wait.js';
+import { dialChannelPartners } from '../lab/channels-ready.js';
 import type { LabEvent, LabEventListener } from '../lab/events.js';
 import type { LabSession } from '../lab/session.js';
 import { logTail, serviceEvent, startService } from '../lab/start-service.js';
@@ -219,6 +220,8 @@ export class Supervisor {
         service.restartTimes = [...service.restartTimes.slice(-20), new Date().toISOString()];
         try {
           await startService(this.session, service.name, this.options, 'restarting');
+          // lnd would dial its channel partners on its own backoff, which grows while they restart too
+          if (service.info.pubkey) void dialChannelPartners(this.session, service.name).catch(() => undefined);
           return;
         } catch (error) {
           reason = `restart failed: ${describeError(error).split('\n')[0]}`;
