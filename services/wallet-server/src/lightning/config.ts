@@ -15,7 +15,8 @@ export interface LightningConfig {
   /** How long POST /payments/pay waits for the node's final answer before returning 'pending'
    * (the payment is still settled or refunded in the background when the answer comes). */
   payWaitMs: number;
-  /** Interval of the invoice reconcile (the safety net behind lnd's invoice stream; RLN's only source). */
+  /** Interval of the reconciles (reconcile-timer.ts): pending invoices (the safety net behind lnd's
+   * invoice stream; RLN's only source), pending payments, node invoices still to cancel. */
   reconcileMs: number;
 }
 

@@ -22,14 +22,12 @@ export interface NewInvoice {
 
 export class IncomingInvoices {
   private stopWatching: (() => void) | null = null;
-  private timer: NodeJS.Timeout | null = null;
   private reconciling: Promise<void> | null = null;
 
   constructor(
     private readonly gateway: NodeGateway,
     private readonly ledger: Ledger,
     private readonly log: FastifyBaseLogger,
-    private readonly reconcileMs: number,
   ) {}
 
   /** The node's invoice, then its record (with `audit`, its audit event in the same statement). */
@@ -98,15 +96,10 @@ export class IncomingInvoices {
       (reason) => this.onStreamReopened(reason),
     );
     await this.reconcile().catch((err) => this.log.warn({ err }, 'start-up invoice reconcile failed; retrying on the timer'));
-    this.timer = setInterval(() => {
-      this.reconcile().catch((err) => this.log.warn({ err }, 'invoice reconcile failed'));
-    }, this.reconcileMs);
-    this.timer.unref();
   }
 
   async stop(): Promise<void> {
     this.stopWatching?.();
-    if (this.timer) clearInterval(this.timer);
     await this.reconciling?.catch(() => undefined);
   }
 }

@@ -12,6 +12,7 @@ import { nodeHealthRoutes } from './node-health.js';
 import { OutgoingPayments } from './outgoing.js';
 import { paymentRoutes } from './payment-routes.js';
 import { PublicUrls } from './public-url.js';
+import { startReconcileTimer } from './reconcile-timer.js';
 
 export { loadLightningConfig, type LightningConfig } from './config.js';
 export { gatewayFromEnv } from './node.js';
@@ -21,11 +22,9 @@ export type { NodeGateway } from './gateway.js';
 export function lightningPlugin(config: LightningConfig, gateway: NodeGateway) {
   return async function lightning(app: FastifyInstance): Promise<void> {
     const log = app.log.child({ part: 'lightning', node: gateway.kind });
-    const incoming = new IncomingInvoices(gateway, app.ledger, log, config.reconcileMs);
-    const cancels = new NodeInvoiceCancels(gateway, app.db, log, config.reconcileMs);
-    const outgoing = new OutgoingPayments(gateway, app.ledger, cancels, log, {
-      network: app.config.network, payWaitMs: config.payWaitMs, reconcileMs: config.reconcileMs,
-    });
+    const incoming = new IncomingInvoices(gateway, app.ledger, log);
+    const cancels = new NodeInvoiceCancels(gateway, app.db, log);
+    const outgoing = new OutgoingPayments(gateway, app.ledger, cancels, log, { network: app.config.network, payWaitMs: config.payWaitMs });
     const addresses = new LightningAddresses(app.db);
     const urls = new PublicUrls(config.publicUrl);
 
@@ -38,8 +37,14 @@ export function lightningPlugin(config: LightningConfig, gateway: NodeGateway) {
     await incoming.start();
     await outgoing.start();
     cancels.start();
+    const reconciles = startReconcileTimer(config.reconcileMs, [
+      { what: 'invoice reconcile', run: () => incoming.reconcile() },
+      { what: 'payment reconcile', run: () => outgoing.reconcile() },
+      { what: 'node invoice cancels', run: () => cancels.retry() },
+    ], log);
     app.addHook('onClose', async () => {
       outgoing.stop();
+      await reconciles.stop();
       await cancels.stop();
       await incoming.stop();
       await gateway.close();

@@ -31,7 +31,6 @@ const GATHER_MS = 50;
 const PARALLEL = 4;
 
 export class NodeInvoiceCancels {
-  private timer: NodeJS.Timeout | null = null;
   private gathering: NodeJS.Timeout | null = null;
   private draining: Promise<void> | null = null;
   private wokenWhileDraining = false;
@@ -44,14 +43,17 @@ export class NodeInvoiceCancels {
     private readonly gateway: NodeGateway,
     private readonly db: Db,
     private readonly log: FastifyBaseLogger,
-    private readonly retryMs: number,
   ) {}
 
-  /** Resumes what an earlier run left pending, then retries every retryMs. */
+  /** Resumes what an earlier run left pending. */
   start(): void {
     this.pass();
-    this.timer = setInterval(() => this.pass(), this.retryMs);
-    this.timer.unref();
+  }
+
+  /** The reconcile timer's pass: settles once the pass (or the one under way) is done; never rejects. */
+  retry(): Promise<void> {
+    this.pass();
+    return this.draining ?? Promise.resolve();
   }
 
   /** After an internal payment: works through the pending cancels GATHER_MS later, or after the
@@ -90,7 +92,6 @@ export class NodeInvoiceCancels {
 
   async stop(): Promise<void> {
     this.stopped = true;
-    if (this.timer) clearInterval(this.timer);
     if (this.gathering) clearTimeout(this.gathering);
     await this.draining;
   }

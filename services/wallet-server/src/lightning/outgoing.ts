@@ -23,13 +23,11 @@ const UNKNOWN_GRACE_MS = 120_000;
 export interface OutgoingOptions {
   network: Network;
   payWaitMs: number;
-  reconcileMs: number;
 }
 
 export class OutgoingPayments {
   /** Payments this process is sending or following; the reconcile leaves them alone. */
   private readonly inFlight = new Set<string>();
-  private timer: NodeJS.Timeout | null = null;
   private nodePubkey: string | null = null;
   private stopped = false;
 
@@ -177,14 +175,9 @@ export class OutgoingPayments {
 
   async start(): Promise<void> {
     await this.reconcile(true).catch((err) => this.log.warn({ err }, 'start-up payment reconcile failed; retrying on the timer'));
-    this.timer = setInterval(() => {
-      this.reconcile().catch((err) => this.log.warn({ err }, 'payment reconcile failed'));
-    }, this.options.reconcileMs);
-    this.timer.unref();
   }
 
   stop(): void {
     this.stopped = true;
-    if (this.timer) clearInterval(this.timer);
   }
 }
