@@ -66,8 +66,9 @@ fi
 mkdir -p "$(dirname "$socket")"
 rm -f "$socket"
 echo "starting podman system service on unix://$socket (log: $log)"
-# from / so that no folder of this run is its working directory
-(cd / && nohup podman system service --time=0 "unix://$socket" >>"$log" 2>&1 &)
+# from / so that no folder of this run is its working directory; exec'd, so no shell is left
+# waiting on it with this script's output open (a caller piping it, `| tee`, would never see EOF)
+(cd / && exec nohup podman system service --time=0 "unix://$socket" </dev/null >>"$log" 2>&1) &
 for _ in $(seq 1 60); do
   if answers; then
     echo "Podman's Docker API answers on unix://$socket"
