@@ -1,6 +1,7 @@
 // Waiting for a lab's channels to be usable, with one poll loop per node (not one per channel and
 // side): on two cores, a 20-node lab's waits must not compete with the nodes they wait for.
 import { waitFor } from '../../../lib/wait.js';
+import { dialChannelPartners } from '../nodes/reconnect.js';
 import type { LabSession } from './session.js';
 
 export interface ChannelsExpected {
@@ -24,32 +25,14 @@ export async function waitNodeChannels(session: LabSession, node: string, expect
   }, { timeoutMs, intervalMs: 300, what: `node ${node}'s channels to be ready` });
 }
 
-/** The lab's Lightning nodes, by pubkey. */
-function labNodesByPubkey(session: LabSession): Map<string, string> {
-  return new Map(Object.values(session.lab.services).filter((service) => service.info.pubkey).map((service) => [service.info.pubkey, service.name]));
-}
-
-/**
- * Dials the lab nodes `node` has inactive channels with, at their lab addresses (a partner still
- * down fails to answer, and dials back once it is up); returns the funding txids of its channels
- * with lab nodes.
- */
-export async function dialChannelPartners(session: LabSession, node: string, byPubkey = labNodesByPubkey(session)): Promise<string[]> {
-  const lightning = session.lightning(node);
-  const withLabNodes = (await lightning.channels()).filter((channel) => byPubkey.has(channel.partnerPubkey));
-  const inactive = withLabNodes.filter((channel) => !channel.active);
-  await Promise.all(inactive.map((channel) => lightning.connect(channel.partnerPubkey, session.peerAddress(node, byPubkey.get(channel.partnerPubkey)!)).catch(() => undefined)));
-  return withLabNodes.map((channel) => channel.fundingTxid);
-}
-
 /**
  * After every node of the lab restarted (a snapshot saved or restored): each Lightning node dials
- * the lab nodes it has channels with — lnd would, but on its own backoff, and only to the address
- * it knew — and waits until those channels are active.
+ * the lab nodes it has inactive channels with, and waits until all its channels with them are active.
  */
 export async function reconnectChannels(session: LabSession): Promise<void> {
-  const byPubkey = labNodesByPubkey(session);
-  await Promise.all([...byPubkey.values()].map(async (node) => {
-    await waitNodeChannels(session, node, { active: await dialChannelPartners(session, node, byPubkey) });
+  const lightningNodes = Object.values(session.lab.services).filter((service) => service.info.pubkey).map((service) => service.name);
+  await Promise.all(lightningNodes.map(async (node) => {
+    const { withLabNodes } = await dialChannelPartners(session, node);
+    await waitNodeChannels(session, node, { active: withLabNodes.map((channel) => channel.fundingTxid) });
   }));
 }

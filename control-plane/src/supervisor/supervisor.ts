@@ -6,12 +6,12 @@
 // chain node comes back with them.
 import { describeError } from '../../../lib/errors.js';
 import { sleep, waitFor } from '../../../lib/wait.js';
-import { dialChannelPartners } from '../lab/channels-ready.js';
 import type { LabEvent, LabEventListener } from '../lab/events.js';
 import type { LabSession } from '../lab/session.js';
 import { logTail, serviceEvent, startService } from '../lab/start-service.js';
 import { labStatusFromServices, setStatus, type ServiceState } from '../lab/state.js';
 import { CHAIN_SERVICE } from '../nodes/btcd/index.js';
+import { dialChannelPartners } from '../nodes/reconnect.js';
 import { kindDefinition } from '../nodes/registry.js';
 import type { ExitStatus } from '../runtimes/types.js';
 import { backoffMs, describeExit, recentRestarts, wantsRestart } from './policy.js';
@@ -220,7 +220,6 @@ export class Supervisor {
         service.restartTimes = [...service.restartTimes.slice(-20), new Date().toISOString()];
         try {
           await startService(this.session, service.name, this.options, 'restarting');
-          // lnd would dial its channel partners on its own backoff, which grows while they restart too
           if (service.info.pubkey) void dialChannelPartners(this.session, service.name).catch(() => undefined);
           return;
         } catch (error) {
