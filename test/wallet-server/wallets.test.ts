@@ -89,8 +89,11 @@ describe('wallet-server wallets and API keys', () => {
     expect(wallet).toMatchObject({ name: 'victim', balance_msat: '10000', archived: false });
     const theirs = (await call({ url: '/wallets' })).json().wallets as Array<{ id: string }>;
     expect(theirs.map((w) => w.id)).toEqual([own]);
-    // through the wallet-key header, someone else's wallet is a rejected credential
-    // (for an access token the header's wallet is looked up with the user, in one query)
+    // through the wallet-key header, someone else's wallet is a rejected credential (for an access
+    // token the header's wallet is looked up with the user, in one query), also once the server has
+    // found it to be alice's and remembers that
+    const aliceViaHeader = await as(app, alice.accessToken, victim)({ url: `/payments/00000000-0000-7000-8000-000000000000` });
+    expect(aliceViaHeader.statusCode, 'alice passes the header check: the payment is what is missing').toBe(404);
     const viaHeader = await as(app, mallory.accessToken, victim)({ url: `/payments/00000000-0000-7000-8000-000000000000` });
     expect(viaHeader.statusCode).toBe(401);
     expect(viaHeader.json().error.code).toBe('WALLET_KEY_REJECTED');

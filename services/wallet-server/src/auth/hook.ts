@@ -5,6 +5,7 @@ import { forbidden, unauthorized } from '../errors.js';
 import { isUuid } from '../ids.js';
 import { findUserWithOwnedWallet } from '../wallets/store.js';
 import { API_KEY_PREFIX, findActiveApiKey } from './api-keys.js';
+import { OwnedWallets } from './owned-wallets.js';
 import { scopeAllows, type Principal, type Scope } from './principal.js';
 import type { SessionStore } from './sessions.js';
 import { verifyAccessToken } from './tokens.js';
@@ -24,7 +25,15 @@ function headerWalletId(request: FastifyRequest): string | undefined {
   return value && isUuid(value) ? value : undefined;
 }
 
-async function resolve(app: FastifyInstance, sessions: SessionStore, token: string, walletId: string | undefined): Promise<Principal> {
+/** The user, and the wallet walletId as the principal carries it ({ id } when it is theirs). */
+async function findUserAndWallet(app: FastifyInstance, owned: OwnedWallets, userId: string, walletId: string): Promise<Pick<Principal, 'wallet'> | null> {
+  if (owned.owns(userId, walletId)) return { wallet: { id: walletId } };
+  const found = await findUserWithOwnedWallet(app.db, userId, walletId);
+  if (found?.wallet) owned.remember(userId, walletId);
+  return found && { wallet: found.wallet && { id: found.wallet.id } };
+}
+
+async function resolve(app: FastifyInstance, sessions: SessionStore, owned: OwnedWallets, token: string, walletId: string | undefined): Promise<Principal> {
   const isAdmin = (pubkey: string) => app.config.adminPubkeys.has(pubkey);
   if (token.startsWith(API_KEY_PREFIX)) {
     const key = await findActiveApiKey(app.db, token);
@@ -38,10 +47,11 @@ async function resolve(app: FastifyInstance, sessions: SessionStore, token: stri
   if (!claims) throw unauthorized('access token is invalid or expired; refresh it or sign in again', 'INVALID_TOKEN');
   // A live session is not enough: servers sharing TOKEN_SECRET and Redis (or a database reset
   // under a running Redis) accept a session whose user is not in this database.
-  // The wallet of x-service-wallet-key comes with the user, in one round trip (most calls name one).
+  // The wallet of x-service-wallet-key comes with the user, in one round trip (most calls name one),
+  // or from what this server already found (owned-wallets.ts): then the user is known to be here too.
   const [alive, found] = await Promise.all([
     sessions.sessionAlive(claims.sid),
-    walletId ? findUserWithOwnedWallet(app.db, claims.sub, walletId) : findUserById(app.db, claims.sub).then((user) => user && {}),
+    walletId ? findUserAndWallet(app, owned, claims.sub, walletId) : findUserById(app.db, claims.sub).then((user) => user && {}),
   ]);
   if (!alive) throw unauthorized('session was logged out; sign in again', 'SESSION_ENDED');
   if (!found) throw unknownUser();
@@ -59,12 +69,13 @@ const DESCRIPTION_ROUTES = /^\/(docs|openapi\.json)(\/|$)/;
 
 export function installAuthHook(app: FastifyInstance, sessions: SessionStore): void {
   app.decorateRequest('principal', null);
+  const owned = new OwnedWallets();
   app.addHook('onRequest', async (request) => {
     const config = request.routeOptions.config ?? {};
     const auth = config.auth ?? 'user';
     const url = request.routeOptions.url;
     if (auth === 'public' || !url || DESCRIPTION_ROUTES.test(url)) return; // unknown routes fall through to 404
-    const principal = await resolve(app, sessions, bearer(request), headerWalletId(request));
+    const principal = await resolve(app, sessions, owned, bearer(request), headerWalletId(request));
     const needs: Scope = config.scope ?? (request.method === 'GET' || request.method === 'HEAD' ? 'read' : 'full');
     if (!scopeAllows(principal.scope, needs)) {
       throw forbidden(`this API key has scope "${principal.scope}"; ${request.method} ${url} needs "${needs}"`, 'INSUFFICIENT_SCOPE');

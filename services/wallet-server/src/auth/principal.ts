@@ -16,8 +16,8 @@ export interface Principal {
   /** Sign-in session of an access token (revoked by logout). */
   sessionId: string | null;
   /** The wallet x-service-wallet-key names, when it was looked up with the credential: null when it
-   * is not the caller's. */
-  wallet?: Wallet | null;
+   * is not the caller's. Its id only: whether it is the caller's is all the credential tells. */
+  wallet?: Pick<Wallet, 'id'> | null;
 }
 
 /** Per-route options, given as Fastify route `config`. */

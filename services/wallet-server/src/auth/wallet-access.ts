@@ -19,7 +19,7 @@ export async function ownedWallet(request: FastifyRequest, walletId: string): Pr
 /** The wallet a payment call acts on, from the x-service-wallet-key header (a wallet id of the
  * caller). Missing or malformed: 400. Not the caller's or outside the API key's wallet: 401, as a
  * wallet key that does not fit the credential. */
-export async function walletFromHeader(request: FastifyRequest): Promise<Wallet> {
+export async function walletFromHeader(request: FastifyRequest): Promise<Pick<Wallet, 'id'>> {
   const value = walletKeyOf(request);
   if (!value) throw invalid('MISSING_WALLET_KEY', `send the ${WALLET_KEY_HEADER} header with the id of the wallet to act on`);
   if (!isUuid(value)) throw invalid('INVALID_WALLET_KEY', `${WALLET_KEY_HEADER} must be a wallet id (UUID)`);
