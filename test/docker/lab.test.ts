@@ -6,6 +6,7 @@ import { mineBlocks, nodePubkey, payBetween } from '../../control-plane/src/lab/
 import type { LabSession } from '../../control-plane/src/lab/session.js';
 import type { LabState } from '../../control-plane/src/lab/state.js';
 import { volumeName } from '../../control-plane/src/runtimes/docker/placement.js';
+import { fileFromTar, readAll } from '../../control-plane/src/runtimes/docker/streams.js';
 import { waitFor } from '../../lib/wait.js';
 import { engine, labLeftovers, startDockerLab, uniqueLab, type DockerLab } from './support.js';
 
@@ -44,6 +45,16 @@ describe('a lab on the docker runtime (btcd, indexer, two lnd nodes with a chann
     );
     const containers = await docker.listContainers({ filters: { label: [`reglab.lab=${lab.name}`] } });
     expect(containers.map((container) => container.Labels['reglab.service']).sort()).toEqual(Object.keys(lab.services).sort());
+  });
+
+  it('gives each container a fixed address, and every container finds every service by name in its /etc/hosts', async () => {
+    const containers = await docker.listContainers({ filters: { label: [`reglab.lab=${lab.name}`] } });
+    const addressOf = Object.fromEntries(containers.map((container) => [container.Labels['reglab.service'], container.NetworkSettings.Networks[`reglab-${lab.name}`].IPAddress]));
+    expect(new Set(Object.values(addressOf)).size).toBe(containers.length);
+    for (const container of containers) {
+      const hosts = fileFromTar(await readAll(await docker.getContainer(container.Id).getArchive({ path: '/etc/hosts' })), 'hosts').toString();
+      for (const [service, address] of Object.entries(addressOf)) expect(hosts).toMatch(new RegExp(`^${address.replaceAll('.', '\\.')}\\s+${service}$`, 'm'));
+    }
   });
 
   it('starts on new volumes, not on the ones an earlier lab of its name left', async () => {

@@ -92,6 +92,28 @@ describe('docker runtime on Podman', () => {
     expect(await runtime.findContainers(lab.name)).toHaveLength(1);
   });
 
+  it('holds a service in its container for a reset, and runs it there again for the same launch only', async () => {
+    const launch = redisServiceLaunch(dockerPlacement(layout, 'cache'));
+    const folder = await runtime.hold(handle);
+    expect(folder).toMatch(new RegExp(`reglab-${lab.name}-cache`));
+    await expect(ping(hostPort)).rejects.toThrow(); // redis has ended (SIGKILL: the request's default) ...
+    expect(await runtime.isAlive(handle)).toBe(true); // ... in a container that still runs
+    expect(await runtime.logs(location, handle, 5)).toMatch(/ended \(status 137\) for a reset of its lab/);
+    expect(runtime.heldFolder(lab.name, 'cache')).toBe(folder);
+
+    const resumed = await runtime.start(startRequest(lab, 'cache', 'redis', launch, { redis: hostPort }));
+    expect(resumed).toEqual(handle);
+    expect(runtime.heldFolder(lab.name, 'cache')).toBeUndefined();
+    expect(await waitFor(() => ping(hostPort), { timeoutMs: 20_000, what: 'redis running again in its container' })).toBe('PONG');
+
+    await runtime.hold(handle);
+    const otherLaunch = { ...launch, args: [...launch.args, '--loglevel', 'verbose'] };
+    handle = await runtime.start(startRequest(lab, 'cache', 'redis', otherLaunch, { redis: hostPort }));
+    expect(handle).not.toEqual(resumed); // another launch: a new container
+    expect(await waitFor(() => ping(hostPort), { timeoutMs: 20_000, what: 'redis in its new container' })).toBe('PONG');
+    expect(await runtime.findContainers(lab.name)).toHaveLength(1);
+  });
+
   it('kills a container (twice is fine), tells of its death as it happens, and how it ended', async () => {
     let told = 0;
     const unwatch = runtime.watchExits(lab, () => (told += 1));

@@ -1,6 +1,7 @@
 import { describeError } from '../../../lib/errors.js';
 import { waitFor } from '../../../lib/wait.js';
 import { kindDefinition } from '../nodes/registry.js';
+import { discardSignalOf } from '../nodes/types.js';
 import type { LabEventListener } from './events.js';
 import type { LabSession } from './session.js';
 import { setStatus, type ServiceState, type ServiceStatus } from './state.js';
@@ -31,7 +32,7 @@ export async function startService(session: LabSession, name: string, options: S
   const definition = kindDefinition(service.kind);
   try {
     const launch = definition.launch(session, service);
-    service.handle = await session.runtime.start({ lab: session.lab, service: name, kind: service.kind, image: definition.image, launch, hostPorts: service.hostPorts, containerPorts: service.containerPorts, public: service.public });
+    service.handle = await session.runtime.start({ lab: session.lab, service: name, kind: service.kind, image: definition.image, launch, hostPorts: service.hostPorts, containerPorts: service.containerPorts, public: service.public, discardSignal: discardSignalOf(definition), labServices: Object.keys(session.lab.services) });
     if (service.status !== as) {
       setStatus(service, as);
       options.onEvent(serviceEvent(session, service));

@@ -49,7 +49,7 @@ export interface KindDefinition {
   public?: boolean;
   /** The signal that asks for a clean, prompt shutdown, when not SIGTERM (PostgreSQL: SIGINT). */
   stopSignal?: NodeJS.Signals;
-  /** Stopped with its stop signal even when its data is about to be replaced (a reset), where other kinds are killed. */
+  /** Stopped with its stop signal even when its data is about to be replaced (a reset), where other kinds are killed (see discardSignalOf). */
   cleanStopOnly?: boolean;
   /** Services that must be ready before this one starts. */
   dependsOn(name: string, spec: LabSpec): string[];
@@ -74,3 +74,6 @@ export interface KindDefinition {
   /** Lightning kinds: the environment a lab service (the wallet server) uses to reach the node. */
   clientEnv?(access: LabAccess, name: string, placement: Placement): Record<string, string>;
 }
+
+/** The signal that ends a service of this kind whose data is about to be replaced (a reset). */
+export const discardSignalOf = (kind: Pick<KindDefinition, 'cleanStopOnly' | 'stopSignal'>): NodeJS.Signals => (kind.cleanStopOnly ? (kind.stopSignal ?? 'SIGTERM') : 'SIGKILL');

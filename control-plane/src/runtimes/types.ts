@@ -113,6 +113,14 @@ export interface StartRequest extends ServiceLocation {
   containerPorts: Record<string, number>;
   /** Publish its ports on every interface of the machine, not only on 127.0.0.1 (a workshop). */
   public?: boolean;
+  /** The signal that ends it when its data is about to be replaced (a reset); SIGKILL when absent. */
+  discardSignal?: NodeJS.Signals;
+  /**
+   * Every service of the lab, this one included (docker: each gets a fixed address on the lab's
+   * network, and every container finds all of them in its /etc/hosts). Without it, the engine's
+   * DNS alone names them.
+   */
+  labServices?: string[];
 }
 
 /** A runtime with the placements it gives: how each service, and this machine, see the lab. */

@@ -10,8 +10,9 @@ export const volumeName = (lab: string, service: string) => `reglab-${lab}-${ser
 /**
  * How a service sees the world in a docker lab: it listens on all interfaces of its container on
  * its kind's fixed ports, keeps its data in the volume at /data, and reaches the other services
- * of the lab by service name: each container is aliased by its service name on its lab's own
- * network and carries it as hostname, so the certificates btcd and lnd generate name it too.
+ * of the lab by service name: each container has a fixed address on its lab's own network, finds
+ * every service's in its /etc/hosts (addresses.ts), is aliased by its service name in the engine's
+ * DNS as well, and carries it as hostname, so the certificates btcd and lnd generate name it too.
  */
 export function dockerPlacement(lab: LabLayout, service: string): Placement {
   const portOf = (target: string, portName: string) => {

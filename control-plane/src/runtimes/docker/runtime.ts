@@ -1,20 +1,21 @@
-import { appendFileSync } from 'node:fs';
+import { appendFileSync, existsSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type Docker from 'dockerode';
+import { waitFor } from '../../../../lib/wait.js';
 import { RECIPES } from '../../images/catalog.js';
 import type { ImageId } from '../../images/types.js';
 import { buildImages, missingImageMessage, type ImageMap } from '../../images/build.js';
-import { ImageUnavailableError, type ExitStatus, type LabHandleInfo, type LaunchSpec, type Runtime, type RuntimeHandle, type ServiceLocation, type StartRequest } from '../types.js';
+import { ImageUnavailableError, type ExitStatus, type LabHandleInfo, type Runtime, type RuntimeHandle, type ServiceLocation, type StartRequest } from '../types.js';
 import { discoverEngine } from './engine.js';
 import { containerExit } from './exit-status.js';
 import { watchContainerExits } from './exits.js';
-import { CONTAINER_DATA_DIR, containerName, networkName, volumeName } from './placement.js';
+import { labAddresses } from './addresses.js';
+import { containerSpec, LABELS, type ContainerSpec } from './container-spec.js';
+import { CONTAINER_DATA_DIR, containerName, networkName } from './placement.js';
+import { HELD_MARKER, HOLD_SIGNAL, RESUME_SIGNAL, runsUnderRunner } from './runner.js';
 import { demuxLogs, fileFromTar, readAll } from './streams.js';
 
-export const LABELS = { lab: 'reglab.lab', service: 'reglab.service', kind: 'reglab.kind' } as const;
-
-/** Where the project's compiled services live in the services image. */
-const SERVICES_APP_DIR = '/app';
+export { LABELS };
 
 export interface DockerRuntimeOptions {
   /** An engine client; found with discoverEngine() on first use when absent. */
@@ -58,6 +59,13 @@ export class DockerRuntime implements Runtime {
   private builds: Promise<unknown> = Promise.resolve();
   /** Each image is built or checked once per runtime, so all services of a lab run the same build. */
   private readonly ensured = new Map<string, Promise<unknown>>();
+  /** Containers whose service is held (see hold()), by container name. */
+  private readonly held = new Map<string, { lab: string; id: string; launch: string; folder: string }>();
+  /** The last start asked: starts run one after another, in the order asked. */
+  private starts: Promise<unknown> = Promise.resolve();
+  private rootful?: Promise<boolean>;
+  /** Each lab network's subnet and gateway, asked once. */
+  private readonly subnets = new Map<string, Promise<{ Subnet?: string; Gateway?: string }>>();
 
   constructor(private readonly options: DockerRuntimeOptions = {}) {
     if (options.docker) this.client = Promise.resolve(options.docker);
@@ -88,6 +96,7 @@ export class DockerRuntime implements Runtime {
       }
     }
     const name = networkName(lab.name);
+    this.subnets.delete(name);
     try {
       await docker.getNetwork(name).inspect();
     } catch (error) {
@@ -96,43 +105,111 @@ export class DockerRuntime implements Runtime {
     }
   }
 
-  async start(request: StartRequest): Promise<RuntimeHandle> {
+  /**
+   * Starts the service in a new container; or, when its container was held with the same launch,
+   * runs the service again in that container.
+   */
+  start(request: StartRequest): Promise<RuntimeHandle> {
+    // the engine creates containers one after another anyway: taken in the order asked, the
+    // services that most others wait for (asked first) are not held up by the others
+    const started = this.starts.then(() => this.startNow(request));
+    this.starts = started.catch(() => undefined);
+    return started;
+  }
+
+  private async startNow(request: StartRequest): Promise<RuntimeHandle> {
     const docker = await this.docker();
-    const { lab, service, kind } = request;
-    const recipe = request.image as ImageId;
-    const image = this.imageFor(kind, recipe);
-    if (this.options.buildImages && this.options.images?.[kind] === undefined) await this.build(docker, kind, recipe);
-    await docker.getImage(image).inspect().catch((error: unknown) => {
-      throw notFound(error) ? new Error(`cannot start ${service} (${kind}): ${missingImageMessage(image)}`) : error;
-    });
-    const name = containerName(lab.name, service);
-    // A container left from an earlier run of this service is replaced; its volume is kept.
-    await docker.getContainer(name).remove({ force: true }).catch(ignoreNotFound);
-    const labels = { [LABELS.lab]: lab.name, [LABELS.service]: service, [LABELS.kind]: kind };
-    const volume = volumeName(lab.name, service);
-    await this.ensureVolume(docker, volume, labels);
-    const ports = Object.entries(request.hostPorts).map(([portName, hostPort]) => [`${containerPortOf(request, portName)}/tcp`, hostPort] as const);
-    const network = networkName(lab.name);
-    const container = await docker.createContainer({
-      name,
-      Hostname: service,
-      Image: image,
-      Cmd: command(request.launch),
-      Env: Object.entries(request.launch.env).map(([key, value]) => `${key}=${value}`),
-      Labels: labels,
-      ExposedPorts: Object.fromEntries(ports.map(([port]) => [port, {}])),
-      ...(request.launch.stopSignal ? { StopSignal: request.launch.stopSignal } : {}),
-      HostConfig: {
-        Init: true,
-        Binds: [`${volume}:${CONTAINER_DATA_DIR}`],
-        PortBindings: Object.fromEntries(ports.map(([port, hostPort]) => [port, [{ HostIp: request.public ? '0.0.0.0' : '127.0.0.1', HostPort: String(hostPort) }]])),
-        NetworkMode: network,
-      },
-      NetworkingConfig: { EndpointsConfig: { [network]: { Aliases: [service] } } },
-    });
+    const spec = await this.specOf(docker, request);
+    const resumed = await this.resume(docker, spec.name, spec.labels[LABELS.launch]);
+    if (resumed) return resumed;
+    // a container left from an earlier run of this service is replaced; its volume is kept
+    await docker.getContainer(spec.name).remove({ force: true }).catch(ignoreNotFound);
+    await this.ensureVolume(docker, spec.volume, spec.labels);
+    const container = await docker.createContainer(spec.options);
     await container.start();
     recordInRegistry(container.id);
     return { runtime: 'docker', containerId: container.id };
+  }
+
+  /**
+   * Ends the service but keeps its container, network and ports, for a start() with the same
+   * launch to run it again there (a reset: its data is replaced meanwhile, through the folder this
+   * answers). Answers once the service has ended, with the container's data folder on this
+   * machine; undefined when the container cannot be held (not running, made by an older reglab,
+   * its volume not a folder reglab may write here), having done nothing, or when its service did
+   * not end within the stop timeout, killed.
+   */
+  async hold(handle: RuntimeHandle): Promise<string | undefined> {
+    const docker = await this.docker();
+    const container = docker.getContainer(containerId(handle));
+    const info = await container.inspect().catch((error: unknown) => (notFound(error) ? undefined : Promise.reject(error)));
+    const folder = info && dataFolderOf(info);
+    if (!info?.State.Running || !runsUnderRunner(info.Config.Env) || !folder || !(await this.writesVolumeFolders())) return undefined;
+    const marker = join(folder, HELD_MARKER);
+    await container.kill({ signal: HOLD_SIGNAL });
+    try {
+      await waitFor(async () => existsSync(marker), { timeoutMs: (this.options.stopTimeoutSeconds ?? 15) * 1000, intervalMs: 20, what: `${info.Name} to end its service` });
+    } catch {
+      await this.kill(handle); // as a container that cannot be held: ended for good
+      return undefined;
+    }
+    this.held.set(info.Name.replace(/^\//, ''), { lab: info.Config.Labels[LABELS.lab], id: info.Id, launch: info.Config.Labels[LABELS.launch] ?? '', folder });
+    return folder;
+  }
+
+  /** The data folder of a held container, by its lab and service. */
+  heldFolder(lab: string, service: string): string | undefined {
+    return this.held.get(containerName(lab, service))?.folder;
+  }
+
+  /** What the container of `request` is created with, its image checked (and built when asked). */
+  private async specOf(docker: Docker, request: StartRequest): Promise<ContainerSpec> {
+    const { service, kind } = request;
+    const recipe = request.image as ImageId;
+    const image = this.imageFor(kind, recipe);
+    if (this.options.buildImages && this.options.images?.[kind] === undefined) await this.build(docker, kind, recipe);
+    const imageInfo = await docker.getImage(image).inspect().catch((error: unknown) => {
+      throw notFound(error) ? new Error(`cannot start ${service} (${kind}): ${missingImageMessage(image)}`) : error;
+    });
+    const entrypoint = imageInfo.Config.Entrypoint ?? [];
+    return containerSpec(request, { ref: image, id: imageInfo.Id, entrypoint: typeof entrypoint === 'string' ? ['/bin/sh', '-c', entrypoint] : entrypoint }, await this.addressesOf(docker, request));
+  }
+
+  /** Runs a held container's service again, when the container was created for this same launch. */
+  private async resume(docker: Docker, name: string, launch: string): Promise<RuntimeHandle | undefined> {
+    const held = this.held.get(name);
+    if (!held) return undefined;
+    this.held.delete(name);
+    if (held.launch !== launch) return undefined;
+    try {
+      await docker.getContainer(held.id).kill({ signal: RESUME_SIGNAL });
+      return { runtime: 'docker', containerId: held.id };
+    } catch {
+      return undefined; // it ended while held: a new container replaces it
+    }
+  }
+
+  /** The fixed address of every service of the lab on its network (see addresses.ts), when the request names them. */
+  private async addressesOf(docker: Docker, request: StartRequest): Promise<Map<string, string> | undefined> {
+    if (!request.labServices) return undefined;
+    const network = networkName(request.lab.name);
+    let ipam = this.subnets.get(network);
+    if (!ipam) {
+      ipam = docker.getNetwork(network).inspect().then((info: { IPAM?: { Config?: { Subnet?: string; Gateway?: string }[] } }) => info.IPAM?.Config?.[0] ?? {});
+      ipam.catch(() => this.subnets.delete(network));
+      this.subnets.set(network, ipam);
+    }
+    const { Subnet, Gateway } = await ipam;
+    return Subnet ? labAddresses(Subnet, Gateway, request.labServices) : undefined;
+  }
+
+  /** Whether reglab can write a local volume's folder itself with the owners its containers see: as root, on a rootful engine. */
+  writesVolumeFolders(): Promise<boolean> {
+    if (process.getuid?.() !== 0) return Promise.resolve(false);
+    this.rootful ??= this.docker()
+      .then((docker) => docker.info())
+      .then((info: { SecurityOptions?: string[] }) => !(info.SecurityOptions ?? []).some((option) => option.includes('name=rootless')));
+    return this.rootful;
   }
 
   async stop(handle: RuntimeHandle): Promise<void> {
@@ -221,10 +298,12 @@ export class DockerRuntime implements Runtime {
 
   async removeLab(lab: LabHandleInfo, options: { volumes: boolean }): Promise<void> {
     const docker = await this.docker();
+    for (const [name, held] of this.held) if (held.lab === lab.name) this.held.delete(name);
     for (const container of await this.findContainers(lab.name)) {
       await docker.getContainer(container.containerId).remove({ force: true }).catch(ignoreNotFound);
     }
     await docker.getNetwork(networkName(lab.name)).remove().catch(ignoreNotFound);
+    this.subnets.delete(networkName(lab.name));
     if (!options.volumes) return;
     const { Volumes } = await docker.listVolumes({ filters: { label: [`${LABELS.lab}=${lab.name}`] } });
     for (const volume of Volumes ?? []) await docker.getVolume(volume.Name).remove().catch(ignoreNotFound);
@@ -255,12 +334,6 @@ export function createDockerRuntime(options: DockerRuntimeOptions = {}): DockerR
   return new DockerRuntime(options);
 }
 
-function containerPortOf(request: StartRequest, portName: string): number {
-  const port = request.containerPorts[portName];
-  if (port === undefined) throw new Error(`a ${request.kind} container has no port named "${portName}" (known: ${Object.keys(request.containerPorts).join(', ')})`);
-  return port;
-}
-
 /** With REGLAB_PROCESS_REGISTRY set (the test run sets it), containers are recorded for its cleanup. */
 function recordInRegistry(id: string): void {
   const registry = process.env.REGLAB_PROCESS_REGISTRY;
@@ -272,8 +345,8 @@ function containerId(handle: RuntimeHandle): string {
   return handle.containerId;
 }
 
-/** The image's entry point is the program; a project service is its compiled file under /app/dist. */
-function command(launch: LaunchSpec): string[] {
-  if (launch.program.type === 'service') return [...launch.program.nodeFlags, `${SERVICES_APP_DIR}/dist/${launch.program.entry}`, ...launch.args];
-  return launch.args;
+/** The container's volume folder on this machine, when it is a local volume whose folder is here. */
+function dataFolderOf(info: Docker.ContainerInspectInfo): string | undefined {
+  const mount = info.Mounts.find((candidate) => candidate.Destination === CONTAINER_DATA_DIR && candidate.Type === 'volume');
+  return mount?.Driver === 'local' && existsSync(mount.Source) ? mount.Source : undefined;
 }
