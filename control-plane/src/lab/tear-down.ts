@@ -2,6 +2,7 @@ import { rmSync } from 'node:fs';
 import type { Runtime } from '../runtimes/types.js';
 import type { LabEventListener } from './events.js';
 import { kindDefinition } from '../nodes/registry.js';
+import { discardSignalOf } from '../nodes/types.js';
 import { setStatus, type LabState, type ServiceState } from './state.js';
 
 /**
@@ -36,11 +37,14 @@ export async function stopServices(lab: LabState, runtime: Runtime, options: { o
 /**
  * Ends every service at once, for a lab whose data is about to be replaced (a reset to its
  * snapshot): killed without waiting for a clean stop, but for the kinds that must stop cleanly.
+ * `hold` may end a service itself and answer true (docker: its container kept for the restart).
  */
-export async function discardServices(lab: LabState, runtime: Runtime, options: { onEvent?: LabEventListener }): Promise<void> {
+export async function discardServices(lab: LabState, runtime: Runtime, options: { onEvent?: LabEventListener; hold?: (service: ServiceState) => Promise<boolean> }): Promise<void> {
   await Promise.all(Object.values(lab.services).map(async (service) => {
     const kind = kindDefinition(service.kind);
-    if (service.handle) await (kind.cleanStopOnly ? runtime.stop(service.handle, kind.stopSignal) : runtime.kill(service.handle));
+    if (service.handle && !(await options.hold?.(service))) {
+      await (discardSignalOf(kind) === 'SIGKILL' ? runtime.kill(service.handle) : runtime.stop(service.handle, kind.stopSignal));
+    }
     markStopped(lab, service, options.onEvent);
   }));
 }

@@ -3,10 +3,12 @@
 // it is on this machine and ours to write (a local volume of a rootful engine, reglab as root), or
 // else through a helper container of the service's own image that only sleeps while the archive is
 // unpacked (Podman writes an archive into a volume only while the container runs; into one never
-// started it lands in the container's own file system).
+// started it lands in the container's own file system). For a reset, where the folder is ours to
+// write, the service is held in its container instead (DockerRuntime.hold) and the folder emptied
+// and refilled under it.
 import { execFile } from 'node:child_process';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { chmod, chown, mkdir, open, readdir, stat } from 'node:fs/promises';
+import { chmod, chown, mkdir, open, readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { promisify } from 'node:util';
@@ -56,21 +58,9 @@ async function topEntryOf(archive: string): Promise<TopEntry> {
   }
 }
 
-/** Whether the engine runs rootless (its volumes' files then belong to mapped ids), asked once per runtime. */
-const rootless = new WeakMap<DockerRuntime, Promise<boolean>>();
-
-function isRootless(runtime: DockerRuntime, docker: Docker): Promise<boolean> {
-  let answer = rootless.get(runtime);
-  if (!answer) {
-    answer = docker.info().then((info: { SecurityOptions?: string[] }) => (info.SecurityOptions ?? []).some((option) => option.includes('name=rootless')));
-    rootless.set(runtime, answer);
-  }
-  return answer;
-}
-
 /** The new (empty) volume's folder, when reglab can write it directly with the owners the containers see. */
 async function writableFolderOf(runtime: DockerRuntime, docker: Docker, volume: string): Promise<string | undefined> {
-  if (process.getuid?.() !== 0 || (await isRootless(runtime, docker))) return undefined;
+  if (!(await runtime.writesVolumeFolders())) return undefined;
   const { Driver, Mountpoint } = await docker.getVolume(volume).inspect();
   if (Driver !== 'local' || !Mountpoint) return undefined;
   // on another machine (a remote engine, a VM) the folder is not here, or not this new empty one
@@ -125,7 +115,19 @@ export function dockerData(runtime: DockerRuntime, options: DockerDataOptions = 
       await pipeline(archive, createWriteStream(file, { mode: 0o600 }));
       return (await stat(file)).size;
     },
+    async hold(lab, service) {
+      if (options.helperOnly) return false;
+      return service.handle !== undefined && (await runtime.hold(service.handle)) !== undefined;
+    },
     async restore(lab, service, snapshotDir) {
+      const archive = archiveOf(snapshotDir, service.name);
+      const heldFolder = runtime.heldFolder(lab.name, service.name);
+      if (heldFolder) {
+        // files written after the snapshot must not survive next to its own
+        await Promise.all((await readdir(heldFolder)).map((entry) => rm(join(heldFolder, entry), { recursive: true, force: true })));
+        await unpackInto(heldFolder, archive);
+        return;
+      }
       const docker = await runtime.docker();
       const volume = volumeName(lab.name, service.name);
       const labels = { [LABELS.lab]: lab.name, [LABELS.service]: service.name, [LABELS.kind]: service.kind };
@@ -133,7 +135,6 @@ export function dockerData(runtime: DockerRuntime, options: DockerDataOptions = 
       await docker.getContainer(containerName(lab.name, service.name)).remove({ force: true }).catch(ignoreMissing);
       await docker.getVolume(volume).remove().catch(ignoreMissing);
       await docker.createVolume({ Name: volume, Labels: labels });
-      const archive = archiveOf(snapshotDir, service.name);
       const folder = options.helperOnly ? undefined : await writableFolderOf(runtime, docker, volume);
       await (folder ? unpackInto(folder, archive) : unpackThroughHelper(runtime, docker, lab, service, labels, archive));
     },

@@ -4,7 +4,6 @@
 // a reset kills them instead (PostgreSQL aside), as what they hold is replaced.
 import { conflict, invalid } from '../../../lib/errors.js';
 import { allocateHostPorts, type LabDriverOptions } from '../lab/bring-up.js';
-import type { PhaseRunner } from '../lab/phases.js';
 import type { LabState, ServiceState } from '../lab/state.js';
 import { discardServices, stopServices } from '../lab/tear-down.js';
 import type { LabManager } from '../manager.js';
@@ -13,14 +12,28 @@ import { imageRecipesFor, kindDefinition } from '../nodes/registry.js';
 import { parseLabSpec } from '../spec/parse.js';
 import { exportChain } from './chain-blocks.js';
 import { describeSnapshot, manifestOf, restoreLabRecord, SNAPSHOT_FORMAT, type SnapshotManifest } from './manifest.js';
-import { serviceDataFor } from './service-data.js';
-import { startAgain } from './start-again.js';
+import { serviceDataFor, type ServiceData } from './service-data.js';
+import { startAgain, type DataReady } from './start-again.js';
 import { SnapshotStore } from './store.js';
 
 type Manifest = ReturnType<SnapshotStore['read']>;
 
 /** The services whose data folder (or volume) a snapshot holds: all but the chain node, which it holds as blocks. */
 const withData = (lab: LabState) => Object.values(lab.services).filter((service) => service.name !== CHAIN_SERVICE);
+
+/**
+ * Restores every service's data from the snapshot at once, in the background, and the lab's record
+ * at once: the answer resolves (or rejects) when a service's data is back, which its start awaits.
+ */
+function restoreInBackground(lab: LabState, manifest: Manifest, data: ServiceData): DataReady {
+  const restores = new Map(withData(lab).map((service) => {
+    const restored = data.restore(lab, service, manifest.dir);
+    restored.catch(() => undefined); // reported by the service's start, which awaits it
+    return [service.name, restored] as const;
+  }));
+  restoreLabRecord(lab, manifest);
+  return (name) => restores.get(name) ?? Promise.resolve();
+}
 
 export class LabSnapshots {
   readonly store: SnapshotStore;
@@ -89,7 +102,7 @@ export class LabSnapshots {
           await options.runtimeOptions.runtime.prepareLab(lab, imageRecipesFor(Object.values(lab.services).map((service) => service.kind), 'local'));
           await allocateHostPorts(lab, Object.fromEntries(Object.entries(manifest.services).map(([service, held]) => [service, held.hostPorts])));
         });
-        await this.restoreData(lab, manifest, options, phase);
+        return restoreInBackground(lab, manifest, await serviceDataFor(options.runtimeOptions.runtime));
       },
     });
   }
@@ -106,19 +119,15 @@ export class LabSnapshots {
         replayFrom: manifest.dir,
         before: async (phase) => {
           // what the services hold is replaced: no need to wait for each to put it at rest
-          await phase('stop', () => discardServices(lab, options.runtimeOptions.runtime, { onEvent: options.onEvent }));
-          await this.restoreData(lab, manifest, options, phase);
+          const data = await serviceDataFor(options.runtimeOptions.runtime);
+          const hold = data.hold;
+          await phase('stop', () => discardServices(lab, options.runtimeOptions.runtime, { onEvent: options.onEvent, hold: hold && ((service) => hold(lab, service)) }));
+          return restoreInBackground(lab, manifest, data);
         },
       });
       return { session, result: undefined };
     });
     return { lab: this.manager.get(labName), snapshot: name };
-  }
-
-  private async restoreData(lab: LabState, manifest: Manifest, options: LabDriverOptions, phase: PhaseRunner): Promise<void> {
-    const data = await serviceDataFor(options.runtimeOptions.runtime);
-    await phase('restore data', () => Promise.all(withData(lab).map((service) => data.restore(lab, service, manifest.dir))));
-    restoreLabRecord(lab, manifest);
   }
 
   async remove(name: string): Promise<void> {

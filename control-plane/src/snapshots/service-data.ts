@@ -9,6 +9,11 @@ export interface ServiceData {
   /** Copies the service's data into `snapshotDir`; returns how many bytes it holds. */
   save(lab: LabState, service: ServiceState, snapshotDir: string): Promise<number>;
   restore(lab: LabState, service: ServiceState, snapshotDir: string): Promise<void>;
+  /**
+   * Ends a running service whose data `restore` is about to replace, keeping what runs it for its
+   * restart (docker: the container); false when it cannot, and the caller ends it.
+   */
+  hold?(lab: LabState, service: ServiceState): Promise<boolean>;
 }
 
 /** The runtime's way of copying data; the docker one (dockerode) is loaded only for a docker lab. */
