@@ -86,9 +86,9 @@ export function postgresUrl(port: number, database = 'postgres'): string {
   return `postgres://postgres@127.0.0.1:${port}/${database}`;
 }
 
-/** True when PostgreSQL answers a query at `url`; throws while it cannot be reached. */
+/** True when PostgreSQL answers a query at `url`; throws while it cannot be reached or does not answer within a second. */
 export async function pingPostgres(url: string): Promise<boolean> {
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 1_000 });
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 1_000, query_timeout: 1_000 });
   try {
     await client.connect();
     await client.query('select 1');

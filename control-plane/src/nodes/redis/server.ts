@@ -34,9 +34,9 @@ export async function saveRedis(url: string): Promise<void> {
   }
 }
 
-/** True when a Redis answers PING at `url`; throws while it cannot be reached. */
+/** True when a Redis answers PING at `url`; throws while it cannot be reached or does not answer within a second. */
 export async function pingRedis(url: string): Promise<boolean> {
-  const client = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null, connectTimeout: 1_000 });
+  const client = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null, connectTimeout: 1_000, commandTimeout: 1_000 });
   client.on('error', () => undefined); // the failed connect() below already says it
   try {
     await client.connect();
