@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitFor } from '../../lib/wait.js';
 import { bringUpLab, defaultLabYaml, startTestControlPlane, type TestControlPlane } from '../support/control-plane.js';
 import { signInToWalletServer, type WalletServerCall } from '../support/wallet-server-user.js';
+import { engine } from '../docker/support.js';
 
 // alice -> bob pushes 2,000,000 sat to bob, so bob can pay the wallet server (on alice)
 const yamlOf = (lab: string, runtime: string) =>
@@ -30,6 +31,8 @@ describe.each(['process', 'docker'])('snapshots on the %s runtime', (runtime) =>
   let wallet: string;
   let snapshotBalances: ReturnType<typeof balancesOf>;
 
+  /** Each service's container (docker). */
+  const containers = async () => Object.fromEntries((await (await engine()).listContainers({ filters: { label: [`reglab.lab=${LAB}`] } })).map((container) => [container.Labels['reglab.service'], container.Id]));
   const walletBalance = async () => (await walletServer('GET', `/wallets/${wallet}`, undefined, wallet)).body.balance_msat as string;
 
   beforeAll(async () => {
@@ -89,9 +92,12 @@ describe.each(['process', 'docker'])('snapshots on the %s runtime', (runtime) =>
     expect((await cp.call('POST', `/labs/${LAB}/fund?wait=true`, { node: 'carol', amount_sat: 123_456 })).body.state).toBe('completed');
     expect((await cp.call('POST', `/labs/${LAB}/mine?wait=true`, { blocks: 3 })).body.state).toBe('completed');
     expect(balancesOf(await lab())).not.toEqual(snapshotBalances);
+    const containersBefore = runtime === 'docker' ? await containers() : undefined;
 
     const reset = await cp.call('POST', `/labs/${LAB}/reset`);
     expect(reset.status).toBe(200);
+    // on docker each service ran again in its own container, on the snapshot's data
+    if (containersBefore) expect(await containers()).toEqual(containersBefore);
     expect(reset.body).toMatchObject({ name: LAB, status: 'ready', snapshot: 'base' });
     expect(balancesOf(await lab())).toEqual(snapshotBalances);
     // the wallet server's ledger (Postgres) and its user's session (Redis) are those of the snapshot
