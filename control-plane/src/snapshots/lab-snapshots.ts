@@ -1,7 +1,8 @@
 // Saving a lab as a snapshot, bringing a lab up from one, and resetting a lab to the snapshot it
 // came from. Every service is stopped cleanly while its data is copied, so the copy is consistent
 // (PostgreSQL shut down, lnd's and btcd's databases closed, Redis saved to disk), then started again;
-// a reset kills them instead (PostgreSQL aside), as what they hold is replaced.
+// a reset kills them instead (PostgreSQL aside), as what they hold is replaced, or holds them where
+// the runtime can (docker: in their containers, see ServiceData.hold).
 import { conflict, invalid } from '../../../lib/errors.js';
 import { allocateHostPorts, type LabDriverOptions } from '../lab/bring-up.js';
 import type { LabState, ServiceState } from '../lab/state.js';
