@@ -17,7 +17,8 @@ import { retryWhile } from '../../../lib/wait.js';
 import type { LabState, ServiceState } from '../lab/state.js';
 import { kindDefinition } from '../nodes/registry.js';
 import { CONTAINER_DATA_DIR, containerName, volumeName } from '../runtimes/docker/placement.js';
-import { LABELS, type DockerRuntime } from '../runtimes/docker/runtime.js';
+import { LABELS } from '../runtimes/docker/container-spec.js';
+import type { DockerRuntime } from '../runtimes/docker/runtime.js';
 import type { ServiceData } from './service-data.js';
 
 const run = promisify(execFile);

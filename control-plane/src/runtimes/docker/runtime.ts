@@ -15,7 +15,6 @@ import { CONTAINER_DATA_DIR, containerName, networkName } from './placement.js';
 import { HELD_MARKER, HOLD_SIGNAL, RESUME_SIGNAL, runsUnderRunner } from './runner.js';
 import { demuxLogs, fileFromTar, readAll } from './streams.js';
 
-export { LABELS };
 
 export interface DockerRuntimeOptions {
   /** An engine client; found with discoverEngine() on first use when absent. */
