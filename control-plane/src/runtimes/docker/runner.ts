@@ -17,23 +17,26 @@ export const HELD_MARKER = '.reglab-held';
 /** The environment variable that holds the loop: `ps` in the container shows the service's command, not the script. */
 const RUNNER_VARIABLE = 'REGLAB_RUNNER';
 
-// POSIX sh (dash). `wait` returns early when a trapped signal arrives: the inner loop waits again
-// until the child has really ended. A signal that comes before the child (or the sleep that
+// POSIX sh (dash). `wait` returns early when a trapped signal arrives, with 128 + the signal's
+// number: the inner loop waits again until the child has really ended. When the shell reaped the
+// child meanwhile, its status is kept for one more `wait` (127 when the last wait already had it).
+// The sleep is ended with SIGKILL: another signal can reach it between its fork and its exec, where
+// dash still runs the runner's traps, and be lost. A signal that comes before the child (or the sleep that
 // waits for resume) exists is applied as soon as it does.
 const RUNNER_SCRIPT = `
 discard=$1; shift
 marker=${CONTAINER_DATA_DIR}/${HELD_MARKER}
 hold=0 stopping=0 child= sleeper= status=0
 trap 'hold=1; [ -n "$child" ] && kill -s "$discard" "$child" 2>/dev/null' USR1
-trap 'hold=0; [ -n "$sleeper" ] && kill "$sleeper" 2>/dev/null' USR2
+trap 'hold=0; [ -n "$sleeper" ] && kill -s KILL "$sleeper" 2>/dev/null' USR2
 for signal in TERM INT QUIT HUP; do
-  trap "stopping=1; [ -n \\"\\$child\\" ] && kill -s $signal \\"\\$child\\" 2>/dev/null; [ -n \\"\\$sleeper\\" ] && kill \\"\\$sleeper\\" 2>/dev/null" "$signal"
+  trap "stopping=1; [ -n \\"\\$child\\" ] && kill -s $signal \\"\\$child\\" 2>/dev/null; [ -n \\"\\$sleeper\\" ] && kill -s KILL \\"\\$sleeper\\" 2>/dev/null" "$signal"
 done
 while :; do
   while [ "$hold" = 1 ] && [ "$stopping" = 0 ]; do
     sleep 86400 & sleeper=$!
     [ "$hold" = 1 ] && [ "$stopping" = 0 ] && wait "$sleeper"
-    kill "$sleeper" 2>/dev/null; sleeper=
+    kill -s KILL "$sleeper" 2>/dev/null; sleeper=
   done
   [ "$stopping" = 1 ] && exit "$status"
   rm -f "$marker"
@@ -44,6 +47,8 @@ while :; do
     wait "$child"; status=$?
     kill -0 "$child" 2>/dev/null || break
   done
+  wait "$child" 2>/dev/null; last=$?
+  [ "$last" = 127 ] || status=$last
   child=
   if [ "$hold" = 0 ] || [ "$stopping" = 1 ]; then exit "$status"; fi
   echo "reglab: the service ended (status $status) for a reset of its lab; it starts again once its data is back" >&2
