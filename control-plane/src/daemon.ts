@@ -76,6 +76,6 @@ async function startQueueRedis(home: string): Promise<{ url: string; stop(): Pro
   const port = await freePort();
   const pid = startDetached(redisLaunch(join(home, 'redis'), port), join(home, 'logs', 'control-plane-redis.log'));
   const url = redisUrl(port);
-  await waitFor(() => pingRedis(url), { timeoutMs: 15_000, what: `the control plane's Redis on port ${port}` });
+  await waitFor(() => pingRedis(url), { timeoutMs: 15_000, intervalMs: 20, what: `the control plane's Redis on port ${port}` });
   return { url, stop: () => stopProcessGroup(pid) };
 }

@@ -1,3 +1,7 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import type Docker from 'dockerode';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -69,6 +73,16 @@ describe('docker runtime on Podman', () => {
     expect(dump.subarray(0, 5).toString()).toBe('REDIS');
     await expect(runtime.readServiceFile(location, 'no-such-file')).rejects.toThrow(/cache has no file \/data\/no-such-file/);
     await expect(runtime.readServiceFile(location, '.')).rejects.toThrow(/is not a regular file/);
+  });
+
+  it('never reads a file of this machine through a link the service made in its data folder', async () => {
+    const secret = join(mkdtempSync(join(tmpdir(), 'reglab-host-')), 'secret');
+    writeFileSync(secret, `host only ${randomBytes(8).toString('hex')}`);
+    const { Mountpoint } = await docker.getVolume(`reglab-${lab.name}-cache`).inspect();
+    symlinkSync(secret, join(Mountpoint, 'escape'));
+    const read = await runtime.readServiceFile(location, 'escape').catch((error: Error) => error.message);
+    expect(String(read)).not.toContain(readFileSync(secret, 'utf8'));
+    rmSync(dirname(secret), { recursive: true });
   });
 
   it('is found again by a new runtime from the container labels', async () => {

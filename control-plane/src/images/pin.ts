@@ -1,6 +1,7 @@
 import { createHash, type Hash } from 'node:crypto';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileContent, saveFileDigests } from './file-digests.js';
 import type { ContextPart, ImageRecipe } from './types.js';
 
 /** Label holding the pin an image was built from; a rebuild happens only when it differs. */
@@ -19,6 +20,7 @@ export function recipePin(recipe: ImageRecipe, imagesDir: string, parts: Context
     if (part.fingerprint !== undefined) hash.update(`fingerprint ${part.fingerprint}\n`);
     else for (const entry of part.entries) hashTree(hash, join(part.dir, entry), part.rename?.[entry] ?? entry);
   }
+  saveFileDigests();
   return hash.digest('hex').slice(0, 32);
 }
 
@@ -29,5 +31,5 @@ export function hashTree(hash: Hash, path: string, name: string): void {
     return;
   }
   hash.update(`file ${name} ${stat.mode & 0o111 ? 'x' : '-'} ${stat.size}\n`);
-  hash.update(readFileSync(path));
+  hash.update(fileContent(path, stat));
 }

@@ -1,0 +1,68 @@
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync, renameSync, type Stats, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { reglabCacheDir } from './cache.js';
+
+/** Files from this size on (the lnd and Node binaries) have their digest remembered between image checks. */
+const REMEMBERED_FROM_BYTES = 4 << 20;
+
+/**
+ * A file changed this recently may still be written to within the same time stamp: its digest is
+ * computed but not remembered (git's "racily clean" entries).
+ */
+const SETTLED_AFTER_MS = 2_000;
+
+interface Remembered {
+  size: number;
+  mtimeMs: number;
+  ctimeMs: number;
+  ino: number;
+  digest: string;
+}
+
+const cacheFile = () => join(reglabCacheDir(), 'file-digests.json');
+
+let remembered: Map<string, Remembered> | undefined;
+let changed = false;
+
+function load(): Map<string, Remembered> {
+  if (remembered) return remembered;
+  try {
+    remembered = new Map(Object.entries(JSON.parse(readFileSync(cacheFile(), 'utf8')) as Record<string, Remembered>));
+  } catch {
+    remembered = new Map();
+  }
+  return remembered;
+}
+
+const sameFile = (entry: Remembered, stat: Stats) =>
+  entry.size === stat.size && entry.mtimeMs === stat.mtimeMs && entry.ctimeMs === stat.ctimeMs && entry.ino === stat.ino;
+
+/**
+ * What a file holds, for an image pin: its bytes when small, else the SHA-256 of its bytes,
+ * remembered by the file's size, times and inode. Each image check hashed the 120 MB of lnd's and
+ * Node's binaries again (0.5 s of every docker up) although they change only when rebuilt.
+ */
+export function fileContent(path: string, stat: Stats, now = Date.now()): Buffer | string {
+  if (stat.size < REMEMBERED_FROM_BYTES) return readFileSync(path);
+  const cache = load();
+  const known = cache.get(path);
+  if (known && sameFile(known, stat)) return `sha256 ${known.digest}`;
+  const digest = createHash('sha256').update(readFileSync(path)).digest('hex');
+  if (now - Math.max(stat.mtimeMs, stat.ctimeMs) > SETTLED_AFTER_MS) {
+    cache.set(path, { size: stat.size, mtimeMs: stat.mtimeMs, ctimeMs: stat.ctimeMs, ino: stat.ino, digest });
+    changed = true;
+  }
+  return `sha256 ${digest}`;
+}
+
+/** Writes the digests learnt since the last call (atomically: another reglab may read the file meanwhile). */
+export function saveFileDigests(): void {
+  if (!changed || !remembered) return;
+  const file = cacheFile();
+  mkdirSync(dirname(file), { recursive: true });
+  const temporary = `${file}.${process.pid}`;
+  writeFileSync(temporary, JSON.stringify(Object.fromEntries(remembered)));
+  renameSync(temporary, file);
+  changed = false;
+}
