@@ -1,5 +1,6 @@
 // The problems a lab.yaml is refused with, for the spec's unit tests.
-import { LabSpecError, parseLabSpec } from '../../control-plane/src/spec/parse.js';
+import { parseLabSpec } from '../../control-plane/src/spec/parse.js';
+import { LabSpecError } from '../../control-plane/src/spec/spec-error.js';
 
 /** What parseLabSpec refuses `text` for; fails when it accepts it. */
 export function labSpecProblems(text: string, file: string): LabSpecError['problems'] {

@@ -3,11 +3,18 @@ import { resolve } from 'node:path';
 import { Command, Option } from 'commander';
 import type { LabEvent } from '../lab/events.js';
 import { daemonInfoFile, reglabHome, type DaemonInfo } from '../home.js';
-import { formatProblem, LabSpecError, parseLabSpec } from '../spec/parse.js';
+import { formatProblem } from '../../../lib/yaml-problems.js';
+import { LabSpecError } from '../spec/spec-error.js';
 import { ApiError, ensureControlPlane, findControlPlane, readDaemonInfo, stopControlPlane, type ControlPlaneClient } from './client.js';
 import { formatAssetBalances, formatAssetList, formatEvent, formatLab } from './print.js';
 import { snapshotCommands } from './snapshots.js';
-import { prepareScenarioRun, runScenarios, ScenarioUsageError } from '../../../scenarios/src/cli.js';
+
+/**
+ * The lab.yaml parser (its schema is compiled as it loads) and the scenario runner, loaded by the
+ * commands that use them: together a tenth of a second of every other command's start.
+ */
+const labSpec = () => import('../spec/parse.js');
+const scenarioRunner = () => import('../../../scenarios/src/cli.js');
 
 /** Exit codes scripts can rely on. */
 export const EXIT = { ok: 0, failed: 1, invalidInput: 2, conflictOrMissing: 3 } as const;
@@ -43,8 +50,8 @@ async function runningClient(): Promise<ControlPlaneClient> {
 
 program.command('validate').description('check lab.yaml without starting anything')
   .option('-f, --file <path>', 'lab file', 'lab.yaml')
-  .action((options: { file: string }) => {
-    const spec = parseLabSpec(readFileSync(options.file, 'utf8'), options.file);
+  .action(async (options: { file: string }) => {
+    const spec = (await labSpec()).parseLabSpec(readFileSync(options.file, 'utf8'), options.file);
     out(`${options.file}: valid (lab ${spec.name}, ${spec.nodes.length} nodes, ${spec.channels.length} channels)`, { valid: true, spec });
   });
 
@@ -54,7 +61,7 @@ program.command('up').description('bring a lab up and wait until it is ready')
   .option('--from-snapshot <name>', 'bring up the lab a snapshot holds, as it was saved (`reglab snapshot save`), instead of lab.yaml')
   .action(async (options: { file: string; listen?: string; fromSnapshot?: string }) => {
     const yaml = options.fromSnapshot === undefined ? readFileSync(resolve(options.file), 'utf8') : undefined;
-    if (yaml !== undefined) parseLabSpec(yaml, options.file);
+    if (yaml !== undefined) (await labSpec()).parseLabSpec(yaml, options.file);
     const home = reglabHome();
     const client = await ensureControlPlane(home, options.listen);
     const started = Date.now();
@@ -255,7 +262,7 @@ program.command('images').description('container images for the docker runtime')
   .option('--local', 'the local flavour (the default): no registry needed')
   .option('--force', 'rebuild even when up to date')
   .action(async (options: { file: string; upstream?: boolean; force?: boolean }) => {
-    const spec = parseLabSpec(readFileSync(options.file, 'utf8'), options.file);
+    const spec = (await labSpec()).parseLabSpec(readFileSync(options.file, 'utf8'), options.file);
     const { discoverEngine, buildLabImages } = await import('../runtimes/docker/index.js');
     const engine = await discoverEngine();
     const result = await buildLabImages(engine.docker, spec, {
@@ -271,6 +278,7 @@ program.command('scenario').description('scenario files: flows run against a lab
   .argument('<paths...>', 'scenario files, or folders whose *.yaml files run in name order')
   .option('--report <format=file>', 'also write junit=FILE or json=FILE (repeatable)', (value: string, all: string[]) => [...all, value], [] as string[])
   .action(async (paths: string[], options: { report: string[] }) => {
+    const { prepareScenarioRun, runScenarios, ScenarioUsageError } = await scenarioRunner();
     let prepared;
     try {
       prepared = prepareScenarioRun(paths, options.report);

@@ -1,22 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { Ajv, type ErrorObject } from 'ajv';
-import { DomainError } from '../../../lib/errors.js';
-import { formatProblem, isUsefulSchemaError, parseYamlWithPositions, schemaProblem, type YamlPath, type YamlProblem } from '../../../lib/yaml-problems.js';
+import { isUsefulSchemaError, parseYamlWithPositions, schemaProblem, type YamlPath } from '../../../lib/yaml-problems.js';
 import { checkAssets, describeAssetError } from './assets.js';
+import { LabSpecError } from './spec-error.js';
 import { checkFaucetAsset } from './faucet-asset.js';
 import { labSchema } from './schema.js';
 import { DEFAULT_LDK_CHAIN_SOURCE, type ExternalOrManaged, type LabSpec } from './types.js';
-
-export type SpecProblem = YamlProblem;
-export { formatProblem };
-
-/** lab.yaml is not valid: every problem with its file, line and column. */
-export class LabSpecError extends DomainError {
-  constructor(readonly problems: SpecProblem[]) {
-    super('invalid', 'INVALID_LAB_SPEC', problems.map(formatProblem).join('\n'), { problems });
-    this.name = 'LabSpecError';
-  }
-}
 
 const ajv = new Ajv({ allErrors: true, useDefaults: true, strict: false });
 const validate = ajv.compile(labSchema);
