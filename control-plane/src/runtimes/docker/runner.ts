@@ -21,8 +21,8 @@ const RUNNER_VARIABLE = 'REGLAB_RUNNER';
 // number: the inner loop waits again until the child has really ended. When the shell reaped the
 // child meanwhile, its status is kept for one more `wait` (127 when the last wait already had it).
 // The sleep is ended with SIGKILL: another signal can reach it between its fork and its exec, where
-// dash still runs the runner's traps, and be lost. A signal that comes before the child (or the sleep that
-// waits for resume) exists is applied as soon as it does.
+// dash still runs the runner's traps, and be lost. A signal that comes before the child (or the
+// sleep that waits for resume) exists is applied as soon as it does.
 const RUNNER_SCRIPT = `
 discard=$1; shift
 marker=${CONTAINER_DATA_DIR}/${HELD_MARKER}
