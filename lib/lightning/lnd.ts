@@ -8,27 +8,47 @@ import { lightningDir, lightningRequire as lightning } from './package.js';
 // client calls two or three of the services. The same clients are made here from the same files and
 // options (those of ln-service's `lightning` package), each service's on first use, and each file
 // parsed once per process for all the connections that use it (docs/benchmarks.md, memory).
-const grpc = lightning('@grpc/grpc-js') as {
-  loadPackageDefinition(definition: unknown): Record<string, Record<string, new (socket: string, credentials: unknown, options?: object) => unknown>>;
-};
-const { loadSync } = lightning('@grpc/proto-loader') as { loadSync(path: string, options: object): unknown };
-const grpcOptions = lightning('./lnd_grpc/grpc_options') as object;
-const grpcCredentials = lightning('./lnd_grpc/grpc_credentials') as (args: { cert?: string; macaroon: string }) => { credentials: unknown };
-const grpcSsl = lightning('./lnd_grpc/grpc_ssl') as (args: { cert?: string }) => { ssl: unknown };
-const services = lightning('./grpc/grpc_services.json') as {
-  grpcSslCipherSuites: string;
-  packageTypes: Record<string, string>;
-  protoFiles: Record<string, string>;
+interface GrpcLibrary {
+  grpc: { loadPackageDefinition(definition: unknown): Record<string, Record<string, new (socket: string, credentials: unknown, options?: object) => unknown>> };
+  loadSync(path: string, options: object): unknown;
+  grpcOptions: object;
+  grpcCredentials(args: { cert?: string; macaroon: string }): { credentials: unknown };
+  grpcSsl(args: { cert?: string }): { ssl: unknown };
+  services: {
+    grpcSslCipherSuites: string;
+    packageTypes: Record<string, string>;
+    protoFiles: Record<string, string>;
+    protosDir: string;
+    serviceTypes: Record<string, string>;
+    unauthenticatedServiceTypes: Record<string, string>;
+  };
   protosDir: string;
-  serviceTypes: Record<string, string>;
-  unauthenticatedServiceTypes: Record<string, string>;
-};
-const protosDir = join(lightningDir, 'lnd_grpc', services.protosDir);
+}
+
+let library: GrpcLibrary | undefined;
+
+/** grpc-js, its proto loader and ln-service's gRPC settings, loaded with the first client: 0.1 s of a start otherwise. */
+function grpcLibrary(): GrpcLibrary {
+  if (!library) {
+    const services = lightning('./grpc/grpc_services.json') as GrpcLibrary['services'];
+    library = {
+      grpc: lightning('@grpc/grpc-js') as GrpcLibrary['grpc'],
+      loadSync: (lightning('@grpc/proto-loader') as Pick<GrpcLibrary, 'loadSync'>).loadSync,
+      grpcOptions: lightning('./lnd_grpc/grpc_options') as object,
+      grpcCredentials: lightning('./lnd_grpc/grpc_credentials') as GrpcLibrary['grpcCredentials'],
+      grpcSsl: lightning('./lnd_grpc/grpc_ssl') as GrpcLibrary['grpcSsl'],
+      services,
+      protosDir: join(lightningDir, 'lnd_grpc', services.protosDir),
+    };
+  }
+  return library;
+}
 
 /** Each proto file's gRPC package, parsed on first use. */
-const packages = new Map<string, ReturnType<typeof grpc.loadPackageDefinition>>();
+const packages = new Map<string, ReturnType<GrpcLibrary['grpc']['loadPackageDefinition']>>();
 
 function serviceClient(service: string, socket: string, credentials: unknown, options?: object): unknown {
+  const { grpc, loadSync, grpcOptions, services, protosDir } = grpcLibrary();
   const file = services.protoFiles[service]!;
   let definition = packages.get(file);
   if (!definition) packages.set(file, (definition = grpc.loadPackageDefinition(loadSync(join(protosDir, file), grpcOptions))));
@@ -47,7 +67,8 @@ function lazyServices(types: Record<string, string>, make: (service: string) => 
 
 /** ln-service sets this for lnd's TLS (ECDSA certificates) before it makes a client. */
 function useLndCipherSuites(): void {
-  if (process.env.GRPC_SSL_CIPHER_SUITES !== services.grpcSslCipherSuites) process.env.GRPC_SSL_CIPHER_SUITES = services.grpcSslCipherSuites;
+  const { grpcSslCipherSuites } = grpcLibrary().services;
+  if (process.env.GRPC_SSL_CIPHER_SUITES !== grpcSslCipherSuites) process.env.GRPC_SSL_CIPHER_SUITES = grpcSslCipherSuites;
 }
 
 /**
@@ -80,6 +101,7 @@ export interface LndCredentials {
 
 /** What ln-service's authenticatedLndGrpc returns, its services made on first use. */
 export function connectLnd(credentials: LndCredentials): AuthenticatedLnd {
+  const { grpcCredentials, services } = grpcLibrary();
   const { credentials: channelCredentials } = grpcCredentials({ cert: credentials.certBase64, macaroon: credentials.macaroonHex });
   useLndCipherSuites();
   const options = { 'grpc.max_receive_message_length': -1, 'grpc.max_send_message_length': -1, ...channelOptions(credentials.socket) };
@@ -88,6 +110,7 @@ export function connectLnd(credentials: LndCredentials): AuthenticatedLnd {
 
 /** What ln-service's unauthenticatedLndGrpc returns (lnd's State and WalletUnlocker), made on first use. */
 export function connectLndUnauthenticated(socket: string, certBase64: string): UnauthenticatedLnd {
+  const { grpcSsl, services } = grpcLibrary();
   const { ssl } = grpcSsl({ cert: certBase64 });
   useLndCipherSuites();
   return lazyServices(services.unauthenticatedServiceTypes, (service) => serviceClient(service, socket, ssl, channelOptions(socket))) as UnauthenticatedLnd;

@@ -113,7 +113,7 @@ export async function ensureControlPlane(home: string, listen?: string): Promise
   const started = await waitFor(async () => {
     if (child.exitCode !== null) throw new Error(`the control plane exited at start (log: ${join(home, 'logs', 'control-plane.log')})`);
     return findControlPlane(home);
-  }, { timeoutMs: 30_000, intervalMs: 100, what: 'the control plane to start', stopOn: () => child.exitCode !== null });
+  }, { timeoutMs: 30_000, intervalMs: 20, what: 'the control plane to start', stopOn: () => child.exitCode !== null });
   return Object.assign(started, { started: true });
 }
 
