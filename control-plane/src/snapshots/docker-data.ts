@@ -61,12 +61,11 @@ async function topEntryOf(archive: string): Promise<TopEntry> {
 
 /** The new (empty) volume's folder, when reglab can write it directly with the owners the containers see. */
 async function writableFolderOf(runtime: DockerRuntime, docker: Docker, volume: string): Promise<string | undefined> {
-  if (!(await runtime.writesVolumeFolders())) return undefined;
-  const { Driver, Mountpoint } = await docker.getVolume(volume).inspect();
-  if (Driver !== 'local' || !Mountpoint) return undefined;
+  const folder = await runtime.volumeFolder(docker, volume);
+  if (!folder) return undefined;
   // on another machine (a remote engine, a VM) the folder is not here, or not this new empty one
-  const entries = await readdir(Mountpoint).catch(() => undefined);
-  return entries?.length === 0 ? Mountpoint : undefined;
+  const entries = await readdir(folder).catch(() => undefined);
+  return entries?.length === 0 ? folder : undefined;
 }
 
 /** Unpacks the archive into the volume's folder with the owners and modes it holds, as the engine would. */

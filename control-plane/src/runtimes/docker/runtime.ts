@@ -282,18 +282,24 @@ export class DockerRuntime implements Runtime {
    * read so (a symbolic link out of the volume included), for the archive route to answer.
    */
   private async readFromVolumeFolder(docker: Docker, location: ServiceLocation, relativePath: string): Promise<Buffer | 'missing' | undefined> {
-    if (!(await this.writesVolumeFolders())) return undefined;
-    const volume = await docker.getVolume(volumeName(location.lab.name, location.service)).inspect().catch(() => undefined);
-    if (volume?.Driver !== 'local' || !volume.Mountpoint) return undefined;
+    const mountpoint = await this.volumeFolder(docker, volumeName(location.lab.name, location.service));
+    if (!mountpoint) return undefined;
     let folder: string;
     let file: string;
     try {
-      folder = await realpath(volume.Mountpoint);
+      folder = await realpath(mountpoint);
       file = await realpath(join(folder, relativePath));
     } catch (error) {
-      return (error as NodeJS.ErrnoException).code === 'ENOENT' && existsSync(volume.Mountpoint) ? 'missing' : undefined;
+      return (error as NodeJS.ErrnoException).code === 'ENOENT' && existsSync(mountpoint) ? 'missing' : undefined;
     }
     return file.startsWith(`${folder}/`) ? readFile(file).catch(() => undefined) : undefined;
+  }
+
+  /** A volume's folder, when it is a local one reglab may read and write itself (writesVolumeFolders). */
+  async volumeFolder(docker: Docker, volume: string): Promise<string | undefined> {
+    if (!(await this.writesVolumeFolders())) return undefined;
+    const info = await docker.getVolume(volume).inspect().catch(() => undefined);
+    return info?.Driver === 'local' && info.Mountpoint ? info.Mountpoint : undefined;
   }
 
   async logs(location: ServiceLocation, handle: RuntimeHandle | undefined, lines: number): Promise<string> {
