@@ -7,6 +7,7 @@ import swagger, { type FastifyDynamicSwaggerOptions } from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { Ajv } from 'ajv';
 import addFormats from 'ajv-formats';
+import { SerializerSelector, type SerializerFactory } from '@fastify/fast-json-stringify-compiler';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions, type RouteOptions } from 'fastify';
 import type { DomainError } from '../errors.js';
 import { STATUS_CODES } from 'node:http';
@@ -31,6 +32,24 @@ export interface ServiceOptions {
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /**
+ * A route's validator or serializer, compiled when the route is first asked rather than as the
+ * service starts: Ajv and fast-json-stringify compiling every route took about a fifth of a
+ * service's start, on the path of a lab's bring-up (docs/benchmarks.md). Fastify reads a failed
+ * validation's `errors` off the function it was given.
+ */
+function compiledOnFirstUse<Result>(compile: () => (data: unknown) => Result): (data: unknown) => Result {
+  let compiled: ((data: unknown) => Result) | undefined;
+  const run = (data: unknown) => (compiled ??= compile())(data);
+  return Object.defineProperty(run, 'errors', { get: () => (compiled as { errors?: unknown } | undefined)?.errors });
+}
+
+/** Fastify's own serializer compiler (fast-json-stringify), each route's compiled on first use. */
+const buildSerializerOnFirstUse: SerializerFactory = (externalSchemas, options) => {
+  const compile = SerializerSelector()(externalSchemas, options);
+  return (route) => compiledOnFirstUse(() => compile(route));
+};
+
+/**
  * Bodies are validated strictly: no type coercion (a "5" is not an amount of 5), unknown fields
  * refused where a schema says additionalProperties: false. Path, query and headers arrive as text,
  * so they are coerced.
@@ -43,7 +62,7 @@ function installStrictValidation(app: FastifyInstance): void {
   };
   const strict = make(false);
   const coercing = make('array');
-  app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? strict : coercing).compile(schema));
+  app.setValidatorCompiler(({ schema, httpPart }) => compiledOnFirstUse(() => (httpPart === 'body' ? strict : coercing).compile(schema)));
   // Ajv's "must NOT have additional properties" does not say which: the message names the field.
   app.setSchemaErrorFormatter((errors, dataVar) => {
     const unknownField = (params: Record<string, unknown>) => (typeof params.additionalProperty === 'string' ? ` (unknown field "${params.additionalProperty}")` : '');
@@ -136,6 +155,7 @@ export async function createService(options: ServiceOptions): Promise<FastifyIns
     // errors of the router before any route runs: a URL that does not decode, a parameter too long
     frameworkErrors: (error, request, reply) => answerError(error, request, reply),
     clientErrorHandler: answerClientError,
+    schemaController: { compilersFactory: { buildSerializer: buildSerializerOnFirstUse } },
   });
   installStrictValidation(app);
   app.addHook('onRoute', (route) => {
