@@ -66,6 +66,7 @@ export async function startControlPlane(options: ControlPlaneOptions = {}): Prom
   const app = await buildControlPlaneApp({ manager, jobs, token, logger: options.logger, shutdown: () => void stop().then(() => process.exit(0)) });
   await manager.reattachAll();
   await app.listen({ host: listen, port });
+  jobs.open().catch((error: unknown) => app.log.error({ err: error }, 'the job queues did not open; the next call that needs them tries again'));
   const info: DaemonInfo = { pid: process.pid, url, listen, startedAt: new Date().toISOString(), ...(token ? { token } : {}) };
   writeFileSync(daemonInfoFile(home), JSON.stringify(info, null, 2), { mode: 0o600 });
   return { url, manager, jobs, stop, token };

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Queue, QueueEvents, UnrecoverableError, Worker, type Job } from 'bullmq';
+import type { Job, Queue, QueueEvents, Worker } from 'bullmq';
 import { DomainError, describeError } from '../../lib/errors.js';
 import { waitFor } from '../../lib/wait.js';
 import type { LabEventListener } from './lab/events.js';
@@ -37,6 +37,12 @@ function sweepOf(session: LabSession, node: string, fundingTxid: string) {
 
 const autoMiningScheduler = (lab: string) => `auto-mine-${lab}`;
 
+interface OpenQueues {
+  queues: Map<QueueName, Queue>;
+  events: Map<QueueName, QueueEvents>;
+  workers: Worker[];
+}
+
 export interface JobView {
   id: string;
   queue: QueueName;
@@ -56,33 +62,49 @@ export interface JobView {
  * Channel and payment jobs retry; mining never does (a retried mine could mine twice).
  */
 export class JobQueues {
-  private readonly queues = new Map<QueueName, Queue>();
-  private readonly events = new Map<QueueName, QueueEvents>();
-  private readonly workers: Worker[] = [];
+  private opening?: Promise<OpenQueues>;
 
   constructor(
-    redisUrl: string,
+    private readonly redisUrl: string,
     private readonly sessionOf: (lab: string) => LabSession,
     private readonly onEvent: LabEventListener,
-  ) {
+  ) {}
+
+  /**
+   * Opens the queues and starts their workers, which take up jobs left waiting by a control plane
+   * before this one. The control plane calls it once its API listens: BullMQ and its twenty Redis
+   * connections were a seventh of its start. A call that needs the queues earlier opens them.
+   */
+  open(): Promise<OpenQueues> {
+    this.opening ??= this.openQueues().catch((error: unknown) => {
+      this.opening = undefined;
+      throw error;
+    });
+    return this.opening;
+  }
+
+  private async openQueues(): Promise<OpenQueues> {
+    const { Queue, QueueEvents, UnrecoverableError, Worker } = await import('bullmq');
     // BullMQ opens and closes its own connections from these options
-    const { hostname, port } = new URL(redisUrl);
+    const { hostname, port } = new URL(this.redisUrl);
     const connection = { host: hostname, port: Number(port || 6379), maxRetriesPerRequest: null };
     const concurrency: Record<QueueName, number> = { mining: 1, funding: 1, channels: 2, payments: 8, assets: 1 };
+    const open: OpenQueues = { queues: new Map(), events: new Map(), workers: [] };
     for (const name of QUEUE_NAMES) {
-      this.queues.set(name, new Queue(name, { connection, prefix: 'reglab' }));
-      this.events.set(name, new QueueEvents(name, { connection, prefix: 'reglab' }));
-      const worker = new Worker(name, (job: Job<JobRequest>) => this.run(job), { connection, prefix: 'reglab', concurrency: concurrency[name] });
+      open.queues.set(name, new Queue(name, { connection, prefix: 'reglab' }));
+      open.events.set(name, new QueueEvents(name, { connection, prefix: 'reglab' }));
+      const worker = new Worker(name, (job: Job<JobRequest>) => this.run(job, UnrecoverableError), { connection, prefix: 'reglab', concurrency: concurrency[name] });
       worker.on('completed', (job) => this.onEvent({ type: 'job', lab: job.data.lab, job: job.id!, queue: name, state: 'completed', result: job.returnvalue }));
       worker.on('failed', (job, error) => job && this.onEvent({ type: 'job', lab: job.data.lab, job: job.id!, queue: name, state: 'failed', error: error.message }));
-      this.workers.push(worker);
+      open.workers.push(worker);
     }
+    return open;
   }
 
   async add(request: JobRequest): Promise<string> {
     const id = `${request.queue}-${randomUUID()}`;
     const retries = request.queue === 'mining' ? 1 : 3;
-    await this.queue(request.queue).add(request.queue, request, {
+    await (await this.queue(request.queue)).add(request.queue, request, {
       jobId: id,
       attempts: retries,
       backoff: { type: 'exponential', delay: 1_000 },
@@ -96,8 +118,9 @@ export class JobQueues {
     const queueName = QUEUE_NAMES.find((name) => id.startsWith(`${name}-`));
     if (!queueName) return undefined;
     // the state first: a job read after it is at least as finished, so "completed" comes with its result
-    const state = await this.queue(queueName).getJobState(id);
-    const job = await this.queue(queueName).getJob(id);
+    const queue = await this.queue(queueName);
+    const state = await queue.getJobState(id);
+    const job = await queue.getJob(id);
     if (!job) return undefined;
     return {
       id,
@@ -117,8 +140,9 @@ export class JobQueues {
   async wait(id: string, timeoutMs: number): Promise<JobView | undefined> {
     const view = await this.get(id);
     if (!view) return undefined;
-    const job = await this.queue(view.queue).getJob(id);
-    await job?.waitUntilFinished(this.events.get(view.queue)!, timeoutMs).catch(() => undefined);
+    const { queues, events } = await this.open();
+    const job = await queues.get(view.queue)!.getJob(id);
+    await job?.waitUntilFinished(events.get(view.queue)!, timeoutMs).catch(() => undefined);
     return this.get(id);
   }
 
@@ -126,34 +150,36 @@ export class JobQueues {
   async setAutoMining(lab: string, seconds: number): Promise<void> {
     const schedulerId = autoMiningScheduler(lab);
     if (seconds <= 0) {
-      await this.queue('mining').removeJobScheduler(schedulerId);
+      await (await this.queue('mining')).removeJobScheduler(schedulerId);
       return;
     }
-    await this.queue('mining').upsertJobScheduler(schedulerId, { every: seconds * 1000 }, { name: 'mining', data: { queue: 'mining', action: 'mine', lab, blocks: 1 } satisfies JobRequest });
+    await (await this.queue('mining')).upsertJobScheduler(schedulerId, { every: seconds * 1000 }, { name: 'mining', data: { queue: 'mining', action: 'mine', lab, blocks: 1 } satisfies JobRequest });
   }
 
   /** The seconds between the lab's auto-mined blocks; 0 when it has no schedule. */
   async autoMiningSeconds(lab: string): Promise<number> {
-    const scheduler = await this.queue('mining').getJobScheduler(autoMiningScheduler(lab));
+    const scheduler = await (await this.queue('mining')).getJobScheduler(autoMiningScheduler(lab));
     return scheduler?.every ? scheduler.every / 1000 : 0;
   }
 
   async close(): Promise<void> {
-    await Promise.all(this.workers.map((worker) => worker.close()));
-    await Promise.all([...this.events.values()].map((events) => events.close()));
-    await Promise.all([...this.queues.values()].map((queue) => queue.close()));
+    if (!this.opening) return;
+    const { workers, events, queues } = await this.opening;
+    await Promise.all(workers.map((worker) => worker.close()));
+    await Promise.all([...events.values()].map((queueEvents) => queueEvents.close()));
+    await Promise.all([...queues.values()].map((queue) => queue.close()));
   }
 
-  private queue(name: QueueName): Queue {
-    return this.queues.get(name)!;
+  private async queue(name: QueueName): Promise<Queue> {
+    return (await this.open()).queues.get(name)!;
   }
 
-  private async run(job: Job<JobRequest>): Promise<unknown> {
+  private async run(job: Job<JobRequest>, Unrecoverable: new (message: string) => Error): Promise<unknown> {
     try {
       return await this.perform(job);
     } catch (error) {
       // a wrong request stays wrong: do not retry it
-      if (error instanceof DomainError && error.kind === 'invalid') throw new UnrecoverableError(error.message);
+      if (error instanceof DomainError && error.kind === 'invalid') throw new Unrecoverable(error.message);
       throw error instanceof Error ? error : new Error(describeError(error));
     }
   }

@@ -1,5 +1,4 @@
 import { execFileSync } from 'node:child_process';
-import pg from 'pg';
 import { chmodSync, existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { ProcessLaunch } from '../../runtimes/process/child.js';
@@ -86,8 +85,12 @@ export function postgresUrl(port: number, database = 'postgres'): string {
   return `postgres://postgres@127.0.0.1:${port}/${database}`;
 }
 
-/** True when PostgreSQL answers a query at `url`; throws while it cannot be reached or does not answer within a second. */
+/**
+ * True when PostgreSQL answers a query at `url`; throws while it cannot be reached or does not answer
+ * within a second. The client library is loaded with the first ping, not with the control plane.
+ */
 export async function pingPostgres(url: string): Promise<boolean> {
+  const { default: pg } = await import('pg');
   const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 1_000, query_timeout: 1_000 });
   try {
     await client.connect();
