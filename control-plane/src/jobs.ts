@@ -163,8 +163,10 @@ export class JobQueues {
   }
 
   async close(): Promise<void> {
-    if (!this.opening) return;
-    const { workers, events, queues } = await this.opening;
+    // queues that never opened, or failed to, hold nothing to close
+    const open = await this.opening?.catch(() => undefined);
+    if (!open) return;
+    const { workers, events, queues } = open;
     await Promise.all(workers.map((worker) => worker.close()));
     await Promise.all([...events.values()].map((queueEvents) => queueEvents.close()));
     await Promise.all([...queues.values()].map((queue) => queue.close()));
