@@ -84,7 +84,7 @@ export class JobQueues {
   }
 
   private async openQueues(): Promise<OpenQueues> {
-    const { Queue, QueueEvents, UnrecoverableError, Worker } = await import('bullmq');
+    const { Queue, QueueEvents, Worker } = await import('bullmq');
     // BullMQ opens and closes its own connections from these options
     const { hostname, port } = new URL(this.redisUrl);
     const connection = { host: hostname, port: Number(port || 6379), maxRetriesPerRequest: null };
@@ -93,7 +93,7 @@ export class JobQueues {
     for (const name of QUEUE_NAMES) {
       open.queues.set(name, new Queue(name, { connection, prefix: 'reglab' }));
       open.events.set(name, new QueueEvents(name, { connection, prefix: 'reglab' }));
-      const worker = new Worker(name, (job: Job<JobRequest>) => this.run(job, UnrecoverableError), { connection, prefix: 'reglab', concurrency: concurrency[name] });
+      const worker = new Worker(name, (job: Job<JobRequest>) => this.run(job), { connection, prefix: 'reglab', concurrency: concurrency[name] });
       worker.on('completed', (job) => this.onEvent({ type: 'job', lab: job.data.lab, job: job.id!, queue: name, state: 'completed', result: job.returnvalue }));
       worker.on('failed', (job, error) => job && this.onEvent({ type: 'job', lab: job.data.lab, job: job.id!, queue: name, state: 'failed', error: error.message }));
       open.workers.push(worker);
@@ -176,12 +176,12 @@ export class JobQueues {
     return (await this.open()).queues.get(name)!;
   }
 
-  private async run(job: Job<JobRequest>, Unrecoverable: new (message: string) => Error): Promise<unknown> {
+  private async run(job: Job<JobRequest>): Promise<unknown> {
     try {
       return await this.perform(job);
     } catch (error) {
       // a wrong request stays wrong: do not retry it
-      if (error instanceof DomainError && error.kind === 'invalid') throw new Unrecoverable(error.message);
+      if (error instanceof DomainError && error.kind === 'invalid') throw new (await import('bullmq')).UnrecoverableError(error.message);
       throw error instanceof Error ? error : new Error(describeError(error));
     }
   }

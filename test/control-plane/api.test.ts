@@ -160,6 +160,13 @@ describe('control plane API on the default lab', () => {
     expect((await call('GET', '/labs/nope')).status).toBe(404);
   });
 
+  it('fails a job whose request turns out wrong when it runs, without retrying it', async () => {
+    // alice and carol share no channel: known only once the job asks alice
+    const { body } = await call('POST', '/labs/api/channels/close?wait=true', { node: 'alice', partner: 'carol' });
+    expect(body).toMatchObject({ state: 'failed', attempts: 1 });
+    expect(body.error).toContain('has no such channel');
+  });
+
   it('re-attaches to the running lab after a control-plane restart', async () => {
     await plane.stop();
     plane = await startControlPlane({ home });
