@@ -5,6 +5,8 @@ const name = { type: 'string', pattern: '^[a-z][a-z0-9-]{0,30}$' };
 const port = { type: 'integer', minimum: 1024, maximum: 65535 };
 const sat = { type: 'integer', minimum: 0 };
 const restart = { enum: ['on-failure', 'always', 'no'] };
+/** How old the chain's tip may get before the lab mines a block (lab/chain-tip.ts). */
+export const DEFAULT_MAX_TIP_AGE_SECONDS = 3_600;
 /** A lab service that runs over one node of the lab, with these settings of its own. */
 const serviceOnNode = (properties: Record<string, unknown>) => ({
   type: 'object',
@@ -97,6 +99,8 @@ export const labSchema = {
       properties: {
         initial_blocks: { type: 'integer', minimum: 432, default: 432 },
         auto_mine_seconds: { type: 'integer', minimum: 0, default: 0 },
+        // lnd stops counting itself synced once the tip is two hours old (see lab/chain-tip.ts)
+        max_tip_age_seconds: { type: 'integer', minimum: 0, maximum: 7_000, default: DEFAULT_MAX_TIP_AGE_SECONDS },
       },
     },
     supervision: {

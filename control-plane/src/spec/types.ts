@@ -10,7 +10,7 @@ export interface LabSpec {
   services: ServicesSpec;
   postgres: ExternalOrManaged;
   redis: ExternalOrManaged;
-  mining: { initial_blocks: number; auto_mine_seconds: number };
+  mining: { initial_blocks: number; auto_mine_seconds: number; max_tip_age_seconds: number };
   supervision: SupervisionSpec;
 }
 

@@ -3,9 +3,10 @@
 // at once (status, reason, log tail, an event) and restarts it by its policy with backoff, until
 // a limit after which it stays failed. Services stopped on purpose are left alone. It also keeps the
 // chain journal up to date with blocks the control plane did not mine itself, so that a restarted
-// chain node comes back with them.
+// chain node comes back with them, and mines a block when the chain's tip gets too old for lnd.
 import { describeError } from '../../../lib/errors.js';
 import { sleep, waitFor } from '../../../lib/wait.js';
+import { freshenChainTip } from '../lab/chain-tip.js';
 import type { LabEvent, LabEventListener } from '../lab/events.js';
 import type { LabSession } from '../lab/session.js';
 import { logTail, serviceEvent, startService } from '../lab/start-service.js';
@@ -14,6 +15,7 @@ import { CHAIN_SERVICE } from '../nodes/btcd/index.js';
 import { dialChannelPartners } from '../nodes/reconnect.js';
 import { kindDefinition } from '../nodes/registry.js';
 import type { ExitStatus } from '../runtimes/types.js';
+import { DEFAULT_MAX_TIP_AGE_SECONDS } from '../spec/schema.js';
 import { backoffMs, describeExit, recentRestarts, wantsRestart } from './policy.js';
 
 export interface SupervisorOptions {
@@ -24,6 +26,8 @@ export interface SupervisorOptions {
 }
 
 const WATCHED = new Set(['ready', 'unhealthy']);
+/** A quarter of the tip's allowed age, at most a minute: the tip never gets much older than allowed. */
+const tipCheckIntervalMs = (maxTipAgeSeconds: number | undefined) => Math.max(1_000, Math.min(60_000, ((maxTipAgeSeconds || DEFAULT_MAX_TIP_AGE_SECONDS) * 1_000) / 4));
 /** A probe slower than this counts as failed (generous: a loaded machine is not a sick service). */
 const PROBE_TIMEOUT_MS = 10_000;
 
@@ -40,6 +44,7 @@ export class Supervisor {
   private unwatchExits?: () => void;
   private probing = false;
   private recordingChain = false;
+  private freshening = false;
   private stopped = false;
 
   constructor(
@@ -58,8 +63,11 @@ export class Supervisor {
       setInterval(() => void this.checkLiveness(), liveness),
       setInterval(() => void this.checkProbes(), probes),
       setInterval(() => void this.recordChain(), liveness),
+      setInterval(() => void this.freshenChainTip(), tipCheckIntervalMs(this.lab.spec.mining.max_tip_age_seconds)),
     ];
     for (const timer of this.timers) timer.unref();
+    // a lab the control plane comes back to after hours: before lnd's probes find it unsynced
+    void this.freshenChainTip();
     this.unwatchExits = this.session.runtime.watchExits?.(this.lab, () => void this.checkLiveness({ announced: true }));
   }
 
@@ -137,6 +145,21 @@ export class Supervisor {
       // the chain node is down or busy: its liveness check and probe report that
     } finally {
       this.recordingChain = false;
+    }
+  }
+
+  /** A block when the tip is older than lab.yaml allows (lab/chain-tip.ts), announced like any other. */
+  private async freshenChainTip(): Promise<void> {
+    const chain = this.lab.services[CHAIN_SERVICE];
+    if (this.freshening || this.stopped || chain?.status !== 'ready' || this.busy.has(CHAIN_SERVICE)) return;
+    this.freshening = true;
+    try {
+      const mined = await freshenChainTip(this.session);
+      if (mined) this.options.onEvent({ type: 'blocks', lab: this.lab.name, height: mined.height, mined: 1 });
+    } catch {
+      // the chain node is down or busy: its liveness check and probe report that
+    } finally {
+      this.freshening = false;
     }
   }
 

@@ -1,6 +1,7 @@
 // btcd, the lab's chain node (service "chain").
 import { join } from 'node:path';
 import type { ChainRpcConfig } from '../../../../lib/chain/types.js';
+import { freshenChainTip } from '../../lab/chain-tip.js';
 import type { Placement } from '../../runtimes/types.js';
 import { regtestKey } from '../../wallet/keys.js';
 import { writeCredentialFile } from '../credential-files.js';
@@ -36,8 +37,12 @@ export const btcd: KindDefinition = {
     return (await access.chain.getBlockCount()) >= 0;
   },
   health: async (access) => (await access.chain.getBlockCount()) >= 0,
-  // btcd starts every regtest chain empty: a restarted node gets the lab's blocks back before it is ready
-  initialise: (access) => access.chainJournal.replay(access.chain),
+  // btcd starts every regtest chain empty: a restarted node gets the lab's blocks back before it is
+  // ready, and a new block when the newest of them is too old for lnd
+  async initialise(access) {
+    await access.chainJournal.replay(access.chain);
+    await freshenChainTip(access);
+  },
   async describe(access, service) {
     const certFile = join(access.lab.dir, 'credentials', service.name, 'rpc.cert');
     writeCredentialFile(certFile, access.credentials.require(service.name, 'certPem'));

@@ -1,0 +1,83 @@
+// lnd counts itself unsynced once the chain's tip is two hours old, so the lab keeps its tip younger
+// than mining.max_tip_age_seconds: the supervisor mines a block on an idle chain, and a chain node
+// that starts on old blocks (after a stop, or from a snapshot) gets one before it is ready. The lab
+// here allows three seconds, so the two hours of a real idle lab pass in a test.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { waitFor } from '../../lib/wait.js';
+import { bringUpLab, collectEvents, startTestControlPlane, type TestControlPlane } from '../support/control-plane.js';
+
+const LAB = 'tip';
+const MAX_TIP_AGE_SECONDS = 3;
+const YAML = `name: ${LAB}
+runtime: process
+chain:
+  kind: btcd
+indexer:
+  enabled: false
+nodes:
+  - name: alice
+    kind: lnd
+mining:
+  max_tip_age_seconds: ${MAX_TIP_AGE_SECONDS}
+`;
+
+describe('the lab keeps its chain tip young enough for lnd', () => {
+  let cp: TestControlPlane;
+  const session = () => cp.plane.manager.session(LAB);
+  const tip = async () => {
+    const chain = session().chain;
+    return chain.getBlockSummary(await chain.getBestBlockHash());
+  };
+  const ageOf = (block: { time: number }) => Date.now() / 1000 - block.time;
+
+  beforeAll(async () => {
+    cp = await startTestControlPlane();
+    await bringUpLab(cp, YAML, LAB);
+  });
+
+  afterAll(async () => {
+    await cp?.stop();
+  });
+
+  it('mines a block on an idle chain once its tip is older than allowed, announces it, journals it, and lnd follows it', async () => {
+    const events = collectEvents(`${cp.plane.url}/labs/${LAB}/events`);
+    const before = await tip();
+    try {
+      // bring-up mined its blocks faster than one a second, and each must be later than the median of
+      // the eleven before it: the tip starts out up to a couple of minutes ahead of the clock
+      const announced = await waitFor(async () => events.events.find((event) => event.type === 'blocks' && event.height > before.height), { timeoutMs: (-ageOf(before) + MAX_TIP_AGE_SECONDS + 30) * 1_000, intervalMs: 100, what: 'a block mined on the idle chain' });
+      expect(announced).toMatchObject({ type: 'blocks', lab: LAB, mined: 1 });
+      const mined = await session().chain.getBlockSummary(await session().chain.getBlockHash(before.height + 1));
+      // mined because the tip it followed had grown too old, not before
+      expect(mined.time - before.time).toBeGreaterThan(MAX_TIP_AGE_SECONDS);
+      expect((await session().chainJournal.tip())?.height).toBeGreaterThanOrEqual(before.height + 1);
+      await session().node('alice').waitSynced(before.height + 1);
+    } finally {
+      events.stop();
+    }
+  }, 240_000);
+
+  it('a chain node started again on blocks older than allowed gets a block before it is ready, and lnd stays synced', async () => {
+    const events = collectEvents(`${cp.plane.url}/labs/${LAB}/events`);
+    const height = (await tip()).height;
+    try {
+      // right after the supervisor's block, the tip has a few seconds before it is too old again
+      await waitFor(async () => events.events.some((event) => event.type === 'blocks' && event.height > height), { timeoutMs: 30_000, intervalMs: 50, what: 'the next block mined on the idle chain' });
+    } finally {
+      events.stop();
+    }
+    const before = await tip();
+    expect((await cp.call('POST', `/labs/${LAB}/services/chain/stop`)).body).toEqual({ service: 'chain', status: 'stopped' });
+    expect(await session().chainJournal.tip()).toEqual({ height: before.height, hash: before.hash });
+    // stopped, the chain gets no block from the supervisor: the tip it starts again on only ages
+    await waitFor(async () => ageOf(before) > MAX_TIP_AGE_SECONDS + 1, { timeoutMs: 10_000, intervalMs: 200, what: 'the stopped chain\'s tip to grow older than allowed' });
+
+    expect((await cp.call('POST', `/labs/${LAB}/services/chain/start`)).body).toEqual({ service: 'chain', status: 'ready' });
+    const after = await tip();
+    expect(after.height).toBe(before.height + 1);
+    expect(after.previousBlockHash).toBe(before.hash);
+    expect(ageOf(after)).toBeLessThan(MAX_TIP_AGE_SECONDS);
+    await session().node('alice').waitSynced(after.height);
+    await waitFor(async () => (await cp.call('GET', `/labs/${LAB}`)).body.status === 'ready', { timeoutMs: 30_000, what: 'the lab ready' });
+  });
+});
