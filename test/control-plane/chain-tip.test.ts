@@ -1,12 +1,17 @@
 // lnd counts itself unsynced once the chain's tip is two hours old, so the lab keeps its tip younger
 // than mining.max_tip_age_seconds: the supervisor mines a block on an idle chain, and a chain node
 // that starts on old blocks (after a stop, or from a snapshot) gets one before it is ready. The lab
-// here allows three seconds, so the two hours of a real idle lab pass in a test.
+// here allows three seconds, so the two hours of a real idle lab pass in a test; a second lab's
+// chain node is given blocks made a day before, as a snapshot kept in a CI cache holds.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildRegtestBlock } from '../../lib/chain/block-builder.js';
 import { waitFor } from '../../lib/wait.js';
 import { bringUpLab, collectEvents, startTestControlPlane, type TestControlPlane } from '../support/control-plane.js';
 
 const LAB = 'tip';
+const DAY_OLD_LAB = 'dayold';
+const REGTEST_GENESIS = '0f9188f13cb7b2c71f2a335e3a4fc328bf5beb436012afca590b1a11466e2206';
+const SOMEONES_ADDRESS = 'bcrt1qw508d6qejxtdg4y5r3zarvary0c5xw7kygt080';
 const MAX_TIP_AGE_SECONDS = 3;
 const YAML = `name: ${LAB}
 runtime: process
@@ -33,6 +38,7 @@ describe('the lab keeps its chain tip young enough for lnd', () => {
   beforeAll(async () => {
     cp = await startTestControlPlane();
     await bringUpLab(cp, YAML, LAB);
+    await bringUpLab(cp, `name: ${DAY_OLD_LAB}\nruntime: process\nchain:\n  kind: btcd\nindexer:\n  enabled: false\n`, DAY_OLD_LAB);
   });
 
   afterAll(async () => {
@@ -79,5 +85,30 @@ describe('the lab keeps its chain tip young enough for lnd', () => {
     expect(ageOf(after)).toBeLessThan(MAX_TIP_AGE_SECONDS);
     await session().node('alice').waitSynced(after.height);
     await waitFor(async () => (await cp.call('GET', `/labs/${LAB}`)).body.status === 'ready', { timeoutMs: 30_000, what: 'the lab ready' });
+  });
+
+  it('a chain node started on blocks a day old gets a new block before it is ready, after which mining to any address works', async () => {
+    expect((await cp.call('POST', `/labs/${DAY_OLD_LAB}/services/chain/stop`)).body).toEqual({ service: 'chain', status: 'stopped' });
+    // the lab's chain, as a snapshot taken a day before holds it: three blocks a minute apart, 30 hours ago
+    const dayAgo = Math.floor(Date.now() / 1000) - 30 * 3_600;
+    const blocks: string[] = [];
+    let previous = REGTEST_GENESIS;
+    for (let height = 1; height <= 3; height++) {
+      const block = buildRegtestBlock({ version: 0x20000000, previousblockhash: previous, transactions: [], coinbasevalue: 50 * 100_000_000, bits: '207fffff', curtime: dayAgo + height * 60, height }, SOMEONES_ADDRESS);
+      blocks.push(block.toHex());
+      previous = block.getId();
+    }
+    const journal = cp.plane.manager.session(DAY_OLD_LAB).chainJournal;
+    await journal.replace(blocks);
+
+    expect((await cp.call('POST', `/labs/${DAY_OLD_LAB}/services/chain/start`)).body).toEqual({ service: 'chain', status: 'ready' });
+    const chain = cp.plane.manager.session(DAY_OLD_LAB).chain;
+    const tip = await chain.getBlockSummary(await chain.getBestBlockHash());
+    expect(tip).toMatchObject({ height: 4, previousBlockHash: previous });
+    expect(ageOf(tip)).toBeLessThan(60);
+    // on a tip a day old btcd refuses block templates ("Bitcoin is downloading blocks..."), which mining to an address needs
+    const mined = await cp.call('POST', `/labs/${DAY_OLD_LAB}/mine?wait=true`, { blocks: 1, address: SOMEONES_ADDRESS });
+    expect(mined.body.state, JSON.stringify(mined.body)).toBe('completed');
+    expect(mined.body.result.height).toBe(5);
   });
 });
