@@ -43,8 +43,8 @@ export class Supervisor {
   private recheck = false;
   private unwatchExits?: () => void;
   private probing = false;
-  private recordingChain = false;
-  private freshening = false;
+  /** Chores on the chain node under way (onChain). */
+  private readonly chainChores = new Set<string>();
   private stopped = false;
 
   constructor(
@@ -133,33 +133,33 @@ export class Supervisor {
   /**
    * Journals the blocks the control plane did not mine itself (the faucet's own on docker, a
    * user's `generate` over RPC) within a liveness interval; its own are journaled as it mines them.
-   * Not while the chain node is being restarted: it is given the journal's blocks then.
    */
-  private async recordChain(): Promise<void> {
-    const chain = this.lab.services[CHAIN_SERVICE];
-    if (this.recordingChain || this.stopped || chain?.status !== 'ready' || this.busy.has(CHAIN_SERVICE)) return;
-    this.recordingChain = true;
-    try {
-      await this.session.recordChain();
-    } catch {
-      // the chain node is down or busy: its liveness check and probe report that
-    } finally {
-      this.recordingChain = false;
-    }
+  private recordChain(): Promise<void> {
+    return this.onChain('journal', () => this.session.recordChain());
   }
 
   /** A block when the tip is older than lab.yaml allows (lab/chain-tip.ts), announced like any other. */
-  private async freshenChainTip(): Promise<void> {
-    const chain = this.lab.services[CHAIN_SERVICE];
-    if (this.freshening || this.stopped || chain?.status !== 'ready' || this.busy.has(CHAIN_SERVICE)) return;
-    this.freshening = true;
-    try {
+  private freshenChainTip(): Promise<void> {
+    return this.onChain('tip', async () => {
       const mined = await freshenChainTip(this.session);
       if (mined) this.options.onEvent({ type: 'blocks', lab: this.lab.name, height: mined.height, mined: 1 });
+    });
+  }
+
+  /**
+   * Runs a chore on the chain node, one of each kind at a time. Not while the node is being
+   * restarted: it is given the journal's blocks, and a fresh tip, then.
+   */
+  private async onChain(chore: string, work: () => Promise<void>): Promise<void> {
+    const chain = this.lab.services[CHAIN_SERVICE];
+    if (this.chainChores.has(chore) || this.stopped || chain?.status !== 'ready' || this.busy.has(CHAIN_SERVICE)) return;
+    this.chainChores.add(chore);
+    try {
+      await work();
     } catch {
       // the chain node is down or busy: its liveness check and probe report that
     } finally {
-      this.freshening = false;
+      this.chainChores.delete(chore);
     }
   }
 
