@@ -29,18 +29,40 @@ export async function dialChannelPartners(access: LabAccess, name: string, optio
   return { withLabNodes, dialled };
 }
 
+/** How long a restarted node waits for its channels with ready partners to be active again. */
+const REACTIVATION_TIMEOUT_MS = 30_000;
+/**
+ * How often it dials again the partners of channels still inactive: a first connection can be lost
+ * (both sides dialling at once, a partner itself just started), and lnd's own retry waits twice as
+ * long each time (1, 2, 4, 8, 16 s...), so a lost dial could hold the node's start for half a minute.
+ */
+export const REDIAL_INTERVAL_MS = 2_000;
+
 /**
  * A kind's `initialise` after a restart, before the lab reports the node ready: dials its ready
- * channel partners and waits, for a bounded time, until those channels are active again, so a node
- * reported ready can pay.
+ * channel partners and waits, for a bounded time, until those channels are active again (dialling
+ * again every REDIAL_INTERVAL_MS), so a node reported ready can pay.
  */
-export async function reconnectChannelPeers(access: LabAccess, name: string): Promise<void> {
+export async function reconnectChannelPeers(access: LabAccess, name: string, timing = { timeoutMs: REACTIVATION_TIMEOUT_MS, redialMs: REDIAL_INTERVAL_MS }): Promise<void> {
   const node = access.node(name);
   if (!isLightning(node)) return;
   const { dialled } = await dialChannelPartners(access, name, { readyPartnersOnly: true });
   if (dialled.length === 0) return;
+  const redial = redialEvery(timing.redialMs, () => dialChannelPartners(access, name, { readyPartnersOnly: true }));
   await waitFor(async () => {
     const active = new Set((await node.channels()).filter((channel) => channel.active).map((channel) => channel.id));
-    return dialled.every((channel) => active.has(channel.id));
-  }, { timeoutMs: 30_000, intervalMs: 200, what: `the channels of ${name} to be active again` }).catch(() => undefined);
+    if (dialled.every((channel) => active.has(channel.id))) return true;
+    await redial();
+    return false;
+  }, { timeoutMs: timing.timeoutMs, intervalMs: 200, what: `the channels of ${name} to be active again` }).catch(() => undefined);
+}
+
+/** A step for a wait loop that runs `dial` when `intervalMs` have passed since it was made or last dialled. */
+export function redialEvery(intervalMs: number, dial: () => Promise<unknown>): () => Promise<void> {
+  let dialledAt = Date.now();
+  return async () => {
+    if (Date.now() - dialledAt < intervalMs) return;
+    dialledAt = Date.now();
+    await dial();
+  };
 }

@@ -1,0 +1,53 @@
+// A restarted Lightning node bringing its channels with ready lab nodes back (nodes/reconnect.ts).
+import { describe, expect, it } from 'vitest';
+import { reconnectChannelPeers } from '../../control-plane/src/nodes/reconnect.js';
+
+const BOB = '02'.padEnd(66, 'b');
+const CAROL = '03'.padEnd(66, 'c');
+
+/**
+ * Node alice, just restarted, with a channel to bob (ready) and one to carol (still starting). Each
+ * channel turns active once its partner has been dialled `dialsNeeded` times: a first connection
+ * that is lost, as when both sides dial at once.
+ */
+function labWith(dialsNeeded: number) {
+  const dials: string[] = [];
+  const dialsTo = (pubkey: string) => dials.filter((dialled) => dialled === pubkey).length;
+  const channel = (id: string, partnerPubkey: string) => ({ id, partnerPubkey, active: dialsTo(partnerPubkey) >= dialsNeeded, capacitySat: 500_000, localSat: 0, remoteSat: 0, private: false, fundingTxid: id, fundingVout: 0 });
+  const alice = {
+    lightning: true,
+    channels: async () => [channel('alice-bob', BOB), channel('alice-carol', CAROL)],
+    connect: async (pubkey: string) => {
+      dials.push(pubkey);
+    },
+  };
+  const service = (name: string, status: string, pubkey: string) => ({ name, status, info: { pubkey } });
+  const access = {
+    lab: { services: { alice: service('alice', 'starting', '02'.padEnd(66, 'a')), bob: service('bob', 'ready', BOB), carol: service('carol', 'starting', CAROL) } },
+    node: () => alice,
+    placementFor: () => ({ reach: (partner: string) => `${partner}:9735` }),
+  } as unknown as Parameters<typeof reconnectChannelPeers>[0];
+  return { access, alice, dialsTo };
+}
+
+describe('reconnectChannelPeers', () => {
+  it('dials a ready partner again while their channel stays inactive, and stops once it is active', async () => {
+    const { access, alice, dialsTo } = labWith(3);
+    await reconnectChannelPeers(access, 'alice', { timeoutMs: 10_000, redialMs: 50 });
+    expect(dialsTo(BOB)).toBe(3);
+    expect((await alice.channels()).find((channel) => channel.partnerPubkey === BOB)?.active).toBe(true);
+  });
+
+  it('leaves a partner that is not ready to dial back once it is', async () => {
+    const { access, dialsTo } = labWith(1);
+    await reconnectChannelPeers(access, 'alice', { timeoutMs: 10_000, redialMs: 50 });
+    expect(dialsTo(BOB)).toBe(1);
+    expect(dialsTo(CAROL)).toBe(0);
+  });
+
+  it('gives up after its time-out, the node then reported as it is', async () => {
+    const { access, dialsTo } = labWith(Number.POSITIVE_INFINITY);
+    await expect(reconnectChannelPeers(access, 'alice', { timeoutMs: 300, redialMs: 50 })).resolves.toBeUndefined();
+    expect(dialsTo(BOB)).toBeGreaterThan(1);
+  });
+});
