@@ -1,4 +1,4 @@
-import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -19,6 +19,12 @@ describe('reglab CLI', () => {
   afterAll(async () => {
     await reglab('down');
     rmSync(home, { recursive: true, force: true });
+  });
+
+  it('--version prints the version of package.json', async () => {
+    const result = await reglab('--version');
+    expect(result.code).toBe(0);
+    expect(result.stdout.trim()).toBe(JSON.parse(readFileSync(resolve('package.json'), 'utf8')).version);
   });
 
   it('validate points at the broken line and exits 2', async () => {

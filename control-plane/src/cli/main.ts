@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { Command, Option } from 'commander';
+import { projectRoot } from '../../../lib/project-root.js';
 import type { LabEvent } from '../lab/events.js';
 import { daemonInfoFile, reglabHome, type DaemonInfo } from '../home.js';
 import { formatProblem } from '../../../lib/yaml-problems.js';
@@ -21,6 +22,7 @@ export const EXIT = { ok: 0, failed: 1, invalidInput: 2, conflictOrMissing: 3 } 
 
 const program = new Command('reglab')
   .description('A regtest lab for Lightning and RGB payments')
+  .version((JSON.parse(readFileSync(join(projectRoot(), 'package.json'), 'utf8')) as { version: string }).version, '-V, --version', "print reglab's version")
   .option('--json', 'machine-readable output')
   .option('--lab <name>', 'the lab to act on (default: the only lab that is up)')
   .showHelpAfterError();
