@@ -103,12 +103,19 @@ export class LabManager {
     this.store.labs[name] = lab;
     await this.store.save();
     const runtimeOptions = await runtimeOptionsFor(lab.runtime);
-    const work = start(lab, this.driverOptions(runtimeOptions, lab))
-      .then((session) => this.supervise(session))
-      .catch(() => undefined)
-      .finally(() => this.bringUps.delete(lab.name));
-    this.bringUps.set(lab.name, work);
+    this.track(name, start(lab, this.driverOptions(runtimeOptions, lab)));
     return lab;
+  }
+
+  /**
+   * Counts `work` (a bring-up, or a pause) as the lab's until it ends, or until the lab it brings
+   * back is taken over (takeOver), whichever comes first.
+   */
+  private track(name: string, work: Promise<unknown>): void {
+    const tracked: Promise<unknown> = work.catch(() => undefined).finally(() => {
+      if (this.bringUps.get(name) === tracked) this.bringUps.delete(name);
+    });
+    this.bringUps.set(name, tracked);
   }
 
   /**
@@ -131,14 +138,18 @@ export class LabManager {
       }
       throw error;
     });
-    this.bringUps.set(name, done.then(({ session }) => this.supervise(session)).catch(() => undefined).finally(() => this.bringUps.delete(name)));
-    const { result } = await done;
-    await this.bringUps.get(name);
-    return result;
+    this.track(name, done);
+    return (await done).result;
   }
 
   private driverOptions(runtimeOptions: RuntimeOptions, lab: LabState): LabDriverOptions {
-    return { runtimeOptions, controlPlaneUrl: this.controlPlaneUrl(lab.runtime), onEvent: this.emit, persist: this.persist };
+    return { runtimeOptions, controlPlaneUrl: this.controlPlaneUrl(lab.runtime), onEvent: this.emit, persist: this.persist, beforeReady: (session) => this.takeOver(session) };
+  }
+
+  /** A lab brought (back) up, just before it is reported ready: supervised, and no longer busy. */
+  private async takeOver(session: LabSession): Promise<void> {
+    await this.supervise(session).catch(() => undefined); // a lab whose auto-mining could not be scheduled is still up
+    this.bringUps.delete(session.lab.name);
   }
 
   /** The state folder: labs, logs, snapshots. */

@@ -6,23 +6,19 @@ import { ImageUnavailableError, type RuntimeOptions } from '../runtimes/types.js
 import type { LabSpec } from '../spec/types.js';
 import { freePort, isListening } from '../util/ports.js';
 import { newPrivateKeyHex } from '../wallet/keys.js';
-import type { LabEventListener } from './events.js';
 import { waitNodeChannels } from './channels-ready.js';
 import { issueDeclaredAssets } from './declared-assets.js';
 import { mineBlocks, openChannelBetween } from './operations.js';
-import { runToReady } from './phases.js';
+import { runToReady, type PhaseOptions } from './phases.js';
 import { planLab, requestedHostPorts } from './plan.js';
 import { LabSession } from './session.js';
 import { startInDependencyOrder } from './start-order.js';
 import { serviceEvent } from './start-service.js';
 import { setStatus, type LabState, type ServiceState } from './state.js';
 
-export interface LabDriverOptions {
+export interface LabDriverOptions extends PhaseOptions {
   runtimeOptions: RuntimeOptions;
   controlPlaneUrl?: string;
-  onEvent: LabEventListener;
-  /** Saves the lab state (called after every change worth keeping). */
-  persist(): Promise<void>;
   readyTimeoutMs?: number;
 }
 

@@ -9,6 +9,11 @@ export interface PhaseOptions {
   onEvent: LabEventListener;
   /** Saves the lab state (called after every change worth keeping). */
   persist(): Promise<void>;
+  /**
+   * Runs once every step is done, before the lab is reported ready: whoever runs the lab takes it
+   * over here, so that a lab seen ready (polled or announced) accepts its actions at once.
+   */
+  beforeReady?(session: LabSession): Promise<void>;
 }
 
 /**
@@ -32,6 +37,7 @@ export async function runToReady(session: LabSession, options: PhaseOptions, ste
   };
   try {
     await steps(phase);
+    await options.beforeReady?.(session);
     lab.status = 'ready';
     await options.persist();
     options.onEvent({ type: 'lab', lab: lab.name, status: 'ready' });
