@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { labAddresses } from '../../control-plane/src/runtimes/docker/addresses.js';
+import { labAddresses, macAddressOf } from '../../control-plane/src/runtimes/docker/addresses.js';
 
 describe('labAddresses', () => {
   it('gives each service the same address whatever the order it is named in, skipping the gateway', () => {
@@ -19,5 +19,14 @@ describe('labAddresses', () => {
   it('gives none when the subnet is too small or not IPv4', () => {
     expect(labAddresses('10.0.0.0/30', '10.0.0.1', ['a', 'b'])).toBeUndefined();
     expect(labAddresses('fd00::/64', undefined, ['a'])).toBeUndefined();
+  });
+});
+
+describe('macAddressOf', () => {
+  it('makes a locally administered unicast MAC address from the IPv4 address, the same each time', () => {
+    expect(macAddressOf('10.89.0.10')).toBe('02:42:0a:59:00:0a');
+    expect(macAddressOf('172.20.1.45')).toBe('02:42:ac:14:01:2d');
+    expect(macAddressOf('10.89.0.10')).toBe(macAddressOf('10.89.0.10'));
+    expect(macAddressOf('10.89.0.11')).not.toBe(macAddressOf('10.89.0.10'));
   });
 });

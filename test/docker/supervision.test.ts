@@ -9,6 +9,7 @@ import type { LabEvent } from '../../control-plane/src/lab/events.js';
 import { payBetween } from '../../control-plane/src/lab/operations.js';
 import type { LabSession } from '../../control-plane/src/lab/session.js';
 import type { LabState } from '../../control-plane/src/lab/state.js';
+import { macAddressOf } from '../../control-plane/src/runtimes/docker/addresses.js';
 import { containerName } from '../../control-plane/src/runtimes/docker/placement.js';
 import { Faults } from '../../control-plane/src/supervisor/faults.js';
 import { Supervisor } from '../../control-plane/src/supervisor/supervisor.js';
@@ -63,8 +64,16 @@ describe('supervision of a docker lab', () => {
     if (lab) expect(await labLeftovers(docker, lab.name)).toEqual({ containers: [], networks: [], volumes: [] });
   });
 
-  it('reports a container killed through the engine at once, with the kill named, and restarts it', async () => {
+  /** The container's address and MAC address on the lab's network. */
+  const addressOf = async (service: string) => {
+    const { IPAddress, MacAddress } = (await containerOf(service).inspect()).NetworkSettings.Networks[`reglab-${lab.name}`];
+    return { ip: IPAddress, mac: MacAddress };
+  };
+
+  it('reports a container killed through the engine at once, with the kill named, and restarts it in a new container at the same address and MAC address', async () => {
     const before = lab.services['wallet-server'].handle;
+    const address = await addressOf('wallet-server');
+    expect(address.mac).toBe(macAddressOf(address.ip));
     const killedAt = Date.now();
     await containerOf('wallet-server').kill({ signal: 'SIGKILL' });
     const reported = await waitFor(async () => events.find((event) => event.service === 'wallet-server' && event.at >= killedAt), { timeoutMs: 30_000, intervalMs: 50, what: 'an event about the wallet server' });
@@ -76,6 +85,7 @@ describe('supervision of a docker lab', () => {
     await readyAgain('wallet-server', 1);
     expect(lab.services['wallet-server'].handle).not.toEqual(before);
     expect(await containerRunning('wallet-server')).toBe(true);
+    expect(await addressOf('wallet-server')).toEqual(address);
     const health = await fetch(`http://${session.host.reach('wallet-server', 'http')}/health`);
     expect(health.status).toBe(200);
     await waitFor(async () => lab.status === 'ready', { timeoutMs: 10_000, what: 'the lab ready again' });

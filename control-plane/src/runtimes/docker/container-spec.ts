@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { ContainerCreateOptions } from 'dockerode';
 import type { LaunchSpec, StartRequest } from '../types.js';
+import { macAddressOf } from './addresses.js';
 import { CONTAINER_DATA_DIR, containerName, networkName, volumeName } from './placement.js';
 import { runnerEntrypoint } from './runner.js';
 
@@ -25,8 +26,8 @@ export interface ImageOf {
 }
 
 /**
- * The container that runs a service: on its lab's network (at its fixed address when `addresses`
- * holds the lab's), its data in its volume at /data, its ports published on the host, the
+ * The container that runs a service: on its lab's network (at its fixed address, with the MAC
+ * address made from it, when `addresses` holds the lab's), its data in its volume at /data, its ports published on the host, the
  * service under the runner (runner.ts) after the engine's init.
  */
 export function containerSpec(request: StartRequest, image: ImageOf, addresses: Map<string, string> | undefined): ContainerSpec {
@@ -36,6 +37,7 @@ export function containerSpec(request: StartRequest, image: ImageOf, addresses: 
   const network = networkName(lab.name);
   const labels: Record<string, string> = { [LABELS.lab]: lab.name, [LABELS.service]: service, [LABELS.kind]: kind };
   const ports = Object.entries(request.hostPorts).map(([portName, hostPort]) => [`${containerPortOf(request, portName)}/tcp`, hostPort] as const);
+  const address = addresses?.get(service);
   const runner = runnerEntrypoint([...image.entrypoint, ...command(request.launch)], request.discardSignal ?? 'SIGKILL');
   const options: ContainerCreateOptions = {
     name,
@@ -54,7 +56,7 @@ export function containerSpec(request: StartRequest, image: ImageOf, addresses: 
       NetworkMode: network,
       ...(addresses ? { ExtraHosts: [...addresses].map(([other, address]) => `${other}:${address}`) } : {}),
     },
-    NetworkingConfig: { EndpointsConfig: { [network]: { Aliases: [service], ...(addresses ? { IPAMConfig: { IPv4Address: addresses.get(service) } } : {}) } } },
+    NetworkingConfig: { EndpointsConfig: { [network]: { Aliases: [service], ...(address ? { IPAMConfig: { IPv4Address: address }, MacAddress: macAddressOf(address) } : {}) } } },
   };
   labels[LABELS.launch] = createHash('sha256').update(`${image.id}\n${JSON.stringify(options)}`).digest('hex');
   return { name, volume, labels, options };
