@@ -4,6 +4,8 @@ import { waitFor } from '../../../lib/wait.js';
 import { dialChannelPartners, REDIAL_INTERVAL_MS, redialEvery } from '../nodes/reconnect.js';
 import type { LabSession } from './session.js';
 
+const CHANNELS_TIMEOUT_MS = 90_000;
+
 export interface ChannelsExpected {
   /** Funding txids of the node's channels that must be active. */
   active: string[];
@@ -15,7 +17,7 @@ export interface ChannelsExpected {
  * Waits until `node` sees its channels `expected.active` active and can route over `expected.routable`
  * channels; `whileInactive` runs at each look that finds some still inactive.
  */
-export async function waitNodeChannels(session: LabSession, node: string, expected: ChannelsExpected, options: { timeoutMs?: number; whileInactive?: () => Promise<void> } = {}): Promise<void> {
+export async function waitNodeChannels(session: LabSession, node: string, expected: ChannelsExpected, options: { whileInactive?: () => Promise<void> } = {}): Promise<void> {
   const lightning = session.lightning(node);
   // what is still missing is thrown, so a time-out says it
   await waitFor(async () => {
@@ -28,7 +30,7 @@ export async function waitNodeChannels(session: LabSession, node: string, expect
     const routable = expected.routable === undefined ? undefined : await lightning.routableChannels();
     if (routable !== undefined && routable < expected.routable!) throw new Error(`it can route over ${routable} of ${expected.routable} channels`);
     return true;
-  }, { timeoutMs: options.timeoutMs ?? 90_000, intervalMs: 300, what: `node ${node}'s channels to be ready` });
+  }, { timeoutMs: CHANNELS_TIMEOUT_MS, intervalMs: 300, what: `node ${node}'s channels to be ready` });
 }
 
 /**
