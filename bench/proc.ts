@@ -78,6 +78,12 @@ export function treeSize(pid: number): number {
 /** Clock ticks per second of /proc's times (USER_HZ), 100 on Linux. */
 const TICKS_PER_SECOND = 100;
 
+/** CPU time used so far by pid itself (all its threads), in ms. */
+export function ownCpuMs(pid: number): number {
+  const f = statFields(pid);
+  return f ? ((Number(f[11]) + Number(f[12])) * 1000) / TICKS_PER_SECOND : 0;
+}
+
 /** CPU time used so far by pid, every live process below it and the children they reaped, in ms. */
 export function treeCpuMs(pid: number): number {
   return sumOverTree(pid, (p) => {

@@ -4,20 +4,23 @@
 // creates an invoice (on lnd) and another wallet of the same server pays it (settled internally).
 // Wallets are funded honestly: bob pays their invoices over a channel bob -> alice.
 // BENCH_CONCURRENCY clients (16), BENCH_WARMUP_SECONDS (3) then BENCH_SECONDS (15) per figure,
-// BENCH_ROUNDS rounds (3) alternating the servers, so a change in the machine's load falls on both.
+// BENCH_ROUNDS rounds (3) alternating the servers, so a change in the machine's load falls on both;
+// the server not measured is stopped meanwhile (see Side.idle).
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { pay } from 'ln-service';
+import { startService } from '../control-plane/src/lab/start-service.js';
+import { stopServices } from '../control-plane/src/lab/tear-down.js';
 import { freePort } from '../control-plane/src/util/ports.js';
 import { waitFor } from '../lib/wait.js';
 import { startRegtest, type Regtest } from '../test/support/regtest.js';
 import { newKey, REGTEST_ADDRESS, signNonce } from '../test/wallet-server/support.js';
-import { createLnbitsWallet, installLnbits, lnbitsBalanceMsat, lnbitsInvoice, LNBITS_VERSION, startLnbits, type LnbitsWallet } from './lnbits.js';
+import { createLnbitsWallet, installLnbits, lnbitsBalanceMsat, lnbitsInvoice, LNBITS_VERSION, startLnbits, type LnbitsWallet, type RunningLnbits } from './lnbits.js';
 import { Cleanup } from './cleanup.js';
 import { figures, report, runLoad, type BenchResult, type Figures, type Operation } from './load.js';
-import { mib, treeCpuMs, treeRssBytes } from './proc.js';
+import { mib, ownCpuMs, treeCpuMs, treeRssBytes } from './proc.js';
 
 const clients = Number(process.env.BENCH_CONCURRENCY ?? 16);
 const warmupSeconds = Number(process.env.BENCH_WARMUP_SECONDS ?? 3);
@@ -31,10 +34,18 @@ const FUNDING_SAT = 20_000;
 interface Side {
   name: string;
   port: number;
-  pid: number;
+  /** The server's process, for its CPU time (it may change between windows). */
+  pid(): number;
   operations: Operation[];
   /** What the payee wallets hold: AMOUNT_SAT per settled operation. */
   payeesMsat(): Promise<bigint>;
+  /**
+   * Stops the server while the other one is measured, and starts it again before its own window.
+   * An idle server still follows lnd's invoice stream: for each invoice the other server makes, lnd
+   * decodes it (a signature recovery) and sends it on, and the idle server reads it. Idle LNbits
+   * (over lnd's REST proxy, as JSON) took about a tenth of reglab's CPU per operation.
+   */
+  idle: { stop(): Promise<void>; start(): Promise<void> };
 }
 
 async function json<T>(res: Response, what: string): Promise<T> {
@@ -73,12 +84,20 @@ async function reglabSide(regtest: Regtest): Promise<Side> {
   return {
     name: 'reglab wallet server',
     port: Number(new URL(url).port),
-    pid: handlePid(regtest, 'wallet-server'),
+    pid: () => handlePid(regtest, 'wallet-server'),
     operations: pairs.map(({ payer, payee }) => [
       { path: '/payments/invoices', headers: { ...auth, 'x-service-wallet-key': payee }, body: { amount_msat: AMOUNT_SAT * 1000 } },
       { path: '/payments/pay', headers: { ...auth, 'x-service-wallet-key': payer }, body: {}, from: { key: 'invoice', field: 'payment_request' }, expect: { status: 'succeeded' } },
     ]),
     payeesMsat: async () => (await Promise.all(pairs.map((p) => balanceOf(p.payee)))).reduce((a, b) => a + b, 0n),
+    idle: {
+      stop: () => stopServices(regtest.lab, regtest.session.runtime, { except: Object.keys(regtest.lab.services).filter((name) => name !== 'wallet-server') }),
+      start: async () => {
+        if (regtest.lab.services['wallet-server']!.status !== 'ready') {
+          await startService(regtest.session, 'wallet-server', { onEvent: () => undefined, persist: async () => undefined });
+        }
+      },
+    },
   };
 }
 
@@ -93,7 +112,7 @@ async function lnbitsSide(regtest: Regtest, cleanup: Cleanup, dir: string): Prom
   const certPath = join(dir, 'alice-tls.cert');
   writeFileSync(certPath, Buffer.from(credentials.certBase64, 'base64'));
   const port = await freePort();
-  const lnbits = await cleanup.acquire(() => startLnbits(venv, {
+  const settings = {
     port,
     dataDir: join(dir, 'lnbits-data'),
     databaseUrl: `${postgresUrl}/lnbits`,
@@ -101,11 +120,17 @@ async function lnbitsSide(regtest: Regtest, cleanup: Cleanup, dir: string): Prom
     lndTlsCertPath: certPath,
     lndMacaroonHex: credentials.macaroonHex,
     logFile: join(dir, 'lnbits.log'),
-  }), (started) => started.stop());
+  };
+  let lnbits: RunningLnbits | null = null;
+  const start = async () => {
+    lnbits = await cleanup.acquire(() => startLnbits(venv, settings), (started) => started.stop());
+  };
+  await start();
+  const url = lnbits!.url;
 
   const pairs: Array<{ payer: LnbitsWallet; payee: LnbitsWallet }> = [];
   for (let i = 0; i < clients; i++) {
-    pairs.push({ payer: await createLnbitsWallet(lnbits.url, `payer-${i}`), payee: await createLnbitsWallet(lnbits.url, `payee-${i}`) });
+    pairs.push({ payer: await createLnbitsWallet(url, `payer-${i}`), payee: await createLnbitsWallet(url, `payee-${i}`) });
   }
   // New LNbits wallets get currency USD, and every payment then waits on fiat-rate look-ups that
   // cannot succeed offline; NULL is what an LNbits whose rate look-ups succeed from cache does.
@@ -114,19 +139,28 @@ async function lnbitsSide(regtest: Regtest, cleanup: Cleanup, dir: string): Prom
   await db.query('update wallets set currency = null');
   await db.end();
 
-  await payFromBob(regtest, await Promise.all(pairs.map((p) => lnbitsInvoice(lnbits.url, p.payer, FUNDING_SAT))));
-  await waitFor(async () => (await Promise.all(pairs.map((p) => lnbitsBalanceMsat(lnbits.url, p.payer)))).every((b) => b === BigInt(FUNDING_SAT * 1000)),
+  await payFromBob(regtest, await Promise.all(pairs.map((p) => lnbitsInvoice(url, p.payer, FUNDING_SAT))));
+  await waitFor(async () => (await Promise.all(pairs.map((p) => lnbitsBalanceMsat(url, p.payer)))).every((b) => b === BigInt(FUNDING_SAT * 1000)),
     { timeoutMs: 60_000, what: 'the LNbits payer wallets to be credited' });
 
   return {
     name: `LNbits ${LNBITS_VERSION}`,
-    port: Number(new URL(lnbits.url).port),
-    pid: lnbits.pid,
+    port,
+    pid: () => lnbits!.pid,
     operations: pairs.map(({ payer, payee }) => [
       { path: '/api/v1/payments', headers: { 'x-api-key': payee.invoiceKey }, body: { out: false, amount: AMOUNT_SAT, memo: '' } },
       { path: '/api/v1/payments', headers: { 'x-api-key': payer.adminKey }, body: { out: true }, from: { key: 'bolt11', field: 'bolt11' }, expect: { status: 'success' } },
     ]),
-    payeesMsat: async () => (await Promise.all(pairs.map((p) => lnbitsBalanceMsat(lnbits.url, p.payee)))).reduce((a, b) => a + b, 0n),
+    payeesMsat: async () => (await Promise.all(pairs.map((p) => lnbitsBalanceMsat(url, p.payee)))).reduce((a, b) => a + b, 0n),
+    idle: {
+      stop: async () => {
+        await lnbits?.stop();
+        lnbits = null;
+      },
+      start: async () => {
+        if (!lnbits) await start();
+      },
+    },
   };
 }
 
@@ -142,20 +176,27 @@ interface Measured {
   cpuMs: Map<string, number>;
 }
 
-/** Warm-up, then the measured window; checks the payees received what the load generator counted.
- * `processes` are the lab's processes whose CPU time counts besides the server's own. */
-async function measure(side: Side, processes: Array<{ name: string; pid: number }>, counted: { ops: number }): Promise<Measured> {
-  const watched = [{ name: 'server', pid: side.pid }, ...processes];
+/** A process whose CPU time counts besides the server's own. */
+interface Watched {
+  name: string;
+  cpuMs(): number;
+}
+
+const processTree = (name: string, pid: number): Watched => ({ name, cpuMs: () => treeCpuMs(pid) });
+
+/** Warm-up, then the measured window; checks the payees received what the load generator counted. */
+async function measure(side: Side, processes: Watched[], counted: { ops: number }): Promise<Measured> {
+  const watched = [processTree('server', side.pid()), ...processes];
   const warmup = await runLoad(`${side.name} (warm-up)`, { port: side.port }, side.operations, warmupSeconds);
-  const cpuBefore = watched.map((p) => treeCpuMs(p.pid));
+  const cpuBefore = watched.map((p) => p.cpuMs());
   const result = await runLoad(side.name, { port: side.port }, side.operations, seconds);
-  const cpuMs = new Map(watched.map((p, i) => [p.name, treeCpuMs(p.pid) - cpuBefore[i]!]));
+  const cpuMs = new Map(watched.map((p, i) => [p.name, p.cpuMs() - cpuBefore[i]!]));
   report(result);
   counted.ops += warmup.ops + result.ops;
   const received = await side.payeesMsat();
   const expected = BigInt(counted.ops * AMOUNT_SAT * 1000);
   console.log(`  payees hold ${received / 1000n} sat for ${counted.ops} operations counted so far${received === expected ? '' : ' — MISMATCH'}; ` +
-    `server RSS ${mib(treeRssBytes(side.pid))}; load average ${loadavg()[0]!.toFixed(2)}`);
+    `server RSS ${mib(treeRssBytes(side.pid()))}; load average ${loadavg()[0]!.toFixed(2)}`);
   return { result, cpuMs };
 }
 
@@ -198,11 +239,18 @@ export async function compareWithLnbits(): Promise<void> {
     const sides = [await reglabSide(regtest), await lnbitsSide(regtest, cleanup, dir)];
     console.log(`${clients} clients, ${warmupSeconds} s warm-up then ${seconds} s per figure, ${rounds} round(s); ` +
       `${cpus().length} cores, load average ${loadavg().map((l) => l.toFixed(2)).join(' ')} at start`);
-    const processes = ['alice', 'postgres', 'redis'].map((service) => ({ name: service === 'alice' ? 'lnd alice' : service, pid: handlePid(regtest, service) }));
+    const lab = ['alice', 'postgres', 'redis'].map((service) => processTree(service === 'alice' ? 'lnd alice' : service, handlePid(regtest, service)));
+    // the bench's own process: the load generator's thread, and the lab's runtime
+    const bench: Watched = { name: 'bench', cpuMs: () => ownCpuMs(process.pid) };
     const counted = sides.map(() => ({ ops: 0 }));
     const windows: Measured[][] = sides.map(() => []);
     for (let round = 1; round <= rounds; round++) {
-      for (const [i, side] of sides.entries()) windows[i]!.push(await measure(side, processes, counted[i]!));
+      for (const [i, side] of sides.entries()) {
+        const other = sides[1 - i]!;
+        await other.idle.stop();
+        await side.idle.start();
+        windows[i]!.push(await measure(side, [...lab, bench], counted[i]!));
+      }
     }
     console.log(`load average ${loadavg().map((l) => l.toFixed(2)).join(' ')} at the end`);
     console.log('\nside by side (one operation = invoice on the payee wallet + internal payment from another wallet):');
