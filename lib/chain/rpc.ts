@@ -1,6 +1,7 @@
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { Agent as HttpAgent, request as httpRequest } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { createSecureContext } from 'node:tls';
 import type { LookupFunction } from 'node:net';
 import { ChainRpcError, type ChainRpcConfig } from './types.js';
 
@@ -62,8 +63,11 @@ export class JsonRpcClient {
   constructor(private readonly config: ChainRpcConfig) {
     this.url = new URL(config.url);
     this.auth = 'Basic ' + Buffer.from(`${config.user}:${config.password}`).toString('base64');
+    // One TLS context for every connection: given `ca`, Node would build a context for each one
+    // (parsing the certificate, setting the ciphers), and btcd closes each connection after its
+    // answer. That was a fifth of an idle indexer's CPU, polling four times a second.
     this.agent = this.url.protocol === 'https:'
-      ? new HttpsAgent({ keepAlive: true, maxSockets: 8, ca: config.tlsCertPem, lookup: this.addresses.lookup })
+      ? new HttpsAgent({ keepAlive: true, maxSockets: 8, secureContext: createSecureContext({ ca: config.tlsCertPem }), lookup: this.addresses.lookup })
       : new HttpAgent({ keepAlive: true, maxSockets: 8, lookup: this.addresses.lookup });
   }
 

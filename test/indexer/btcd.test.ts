@@ -2,9 +2,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
+import { rootCertificates } from 'node:tls';
 import { Block, Transaction, address as addressLib, networks, payments } from 'bitcoinjs-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildRegtestBlock } from '../../lib/chain/block-builder.js';
+import { JsonRpcClient } from '../../lib/chain/rpc.js';
 import { fund, mineBlocks } from '../../control-plane/src/lab/operations.js';
 import { waitFor } from '../../lib/wait.js';
 import { fromDisplayHex, scriptHash, sha256d, toDisplayHex } from '../../services/indexer/src/hashes.js';
@@ -41,6 +43,19 @@ describe('indexer following a real btcd', () => {
     await indexer?.close();
     await regtest?.stop();
     if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it("refuses a chain node whose certificate it was not given (one TLS context serves all of a client's connections)", async () => {
+    const trusting = new JsonRpcClient(regtest.chainRpc);
+    const stranger = new JsonRpcClient({ ...regtest.chainRpc, tlsCertPem: rootCertificates[0]! });
+    try {
+      expect(regtest.chainRpc.url).toMatch(/^https:/);
+      for (let i = 0; i < 3; i++) expect(await trusting.call<number>('getblockcount')).toBe(await regtest.chain.getBlockCount());
+      await expect(stranger.call('getblockcount')).rejects.toThrow(/certificate/i);
+    } finally {
+      trusting.close();
+      stranger.close();
+    }
   });
 
   it('serves headers that chain from the regtest genesis', async () => {
