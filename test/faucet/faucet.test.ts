@@ -2,6 +2,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Transaction } from 'bitcoinjs-lib';
 import { Redis } from 'ioredis';
+import { createChainAddress, getChainBalance, getPendingChainBalance, sendToChainAddress } from 'ln-service';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EsploraTx, EsploraUtxo } from '../../services/chain-adapter/src/esplora/types.js';
 import { buildApp } from '../../services/faucet/src/app.js';
@@ -15,6 +16,7 @@ import { LndWallet } from '../../services/faucet/src/wallet.js';
 import { freshKey, runEntryPoint, startAdapter, waitIndexed, type RunningAdapter } from '../chain-adapter/support.js';
 import { startRedis, type RunningServer } from '../support/infra.js';
 import { startRegtest, type Regtest } from '../support/regtest.js';
+import { waitFor } from '../../lib/wait.js';
 import { chromiumForSuite } from '../support/chromium.js';
 
 const CLAIM_SAT = 100_000;
@@ -96,6 +98,20 @@ describe('faucet against real btcd, lnd and Redis', () => {
       asset: null,
     });
     expect(status.balance_sat).toBeGreaterThan(30 * CLAIM_SAT);
+  });
+
+  it("reports lnd's wallet balances as lnd counts them over all its accounts, confirmed and unconfirmed", async () => {
+    const lnd = regtest.lnd('alice');
+    const { address } = await createChainAddress({ lnd, format: 'p2wpkh' });
+    await sendToChainAddress({ lnd, address, tokens: 50_000, utxo_confirmations: 0 });
+    const unconfirmed = await (await fetch(`${faucetUrl}/api/status`)).json();
+    expect(unconfirmed.pending_balance_sat).toBeGreaterThan(0);
+    expect([unconfirmed.balance_sat, unconfirmed.pending_balance_sat]).toEqual([(await getChainBalance({ lnd })).chain_balance, (await getPendingChainBalance({ lnd })).pending_chain_balance]);
+    await miner.mineOne();
+    const status = async () => (await fetch(`${faucetUrl}/api/status`)).json();
+    await waitFor(async () => (await status()).pending_balance_sat === 0, { timeoutMs: 20_000, what: 'lnd to see its payment to itself confirmed' });
+    const confirmed = await status();
+    expect([confirmed.balance_sat, confirmed.pending_balance_sat]).toEqual([(await getChainBalance({ lnd })).chain_balance, (await getPendingChainBalance({ lnd })).pending_chain_balance]);
   });
 
   it('answers asset claims with 404 when it gives no asset', async () => {

@@ -1,5 +1,6 @@
 import type { AuthenticatedLnd } from 'ln-service';
-import { createChainAddress, getChainBalance, getPendingChainBalance, sendToChainAddress } from '../../../lib/lightning/methods.js';
+import { createChainAddress, sendToChainAddress } from '../../../lib/lightning/methods.js';
+import { getDefaultAccountBalance } from '../../../lib/lightning/rpc.js';
 import { SerialQueue } from './serial-queue.js';
 
 export interface WalletBalance {
@@ -55,8 +56,8 @@ export class LndWallet implements FaucetWallet {
 
   async balance(): Promise<WalletBalance> {
     try {
-      const [{ chain_balance }, { pending_chain_balance }] = await Promise.all([getChainBalance({ lnd: this.lnd }), getPendingChainBalance({ lnd: this.lnd })]);
-      return { confirmedSat: chain_balance, pendingSat: pending_chain_balance };
+      const { confirmedSat, unconfirmedSat } = await getDefaultAccountBalance(this.lnd);
+      return { confirmedSat, pendingSat: unconfirmedSat };
     } catch (error) {
       throw lndFailure(error);
     }

@@ -3,9 +3,10 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { AuthenticatedLnd, UnauthenticatedLnd } from 'ln-service';
 import {
   addPeer, cancelHodlInvoice, closeChannel, createChainAddress, createHodlInvoice, createInvoice, decodePaymentRequest,
-  getChainBalance, getChannelBalance, getChannels, getInvoice, getNetworkGraph, getPayment, getPendingChainBalance, getPendingChannels,
+  getChannelBalance, getChannels, getInvoice, getNetworkGraph, getPayment, getPendingChannels,
   getWalletInfo, getWalletStatus, openChannel, pay, payViaPaymentDetails, removePeer, settleHodlInvoice,
 } from '../../../../lib/lightning/methods.js';
+import { getDefaultAccountBalance } from '../../../../lib/lightning/rpc.js';
 import { waitFor } from '../../../../lib/wait.js';
 import type { ChannelView, InvoiceView, LabLightningNode, PaymentView, PendingClose } from '../node.js';
 
@@ -47,8 +48,7 @@ export class LndLabNode implements LabLightningNode {
   }
 
   async onchainBalance() {
-    const [confirmed, pending] = await Promise.all([getChainBalance({ lnd: this.lnd }), getPendingChainBalance({ lnd: this.lnd })]);
-    return { confirmedSat: confirmed.chain_balance, unconfirmedSat: pending.pending_chain_balance };
+    return getDefaultAccountBalance(this.lnd);
   }
 
   async waitSynced(height: number, timeoutMs = 60_000): Promise<void> {

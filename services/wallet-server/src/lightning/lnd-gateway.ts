@@ -2,9 +2,10 @@ import { createHash } from 'node:crypto';
 import type { EventEmitter } from 'node:events';
 import type { AuthenticatedLnd } from 'ln-service';
 import {
-  cancelHodlInvoice, decodePaymentRequest, getChainBalance, getChannelBalance, getChannels,
+  cancelHodlInvoice, decodePaymentRequest, getChannelBalance, getChannels,
   getInvoice, getPayment, getWalletInfo, subscribeToPastPayment, subscribeToPayViaDetails, subscribeToPayViaRequest,
 } from '../../../../lib/lightning/methods.js';
+import { getDefaultAccountBalance, lndRpc } from '../../../../lib/lightning/rpc.js';
 import {
   NodeError, NodeRejected, type CreateInvoiceInput, type CreatedInvoice, type DecodedInvoice, type InvoiceState,
   type KeysendInput, type NodeGateway, type PayInvoiceInput, type PaymentLookup, type PaymentOutcome,
@@ -41,16 +42,12 @@ const NODE_FAILURE_GRPC_CODES = new Set([1, 4, 7, 8, 12, 13, 14, 16]);
 const NODE_NOT_READY = /wallet locked|in the process of starting|not yet ready|still syncing|shutting down|server is not active/i;
 
 /**
- * lnd's AddInvoice alone, through ln-service's gRPC client: ln-service's createInvoice also looks
- * the new invoice up and decodes its request (a second round trip and a signature recovery, about
- * 2 ms of CPU here and half of lnd's work per invoice) for fields this server does not use. A
- * failure is shaped as ln-service shapes it ([503, 'AddInvoiceError', {err}]).
+ * lnd's AddInvoice alone: ln-service's createInvoice also looks the new invoice up and decodes its
+ * request (a second round trip and a signature recovery, about 2 ms of CPU here and half of lnd's
+ * work per invoice) for fields this server does not use.
  */
 function addInvoice(lnd: AuthenticatedLnd, request: Record<string, unknown>): Promise<{ r_hash: Uint8Array; payment_request: string; add_index: string }> {
-  return new Promise((resolve, reject) => {
-    lnd.default.addInvoice(request, (err: unknown, res: { r_hash: Uint8Array; payment_request: string; add_index: string }) =>
-      (err ? reject([503, 'AddInvoiceError', { err }]) : resolve(res)));
-  });
+  return lndRpc(lnd, 'default', 'addInvoice', request, 'AddInvoiceError');
 }
 
 /** Whether lnd (or ln-service, checking the arguments for it) refused the request itself. */
@@ -115,11 +112,11 @@ export class LndGateway implements NodeGateway {
 
   async balances() {
     const [chain, channel] = await Promise.all([
-      call('getChainBalance', () => getChainBalance({ lnd: this.lnd })),
+      call('WalletBalance', () => getDefaultAccountBalance(this.lnd)),
       call('getChannelBalance', () => getChannelBalance({ lnd: this.lnd })),
     ]);
     return {
-      onchainSat: BigInt(chain.chain_balance),
+      onchainSat: BigInt(chain.confirmedSat),
       lightningLocalMsat: BigInt(channel.channel_balance_mtokens ?? BigInt(channel.channel_balance) * 1000n),
     };
   }
