@@ -1,5 +1,6 @@
 import { isIP } from 'node:net';
-import { join } from 'node:path';
+import { createRequire } from 'node:module';
+import { isAbsolute, join } from 'node:path';
 import type { AuthenticatedLnd, UnauthenticatedLnd } from 'ln-service';
 import { lightningDir, lightningRequire as lightning } from './package.js';
 
@@ -7,10 +8,29 @@ import { lightningDir, lightningRequire as lightning } from './package.js';
 // for each file that imports it) for every connection (~29 MiB RSS for one, 46 for three), though a
 // client calls two or three of the services. The same clients are made here from the same files and
 // options (those of ln-service's `lightning` package), each service's on first use, and each file
-// parsed once per process for all the connections that use it (docs/benchmarks.md, memory).
+// parsed once per process for all the connections that use it (docs/benchmarks.md, memory; the
+// clients' equality with proto-loader's: test/lightning/lnd-clients.unit.test.ts).
+interface ProtoType {
+  fromObject(object: object): unknown;
+  encode(message: unknown): { finish(): Uint8Array };
+  decode(buffer: Uint8Array): unknown;
+  toObject(message: unknown, options: object): object;
+}
+
+interface ProtoRoot {
+  files: string[];
+  resolvePath(origin: string, target: string): string;
+  loadSync(file: string, options: object): ProtoRoot;
+  lookupService(name: string): {
+    resolveAll(): unknown;
+    methodsArray: { name: string; requestStream?: boolean; responseStream?: boolean; resolvedRequestType: ProtoType; resolvedResponseType: ProtoType }[];
+  };
+}
+
 interface GrpcLibrary {
-  grpc: { loadPackageDefinition(definition: unknown): Record<string, Record<string, new (socket: string, credentials: unknown, options?: object) => unknown>> };
-  loadSync(path: string, options: object): unknown;
+  grpc: { makeClientConstructor(methods: object, serviceName: string): new (socket: string, credentials: unknown, options?: object) => unknown };
+  protobuf: { Root: new () => ProtoRoot };
+  camelCase(name: string): string;
   grpcOptions: object;
   grpcCredentials(args: { cert?: string; macaroon: string }): { credentials: unknown };
   grpcSsl(args: { cert?: string }): { ssl: unknown };
@@ -27,13 +47,16 @@ interface GrpcLibrary {
 
 let library: GrpcLibrary | undefined;
 
-/** grpc-js, its proto loader and ln-service's gRPC settings, loaded with the first client: 0.1 s of a start otherwise. */
+/** grpc-js, protobufjs and ln-service's gRPC settings, loaded with the first client: 0.1 s of a start otherwise. */
 function grpcLibrary(): GrpcLibrary {
   if (!library) {
     const services = lightning('./grpc/grpc_services.json') as GrpcLibrary['services'];
+    // the copies proto-loader (ln-service's loader) uses
+    const protoLoader = createRequire(lightning.resolve('@grpc/proto-loader'));
     library = {
       grpc: lightning('@grpc/grpc-js') as GrpcLibrary['grpc'],
-      loadSync: (lightning('@grpc/proto-loader') as Pick<GrpcLibrary, 'loadSync'>).loadSync,
+      protobuf: protoLoader('protobufjs') as GrpcLibrary['protobuf'],
+      camelCase: protoLoader('lodash.camelcase') as GrpcLibrary['camelCase'],
       grpcOptions: lightning('./lnd_grpc/grpc_options') as object,
       grpcCredentials: lightning('./lnd_grpc/grpc_credentials') as GrpcLibrary['grpcCredentials'],
       grpcSsl: lightning('./lnd_grpc/grpc_ssl') as GrpcLibrary['grpcSsl'],
@@ -44,15 +67,51 @@ function grpcLibrary(): GrpcLibrary {
   return library;
 }
 
-/** Each proto file's gRPC package, parsed on first use. */
-const packages = new Map<string, ReturnType<GrpcLibrary['grpc']['loadPackageDefinition']>>();
+/**
+ * lnd's proto files, parsed into one protobufjs root per process: each file once, and lightning.proto
+ * once for every file that imports it. proto-loader, ln-service's loader, parses each file with its
+ * imports into a root of its own, then describes every message of it for gRPC reflection, which a
+ * client never asks. A process's first calls to the three services a lab service uses (Lightning,
+ * Router, Invoices) cost 476-535 ms of CPU that way, 208-224 ms this way (docs/benchmarks.md, snapshots).
+ */
+let root: ProtoRoot | undefined;
+
+function protoRoot(): ProtoRoot {
+  if (!root) {
+    const { protobuf, protosDir } = grpcLibrary();
+    root = new protobuf.Root();
+    root.resolvePath = (_origin, target) => (isAbsolute(target) ? target : join(protosDir, target));
+  }
+  return root;
+}
+
+/** A client class of one lnd service, its methods as proto-loader's package definitions give them to grpc-js. */
+const clientClasses = new Map<string, ReturnType<GrpcLibrary['grpc']['makeClientConstructor']>>();
+
+function clientClass(service: string): ReturnType<GrpcLibrary['grpc']['makeClientConstructor']> {
+  let made = clientClasses.get(service);
+  if (made) return made;
+  const { grpc, camelCase, grpcOptions, services, protosDir } = grpcLibrary();
+  const file = join(protosDir, services.protoFiles[service]!);
+  const protos = protoRoot();
+  if (!protos.files.includes(file)) protos.loadSync(file, grpcOptions);
+  const name = `${services.packageTypes[service]}.${service}`;
+  const definition = protos.lookupService(name);
+  definition.resolveAll();
+  const methods = Object.fromEntries(definition.methodsArray.map(({ name: method, requestStream, responseStream, resolvedRequestType: request, resolvedResponseType: response }) => [method, {
+    path: `/${name}/${method}`,
+    requestStream: !!requestStream,
+    responseStream: !!responseStream,
+    requestSerialize: (message: object) => request.encode(request.fromObject(message)).finish(),
+    responseDeserialize: (buffer: Uint8Array) => response.toObject(response.decode(buffer), grpcOptions),
+    originalName: camelCase(method),
+  }]));
+  clientClasses.set(service, (made = grpc.makeClientConstructor(methods, name)));
+  return made;
+}
 
 function serviceClient(service: string, socket: string, credentials: unknown, options?: object): unknown {
-  const { grpc, loadSync, grpcOptions, services, protosDir } = grpcLibrary();
-  const file = services.protoFiles[service]!;
-  let definition = packages.get(file);
-  if (!definition) packages.set(file, (definition = grpc.loadPackageDefinition(loadSync(join(protosDir, file), grpcOptions))));
-  return new definition[services.packageTypes[service]!]![service]!(socket, credentials, options);
+  return new (clientClass(service))(socket, credentials, options);
 }
 
 /** An object with ln-service's service names (default, router, ...), each client made when first read. */
