@@ -85,10 +85,12 @@ function protoRoot(): ProtoRoot {
   return root;
 }
 
-/** A client class of one lnd service, its methods as proto-loader's package definitions give them to grpc-js. */
-const clientClasses = new Map<string, ReturnType<GrpcLibrary['grpc']['makeClientConstructor']>>();
+type ClientClass = ReturnType<GrpcLibrary['grpc']['makeClientConstructor']>;
 
-function clientClass(service: string): ReturnType<GrpcLibrary['grpc']['makeClientConstructor']> {
+/** Each lnd service's client class, its methods as proto-loader's package definitions give them to grpc-js. */
+const clientClasses = new Map<string, ClientClass>();
+
+function clientClass(service: string): ClientClass {
   let made = clientClasses.get(service);
   if (made) return made;
   const { grpc, camelCase, grpcOptions, services, protosDir } = grpcLibrary();
