@@ -3,10 +3,12 @@ import { getChannels } from 'ln-service';
 import { isListening } from '../../control-plane/src/util/ports.js';
 import { isRunning } from '../../control-plane/src/runtimes/process/child.js';
 import { mineBlocks, payBetween, fund } from '../../control-plane/src/lab/operations.js';
+import { electrumTipHeight } from '../../control-plane/src/nodes/indexer/electrum.js';
 import { startRegtest, type Regtest } from '../support/regtest.js';
 
-describe('a lab of btcd and three lnd nodes in a line', () => {
+describe('a lab of btcd, its indexer and three lnd nodes in a line', () => {
   let regtest: Regtest;
+  let atReady: { chain: number; indexer: number };
   beforeAll(async () => {
     regtest = await startRegtest({
       lnd: ['alice', 'bob', 'carol'],
@@ -14,7 +16,11 @@ describe('a lab of btcd and three lnd nodes in a line', () => {
         { from: 'alice', to: 'bob', capacity_sat: 1_000_000 },
         { from: 'bob', to: 'carol', capacity_sat: 1_000_000 },
       ],
+      indexer: true,
     });
+    // read together, the moment the lab is reported ready
+    const [chain, indexer] = await Promise.all([regtest.chain.getBlockCount(), electrumTipHeight(regtest.address('indexer', 'electrum'))]);
+    atReady = { chain, indexer };
   });
   afterAll(async () => {
     await regtest?.stop();
@@ -24,6 +30,11 @@ describe('a lab of btcd and three lnd nodes in a line', () => {
     expect(await regtest.chain.getBlockCount()).toBeGreaterThanOrEqual(432 + 1 + 6);
     const ready = regtest.events.filter((event) => event.type === 'service' && event.status === 'ready').map((event) => event.type === 'service' && event.service);
     expect(ready).toEqual(expect.arrayContaining(['chain', 'alice', 'bob', 'carol']));
+  });
+
+  it("serves the chain's newest block over Electrum once ready (the channels' blocks included)", () => {
+    expect(atReady.chain).toBeGreaterThanOrEqual(432 + 1 + 6);
+    expect(atReady.indexer).toBe(atReady.chain);
   });
 
   it('opened the declared channels, active on both sides', async () => {

@@ -4,8 +4,8 @@
 // indexer serves it (asset nodes read the chain there), every side refreshes until all settle.
 import { DomainError, upstreamFailed } from '../../../lib/errors.js';
 import { retryWhile, waitFor } from '../../../lib/wait.js';
-import { electrumTipHeight } from '../nodes/indexer/electrum.js';
 import type { AssetHolder, AssetTransferView } from '../nodes/node.js';
+import { waitIndexed } from './indexed-tip.js';
 import type { LabSession } from './session.js';
 
 /** Told the new height after each block the lab mines for an asset transfer (the API sends an event). */
@@ -26,8 +26,7 @@ const noFreeUtxos = (error: unknown) => error instanceof DomainError && error.co
 export async function mineIndexed(session: LabSession, onMined?: OnMined): Promise<number> {
   const { height } = await session.mine(1);
   onMined?.(height);
-  const indexer = session.host.reach('indexer', 'electrum');
-  await waitFor(async () => (await electrumTipHeight(indexer)) >= height, { timeoutMs: 60_000, intervalMs: 50, what: `the indexer to serve block ${height}` });
+  await waitIndexed(session, height);
   return height;
 }
 

@@ -1,5 +1,6 @@
 import { describeError } from '../../../lib/errors.js';
 import type { LabEventListener } from './events.js';
+import { waitIndexed } from './indexed-tip.js';
 import type { LabSession } from './session.js';
 
 /** Runs one named step of bringing a lab up, recording how long it took. */
@@ -37,6 +38,9 @@ export async function runToReady(session: LabSession, options: PhaseOptions, ste
   };
   try {
     await steps(phase);
+    // a lab seen ready shows its last blocks (its nodes' funding, their channels) to Electrum
+    // clients and the chain adapter too, not only to its nodes
+    await waitIndexed(session);
     await options.beforeReady?.(session);
     lab.status = 'ready';
     await options.persist();
