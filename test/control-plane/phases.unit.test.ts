@@ -4,7 +4,8 @@ import { runToReady } from '../../control-plane/src/lab/phases.js';
 import type { LabEvent } from '../../control-plane/src/lab/events.js';
 
 function sessionOf() {
-  const lab = { name: 'demo', status: 'stopping', phases: [] as { name: string; ms: number }[] } as { name: string; status: string; error?: string; phases: { name: string; ms: number }[] };
+  // a lab without an indexer: nothing to wait for before it is ready
+  const lab = { name: 'demo', status: 'stopping', phases: [] as { name: string; ms: number }[], services: {} } as { name: string; status: string; error?: string; phases: { name: string; ms: number }[]; services: object };
   let closed = false;
   const session = { lab, close: () => (closed = true) } as unknown as Parameters<typeof runToReady>[0];
   return { lab, session, closed: () => closed };
