@@ -1,15 +1,17 @@
 import { createServer, type Server } from 'node:net';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { chownSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { discoverEngine, engineCandidates, WELL_KNOWN_SOCKETS } from '../../control-plane/src/runtimes/docker/engine.js';
+import { discoverEngine, engineCandidates, socketOwnedByRoot, WELL_KNOWN_SOCKETS } from '../../control-plane/src/runtimes/docker/engine.js';
 
 describe('engine discovery', () => {
   const dir = mkdtempSync(join(tmpdir(), 'reglab-engine-'));
   let silent: Server | undefined;
+  let owned: Server | undefined;
   afterAll(() => {
     silent?.close();
+    owned?.close();
     rmSync(dir, { recursive: true, force: true });
   });
 
@@ -41,5 +43,22 @@ describe('engine discovery', () => {
     await new Promise<void>((resolve) => silent!.listen(socket, resolve));
     const attempt = discoverEngine({ env: {}, sockets: [`unix://${socket}`, `unix://${join(dir, 'none.sock')}`], timeoutMs: 500 });
     await expect(attempt).rejects.toThrow(/no Docker Engine API answers .*silent\.sock \(no answer\).*none\.sock \(no socket\).*scripts\/podman-setup\.sh/);
+  });
+
+  it("tells an engine that runs as root by its socket's owner, as its /info does", async () => {
+    const found = await discoverEngine({ env: {} });
+    const info: { SecurityOptions?: string[] } = await found.docker.info();
+    const rootless = (info.SecurityOptions ?? []).some((option) => option.includes('name=rootless'));
+    expect(await socketOwnedByRoot(found.address)).toBe(!rootless);
+  });
+
+  it("says an engine whose socket another user owns is not root's, and nothing of a TCP address or a missing socket", async () => {
+    const socket = join(dir, 'owned.sock');
+    owned = createServer(() => undefined);
+    await new Promise<void>((resolve) => owned!.listen(socket, resolve));
+    if (process.getuid?.() === 0) chownSync(socket, 65534, 65534);
+    expect(await socketOwnedByRoot(`unix://${socket}`)).toBe(false);
+    expect(await socketOwnedByRoot('tcp://127.0.0.1:2375')).toBeUndefined();
+    expect(await socketOwnedByRoot(`unix://${join(dir, 'none.sock')}`)).toBeUndefined();
   });
 });

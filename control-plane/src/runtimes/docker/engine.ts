@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type Docker from 'dockerode';
 
@@ -68,4 +69,15 @@ export async function discoverEngine(options: DiscoveryOptions = {}): Promise<En
       'Start Podman\'s Docker-compatible service as root with `scripts/podman-setup.sh` ' +
       '(it listens on unix:///run/podman/podman.sock), or point DOCKER_HOST at a running Docker engine.',
   );
+}
+
+/**
+ * Whether the engine at `address` runs as root, told by who owns its socket (a rootless engine's
+ * is its user's): undefined when that says nothing (a TCP address, a socket gone). Cheaper than
+ * the engine's /info, which Podman answers in 0.2 s of package queries.
+ */
+export async function socketOwnedByRoot(address: string): Promise<boolean | undefined> {
+  if (!address.startsWith('unix://')) return undefined;
+  const owner = await stat(address.slice('unix://'.length)).then((socket) => socket.uid, () => undefined);
+  return owner === undefined ? undefined : owner === 0;
 }

@@ -7,7 +7,7 @@ import { RECIPES } from '../../images/catalog.js';
 import type { ImageId } from '../../images/types.js';
 import { buildImages, missingImageMessage, type ImageMap } from '../../images/build.js';
 import { ImageUnavailableError, type ExitStatus, type LabHandleInfo, type Runtime, type RuntimeHandle, type ServiceLocation, type StartRequest } from '../types.js';
-import { discoverEngine } from './engine.js';
+import { discoverEngine, socketOwnedByRoot, type Engine } from './engine.js';
 import { containerExit } from './exit-status.js';
 import { watchContainerExits } from './exits.js';
 import { labAddresses } from './addresses.js';
@@ -54,7 +54,7 @@ const ignoreNotFound = (error: unknown) => {
  */
 export class DockerRuntime implements Runtime {
   readonly name = 'docker' as const;
-  private client?: Promise<Docker>;
+  private engine?: Promise<Engine | { docker: Docker; address?: undefined }>;
   /** Builds run one at a time: services of a lab start in parallel and share base images. */
   private builds: Promise<unknown> = Promise.resolve();
   /** Each image is built or checked once per runtime, so all services of a lab run the same build. */
@@ -68,12 +68,16 @@ export class DockerRuntime implements Runtime {
   private readonly subnets = new Map<string, Promise<{ Subnet?: string; Gateway?: string }>>();
 
   constructor(private readonly options: DockerRuntimeOptions = {}) {
-    if (options.docker) this.client = Promise.resolve(options.docker);
+    if (options.docker) this.engine = Promise.resolve({ docker: options.docker });
   }
 
   docker(): Promise<Docker> {
-    this.client ??= discoverEngine().then((engine) => engine.docker);
-    return this.client;
+    return this.found().then((engine) => engine.docker);
+  }
+
+  private found(): Promise<Engine | { docker: Docker; address?: undefined }> {
+    this.engine ??= discoverEngine();
+    return this.engine;
   }
 
   imageFor(kind: string, recipe: ImageId): string {
@@ -206,9 +210,11 @@ export class DockerRuntime implements Runtime {
   /** Whether reglab can write a local volume's folder itself with the owners its containers see: as root, on a rootful engine. */
   writesVolumeFolders(): Promise<boolean> {
     if (process.getuid?.() !== 0) return Promise.resolve(false);
-    this.rootful ??= this.docker()
-      .then((docker) => docker.info())
-      .then((info: { SecurityOptions?: string[] }) => !(info.SecurityOptions ?? []).some((option) => option.includes('name=rootless')));
+    this.rootful ??= this.found().then(async ({ docker, address }) => {
+      if (address !== undefined && (await socketOwnedByRoot(address))) return true;
+      const info: { SecurityOptions?: string[] } = await docker.info();
+      return !(info.SecurityOptions ?? []).some((option) => option.includes('name=rootless'));
+    });
     return this.rootful;
   }
 
