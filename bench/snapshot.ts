@@ -1,15 +1,20 @@
-// npm run bench:snapshot [-- --runtime docker] [-- --file lab.yaml] [-- --runs N]
+// npm run bench:snapshot [-- --runtime docker] [-- --file lab.yaml] [-- --runs N] [-- --cli]
 // Through a control plane of its own (a temp state folder): brings the lab of lab.yaml up, saves it
 // as a snapshot, resets it N times, then takes it down and brings it up from the snapshot N times.
-// Prints each operation's time (as the API answers it) and its phases.
+// Prints each operation's time (as the API answers it) and its phases. With --cli, then stops that
+// control plane and runs `reglab up --from-snapshot` N times as a user does after `reglab down`:
+// the CLI starts a control plane, brings the lab up and prints it; timed from the command's start
+// to its exit, each followed by `reglab down`.
+import { spawnSync } from 'node:child_process';
 import { chmodSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { startControlPlane } from '../control-plane/src/daemon.js';
+import { projectRoot } from '../lib/project-root.js';
 import { waitFor } from '../lib/wait.js';
 
-const { values } = parseArgs({ options: { runtime: { type: 'string', default: 'process' }, file: { type: 'string', default: 'lab.yaml' }, runs: { type: 'string', default: '3' } } });
+const { values } = parseArgs({ options: { runtime: { type: 'string', default: 'process' }, file: { type: 'string', default: 'lab.yaml' }, runs: { type: 'string', default: '3' }, cli: { type: 'boolean', default: false } } });
 const LAB = 'snapbench';
 const yaml = readFileSync(values.file!, 'utf8').replace(/^name: .*$/m, `name: ${LAB}`).replace(/^runtime: .*$/m, `runtime: ${values.runtime}`);
 
@@ -51,6 +56,30 @@ async function timed(what: string, work: () => Promise<void>): Promise<number> {
 }
 
 const median = (list: number[]) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)];
+
+/** Runs the reglab CLI on the bench's state folder; throws with its output when it fails. */
+function reglab(...args: string[]): string {
+  const run = spawnSync(process.execPath, [join(projectRoot(), 'bin', 'reglab.js'), ...args], { env: { ...process.env, REGLAB_HOME: home }, encoding: 'utf8' });
+  if (run.status !== 0) throw new Error(`reglab ${args.join(' ')} exited ${run.status}:\n${run.stdout}${run.stderr}`);
+  return run.stdout;
+}
+
+/** `reglab up --from-snapshot` after `reglab down`, N times: each starts a control plane of its own. */
+function cliUps(): number[] {
+  const ups: number[] = [];
+  for (let run = 1; run <= Number(values.runs); run++) {
+    const before = load();
+    const started = performance.now();
+    const output = reglab('up', '--from-snapshot', 'bench');
+    const ms = performance.now() - started;
+    ups.push(ms);
+    console.log(`CLI up from snapshot ${run}: ${(ms / 1000).toFixed(2)} s (the lab ${output.match(/ready in [\d.]+s/)?.[0] ?? 'ready'} after the control plane answered; load average before ${before})`);
+    reglab('down', '--volumes');
+  }
+  return ups;
+}
+
+let cliRunning = false;
 try {
   console.log(`lab ${values.file} on the ${values.runtime} runtime`);
   await timed('bring-up', async () => {
@@ -76,8 +105,23 @@ try {
     }));
   }
   console.log(`save ${seconds(saved)}; reset median ${seconds(median(resets))}; up from the snapshot median ${seconds(median(ups))} (load average now ${load()})`);
+  if (values.cli) {
+    await call('DELETE', `/labs/${LAB}?volumes=true`);
+    await plane.stop();
+    cliRunning = true;
+    const cli = cliUps();
+    console.log(`through the CLI (it starts the control plane): up from the snapshot median ${(median(cli) / 1000).toFixed(2)} s, ${cli.filter((ms) => ms < 5000).length} of ${cli.length} under 5 s (load average now ${load()})`);
+  }
 } finally {
-  await call('DELETE', `/labs/${LAB}?volumes=true`).catch(() => undefined);
-  await plane.stop();
+  if (cliRunning) {
+    try {
+      reglab('down', '--volumes');
+    } catch {
+      // no lab was up
+    }
+  } else {
+    await call('DELETE', `/labs/${LAB}?volumes=true`).catch(() => undefined);
+    await plane.stop();
+  }
   rmSync(home, { recursive: true, force: true });
 }
