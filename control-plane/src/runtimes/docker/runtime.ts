@@ -43,6 +43,9 @@ export interface LabContainer {
   hostPorts: Record<string, number>;
 }
 
+/** The engine's client, and its address when it was found rather than given. */
+type FoundEngine = Pick<Engine, 'docker'> & { address?: string };
+
 const notFound = (error: unknown) => (error as { statusCode?: number }).statusCode === 404;
 const ignoreNotFound = (error: unknown) => {
   if (!notFound(error)) throw error;
@@ -54,7 +57,7 @@ const ignoreNotFound = (error: unknown) => {
  */
 export class DockerRuntime implements Runtime {
   readonly name = 'docker' as const;
-  private engine?: Promise<Engine | { docker: Docker; address?: undefined }>;
+  private engine?: Promise<FoundEngine>;
   /** Builds run one at a time: services of a lab start in parallel and share base images. */
   private builds: Promise<unknown> = Promise.resolve();
   /** Each image is built or checked once per runtime, so all services of a lab run the same build. */
@@ -75,7 +78,7 @@ export class DockerRuntime implements Runtime {
     return this.found().then((engine) => engine.docker);
   }
 
-  private found(): Promise<Engine | { docker: Docker; address?: undefined }> {
+  private found(): Promise<FoundEngine> {
     this.engine ??= discoverEngine();
     return this.engine;
   }
