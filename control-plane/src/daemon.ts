@@ -49,7 +49,7 @@ export async function startControlPlane(options: ControlPlaneOptions = {}): Prom
   const manager = new LabManager(store, (runtime) => (runtime === 'process' ? url : undefined), async (lab) => {
     if (lab.spec.mining.auto_mine_seconds > 0) await jobs?.setAutoMining(lab.name, lab.spec.mining.auto_mine_seconds);
   }, token !== undefined);
-  jobs = new JobQueues(queueRedis.url, (lab) => manager.session(lab), (event) => manager.events.emit('event', event));
+  jobs = new JobQueues(queueRedis.url, (lab) => manager.session(lab), (event) => manager.events.emit('event', event), queueRedis.startsEmpty);
   // a lab that is down mines no more (its schedule lives in the queues' Redis, which outlives it)
   manager.events.on('event', (event) => {
     if (event.type === 'lab' && event.status === 'stopped') void jobs?.setAutoMining(event.lab, 0).catch(() => undefined);
@@ -66,17 +66,18 @@ export async function startControlPlane(options: ControlPlaneOptions = {}): Prom
   const app = await buildControlPlaneApp({ manager, jobs, token, logger: options.logger, shutdown: () => void stop().then(() => process.exit(0)) });
   await manager.reattachAll();
   await app.listen({ host: listen, port });
-  jobs.open().catch((error: unknown) => app.log.error({ err: error }, 'the job queues did not open; the next call that needs them tries again'));
+  if (jobs.mayHoldWork) jobs.open().catch((error: unknown) => app.log.error({ err: error }, 'the job queues did not open; the next call that needs them tries again'));
   const info: DaemonInfo = { pid: process.pid, url, listen, startedAt: new Date().toISOString(), ...(token ? { token } : {}) };
   writeFileSync(daemonInfoFile(home), JSON.stringify(info, null, 2), { mode: 0o600 });
   return { url, manager, jobs, stop, token };
 }
 
-async function startQueueRedis(home: string): Promise<{ url: string; stop(): Promise<void> }> {
-  if (process.env.REGLAB_REDIS_URL) return { url: process.env.REGLAB_REDIS_URL, stop: async () => undefined };
+/** REGLAB_REDIS_URL's Redis, or one of the control plane's own: started empty, its data not kept. */
+async function startQueueRedis(home: string): Promise<{ url: string; startsEmpty: boolean; stop(): Promise<void> }> {
+  if (process.env.REGLAB_REDIS_URL) return { url: process.env.REGLAB_REDIS_URL, startsEmpty: false, stop: async () => undefined };
   const port = await freePort();
   const pid = startDetached(redisLaunch(join(home, 'redis'), port), join(home, 'logs', 'control-plane-redis.log'));
   const url = redisUrl(port);
   await waitFor(() => pingRedis(url), { timeoutMs: 15_000, intervalMs: 20, what: `the control plane's Redis on port ${port}` });
-  return { url, stop: () => stopProcessGroup(pid) };
+  return { url, startsEmpty: true, stop: () => stopProcessGroup(pid) };
 }
