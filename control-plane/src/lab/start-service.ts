@@ -6,6 +6,14 @@ import type { LabEventListener } from './events.js';
 import type { LabSession } from './session.js';
 import { setStatus, type ServiceState, type ServiceStatus } from './state.js';
 
+/**
+ * How often a starting service is probed: it is seen ready at most this late, and every service
+ * waiting on it starts that much later (a lab's bring-up waits on three or four in a row).
+ */
+const PROBE_INTERVAL_MS = 50;
+/** How often a starting service that does not answer yet is checked for having exited (a call to its runtime). */
+const EXIT_CHECK_INTERVAL_MS = 500;
+
 export interface ServiceStartOptions {
   onEvent: LabEventListener;
   /** Saves the lab state (called after every change worth keeping). */
@@ -39,10 +47,17 @@ export async function startService(session: LabSession, name: string, options: S
     }
     await options.persist();
     const handle = service.handle;
+    let exitCheckedAt = Date.now();
     await waitFor(async () => {
-      if (!(await session.runtime.isAlive(handle))) throw new ExitedError(`${name} exited`);
-      return definition.probe(session, service);
-    }, { timeoutMs: options.readyTimeoutMs ?? 90_000, intervalMs: 200, what: `${name} (${service.kind}) to be ready`, stopOn: (error) => error instanceof ExitedError });
+      const answer = await definition.probe(session, service).then((ready) => ({ ready }), (error: unknown) => ({ ready: false, error }));
+      if (answer.ready) return true;
+      if (Date.now() - exitCheckedAt >= EXIT_CHECK_INTERVAL_MS) {
+        exitCheckedAt = Date.now();
+        if (!(await session.runtime.isAlive(handle))) throw new ExitedError(`${name} exited`);
+      }
+      if ('error' in answer) throw answer.error;
+      return false;
+    }, { timeoutMs: options.readyTimeoutMs ?? 90_000, intervalMs: PROBE_INTERVAL_MS, what: `${name} (${service.kind}) to be ready`, stopOn: (error) => error instanceof ExitedError });
     await definition.initialise?.(session, name);
     service.info = await definition.describe(session, service);
     setStatus(service, 'ready');

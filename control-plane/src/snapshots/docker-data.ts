@@ -133,7 +133,7 @@ export function dockerData(runtime: DockerRuntime, options: DockerDataOptions = 
       const labels = { [LABELS.lab]: lab.name, [LABELS.service]: service.name, [LABELS.kind]: service.kind };
       // the volume is made anew: files written after the snapshot must not survive next to its own
       await docker.getContainer(containerName(lab.name, service.name)).remove({ force: true }).catch(ignoreMissing);
-      await docker.getVolume(volume).remove().catch(ignoreMissing);
+      await runtime.removeVolume(docker, volume);
       await docker.createVolume({ Name: volume, Labels: labels });
       const folder = options.helperOnly ? undefined : await writableFolderOf(runtime, docker, volume);
       await (folder ? unpackInto(folder, archive) : unpackThroughHelper(runtime, docker, lab, service, labels, archive));

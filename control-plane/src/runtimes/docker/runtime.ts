@@ -67,6 +67,11 @@ export class DockerRuntime implements Runtime {
   /** The last start asked: starts run one after another, in the order asked. */
   private starts: Promise<unknown> = Promise.resolve();
   private rootful?: Promise<boolean>;
+  /**
+   * Each local volume's folder, asked once while the volume lasts: a starting lnd's probe reads its
+   * credentials from there every 50 ms, and each inspect costs the engine as much as this process.
+   */
+  private readonly volumeFolders = new Map<string, string>();
   /** Each lab network's subnet and gateway, asked once. */
   private readonly subnets = new Map<string, Promise<{ Subnet?: string; Gateway?: string }>>();
 
@@ -307,8 +312,18 @@ export class DockerRuntime implements Runtime {
   /** A volume's folder, when it is a local one reglab may read and write itself (writesVolumeFolders). */
   async volumeFolder(docker: Docker, volume: string): Promise<string | undefined> {
     if (!(await this.writesVolumeFolders())) return undefined;
+    const known = this.volumeFolders.get(volume);
+    if (known) return known;
     const info = await docker.getVolume(volume).inspect().catch(() => undefined);
-    return info?.Driver === 'local' && info.Mountpoint ? info.Mountpoint : undefined;
+    const folder = info?.Driver === 'local' && info.Mountpoint ? info.Mountpoint : undefined;
+    if (folder) this.volumeFolders.set(volume, folder);
+    return folder;
+  }
+
+  /** Removes the volume, if there is one by that name. */
+  async removeVolume(docker: Docker, volume: string): Promise<void> {
+    this.volumeFolders.delete(volume);
+    await docker.getVolume(volume).remove().catch(ignoreNotFound);
   }
 
   async logs(location: ServiceLocation, handle: RuntimeHandle | undefined, lines: number): Promise<string> {
@@ -346,7 +361,7 @@ export class DockerRuntime implements Runtime {
     this.subnets.delete(networkName(lab.name));
     if (!options.volumes) return;
     const { Volumes } = await docker.listVolumes({ filters: { label: [`${LABELS.lab}=${lab.name}`] } });
-    for (const volume of Volumes ?? []) await docker.getVolume(volume.Name).remove().catch(ignoreNotFound);
+    for (const volume of Volumes ?? []) await this.removeVolume(docker, volume.Name);
   }
 
   private build(docker: Docker, kind: string, image: ImageId): Promise<unknown> {
