@@ -43,7 +43,8 @@ export async function startPostgres(): Promise<RunningServer & { createDatabase(
   };
 }
 
-export async function startRedis(): Promise<RunningServer> {
+/** `dir`: its folder, where SAVE writes dump.rdb. */
+export async function startRedis(): Promise<RunningServer & { dir: string }> {
   const dir = mkdtempSync(join(tmpdir(), 'reglab-redis-'));
   const port = await freePort();
   const pid = startDetached(redisLaunch(dir, port), join(dir, 'redis.log'));
@@ -52,6 +53,7 @@ export async function startRedis(): Promise<RunningServer> {
   return {
     url,
     port,
+    dir,
     async stop() {
       await stopProcessGroup(pid);
       rmSync(dir, { recursive: true, force: true });
