@@ -51,11 +51,17 @@ export async function inspectNode(session: LabSession, name: string, names: Map<
   if (service.status !== 'ready') return view;
   try {
     const node = session.node(name);
-    const balance = await node.onchainBalance();
+    const lightning = isLightning(node) ? node : undefined;
+    // all asked at once: `reglab up` prints this view as the last thing it waits for
+    const [balance, assets, live] = await Promise.all([
+      node.onchainBalance(),
+      holdsAssets(node) ? holdingsOf(session, node) : undefined,
+      lightning && Promise.all([lightning.info(), lightning.channelBalanceSat(), lightning.channels(), lightning.pendingCloses()]),
+    ]);
     Object.assign(view, { chainBalanceSat: balance.confirmedSat, unconfirmedBalanceSat: balance.unconfirmedSat });
-    if (holdsAssets(node)) view.assets = await holdingsOf(session, node);
-    if (!isLightning(node)) return view;
-    const [info, channelBalanceSat, channels, pendingCloses] = await Promise.all([node.info(), node.channelBalanceSat(), node.channels(), node.pendingCloses()]);
+    if (assets) view.assets = assets;
+    if (!live) return view;
+    const [info, channelBalanceSat, channels, pendingCloses] = live;
     return {
       ...view,
       pubkey: info.pubkey,
