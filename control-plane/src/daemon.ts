@@ -22,8 +22,9 @@ export interface RunningControlPlane {
 }
 
 /**
- * The control plane: the API, the job workers, and a Redis of its own for the queues (unless
- * REGLAB_REDIS_URL names one). Labs outlive it: a restarted control plane re-attaches to them.
+ * The control plane: the API, the job workers, and a Redis of its own for the queues, started with
+ * them (unless REGLAB_REDIS_URL names one). Labs outlive it: a restarted control plane re-attaches
+ * to them.
  */
 export interface ControlPlaneOptions {
   home?: string;
@@ -41,7 +42,7 @@ export async function startControlPlane(options: ControlPlaneOptions = {}): Prom
   const token = isLoopback(listen) ? undefined : (options.token ?? randomBytes(18).toString('base64url'));
   const store = new StateStore(home);
   await store.load();
-  const queueRedis = await startQueueRedis(home);
+  const queueRedis = queueRedisOf(home);
   const port = options.port ?? (process.env.REGLAB_PORT ? Number(process.env.REGLAB_PORT) : await freePort());
   // the lab's services and this machine's clients reach it on loopback whatever it listens on
   const url = `http://127.0.0.1:${port}`;
@@ -72,12 +73,46 @@ export async function startControlPlane(options: ControlPlaneOptions = {}): Prom
   return { url, manager, jobs, stop, token };
 }
 
-/** REGLAB_REDIS_URL's Redis, or one of the control plane's own: started empty, its data not kept. */
-async function startQueueRedis(home: string): Promise<{ url: string; startsEmpty: boolean; stop(): Promise<void> }> {
-  if (process.env.REGLAB_REDIS_URL) return { url: process.env.REGLAB_REDIS_URL, startsEmpty: false, stop: async () => undefined };
-  const port = await freePort();
-  const pid = startDetached(redisLaunch(join(home, 'redis'), port), join(home, 'logs', 'control-plane-redis.log'));
-  const url = redisUrl(port);
-  await waitFor(() => pingRedis(url), { timeoutMs: 15_000, intervalMs: 20, what: `the control plane's Redis on port ${port}` });
-  return { url, startsEmpty: true, stop: () => stopProcessGroup(pid) };
+interface QueueRedis {
+  /** Its URL, once it answers. */
+  url(): Promise<string>;
+  /** See JobQueues: a Redis that starts empty holds no work the queues must take up at start. */
+  startsEmpty: boolean;
+  stop(): Promise<void>;
+}
+
+/**
+ * REGLAB_REDIS_URL's Redis, or one of the control plane's own, started when the queues first need
+ * it (a lab brought up without auto-mining may need none): started empty, its data not kept.
+ */
+function queueRedisOf(home: string): QueueRedis {
+  const external = process.env.REGLAB_REDIS_URL;
+  if (external) return { url: async () => external, startsEmpty: false, stop: async () => undefined };
+  let started: Promise<{ url: string; pid: number }> | undefined;
+  const start = async () => {
+    const port = await freePort();
+    const pid = startDetached(redisLaunch(join(home, 'redis'), port), join(home, 'logs', 'control-plane-redis.log'));
+    const url = redisUrl(port);
+    try {
+      await waitFor(() => pingRedis(url), { timeoutMs: 15_000, intervalMs: 20, what: `the control plane's Redis on port ${port}` });
+    } catch (error) {
+      await stopProcessGroup(pid);
+      throw error;
+    }
+    return { url, pid };
+  };
+  return {
+    url: async () => {
+      started ??= start().catch((error: unknown) => {
+        started = undefined;
+        throw error;
+      });
+      return (await started).url;
+    },
+    startsEmpty: true,
+    stop: async () => {
+      const running = await started?.catch(() => undefined);
+      if (running) await stopProcessGroup(running.pid);
+    },
+  };
 }

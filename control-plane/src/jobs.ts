@@ -65,7 +65,8 @@ export class JobQueues {
   private opening?: Promise<OpenQueues>;
 
   constructor(
-    private readonly redisUrl: string,
+    /** The Redis the queues live on, asked when they open. */
+    private readonly redisUrl: () => Promise<string>,
     private readonly sessionOf: (lab: string) => LabSession,
     private readonly onEvent: LabEventListener,
     /**
@@ -92,7 +93,7 @@ export class JobQueues {
   private async openQueues(): Promise<OpenQueues> {
     const { Queue, QueueEvents, Worker } = await import('bullmq');
     // BullMQ opens and closes its own connections from these options
-    const { hostname, port } = new URL(this.redisUrl);
+    const { hostname, port } = new URL(await this.redisUrl());
     const connection = { host: hostname, port: Number(port || 6379), maxRetriesPerRequest: null };
     const concurrency: Record<QueueName, number> = { mining: 1, funding: 1, channels: 2, payments: 8, assets: 1 };
     const open: OpenQueues = { queues: new Map(), events: new Map(), workers: [] };

@@ -24,14 +24,20 @@ describe('the job queues on Redis', () => {
     await redis?.stop();
   });
 
-  it("on the control plane's own Redis, started empty, connect only when a call needs them", async () => {
-    const jobs = new JobQueues(redis.url, noLab, () => undefined, true);
+  it("on the control plane's own Redis, started empty, ask for it and connect only when a call needs them", async () => {
+    let redisAsked = 0;
+    const jobs = new JobQueues(async () => {
+      redisAsked += 1;
+      return redis.url;
+    }, noLab, () => undefined, true);
     try {
       expect(jobs.mayHoldWork).toBe(false);
       expect(await jobs.autoMiningSeconds('lab')).toBe(0);
       await jobs.setAutoMining('lab', 0);
+      expect(redisAsked).toBe(0);
       expect(await otherClients()).toBe(0);
       expect(await jobs.get('mining-not-a-job')).toBeUndefined();
+      expect(redisAsked).toBe(1);
       expect(await otherClients()).toBeGreaterThan(0);
       expect(jobs.mayHoldWork).toBe(true);
     } finally {
@@ -41,13 +47,13 @@ describe('the job queues on Redis', () => {
   });
 
   it('on a Redis that outlives the control plane, find the schedules an earlier one set', async () => {
-    const earlier = new JobQueues(redis.url, noLab, () => undefined);
+    const earlier = new JobQueues(async () => redis.url, noLab, () => undefined);
     try {
       await earlier.setAutoMining('kept', 30);
     } finally {
       await earlier.close();
     }
-    const later = new JobQueues(redis.url, noLab, () => undefined);
+    const later = new JobQueues(async () => redis.url, noLab, () => undefined);
     try {
       expect(later.mayHoldWork).toBe(true);
       expect(await later.autoMiningSeconds('kept')).toBe(30);

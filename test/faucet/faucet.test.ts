@@ -295,7 +295,7 @@ describe('faucet against real btcd, lnd and Redis', () => {
 
   it("mines through the lab's queue when given the control plane's mine endpoint (MINE_URL)", async () => {
     // The real control-plane API and BullMQ queues; only the lab manager is reduced to this one lab.
-    const jobs = new JobQueues(redisServer.url, () => regtest.session, () => undefined);
+    const jobs = new JobQueues(async () => redisServer.url, () => regtest.session, () => undefined);
     // its state folder holds nothing here: the API's snapshot routes only need to know where it is
     const manager = { session: () => regtest.session, home: join(tmpdir(), 'reglab-faucet-test-home') } as unknown as LabManager;
     const controlPlane = await buildControlPlaneApp({ manager, jobs, shutdown: () => undefined });
