@@ -1,7 +1,8 @@
 // npm run bench:memory [-- --file lab.yaml] [-- --runs N]
 // The resident memory of a lab as a user gets it: `reglab up` through the CLI in a fresh REGLAB_HOME
 // (so the control plane, its queue Redis and the lab are what a user runs), every lab service
-// exercised (OpenAPI and docs pages, a sign-in and an invoice, chain reads, an Electrum session), then
+// exercised (OpenAPI and docs pages, a sign-in and an invoice, chain reads, an Electrum session, a
+// block mined through the control plane's queues), then
 // RSS and PSS (/proc) of each service's process tree and of the control plane and its own children,
 // then `reglab down`. The lab's figure is the sum over all of them.
 import { execFileSync } from 'node:child_process';
@@ -97,9 +98,12 @@ async function run(index: number): Promise<void> {
     const [lab] = Object.values(state.labs);
     if (!lab) throw new Error('no lab in the state file');
     await exercise(lab.services);
+    // a block mined through the control plane's queues, as `reglab mine` does: they and their Redis start with the first job
+    const daemon = JSON.parse(readFileSync(join(home, 'daemon.json'), 'utf8')) as DaemonInfo;
+    await postJson(`${daemon.url}/labs/${lab.name}/mine?wait=true`, { blocks: 1 });
     // start-up garbage collected and timers settled before reading
     await new Promise((r) => setTimeout(r, 5_000));
-    const controlPlane = (JSON.parse(readFileSync(join(home, 'daemon.json'), 'utf8')) as DaemonInfo).pid;
+    const controlPlane = daemon.pid;
     const rows: Row[] = [];
     const counted = new Set<number>();
     for (const [name, service] of Object.entries(lab.services)) {
