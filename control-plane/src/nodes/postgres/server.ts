@@ -67,7 +67,7 @@ export function initPostgresCluster(dataDir: string): void {
     execFileSync('chown', ['-R', `${SYSTEM_USER}:${SYSTEM_USER}`, dataDir]);
   }
   execFileSync(join(postgresBinDir(), 'initdb'), args, { stdio: 'pipe', ...(user ? { uid: user.uid, gid: user.gid, env: { ...process.env, ...user.env } } : {}) });
-  writeFileSync(join(dataDir, 'postgresql.auto.conf'), "listen_addresses = '127.0.0.1'\nfsync = off\nsynchronous_commit = off\nfull_page_writes = off\nmax_connections = 100\nshared_buffers = 16MB\n");
+  writeFileSync(join(dataDir, 'postgresql.auto.conf'), "listen_addresses = '127.0.0.1'\nfsync = off\nsynchronous_commit = off\nfull_page_writes = off\nmax_connections = 100\nshared_buffers = 16MB\nmin_wal_size = 2MB\n");
 }
 
 export function postgresLaunch(dataDir: string, port: number): ProcessLaunch {
