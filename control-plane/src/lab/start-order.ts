@@ -12,11 +12,13 @@ export interface StartHooks {
  * depend on outside `names` must be ready already. `hooks.before` runs on each service before it
  * starts (once what it depends on is ready), `hooks.after` once it is ready, before what depends
  * on it starts. Of services that may start at the same moment, those with the longest line of
- * services waiting on them are asked of the runtime first (a container engine creates them one
- * after another).
+ * services waiting on them are asked of the runtime first, and go first among the starts it holds
+ * back (a container engine takes a few at a time): a service whose data comes back late is not left
+ * behind those asked before it.
  */
 export async function startInDependencyOrder(session: LabSession, names: string[], options: ServiceStartOptions, hooks: StartHooks = {}): Promise<void> {
   const services = session.lab.services;
+  const order = byWaitingLine(services, names);
   const starting = new Map<string, Promise<void>>();
   const start = (name: string): Promise<void> => {
     let started = starting.get(name);
@@ -25,12 +27,12 @@ export async function startInDependencyOrder(session: LabSession, names: string[
       const unknown = waiting.filter((dependency) => !names.includes(dependency));
       started = unknown.length > 0
         ? Promise.reject(new Error(`cannot start ${name}: ${unknown.join(', ')} ${unknown.length === 1 ? 'is' : 'are'} not ready`))
-        : Promise.all(waiting.map(start)).then(() => hooks.before?.(name)).then(() => startService(session, name, options)).then(() => hooks.after?.(name));
+        : Promise.all(waiting.map(start)).then(() => hooks.before?.(name)).then(() => startService(session, name, options, { precedence: order.indexOf(name) })).then(() => hooks.after?.(name));
       starting.set(name, started);
     }
     return started;
   };
-  await Promise.all(byWaitingLine(session.lab.services, names).map(start));
+  await Promise.all(order.map(start));
 }
 
 type Services = LabSession['lab']['services'];

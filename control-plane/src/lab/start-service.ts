@@ -31,16 +31,23 @@ export function logTail(session: LabSession, service: ServiceState, lines = 15):
   return session.runtime.logs({ lab: session.lab, service: service.name }, service.handle, lines).catch(() => '');
 }
 
+export interface StartHow {
+  /** The status reported while it starts: `starting` when absent. */
+  as?: ServiceStatus;
+  /** Its place among the starts the runtime holds back (see StartRequest.precedence). */
+  precedence?: number;
+}
+
 /**
  * Starts one service and waits until its readiness probe passes (and, for a node, its kind's
  * set-up after start); reports it `starting` (or `as`) then `ready`, or `failed` with its log tail.
  */
-export async function startService(session: LabSession, name: string, options: ServiceStartOptions, as: ServiceStatus = 'starting'): Promise<void> {
+export async function startService(session: LabSession, name: string, options: ServiceStartOptions, { as = 'starting', precedence }: StartHow = {}): Promise<void> {
   const service = session.lab.services[name];
   const definition = kindDefinition(service.kind);
   try {
     const launch = definition.launch(session, service);
-    service.handle = await session.runtime.start({ lab: session.lab, service: name, kind: service.kind, image: definition.image, launch, hostPorts: service.hostPorts, containerPorts: service.containerPorts, public: service.public, discardSignal: discardSignalOf(definition), labServices: Object.keys(session.lab.services) });
+    service.handle = await session.runtime.start({ lab: session.lab, service: name, kind: service.kind, image: definition.image, launch, hostPorts: service.hostPorts, containerPorts: service.containerPorts, public: service.public, discardSignal: discardSignalOf(definition), labServices: Object.keys(session.lab.services), precedence });
     if (service.status !== as) {
       setStatus(service, as);
       options.onEvent(serviceEvent(session, service));

@@ -121,6 +121,11 @@ export interface StartRequest extends ServiceLocation {
    * DNS alone names them.
    */
   labServices?: string[];
+  /**
+   * Where the runtime holds starts back (a container engine takes a few at a time), those of lower
+   * precedence are asked first: the services others wait for. Absent, after those that have one.
+   */
+  precedence?: number;
 }
 
 /** A runtime with the placements it gives: how each service, and this machine, see the lab. */

@@ -242,7 +242,7 @@ export class Supervisor {
         service.restarts += 1;
         service.restartTimes = [...service.restartTimes.slice(-20), new Date().toISOString()];
         try {
-          await startService(this.session, service.name, this.options, 'restarting');
+          await startService(this.session, service.name, this.options, { as: 'restarting' });
           // its initialise dialled only the partners ready then; those restarting with it are dialled too
           if (service.info.pubkey) void dialChannelPartners(this.session, service.name).catch(() => undefined);
           return;

@@ -1,5 +1,6 @@
 import { appendFileSync, existsSync } from 'node:fs';
 import { readFile, realpath } from 'node:fs/promises';
+import { availableParallelism } from 'node:os';
 import { basename, join } from 'node:path';
 import type Docker from 'dockerode';
 import { waitFor } from '../../../../lib/wait.js';
@@ -14,6 +15,7 @@ import { labAddresses } from './addresses.js';
 import { containerSpec, LABELS, type ContainerSpec } from './container-spec.js';
 import { CONTAINER_DATA_DIR, containerName, networkName, volumeName } from './placement.js';
 import { HELD_MARKER, HOLD_SIGNAL, RESUME_SIGNAL, runsUnderRunner } from './runner.js';
+import { StartQueue } from './start-queue.js';
 import { demuxLogs, fileFromTar, readAll } from './streams.js';
 
 
@@ -64,8 +66,8 @@ export class DockerRuntime implements Runtime {
   private readonly ensured = new Map<string, Promise<unknown>>();
   /** Containers whose service is held (see hold()), by container name. */
   private readonly held = new Map<string, { lab: string; id: string; launch: string; folder: string }>();
-  /** The last start asked: starts run one after another, in the order asked. */
-  private starts: Promise<unknown> = Promise.resolve();
+  /** One start per core at a time, of two at least; the others held back by their precedence. */
+  private readonly starts = new StartQueue(Math.max(2, availableParallelism()));
   private rootful?: Promise<boolean>;
   /**
    * Each local volume's folder, asked once while the volume lasts: a starting lnd's probe reads its
@@ -122,11 +124,7 @@ export class DockerRuntime implements Runtime {
    * runs the service again in that container.
    */
   start(request: StartRequest): Promise<RuntimeHandle> {
-    // the engine creates containers one after another anyway: taken in the order asked, the
-    // services that most others wait for (asked first) are not held up by the others
-    const started = this.starts.then(() => this.startNow(request));
-    this.starts = started.catch(() => undefined);
-    return started;
+    return this.starts.run(request.precedence ?? Number.MAX_SAFE_INTEGER, () => this.startNow(request));
   }
 
   private async startNow(request: StartRequest): Promise<RuntimeHandle> {
