@@ -48,7 +48,7 @@ describe('an ldk node in a docker lab (btcd, the indexer, alice on lnd, bob on l
     const pubkey = lab.services.bob.info.pubkey;
     const handle = lab.services.bob.handle!;
     await session.runtime.kill(handle);
-    await startService(session, 'bob', { onEvent: () => undefined, persist: async () => undefined }, 'restarting');
+    await startService(session, 'bob', { onEvent: () => undefined, persist: async () => undefined }, { as: 'restarting' });
     expect(lab.services.bob.handle).not.toEqual(handle);
     expect(lab.services.bob.info.pubkey).toBe(pubkey);
     expect((await session.lightning('bob').channels()).map((channel) => channel.active)).toEqual([true]);
