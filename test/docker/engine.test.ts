@@ -43,6 +43,7 @@ describe('engine discovery', () => {
     await new Promise<void>((resolve) => silent!.listen(socket, resolve));
     const attempt = discoverEngine({ env: {}, sockets: [`unix://${socket}`, `unix://${join(dir, 'none.sock')}`], timeoutMs: 500 });
     await expect(attempt).rejects.toThrow(/no Docker Engine API answers .*silent\.sock \(no answer\).*none\.sock \(no socket\).*scripts\/podman-setup\.sh/);
+    await expect(attempt).rejects.toMatchObject({ kind: 'unavailable', code: 'CONTAINER_ENGINE_UNAVAILABLE' });
   });
 
   it("tells an engine that runs as root by its socket's owner, as its /info does", async () => {

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { redisServiceLaunch } from '../../control-plane/src/nodes/redis/index.js';
 import { createDockerRuntime, type DockerRuntime } from '../../control-plane/src/runtimes/docker/runtime.js';
 import { dockerPlacement } from '../../control-plane/src/runtimes/docker/placement.js';
+import { discoverEngine } from '../../control-plane/src/runtimes/docker/engine.js';
 import type { RuntimeHandle } from '../../control-plane/src/runtimes/types.js';
 import { waitFor } from '../../lib/wait.js';
 import { labLeftovers, layoutOf, redisRuntime, startRequest, uniqueLab } from './support.js';
@@ -23,6 +24,22 @@ async function ping(port: number): Promise<string> {
     client.disconnect();
   }
 }
+
+describe('docker runtime without an engine', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'reglab-no-engine-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('says the engine is unavailable and how to start it, then finds the engine started after it', async () => {
+    const socket = join(dir, 'engine.sock');
+    const runtime = createDockerRuntime({ discovery: { env: {}, sockets: [`unix://${socket}`], timeoutMs: 2_000 } });
+    await expect(runtime.docker()).rejects.toMatchObject({ kind: 'unavailable', code: 'CONTAINER_ENGINE_UNAVAILABLE', message: expect.stringMatching(/engine\.sock \(no socket\).*scripts\/podman-setup\.sh/) });
+    // the engine comes up at that address after the first attempt
+    const { address } = await discoverEngine({ env: {} });
+    symlinkSync(address.replace(/^unix:\/\//, ''), socket);
+    const docker = await runtime.docker();
+    expect((await docker.version()).ApiVersion).toMatch(/^\d+\.\d+/);
+  });
+});
 
 describe('docker runtime on Podman', () => {
   let docker: Docker;

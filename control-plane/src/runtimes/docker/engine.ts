@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type Docker from 'dockerode';
+import { unavailable } from '../../../../lib/errors.js';
 
 /** A Docker Engine API that answered a ping: Docker itself or Podman's compatible service. */
 export interface Engine {
@@ -64,7 +65,8 @@ export async function discoverEngine(options: DiscoveryOptions = {}): Promise<En
     if (await answers(docker, options.timeoutMs ?? 3_000)) return { docker, address };
     tried.push(`${address} (no answer)`);
   }
-  throw new Error(
+  throw unavailable(
+    'CONTAINER_ENGINE_UNAVAILABLE',
     `no Docker Engine API answers (tried ${tried.join(', ')}). ` +
       'Start Podman\'s Docker-compatible service as root with `scripts/podman-setup.sh` ' +
       '(it listens on unix:///run/podman/podman.sock), or point DOCKER_HOST at a running Docker engine.',

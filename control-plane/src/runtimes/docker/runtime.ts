@@ -8,7 +8,7 @@ import { RECIPES } from '../../images/catalog.js';
 import type { ImageId } from '../../images/types.js';
 import { buildImages, missingImageMessage, type ImageMap } from '../../images/build.js';
 import { ImageUnavailableError, type ExitStatus, type LabHandleInfo, type Runtime, type RuntimeHandle, type ServiceLocation, type StartRequest } from '../types.js';
-import { discoverEngine, socketOwnedByRoot, type Engine } from './engine.js';
+import { discoverEngine, socketOwnedByRoot, type DiscoveryOptions, type Engine } from './engine.js';
 import { containerExit } from './exit-status.js';
 import { watchContainerExits } from './exits.js';
 import { labAddresses } from './addresses.js';
@@ -22,6 +22,8 @@ import { demuxLogs, fileFromTar, readAll } from './streams.js';
 export interface DockerRuntimeOptions {
   /** An engine client; found with discoverEngine() on first use when absent. */
   docker?: Docker;
+  /** Where discoverEngine() looks (DOCKER_HOST, then the well-known sockets, unless given). */
+  discovery?: DiscoveryOptions;
   /** The image for each kind (buildImages(...).images); the recipe a start request names otherwise. */
   images?: ImageMap;
   /** Seconds a container gets to stop after its stop signal before it is killed. */
@@ -86,7 +88,11 @@ export class DockerRuntime implements Runtime {
   }
 
   private found(): Promise<FoundEngine> {
-    this.engine ??= discoverEngine();
+    // a failed search is not kept: the engine may be started after the control plane
+    this.engine ??= discoverEngine(this.options.discovery).catch((error: unknown) => {
+      this.engine = undefined;
+      throw error;
+    });
     return this.engine;
   }
 
