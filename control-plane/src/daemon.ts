@@ -1,15 +1,15 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isLoopback } from './api/access.js';
 import { buildControlPlaneApp } from './api/app.js';
-import { daemonInfoFile, reglabHome, type DaemonInfo } from './home.js';
+import { daemonInfoFile, reglabHome, type ControlPlaneRestart, type DaemonInfo } from './home.js';
 import { JobQueues } from './jobs.js';
 import { LabManager } from './manager.js';
 import { pingRedis, redisLaunch, redisUrl } from './nodes/redis/server.js';
 import { startDetached, stopProcessGroup } from './runtimes/process/child.js';
 import { StateStore } from './store.js';
-import { freePort } from './util/ports.js';
+import { freePort, isListening } from './util/ports.js';
 import { waitFor } from '../../lib/wait.js';
 
 export interface RunningControlPlane {
@@ -39,13 +39,17 @@ export interface ControlPlaneOptions {
 export async function startControlPlane(options: ControlPlaneOptions = {}): Promise<RunningControlPlane> {
   const home = options.home ?? reglabHome();
   const listen = options.listen ?? '127.0.0.1';
-  const token = isLoopback(listen) ? undefined : (options.token ?? randomBytes(18).toString('base64url'));
   const store = new StateStore(home);
   await store.load();
   const queueRedis = queueRedisOf(home);
-  const port = options.port ?? (process.env.REGLAB_PORT ? Number(process.env.REGLAB_PORT) : await freePort());
+  const restarted = restartedBy(process.env);
+  // left by a control plane that ended without its stop (which removes it)
+  const previous = previousDaemonInfo(home);
+  const port = options.port ?? (process.env.REGLAB_PORT ? Number(process.env.REGLAB_PORT) : await portOf(previous));
   // the lab's services and this machine's clients reach it on loopback whatever it listens on
   const url = `http://127.0.0.1:${port}`;
+  // started again, it keeps the token the room was given
+  const token = isLoopback(listen) ? undefined : (options.token ?? previous?.token ?? randomBytes(18).toString('base64url'));
   let jobs: JobQueues | undefined;
   const manager = new LabManager(store, (runtime) => (runtime === 'process' ? url : undefined), async (lab) => {
     if (lab.spec.mining.auto_mine_seconds > 0) await jobs?.setAutoMining(lab.name, lab.spec.mining.auto_mine_seconds);
@@ -64,13 +68,37 @@ export async function startControlPlane(options: ControlPlaneOptions = {}): Prom
     await queueRedis.stop();
     if (existsSync(daemonInfoFile(home))) rmSync(daemonInfoFile(home));
   })());
-  const app = await buildControlPlaneApp({ manager, jobs, token, logger: options.logger, shutdown: () => void stop().then(() => process.exit(0)) });
+  const app = await buildControlPlaneApp({ manager, jobs, token, restarted, logger: options.logger, shutdown: () => void stop().then(() => process.exit(0)) });
+  if (restarted) app.log.warn(`started again by its keeper (restart ${restarted.restarts}): the last control plane ended, ${restarted.lastEnded}`);
+  if (previous && !restarted) app.log.warn(`the last control plane (pid ${previous.pid}, started ${previous.startedAt}) ended without its stop`);
+  if (previous && previous.url !== url) app.log.warn(`the last control plane's port (${previous.url}) is taken: the faucets of process labs mine through it until restarted (\`reglab restart faucet\`)`);
   await manager.reattachAll();
   await app.listen({ host: listen, port });
   if (jobs.mayHoldWork) jobs.open().catch((error: unknown) => app.log.error({ err: error }, 'the job queues did not open; the next call that needs them tries again'));
-  const info: DaemonInfo = { pid: process.pid, url, listen, startedAt: new Date().toISOString(), ...(token ? { token } : {}) };
+  const info: DaemonInfo = { pid: process.pid, url, listen, startedAt: new Date().toISOString(), ...(token ? { token } : {}), ...restarted };
   writeFileSync(daemonInfoFile(home), JSON.stringify(info, null, 2), { mode: 0o600 });
   return { url, manager, jobs, stop, token };
+}
+
+/** How the last control plane ended, when control-plane/keeper.sh started this one after it. */
+function restartedBy(env: NodeJS.ProcessEnv): ControlPlaneRestart | undefined {
+  const lastEnded = env.REGLAB_CONTROL_PLANE_ENDED;
+  return lastEnded ? { restarts: Number(env.REGLAB_CONTROL_PLANE_RESTARTS ?? 1), lastEnded } : undefined;
+}
+
+/** The daemon.json the last control plane of `home` left, when it ended without its stop. */
+function previousDaemonInfo(home: string): DaemonInfo | undefined {
+  try {
+    return JSON.parse(readFileSync(daemonInfoFile(home), 'utf8')) as DaemonInfo;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The last control plane's port, so its dashboard and the URL its labs' faucets mine through stay right; a free one when that is taken. */
+async function portOf(previous: DaemonInfo | undefined): Promise<number> {
+  const port = previous ? Number(new URL(previous.url).port) : undefined;
+  return port && !(await isListening(port)) ? port : freePort();
 }
 
 interface QueueRedis {
@@ -83,12 +111,16 @@ interface QueueRedis {
 
 /**
  * REGLAB_REDIS_URL's Redis, or one of the control plane's own, started when the queues first need
- * it (a lab brought up without auto-mining may need none): started empty, its data not kept.
+ * it (a lab brought up without auto-mining may need none): started empty, its data not kept. The
+ * one a control plane left when it ended without its stop (recorded in redis/server.json) is taken
+ * over, with the work it holds (auto-mining schedules), rather than left running beside a new one.
  */
 function queueRedisOf(home: string): QueueRedis {
   const external = process.env.REGLAB_REDIS_URL;
   if (external) return { url: async () => external, startsEmpty: false, stop: async () => undefined };
-  let started: Promise<{ url: string; pid: number }> | undefined;
+  const record = join(home, 'redis', 'server.json');
+  const left = leftRunning(record);
+  let started: Promise<RunningRedis> | undefined = left && Promise.resolve(left);
   const start = async () => {
     const port = await freePort();
     const pid = startDetached(redisLaunch(join(home, 'redis'), port), join(home, 'logs', 'control-plane-redis.log'));
@@ -99,6 +131,7 @@ function queueRedisOf(home: string): QueueRedis {
       await stopProcessGroup(pid);
       throw error;
     }
+    writeFileSync(record, JSON.stringify({ url, pid }));
     return { url, pid };
   };
   return {
@@ -109,10 +142,26 @@ function queueRedisOf(home: string): QueueRedis {
       });
       return (await started).url;
     },
-    startsEmpty: true,
+    startsEmpty: left === undefined,
     stop: async () => {
       const running = await started?.catch(() => undefined);
       if (running) await stopProcessGroup(running.pid);
+      rmSync(record, { force: true });
     },
   };
+}
+
+interface RunningRedis {
+  url: string;
+  pid: number;
+}
+
+/** The control plane's Redis recorded in `record`, if its process still runs. */
+function leftRunning(record: string): RunningRedis | undefined {
+  try {
+    const redis = JSON.parse(readFileSync(record, 'utf8')) as RunningRedis;
+    return readFileSync(`/proc/${redis.pid}/cmdline`, 'latin1').includes('redis-server') ? redis : undefined;
+  } catch {
+    return undefined;
+  }
 }

@@ -8,7 +8,7 @@ export function reglabHome(): string {
 
 export const daemonInfoFile = (home: string) => `${home}/daemon.json`;
 
-export interface DaemonInfo {
+export interface DaemonAddress {
   pid: number;
   /** Where this machine reaches the API (loopback). */
   url: string;
@@ -18,6 +18,16 @@ export interface DaemonInfo {
   /** Set when it listens beyond loopback; the file is readable by its owner only. */
   token?: string;
 }
+
+/** Set on a control plane its keeper (control-plane/keeper.sh) started again after the last one ended without its stop. */
+export interface ControlPlaneRestart {
+  /** Restarts by this keeper. */
+  restarts: number;
+  /** How and when the last one ended: "killed by signal 9 at 2026-11-27T07:10:00Z". */
+  lastEnded: string;
+}
+
+export type DaemonInfo = DaemonAddress & Partial<ControlPlaneRestart>;
 
 /** Folder of the pinned node binaries built by scripts/build-nodes.sh (and build-ldk.sh). */
 export function nodeBinDir(): string {

@@ -100,7 +100,8 @@ export class JobQueues {
     for (const name of QUEUE_NAMES) {
       open.queues.set(name, new Queue(name, { connection, prefix: 'reglab' }));
       open.events.set(name, new QueueEvents(name, { connection, prefix: 'reglab' }));
-      const worker = new Worker(name, (job: Job<JobRequest>) => this.run(job), { connection, prefix: 'reglab', concurrency: concurrency[name] });
+      // a mining job a killed control plane left active fails rather than runs again (it may have mined)
+      const worker = new Worker(name, (job: Job<JobRequest>) => this.run(job), { connection, prefix: 'reglab', concurrency: concurrency[name], ...(name === 'mining' ? { maxStalledCount: 0 } : {}) });
       worker.on('completed', (job) => this.onEvent({ type: 'job', lab: job.data.lab, job: job.id!, queue: name, state: 'completed', result: job.returnvalue }));
       worker.on('failed', (job, error) => job && this.onEvent({ type: 'job', lab: job.data.lab, job: job.id!, queue: name, state: 'failed', error: error.message }));
       open.workers.push(worker);

@@ -1,4 +1,4 @@
-import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,7 +13,7 @@ describe('reglab CLI', () => {
   beforeAll(() => {
     home = mkdtempSync(join(tmpdir(), 'reglab-cli-'));
     chmodSync(home, 0o755);
-    writeFileSync(join(home, 'lab.yaml'), 'name: cli\nindexer:\n  enabled: false\nnodes:\n  - name: alice\n  - name: bob\n  - name: carol\nchannels:\n  - from: alice\n    to: bob\n    capacity_sat: 500000\n  - from: bob\n    to: carol\n    capacity_sat: 500000\n');
+    writeFileSync(join(home, 'lab.yaml'), 'name: cli\nindexer:\n  enabled: false\nnodes:\n  - name: alice\n  - name: bob\n  - name: carol\nchannels:\n  - from: alice\n    to: bob\n    capacity_sat: 500000\n  - from: bob\n    to: carol\n    capacity_sat: 500000\nservices:\n  faucet:\n    node: alice\n');
     writeFileSync(join(home, 'broken.yaml'), 'name: cli\nnodes:\n  - name: alice\n    fundng_sat: 5\n');
   });
   afterAll(async () => {
@@ -105,6 +105,46 @@ describe('reglab CLI', () => {
     expect((await reglab('open')).stdout).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/\n$/);
   });
 
+  it('a control plane killed with SIGKILL is started again by its keeper on the same URL: it supervises the lab, the faucet mines through it, and status says how the last one ended', async () => {
+    const daemonFile = join(home, '.reglab', 'daemon.json');
+    const before = JSON.parse(readFileSync(daemonFile, 'utf8'));
+    process.kill(before.pid, 'SIGKILL');
+    // the next command waits for the control plane the keeper starts again, rather than start another
+    const status = await reglab('--json', 'status');
+    expect(status.code, status.stderr).toBe(0);
+    const lab = JSON.parse(status.stdout);
+    expect(lab.controlPlane).toEqual({ restarts: 1, lastEnded: expect.stringMatching(/^killed by signal 9 at /) });
+    const after = JSON.parse(readFileSync(daemonFile, 'utf8'));
+    expect(after.pid).not.toBe(before.pid);
+    expect(after.url).toBe(before.url);
+    expect((await reglab('status')).stdout).toMatch(/control plane: started again by its keeper \(1 time\); the last one ended: killed by signal 9 at/);
+
+    // its faucet asks the control plane for the block of each claim
+    const faucet = lab.services.find((service: { name: string }) => service.name === 'faucet').info.url;
+    const claim = await fetch(`${faucet}api/claim`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ address: lab.labWallet.address }) });
+    expect(claim.status).toBe(200);
+    expect((await claim.json()).block_height).toBe(lab.chain.height + 1);
+
+    const restartsBefore = lab.services.find((service: { name: string }) => service.name === 'bob').restarts;
+    expect((await reglab('kill', 'bob')).stdout).toBe('bob restarting\n');
+    await waitFor(async () => {
+      const bob = JSON.parse((await reglab('--json', 'status')).stdout).services.find((service: { name: string }) => service.name === 'bob');
+      return bob.status === 'ready' && bob.restarts === restartsBefore + 1;
+    }, { timeoutMs: 60_000, intervalMs: 500, what: 'bob restarted by the new control plane' });
+  });
+
+  it('with its keeper killed too, the next command starts the control plane again and says so; it takes the lab back', async () => {
+    const home_ = join(home, '.reglab');
+    const before = JSON.parse(readFileSync(join(home_, 'daemon.json'), 'utf8'));
+    process.kill(Number(readFileSync(join(home_, 'keeper.pid'), 'utf8')), 'SIGKILL');
+    process.kill(before.pid, 'SIGKILL');
+    const status = await reglab('status');
+    expect(status.code, status.stderr).toBe(0);
+    expect(status.stderr).toContain(`the control plane of ${home_} was not running`);
+    expect(status.stdout).toContain('lab cli: ready');
+    expect(JSON.parse(readFileSync(join(home_, 'daemon.json'), 'utf8')).url).toBe(before.url);
+  });
+
   it('exit codes tell scripts what went wrong', async () => {
     expect((await reglab('pay', 'alice', 'nobody', '10')).code).toBe(2);
     expect((await reglab('mine', 'ten')).code).toBe(2);
@@ -117,6 +157,8 @@ describe('reglab CLI', () => {
     const result = await reglab('down');
     expect(result.code).toBe(0);
     for (const port of ports) expect(await isListening(port)).toBe(false);
+    // the control plane's keeper and Redis with it
+    for (const left of ['keeper.pid', 'daemon.json', 'redis/server.json']) expect(existsSync(join(home, '.reglab', left)), left).toBe(false);
     expect((await reglab('status')).code).toBe(3);
   });
 });

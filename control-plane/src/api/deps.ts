@@ -1,3 +1,4 @@
+import type { ControlPlaneRestart } from '../home.js';
 import type { JobQueues } from '../jobs.js';
 import type { LabManager } from '../manager.js';
 
@@ -5,4 +6,6 @@ import type { LabManager } from '../manager.js';
 export interface ApiDeps {
   manager: LabManager;
   jobs: JobQueues;
+  /** Set when its keeper started this control plane again. */
+  restarted?: ControlPlaneRestart;
 }

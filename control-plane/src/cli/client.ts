@@ -91,12 +91,52 @@ export async function findControlPlane(home: string): Promise<ControlPlaneClient
   return info && (await answers(info.url)) ? new ControlPlaneClient(info.url, info.token) : undefined;
 }
 
+/** The pid of the keeper (control-plane/keeper.sh) of this home folder's control plane, while it runs. */
+function runningKeeper(home: string): number | undefined {
+  const file = join(home, 'keeper.pid');
+  if (!existsSync(file)) return undefined;
+  const pid = Number(readFileSync(file, 'utf8'));
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'latin1').includes('keeper.sh') ? pid : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
- * The control plane of this home folder, started in the background (listening on `listen`) when
- * none runs. `started` says whether this call started it.
+ * The control plane the keeper of this home folder starts again, when the last one ended without
+ * its stop (a crash, kill -9): the keeper waits a second before starting it.
+ */
+export async function keptControlPlane(home: string): Promise<ControlPlaneClient | undefined> {
+  const keeper = runningKeeper(home);
+  if (keeper === undefined) return undefined;
+  return waitFor(() => findControlPlane(home), { timeoutMs: 30_000, intervalMs: 50, what: 'the control plane its keeper starts again', stopOn: () => !isRunning(keeper) }).catch(() => undefined);
+}
+
+/** The names of the labs this home folder's state holds: labs up, or that were when its control plane ended. */
+export function recordedLabs(home: string): string[] {
+  try {
+    return Object.keys((JSON.parse(readFileSync(join(home, 'state.json'), 'utf8')) as { labs?: Record<string, unknown> }).labs ?? {});
+  } catch {
+    return [];
+  }
+}
+
+/** The address the last control plane of this home folder listened on, from the daemon.json it left. */
+export function lastListen(home: string): string | undefined {
+  try {
+    return (JSON.parse(readFileSync(daemonInfoFile(home), 'utf8')) as DaemonInfo).listen;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The control plane of this home folder, started in the background (listening on `listen`) under
+ * its keeper when none runs. `started` says whether this call started it.
  */
 export async function ensureControlPlane(home: string, listen?: string): Promise<ControlPlaneClient & { started?: boolean }> {
-  const running = await findControlPlane(home);
+  const running = (await findControlPlane(home)) ?? (await keptControlPlane(home));
   if (running) {
     const current = readDaemonInfo(home)?.listen ?? '127.0.0.1';
     if (listen !== undefined && listen !== current) {
@@ -108,7 +148,8 @@ export async function ensureControlPlane(home: string, listen?: string): Promise
   const log = openSync(join(home, 'logs', 'control-plane.log'), 'a');
   const cli = fileURLToPath(new URL('./main.js', import.meta.url));
   const entry = existsSync(cli) ? [cli] : ['--import', pathToFileURL(join(projectRoot(), 'node_modules', 'tsx', 'dist', 'loader.mjs')).href, cli.replace(/\.js$/, '.ts')];
-  const child = spawn(process.execPath, [...LOW_RATE_NODE_FLAGS, ...entry, 'serve', ...(listen ? ['--listen', listen] : [])], { detached: true, stdio: ['ignore', log, log], env: { ...process.env, REGLAB_HOME: home } });
+  const keeper = join(projectRoot(), 'control-plane', 'keeper.sh');
+  const child = spawn('/bin/sh', [keeper, process.execPath, ...LOW_RATE_NODE_FLAGS, ...entry, 'serve', ...(listen ? ['--listen', listen] : [])], { detached: true, stdio: ['ignore', log, log], env: { ...process.env, REGLAB_HOME: home } });
   child.unref();
   const started = await waitFor(async () => {
     if (child.exitCode !== null) throw new Error(`the control plane exited at start (log: ${join(home, 'logs', 'control-plane.log')})`);
@@ -117,9 +158,10 @@ export async function ensureControlPlane(home: string, listen?: string): Promise
   return Object.assign(started, { started: true });
 }
 
-/** Asks the control plane to stop and waits until its process is gone. */
+/** Asks the control plane to stop and waits until its process, and its keeper's, are gone. */
 export async function stopControlPlane(home: string, client: ControlPlaneClient): Promise<void> {
   const info = readDaemonInfo(home);
+  const keeper = runningKeeper(home);
   await client.request('POST', '/shutdown').catch(() => undefined);
-  while (info && isRunning(info.pid)) await sleep(100);
+  while ((info && isRunning(info.pid)) || (keeper !== undefined && isRunning(keeper))) await sleep(100);
 }

@@ -6,7 +6,7 @@ import type { LabEvent } from '../lab/events.js';
 import { daemonInfoFile, reglabHome, type DaemonInfo } from '../home.js';
 import { formatProblem } from '../../../lib/yaml-problems.js';
 import { LabSpecError } from '../spec/spec-error.js';
-import { ApiError, ensureControlPlane, findControlPlane, readDaemonInfo, stopControlPlane, type ControlPlaneClient } from './client.js';
+import { ApiError, ensureControlPlane, findControlPlane, keptControlPlane, lastListen, readDaemonInfo, recordedLabs, stopControlPlane, type ControlPlaneClient } from './client.js';
 import { formatAssetBalances, formatAssetList, formatEvent, formatLab } from './print.js';
 import { snapshotCommands } from './snapshots.js';
 
@@ -44,10 +44,19 @@ function dashboardUrl(url: string, daemon: DaemonInfo | undefined, token?: strin
   return `${base}/${token ? `#token=${token}` : ''}`;
 }
 
+/**
+ * The control plane of this folder. One that ended without its stop and was not started again
+ * (its keeper gone too, or the machine restarted) is started here when the state still holds labs:
+ * it takes them back, restarting what of them no longer runs.
+ */
 async function runningClient(): Promise<ControlPlaneClient> {
-  const client = await findControlPlane(reglabHome());
-  if (!client) throw new ApiError(404, 'NO_SUCH_LAB', 'no lab is up here (no control plane runs for this folder): start one with `reglab up`');
-  return client;
+  const home = reglabHome();
+  const client = (await findControlPlane(home)) ?? (await keptControlPlane(home));
+  if (client) return client;
+  const labs = recordedLabs(home);
+  if (labs.length === 0) throw new ApiError(404, 'NO_SUCH_LAB', 'no lab is up here (no control plane runs for this folder): start one with `reglab up`');
+  console.error(`reglab: the control plane of ${home} was not running (its log: ${join(home, 'logs', 'control-plane.log')}); starting it again, to take back lab ${labs.join(', ')}`);
+  return ensureControlPlane(home, lastListen(home));
 }
 
 program.command('validate').description('check lab.yaml without starting anything')
@@ -113,7 +122,9 @@ program.command('status').description('services, ports, node pubkeys, balances, 
   .action(async () => {
     const client = await runningClient();
     const inspected = await client.request<Parameters<typeof formatLab>[0]>('GET', `/labs/${await labName(client)}`);
-    out(formatLab(inspected), inspected);
+    const { restarts, lastEnded } = await client.request<{ restarts: number; lastEnded?: string }>('GET', '/health');
+    const restarted = restarts > 0 ? `\ncontrol plane: started again by its keeper (${restarts} time${restarts === 1 ? '' : 's'}); the last one ended: ${lastEnded}` : '';
+    out(formatLab(inspected) + restarted, { ...inspected, controlPlane: { restarts, lastEnded } });
     if (inspected.status !== 'ready' || inspected.services.some((service) => service.status !== 'ready')) process.exitCode = EXIT.failed;
   });
 

@@ -6,8 +6,13 @@ import { answer, autoMiningBody, createLabBody, labErrors, labParams } from '../
 
 type Name = { Params: { name: string } };
 
-export function labRoutes(app: FastifyInstance, { manager, jobs }: ApiDeps): void {
-  app.get('/health', { schema: { summary: 'The control plane answers', response: { 200: answer('status and the number of labs') } } }, async () => ({ status: 'ok', labs: manager.list().length }));
+export function labRoutes(app: FastifyInstance, { manager, jobs, restarted }: ApiDeps): void {
+  app.get('/health', { schema: { summary: 'The control plane answers', response: { 200: answer('{ status, labs (their number), restarts (by its keeper, after the last control plane ended without its stop), lastEnded (how and when it ended) }') } } }, async () => ({
+    status: 'ok',
+    labs: manager.list().length,
+    restarts: restarted?.restarts ?? 0,
+    ...(restarted ? { lastEnded: restarted.lastEnded } : {}),
+  }));
 
   app.get('/labs', { schema: { summary: 'Labs with their status', response: { 200: answer('{ labs: [{ name, status, runtime, createdAt }] }') } } }, async () => ({
     labs: manager.list().map((lab) => ({ name: lab.name, status: lab.status, runtime: lab.runtime, createdAt: lab.createdAt })),
