@@ -81,6 +81,35 @@ describe('supervision and fault commands', () => {
     expect((await walletServer('GET', `/wallets/${wallet}`)).body.balance_msat).toBe((300_000_000n - 50_000_000n - fee).toString());
   });
 
+  it('keeps every transfer it answered when Postgres is killed right after: the ledger is the same once Postgres is back', async () => {
+    const [from, to] = await Promise.all(['sender', 'receiver'].map(async (name) => (await walletServer('POST', '/wallets', { name })).body.id as string));
+    const funding = (await walletServer('POST', '/payments/invoices', { amount_msat: 100_000_000 }, from)).body;
+    expect((await cp.call('POST', `/labs/${LAB}/payments?wait=true`, { from: 'bob', invoice: funding.payment_request })).body.state).toBe('completed');
+    await waitFor(async () => (await walletServer('GET', `/wallets/${from}`)).body.balance_msat === '100000000', { timeoutMs: 20_000, what: 'the wallet funded' });
+
+    const transfers = await Promise.all(Array.from({ length: 10 }, (_, i) => walletServer('POST', '/payments/internal', { from_wallet_id: from, to_wallet_id: to, asset_kind: 'btc', amount_msat: 1_000_000 * (i + 1) })));
+    expect((await cp.call('POST', `/labs/${LAB}/services/postgres/kill`)).status).toBe(200);
+    expect(transfers.map((transfer) => transfer.status)).toEqual(Array(10).fill(200));
+
+    const balances = await waitFor(async () => {
+      const answers = await Promise.all([from, to].map((wallet) => walletServer('GET', `/wallets/${wallet}`)));
+      return answers.every((answer) => answer.status === 200) && answers.map((answer) => answer.body.balance_msat);
+    }, { timeoutMs: 60_000, intervalMs: 250, what: 'the wallet server to answer from the restarted Postgres' });
+    expect(balances).toEqual([(100_000_000 - 55_000_000).toString(), '55000000']);
+  });
+
+  it('brings a killed Redis back with the sign-in sessions it held: the user is still signed in', async () => {
+    expect((await walletServer('GET', '/me')).status).toBe(200);
+    expect((await cp.call('POST', `/labs/${LAB}/services/redis/kill`)).status).toBe(200);
+    // 503 while Redis is down; then the session is there (200) or lost (401 SESSION_ENDED)
+    const answer = await waitFor(async () => {
+      const me = await walletServer('GET', '/me');
+      return (me.status === 200 || me.status === 401) && me;
+    }, { timeoutMs: 60_000, intervalMs: 250, what: 'the wallet server to answer from the restarted Redis' });
+    expect(answer.body?.error?.code).toBeUndefined();
+    expect(answer.status).toBe(200);
+  });
+
   it('restarts a killed lnd with its channels: the lab is degraded and the wallet server answers 502 meanwhile, then a payment succeeds', async () => {
     const wallet = (await walletServer('POST', '/wallets', { name: 'lnd-down' })).body.id as string;
     process.kill(pidOf('alice'), 'SIGKILL');

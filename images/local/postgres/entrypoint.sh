@@ -19,7 +19,9 @@ if [ ! -f "$data/PG_VERSION" ]; then
   # snapshot, and back at each restore) stays small
   initdb -D "$data" -U postgres --auth=trust --encoding=UTF8 --no-sync --wal-segsize=1 >/dev/null
   echo "host all all 0.0.0.0/0 trust" >> "$data/pg_hba.conf"
-  printf "listen_addresses = '*'\nfsync = off\nsynchronous_commit = off\nfull_page_writes = off\nmax_connections = 200\nshared_buffers = 16MB\nmin_wal_size = 2MB\n" \
+  # no fsync, but synchronous_commit on: an answered commit has reached the kernel, so a killed
+  # container keeps it (control-plane/src/nodes/postgres/server.ts)
+  printf "listen_addresses = '*'\nfsync = off\nfull_page_writes = off\nmax_connections = 200\nshared_buffers = 16MB\nmin_wal_size = 2MB\n" \
     > "$data/postgresql.auto.conf"
 fi
 exec postgres "$@"

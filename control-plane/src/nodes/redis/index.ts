@@ -11,9 +11,13 @@ export function labRedisUrl(access: LabAccess, placement: Placement): string {
   return spec.managed ? url(placement.reach('redis', 'redis')) : spec.url;
 }
 
-/** redis-server as `placement` runs it, keeping nothing on disk but what a snapshot asks it to save. */
+/**
+ * redis-server as `placement` runs it, keeping every write it answered: a Redis killed in a lab
+ * comes back with the wallet server's sign-in sessions and the faucet's cool-downs (without them
+ * every user would be signed out, and every cool-down lifted).
+ */
 export function redisServiceLaunch(placement: Placement): LaunchSpec {
-  return { program: { type: 'system', name: 'redis-server' }, args: redisArgs(placement.dataDir, placement.port('redis'), placement.listenHost), env: {} };
+  return { program: { type: 'system', name: 'redis-server' }, args: redisArgs(placement.dataDir, placement.port('redis'), placement.listenHost, true), env: {} };
 }
 
 export const redis: KindDefinition = {

@@ -10,9 +10,15 @@ export function redisServerBinary(): string {
   return binary;
 }
 
-/** A Redis that writes nothing to disk on its own (lab queues and cool-downs live as long as the lab); it loads dump.rdb from its folder when there is one (a restored snapshot). */
-export function redisArgs(dataDir: string, port: number, host = '127.0.0.1'): string[] {
-  return ['--port', String(port), '--bind', host, '--dir', dataDir, '--save', '', '--appendonly', 'no', '--daemonize', 'no', '--protected-mode', 'no'];
+/**
+ * A Redis that writes nothing to disk on its own, and loads dump.rdb from its folder when there is
+ * one. `keepWrites`: it appends every write to its append-only file before it answers (no fsync:
+ * the kernel has it), so a Redis killed and restarted has every write it answered. Its folder then
+ * holds appendonlydir/, which it loads instead of dump.rdb (a snapshot copies both).
+ */
+export function redisArgs(dataDir: string, port: number, host = '127.0.0.1', keepWrites = false): string[] {
+  const persistence = keepWrites ? ['--appendonly', 'yes', '--appendfsync', 'no'] : ['--appendonly', 'no'];
+  return ['--port', String(port), '--bind', host, '--dir', dataDir, '--save', '', ...persistence, '--daemonize', 'no', '--protected-mode', 'no'];
 }
 
 export function redisLaunch(dataDir: string, port: number): ProcessLaunch {
