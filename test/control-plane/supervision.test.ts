@@ -101,7 +101,7 @@ describe('supervision and fault commands', () => {
   it('brings a killed Redis back with the sign-in sessions it held: the user is still signed in', async () => {
     expect((await walletServer('GET', '/me')).status).toBe(200);
     expect((await cp.call('POST', `/labs/${LAB}/services/redis/kill`)).status).toBe(200);
-    // 503 while Redis is down; then the session is there (200) or lost (401 SESSION_ENDED)
+    // 502 while Redis is down; then the session is there (200) or lost (401 SESSION_ENDED)
     const answer = await waitFor(async () => {
       const me = await walletServer('GET', '/me');
       return (me.status === 200 || me.status === 401) && me;
