@@ -6,7 +6,7 @@
 import type Docker from 'dockerode';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LabEvent } from '../../control-plane/src/lab/events.js';
-import { payBetween } from '../../control-plane/src/lab/operations.js';
+import { payBetween, payInvoice } from '../../control-plane/src/lab/operations.js';
 import type { LabSession } from '../../control-plane/src/lab/session.js';
 import type { LabState } from '../../control-plane/src/lab/state.js';
 import { macAddressOf } from '../../control-plane/src/runtimes/docker/addresses.js';
@@ -14,6 +14,7 @@ import { containerName } from '../../control-plane/src/runtimes/docker/placement
 import { Faults } from '../../control-plane/src/supervisor/faults.js';
 import { Supervisor } from '../../control-plane/src/supervisor/supervisor.js';
 import { waitFor } from '../../lib/wait.js';
+import { signInToWalletServer } from '../support/wallet-server-user.js';
 import { engine, labLeftovers, startDockerLab, uniqueLab, type DockerLab } from './support.js';
 
 type ServiceEvent = Extract<LabEvent, { type: 'service' }> & { at: number };
@@ -125,5 +126,25 @@ describe('supervision of a docker lab', () => {
     expect(claim.status).toBe(200);
     expect(await claim.json()).toMatchObject({ address, amount_sat: 100_000, block_height: await session.chain.getBlockCount() });
     expect(lab.status).toBe('ready');
+  });
+
+  it('brings the Postgres and Redis containers, killed right after transfers, back with every answered transfer and the sign-in session', async () => {
+    const user = await signInToWalletServer(async () => `http://${session.host.reach('wallet-server', 'http')}`);
+    const [from, to] = await Promise.all(['sender', 'receiver'].map(async (name) => (await user('POST', '/wallets', { name })).body.id as string));
+    const funding = (await user('POST', '/payments/invoices', { amount_msat: 100_000_000 }, from)).body;
+    await payInvoice(session, 'alice', funding.payment_request);
+    await waitFor(async () => (await user('GET', `/wallets/${from}`)).body.balance_msat === '100000000', { timeoutMs: 20_000, what: 'the wallet funded' });
+
+    const transfers = await Promise.all(Array.from({ length: 10 }, (_, i) => user('POST', '/payments/internal', { from_wallet_id: from, to_wallet_id: to, asset_kind: 'btc', amount_msat: 1_000_000 * (i + 1) })));
+    await Promise.all([containerOf('postgres').kill({ signal: 'SIGKILL' }), containerOf('redis').kill({ signal: 'SIGKILL' })]);
+    expect(transfers.map((transfer) => transfer.status)).toEqual(Array(10).fill(200));
+
+    await Promise.all([readyAgain('postgres', 1), readyAgain('redis', 1)]);
+    // the same access token: its session is in the restarted Redis
+    const balances = await waitFor(async () => {
+      const answers = await Promise.all([from, to].map((wallet) => user('GET', `/wallets/${wallet}`)));
+      return answers.every((answer) => answer.status !== 502) && answers.map((answer) => `${answer.status} ${answer.body.balance_msat}`);
+    }, { timeoutMs: 30_000, intervalMs: 250, what: 'the wallet server to answer from the restarted Postgres and Redis' });
+    expect(balances).toEqual([`200 ${100_000_000 - 55_000_000}`, '200 55000000']);
   });
 });

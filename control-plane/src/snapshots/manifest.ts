@@ -1,8 +1,8 @@
 import type { LabSecrets, LabState } from '../lab/state.js';
 import type { ServiceKind } from '../nodes/kinds.js';
 
-/** Bumped when what a snapshot holds changes; a snapshot of another format is refused. 2: the lab's assets. */
-export const SNAPSHOT_FORMAT = 2;
+/** Bumped when what a snapshot holds changes; a snapshot of another format is refused. 2: the lab's assets. 3: the lab Redis's append-only file, which it loads instead of dump.rdb. */
+export const SNAPSHOT_FORMAT = 3;
 
 /** snapshot.json: what a lab is restored from, next to its services' data. Holds the lab's secrets. */
 export interface SnapshotManifest {
