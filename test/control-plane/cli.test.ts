@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -160,5 +161,18 @@ describe('reglab CLI', () => {
     // the control plane's keeper and Redis with it
     for (const left of ['keeper.pid', 'daemon.json', 'redis/server.json']) expect(existsSync(join(home, '.reglab', left)), left).toBe(false);
     expect((await reglab('status')).code).toBe(3);
+  });
+
+  it('up whose control plane is killed during the bring-up says so and exits 1; down then removes the half-started lab', async () => {
+    const up = spawn(process.execPath, [resolve('bin/reglab.js'), 'up'], { cwd: home, env: { ...process.env, REGLAB_HOME: join(home, '.reglab') } });
+    let stdout = '';
+    up.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    const exited = new Promise<number | null>((done) => up.on('exit', done));
+    await waitFor(async () => stdout.includes('✓ chain ready'), { timeoutMs: 60_000, intervalMs: 20, what: 'the bring-up to start' });
+    process.kill(JSON.parse(readFileSync(join(home, '.reglab', 'daemon.json'), 'utf8')).pid, 'SIGKILL');
+    expect(await exited).toBe(1);
+    expect(stdout).toMatch(/lab cli failed after [\d.]+s \(the control plane ended during the bring-up: killed by signal 9 at [^)]+\): see `reglab logs SERVICE`, then `reglab down`/);
+    expect((await reglab('down')).code).toBe(0);
+    expect(existsSync(join(home, '.reglab', 'keeper.pid'))).toBe(false);
   });
 });

@@ -44,6 +44,15 @@ function dashboardUrl(url: string, daemon: DaemonInfo | undefined, token?: strin
   return `${base}/${token ? `#token=${token}` : ''}`;
 }
 
+/** The control plane its keeper started again after the one following `lab`'s bring-up ended. */
+async function controlPlaneAfterItEnded(home: string, lab: string): Promise<ControlPlaneClient> {
+  const again = (await findControlPlane(home)) ?? (await keptControlPlane(home));
+  if (again) return again;
+  throw new ApiError(500, 'CONTROL_PLANE_ENDED', `the control plane ended during the bring-up of lab ${lab} and was not started again (its log: ${join(home, 'logs', 'control-plane.log')}): \`reglab down\`, then \`reglab up\``);
+}
+
+const lastEndedOf = async (client: ControlPlaneClient) => (await client.request<{ lastEnded?: string }>('GET', '/health')).lastEnded ?? 'its stream of events ended';
+
 /**
  * The control plane of this folder. One that ended without its stop and was not started again
  * (its keeper gone too, or the machine restarted) is started here when the state still holds labs:
@@ -85,17 +94,20 @@ program.command('up').description('bring a lab up and wait until it is ready')
       console.log(`the control plane listens on ${daemon.listen}: actions and credentials need this token (shown once; also in ${daemonInfoFile(home)}):\n  ${daemon.token}`);
     }
     let final: LabEvent | undefined;
+    // the stream ends early when the control plane does (a crash, kill -9)
     await client.follow(`/labs/${lab.name}/events`, (event) => {
       const line = formatEvent(event as LabEvent);
       if (line && !json()) console.log(line);
       if (event.type === 'lab' && ['ready', 'failed', 'degraded'].includes(event.status as string)) final = event as LabEvent;
       return final !== undefined;
-    });
-    const inspected = await client.request<Parameters<typeof formatLab>[0]>('GET', `/labs/${lab.name}`);
-    const failed = final?.type === 'lab' && final.status !== 'ready';
+    }).catch(() => undefined);
+    const answering = final ? client : await controlPlaneAfterItEnded(home, lab.name);
+    const inspected = await answering.request<Parameters<typeof formatLab>[0]>('GET', `/labs/${lab.name}`);
+    const failed = inspected.status !== 'ready';
     const elapsed = ((Date.now() - started) / 1000).toFixed(1);
     const dashboard = dashboardUrl(client.url, daemon, client.started ? daemon?.token : undefined);
-    out(`\n${formatLab(inspected)}\n${failed ? `lab ${lab.name} ${final?.type === 'lab' ? final.status : 'failed'} after ${elapsed}s: see \`reglab logs SERVICE\`, then \`reglab down\`` : `ready in ${elapsed}s`}\ndashboard: ${dashboard}`, { ...inspected, dashboard });
+    const why = final ? '' : ` (the control plane ended during the bring-up: ${await lastEndedOf(answering)})`;
+    out(`\n${formatLab(inspected)}\n${failed ? `lab ${lab.name} ${inspected.status} after ${elapsed}s${why}: see \`reglab logs SERVICE\`, then \`reglab down\`` : `ready in ${elapsed}s`}\ndashboard: ${dashboard}`, { ...inspected, dashboard });
     if (failed) process.exitCode = EXIT.failed;
   });
 
