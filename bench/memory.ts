@@ -3,7 +3,7 @@
 // (so the control plane, its queue Redis and the lab are what a user runs), every lab service
 // exercised (OpenAPI and docs pages, a sign-in and an invoice, chain reads, an Electrum session, a
 // block mined through the control plane's queues), then
-// RSS and PSS (/proc) of each service's process tree and of the control plane and its own children,
+// RSS and PSS (/proc) of each service's process tree, of the control plane and its own children, and of its keeper,
 // then `reglab down`. The lab's figure is the sum over all of them.
 import { execFileSync } from 'node:child_process';
 import { chmodSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -114,7 +114,8 @@ async function run(index: number): Promise<void> {
     }
     rows.sort((a, b) => b.rss - a.rss);
     const ownChildren = treePids(controlPlane).filter((p) => p !== controlPlane && !counted.has(p));
-    const control = [measure([controlPlane], 'control plane'), measure(ownChildren, "control plane's children (its queue Redis)")];
+    const keeper = Number(readFileSync(join(home, 'keeper.pid'), 'utf8'));
+    const control = [measure([controlPlane], 'control plane'), measure(ownChildren, "control plane's children (its queue Redis)"), measure([keeper], "control plane's keeper (sh)")];
     const line = (row: Row) => `  ${row.what.padEnd(44)} ${mib(row.rss).padStart(8)} RSS ${mib(row.pss).padStart(8)} PSS  ${row.processes} process${row.processes === 1 ? '' : 'es'}`;
     for (const row of [...rows, ...control]) console.log(line(row));
     const sum = (list: Row[], what: string): Row => ({ what, rss: list.reduce((t, r) => t + r.rss, 0), pss: list.reduce((t, r) => t + r.pss, 0), processes: list.reduce((t, r) => t + r.processes, 0) });
