@@ -110,7 +110,19 @@ function runningKeeper(home: string): number | undefined {
 export async function keptControlPlane(home: string): Promise<ControlPlaneClient | undefined> {
   const keeper = runningKeeper(home);
   if (keeper === undefined) return undefined;
-  return waitFor(() => findControlPlane(home), { timeoutMs: 30_000, intervalMs: 50, what: 'the control plane its keeper starts again', stopOn: () => !isRunning(keeper) }).catch(() => undefined);
+  const keeperGone = new Error('the keeper ended');
+  const found = async () => {
+    const client = await findControlPlane(home);
+    if (!client && !isRunning(keeper)) throw keeperGone;
+    return client;
+  };
+  try {
+    return await waitFor(found, { timeoutMs: 30_000, intervalMs: 50, what: 'the control plane its keeper starts again', stopOn: (error) => error === keeperGone });
+  } catch (error) {
+    if (error === keeperGone) return undefined;
+    // another control plane started beside it would supervise the same labs
+    throw new ApiError(503, 'CONTROL_PLANE_UNAVAILABLE', `the control plane its keeper (pid ${keeper}) started again does not answer after 30 s: see ${join(home, 'logs', 'control-plane.log')}`);
+  }
 }
 
 /** The names of the labs this home folder's state holds: labs up, or that were when its control plane ended. */
