@@ -155,8 +155,13 @@ describe('reglab CLI', () => {
   it('down leaves no process and no port', async () => {
     const status = JSON.parse((await reglab('--json', 'status')).stdout);
     const ports: number[] = status.services.flatMap((service: { ports: Record<string, number> }) => Object.values(service.ports));
+    // a dashboard left open follows the lab's events: the control plane stops all the same
+    const daemon = JSON.parse(readFileSync(join(home, '.reglab', 'daemon.json'), 'utf8'));
+    const follower = await fetch(`${daemon.url}/labs/cli/events`);
+    const followed = follower.body!.pipeTo(new WritableStream()).then(() => 'ended', () => 'cut');
     const result = await reglab('down');
     expect(result.code).toBe(0);
+    expect(await followed).toBe('ended');
     for (const port of ports) expect(await isListening(port)).toBe(false);
     // the control plane's keeper and Redis with it
     for (const left of ['keeper.pid', 'daemon.json', 'redis/server.json']) expect(existsSync(join(home, '.reglab', left)), left).toBe(false);

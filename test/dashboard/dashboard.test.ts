@@ -255,6 +255,26 @@ describe('dashboard on the default lab', () => {
     await item.locator('.status', { hasText: /^ready · restarted [1-9]\d*×$/ }).waitFor({ timeout: UI_MS });
   });
 
+  it('tells in its activity of a control plane its keeper started again, and follows the new one on the same address', async () => {
+    const port = Number(new URL(plane.url).port);
+    await plane.stop();
+    await page.locator('#live[data-live="false"]').waitFor({ timeout: UI_MS });
+    // what control-plane/keeper.sh gives the control plane it starts again
+    Object.assign(process.env, { REGLAB_CONTROL_PLANE_ENDED: 'killed by signal 9 at 2026-11-27T08:00:00Z', REGLAB_CONTROL_PLANE_RESTARTS: '1' });
+    try {
+      plane = await startControlPlane({ home, port });
+    } finally {
+      delete process.env.REGLAB_CONTROL_PLANE_ENDED;
+      delete process.env.REGLAB_CONTROL_PLANE_RESTARTS;
+    }
+    await page.locator('#live[data-live="true"]').waitFor({ timeout: UI_MS });
+    await page.locator('#activity li', { hasText: 'control plane started again by its keeper; the last one ended: killed by signal 9 at 2026-11-27T08:00:00Z' }).waitFor({ timeout: UI_MS });
+    // and it runs the lab again: a block mined through it shows on the page
+    const before = await shownHeight();
+    expect((await api('POST', '/labs/dash/mine?wait=true', { blocks: 1 })).status).toBe(200);
+    await waitFor(async () => (await shownHeight()) === before + 1, { timeoutMs: UI_MS, what: 'the new height on the page' });
+  });
+
   it('is read-only without the token, hides what is secret, and unlocks with the token', async () => {
     // the control plane of the same lab, as `reglab up --listen` runs it: with a token
     const token = 'workshop-token-of-the-test';

@@ -15,8 +15,17 @@ function currentState(lab: LabState): LabEvent[] {
 }
 
 export function eventRoutes(app: FastifyInstance, { manager }: ApiDeps): void {
+  // A stream never ends by itself, and a server closing waits for its requests to end: without
+  // this, `reglab down` with a dashboard open never returned.
+  const open = new Set<FastifyReply>();
+  app.addHook('preClose', (done) => {
+    for (const reply of open) reply.raw.end();
+    done();
+  });
+
   const stream = (request: FastifyRequest, reply: FastifyReply, filter: (event: LabEvent) => boolean, snapshot: LabEvent[]) => {
     reply.hijack();
+    open.add(reply);
     reply.raw.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
     const send = (event: LabEvent) => reply.raw.write(`event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`);
     snapshot.forEach(send);
@@ -24,6 +33,7 @@ export function eventRoutes(app: FastifyInstance, { manager }: ApiDeps): void {
     manager.events.on('event', listener);
     const keepAlive = setInterval(() => reply.raw.write(': keep-alive\n\n'), 15_000);
     request.raw.on('close', () => {
+      open.delete(reply);
       clearInterval(keepAlive);
       manager.events.off('event', listener);
     });

@@ -26,6 +26,8 @@ function describe(event, known) {
       return `bring-up: ${event.phase} (${(event.ms / 1000).toFixed(1)} s)`;
     case 'job':
       return event.state === 'failed' ? `${event.queue} job failed: ${event.error}` : undefined;
+    case 'control-plane':
+      return `control plane started again by its keeper; the last one ended: ${event.lastEnded}`;
     default:
       return undefined;
   }

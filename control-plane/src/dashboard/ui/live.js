@@ -2,12 +2,22 @@
 
 const EVENT_TYPES = ['lab', 'service', 'phase', 'blocks', 'job', 'payment', 'channel'];
 
-/** Follows GET /labs/{lab}/events: each event to `onEvent`, `onLink(connected)` as the stream drops and comes back. */
+/** After the browser gave a stream up, the wait before it is opened again. */
+const REOPEN_MS = 2_000;
+
+/**
+ * Follows GET /labs/{lab}/events: each event to `onEvent`, `onLink(connected)` as the stream drops
+ * and comes back. The browser reconnects by itself after a network error, but gives up for good on
+ * an answer that is not the stream (a control plane closing answers 503): then it is opened anew.
+ */
 export function followEvents(lab, onEvent, onLink) {
   const source = new EventSource(`/labs/${encodeURIComponent(lab)}/events`);
   for (const type of EVENT_TYPES) source.addEventListener(type, (message) => onEvent(JSON.parse(message.data)));
   source.addEventListener('open', () => onLink(true));
-  source.addEventListener('error', () => onLink(false));
+  source.addEventListener('error', () => {
+    onLink(false);
+    if (source.readyState === EventSource.CLOSED) setTimeout(() => followEvents(lab, onEvent, onLink), REOPEN_MS);
+  });
 }
 
 /**

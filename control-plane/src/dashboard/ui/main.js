@@ -74,6 +74,15 @@ async function showLab(lab) {
     render();
   };
 
+  // a control plane started again by its keeper answers on the same address: the stream comes back
+  let restartsSeen = 0;
+  const noteRestarts = async () => {
+    const health = await call('GET', '/health').catch(() => undefined);
+    if (!health || health.restarts <= restartsSeen) return;
+    restartsSeen = health.restarts;
+    activity.add({ type: 'control-plane', lastEnded: health.lastEnded }, {});
+  };
+
   narrow.addEventListener('change', () => view && render());
   // the link with the token pasted into a tab that shows the page already
   addEventListener('hashchange', () => view && takeTokenFromUrl() && checkAccess());
@@ -88,7 +97,10 @@ async function showLab(lab) {
     (connected) => {
       byId('live').dataset.live = String(connected);
       byId('live').textContent = connected ? 'live' : 'reconnecting…';
-      if (connected) refresh();
+      if (connected) {
+        refresh();
+        noteRestarts();
+      }
     },
   );
 }
