@@ -3,11 +3,11 @@ import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isLoopback } from './api/access.js';
 import { buildControlPlaneApp } from './api/app.js';
-import { daemonInfoFile, reglabHome, type ControlPlaneRestart, type DaemonInfo } from './home.js';
+import { daemonInfoFile, readDaemonFile, reglabHome, type ControlPlaneRestart, type DaemonInfo } from './home.js';
 import { JobQueues } from './jobs.js';
 import { LabManager } from './manager.js';
 import { pingRedis, redisLaunch, redisUrl } from './nodes/redis/server.js';
-import { startDetached, stopProcessGroup } from './runtimes/process/child.js';
+import { runsProgram, startDetached, stopProcessGroup } from './runtimes/process/child.js';
 import { StateStore } from './store.js';
 import { freePort, isListening } from './util/ports.js';
 import { waitFor } from '../../lib/wait.js';
@@ -44,7 +44,7 @@ export async function startControlPlane(options: ControlPlaneOptions = {}): Prom
   const queueRedis = queueRedisOf(home);
   const restarted = restartedBy(process.env);
   // left by a control plane that ended without its stop (which removes it)
-  const previous = previousDaemonInfo(home);
+  const previous = readDaemonFile(home);
   const port = options.port ?? (process.env.REGLAB_PORT ? Number(process.env.REGLAB_PORT) : await portOf(previous));
   // the lab's services and this machine's clients reach it on loopback whatever it listens on
   const url = `http://127.0.0.1:${port}`;
@@ -84,15 +84,6 @@ export async function startControlPlane(options: ControlPlaneOptions = {}): Prom
 function restartedBy(env: NodeJS.ProcessEnv): ControlPlaneRestart | undefined {
   const lastEnded = env.REGLAB_CONTROL_PLANE_ENDED;
   return lastEnded ? { restarts: Number(env.REGLAB_CONTROL_PLANE_RESTARTS ?? 1), lastEnded } : undefined;
-}
-
-/** The daemon.json the last control plane of `home` left, when it ended without its stop. */
-function previousDaemonInfo(home: string): DaemonInfo | undefined {
-  try {
-    return JSON.parse(readFileSync(daemonInfoFile(home), 'utf8')) as DaemonInfo;
-  } catch {
-    return undefined;
-  }
 }
 
 /** The last control plane's port, so its dashboard and the URL its labs' faucets mine through stay right; a free one when that is taken. */
@@ -160,7 +151,7 @@ interface RunningRedis {
 function leftRunning(record: string): RunningRedis | undefined {
   try {
     const redis = JSON.parse(readFileSync(record, 'utf8')) as RunningRedis;
-    return readFileSync(`/proc/${redis.pid}/cmdline`, 'latin1').includes('redis-server') ? redis : undefined;
+    return runsProgram(redis.pid, 'redis-server') ? redis : undefined;
   } catch {
     return undefined;
   }

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 
@@ -28,6 +29,15 @@ export interface ControlPlaneRestart {
 }
 
 export type DaemonInfo = DaemonAddress & Partial<ControlPlaneRestart>;
+
+/** The daemon.json of `home` as it is: a running control plane's, or one that ended without its stop left it. */
+export function readDaemonFile(home: string): DaemonInfo | undefined {
+  try {
+    return JSON.parse(readFileSync(daemonInfoFile(home), 'utf8')) as DaemonInfo;
+  } catch {
+    return undefined;
+  }
+}
 
 /** Folder of the pinned node binaries built by scripts/build-nodes.sh (and build-ldk.sh). */
 export function nodeBinDir(): string {

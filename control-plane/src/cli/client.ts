@@ -3,9 +3,9 @@ import { existsSync, mkdirSync, openSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { projectRoot } from '../../../lib/project-root.js';
-import { daemonInfoFile, type DaemonInfo } from '../home.js';
+import { readDaemonFile, type DaemonInfo } from '../home.js';
 import { LOW_RATE_NODE_FLAGS } from '../nodes/project-service.js';
-import { isRunning } from '../runtimes/process/child.js';
+import { isRunning, runsProgram } from '../runtimes/process/child.js';
 import { sleep, waitFor } from '../../../lib/wait.js';
 
 export class ApiError extends Error {
@@ -71,10 +71,8 @@ export class ControlPlaneClient {
 }
 
 export function readDaemonInfo(home: string): DaemonInfo | undefined {
-  const file = daemonInfoFile(home);
-  if (!existsSync(file)) return undefined;
-  const info = JSON.parse(readFileSync(file, 'utf8')) as DaemonInfo;
-  return isRunning(info.pid) ? info : undefined;
+  const info = readDaemonFile(home);
+  return info && isRunning(info.pid) ? info : undefined;
 }
 
 async function answers(url: string): Promise<boolean> {
@@ -96,11 +94,7 @@ function runningKeeper(home: string): number | undefined {
   const file = join(home, 'keeper.pid');
   if (!existsSync(file)) return undefined;
   const pid = Number(readFileSync(file, 'utf8'));
-  try {
-    return readFileSync(`/proc/${pid}/cmdline`, 'latin1').includes('keeper.sh') ? pid : undefined;
-  } catch {
-    return undefined;
-  }
+  return runsProgram(pid, 'keeper.sh') ? pid : undefined;
 }
 
 /**
@@ -136,11 +130,7 @@ export function recordedLabs(home: string): string[] {
 
 /** The address the last control plane of this home folder listened on, from the daemon.json it left. */
 export function lastListen(home: string): string | undefined {
-  try {
-    return (JSON.parse(readFileSync(daemonInfoFile(home), 'utf8')) as DaemonInfo).listen;
-  } catch {
-    return undefined;
-  }
+  return readDaemonFile(home)?.listen;
 }
 
 /**

@@ -74,6 +74,15 @@ export function isRunning(pid: number): boolean {
   }
 }
 
+/** Whether process `pid` runs a command line holding `program` (a pid the system gave to another process does not). */
+export function runsProgram(pid: number, program: string): boolean {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'latin1').includes(program);
+  } catch {
+    return false;
+  }
+}
+
 /** `signal` (SIGTERM by default) to the process group, then SIGKILL after `graceMs`. */
 export async function stopProcessGroup(pid: number, graceMs = 10_000, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
   signalGroup(pid, signal);
