@@ -119,7 +119,11 @@ describe('indexer following a real btcd', () => {
     const { height } = await mineBlocks(regtest.session, 1);
     await caughtUp();
     expect(await client.request('blockchain.scripthash.get_balance', [hash])).toEqual({ confirmed: 1_234_567, unconfirmed: 0 });
-    expect(client.notifications('blockchain.headers.subscribe').at(-1)?.[0]).toMatchObject({ height });
+    // the notification of the new tip reaches the client on its own, possibly after the answers above
+    await waitFor(async () => (client.notifications('blockchain.headers.subscribe').at(-1)?.[0] as { height?: number } | undefined)?.height === height, {
+      timeoutMs: 10_000,
+      what: `a headers notification for height ${height}`,
+    });
     const proof = await client.request<{ block_height: number; merkle: string[]; pos: number }>('blockchain.transaction.get_merkle', [txid, height]);
     const header = Buffer.from(await client.request<string>('blockchain.block.header', [height]), 'hex');
     const root = proof.merkle.reduce(
