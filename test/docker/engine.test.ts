@@ -1,9 +1,11 @@
+import { spawn } from 'node:child_process';
 import { createServer, type Server } from 'node:net';
-import { chownSync, mkdtempSync, rmSync } from 'node:fs';
+import { chownSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { discoverEngine, engineCandidates, socketOwnedByRoot, WELL_KNOWN_SOCKETS } from '../../control-plane/src/runtimes/docker/engine.js';
+import { discoverEngine, dockerClient, engineCandidates, socketOwnedByRoot, WELL_KNOWN_SOCKETS } from '../../control-plane/src/runtimes/docker/engine.js';
+import { waitFor } from '../../lib/wait.js';
 
 describe('engine discovery', () => {
   const dir = mkdtempSync(join(tmpdir(), 'reglab-engine-'));
@@ -44,6 +46,22 @@ describe('engine discovery', () => {
     const attempt = discoverEngine({ env: {}, sockets: [`unix://${socket}`, `unix://${join(dir, 'none.sock')}`], timeoutMs: 500 });
     await expect(attempt).rejects.toThrow(/no Docker Engine API answers .*silent\.sock \(no answer\).*none\.sock \(no socket\).*scripts\/podman-setup\.sh/);
     await expect(attempt).rejects.toMatchObject({ kind: 'unavailable', code: 'CONTAINER_ENGINE_UNAVAILABLE' });
+  });
+
+  it('says the engine stopped answering, and how to start it, when it goes after it was found', async () => {
+    // an engine killed with -9 leaves its socket with no one listening (connect ECONNREFUSED)
+    const socket = join(dir, 'killed.sock');
+    const engine = spawn(process.execPath, ['-e', 'require("node:net").createServer().listen(process.argv[1])', socket], { stdio: 'ignore' });
+    await waitFor(async () => existsSync(socket), { timeoutMs: 10_000, intervalMs: 20, what: 'the stand-in engine to listen' });
+    const docker = await dockerClient(`unix://${socket}`);
+    engine.kill('SIGKILL');
+    await new Promise((resolve) => engine.once('exit', resolve));
+    const refused = docker.listContainers();
+    await expect(refused).rejects.toMatchObject({ kind: 'unavailable', code: 'CONTAINER_ENGINE_UNAVAILABLE' });
+    await expect(refused).rejects.toThrow(new RegExp(`the container engine at unix://${socket} does not answer \\(connect ECONNREFUSED.*scripts/podman-setup\\.sh`));
+    // and its socket gone (ENOENT)
+    rmSync(socket);
+    await expect(docker.ping()).rejects.toMatchObject({ code: 'CONTAINER_ENGINE_UNAVAILABLE' });
   });
 
   it("tells an engine that runs as root by its socket's owner, as its /info does", async () => {

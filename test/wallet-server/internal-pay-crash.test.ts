@@ -12,7 +12,7 @@ import { startRegtest, type Regtest } from '../support/regtest.js';
 import { startInfra, type Infra } from './support.js';
 import { eventually, newDatabase } from './lightning-support.js';
 import { WalletServerProcess } from './server-process.js';
-import { startTcpProxy, type TcpProxy } from './tcp-proxy.js';
+import { startTcpProxy, type TcpProxy } from '../support/proxy.js';
 
 const AMOUNT_MSAT = 40_000_000n;
 

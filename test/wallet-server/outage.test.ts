@@ -4,7 +4,7 @@ import { waitFor } from '../../lib/wait.js';
 import { buildApp } from '../../services/wallet-server/src/app.js';
 import { loadConfig } from '../../services/wallet-server/src/config.js';
 import { as, createWallet, enrollAndSignIn, REGTEST_ADDRESS, newKey, startInfra, type Infra, type TestUser } from './support.js';
-import { startTcpProxy, type TcpProxy } from './tcp-proxy.js';
+import { startTcpProxy, type TcpProxy } from '../support/proxy.js';
 
 describe('wallet-server when Postgres or Redis goes away', () => {
   let infra: Infra;

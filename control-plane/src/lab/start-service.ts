@@ -36,13 +36,18 @@ export interface StartHow {
   as?: ServiceStatus;
   /** Its place among the starts the runtime holds back (see StartRequest.precedence). */
   precedence?: number;
+  /**
+   * A failure is thrown but not reported: the caller (the supervisor, which may try again) says
+   * what becomes of the service, which keeps its status `as` meanwhile.
+   */
+  callerReportsFailure?: boolean;
 }
 
 /**
  * Starts one service and waits until its readiness probe passes (and, for a node, its kind's
  * set-up after start); reports it `starting` (or `as`) then `ready`, or `failed` with its log tail.
  */
-export async function startService(session: LabSession, name: string, options: ServiceStartOptions, { as = 'starting', precedence }: StartHow = {}): Promise<void> {
+export async function startService(session: LabSession, name: string, options: ServiceStartOptions, { as = 'starting', precedence, callerReportsFailure = false }: StartHow = {}): Promise<void> {
   const service = session.lab.services[name];
   const definition = kindDefinition(service.kind);
   try {
@@ -72,10 +77,13 @@ export async function startService(session: LabSession, name: string, options: S
     options.onEvent(serviceEvent(session, service));
   } catch (error) {
     const tail = await logTail(session, service);
-    setStatus(service, 'failed', `${describeError(error)}${tail ? `\n--- last lines of ${name}'s log ---\n${tail}` : ''}`);
-    await options.persist();
-    options.onEvent(serviceEvent(session, service, tail));
-    throw new Error(`${name} did not start: ${service.error}`);
+    const why = `${describeError(error)}${tail ? `\n--- last lines of ${name}'s log ---\n${tail}` : ''}`;
+    if (!callerReportsFailure) {
+      setStatus(service, 'failed', why);
+      await options.persist();
+      options.onEvent(serviceEvent(session, service, tail));
+    }
+    throw new Error(`${name} did not start: ${why}`, { cause: error });
   }
 }
 

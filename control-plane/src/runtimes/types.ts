@@ -50,6 +50,17 @@ export interface ExitStatus {
   signal?: string;
 }
 
+/** The code of the DomainError a runtime throws when its engine does not answer (Podman stopped). */
+export const ENGINE_UNAVAILABLE = 'CONTAINER_ENGINE_UNAVAILABLE';
+
+/** Whether `error`, or an error it was caused by, says the runtime's engine does not answer. */
+export function isEngineUnavailable(error: unknown): boolean {
+  for (let cause = error; cause instanceof Error; cause = cause.cause) {
+    if ((cause as { code?: unknown }).code === ENGINE_UNAVAILABLE) return true;
+  }
+  return false;
+}
+
 /** The image of one kind of service (a key of prepareLab's `images`) can be neither found nor built. */
 export class ImageUnavailableError extends Error {
   constructor(readonly kind: string, message: string) {

@@ -15,6 +15,9 @@ export function recentRestarts(service: ServiceState, spec: SupervisionSpec, now
   return service.restartTimes.filter((time) => Date.parse(time) >= since).length;
 }
 
+/** How often a restart is tried again while the runtime's engine does not answer (not counted as restarts). */
+export const ENGINE_RETRY_MS = 2_000;
+
 /** 0.5 s before the first restart, doubling after each recent one, at most 30 s. */
 export function backoffMs(recent: number): number {
   return Math.min(30_000, 500 * 2 ** recent);

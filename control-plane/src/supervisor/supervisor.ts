@@ -14,9 +14,9 @@ import { labStatusFromServices, setStatus, type ServiceState } from '../lab/stat
 import { CHAIN_SERVICE } from '../nodes/btcd/index.js';
 import { dialChannelPartners } from '../nodes/reconnect.js';
 import { kindDefinition } from '../nodes/registry.js';
-import type { ExitStatus } from '../runtimes/types.js';
+import { isEngineUnavailable, type ExitStatus } from '../runtimes/types.js';
 import { DEFAULT_MAX_TIP_AGE_SECONDS } from '../spec/schema.js';
-import { backoffMs, describeExit, recentRestarts, wantsRestart } from './policy.js';
+import { backoffMs, describeExit, ENGINE_RETRY_MS, recentRestarts, wantsRestart } from './policy.js';
 
 export interface SupervisorOptions {
   onEvent: LabEventListener;
@@ -212,7 +212,11 @@ export class Supervisor {
     await this.restart(service, reason);
   }
 
-  /** Restarts with backoff, until it is ready or the limit of restarts in the window is reached. */
+  /**
+   * Restarts with backoff, until it is ready or the limit of restarts in the window is reached. An
+   * attempt the runtime's engine did not answer (Podman stopped) is not the service's failure: it
+   * is not counted against the limit, and the service waits, `restarting`, until the engine answers.
+   */
   private async restart(service: ServiceState, reason: string): Promise<void> {
     if (this.busy.has(service.name) || this.stopped) return;
     const work = this.restartLoop(service, reason);
@@ -223,6 +227,7 @@ export class Supervisor {
   private async restartLoop(service: ServiceState, reason: string): Promise<void> {
     this.busy.add(service.name);
     const supervision = this.lab.spec.supervision;
+    let engineDown = false;
     try {
       for (;;) {
         const recent = recentRestarts(service, supervision);
@@ -231,7 +236,7 @@ export class Supervisor {
           return;
         }
         await this.report(service, 'restarting', `${reason}; restarting (restart ${service.restarts + 1})`);
-        await sleep(backoffMs(recent));
+        await sleep(engineDown ? ENGINE_RETRY_MS : backoffMs(recent));
         if (this.stopped) return;
         if (service.handle && (await this.session.runtime.isAlive(service.handle).catch(() => false))) {
           await this.session.runtime.stop(service.handle, kindDefinition(service.kind).stopSignal);
@@ -242,11 +247,16 @@ export class Supervisor {
         service.restarts += 1;
         service.restartTimes = [...service.restartTimes.slice(-20), new Date().toISOString()];
         try {
-          await startService(this.session, service.name, this.options, { as: 'restarting' });
+          await startService(this.session, service.name, this.options, { as: 'restarting', callerReportsFailure: true });
           // its initialise dialled only the partners ready then; those restarting with it are dialled too
           if (service.info.pubkey) void dialChannelPartners(this.session, service.name).catch(() => undefined);
           return;
         } catch (error) {
+          engineDown = isEngineUnavailable(error);
+          if (engineDown) {
+            service.restarts -= 1;
+            service.restartTimes = service.restartTimes.slice(0, -1);
+          }
           reason = `restart failed: ${describeError(error).split('\n')[0]}`;
         }
       }

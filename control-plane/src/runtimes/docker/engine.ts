@@ -3,6 +3,7 @@ import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type Docker from 'dockerode';
 import { unavailable } from '../../../../lib/errors.js';
+import { ENGINE_UNAVAILABLE } from '../types.js';
 
 /** A Docker Engine API that answered a ping: Docker itself or Podman's compatible service. */
 export interface Engine {
@@ -30,12 +31,32 @@ export function engineCandidates(options: DiscoveryOptions = {}): string[] {
   return [...new Set(candidates)];
 }
 
-/** A client for address; dockerode is loaded on first use (~9 MiB a control plane of process labs does not need). */
+const START_HINT = 'Start Podman\'s Docker-compatible service as root with `scripts/podman-setup.sh` ' +
+  '(it listens on unix:///run/podman/podman.sock), or point DOCKER_HOST at a running Docker engine.';
+
+/** Failures to reach the engine at all: nothing listens on its address, or its socket is gone. */
+const UNREACHED = new Set(['ECONNREFUSED', 'ENOENT', 'EHOSTUNREACH']);
+
+/**
+ * A client for address; dockerode is loaded on first use (~9 MiB a control plane of process labs
+ * does not need). A call that cannot reach the engine (stopped after it was found) fails with
+ * ENGINE_UNAVAILABLE (503) and how to start it, not a bare `connect ECONNREFUSED`.
+ */
 export async function dockerClient(address: string): Promise<Docker> {
   const { default: Docker } = await import('dockerode');
-  if (address.startsWith('unix://')) return new Docker({ socketPath: address.slice('unix://'.length) });
   const url = new URL(address.replace(/^tcp:/, 'http:'));
-  return new Docker({ host: url.hostname, port: Number(url.port || 2375), protocol: url.protocol === 'https:' ? 'https' : 'http' });
+  const docker = address.startsWith('unix://')
+    ? new Docker({ socketPath: address.slice('unix://'.length) })
+    : new Docker({ host: url.hostname, port: Number(url.port || 2375), protocol: url.protocol === 'https:' ? 'https' : 'http' });
+  const modem = docker.modem as { dial(options: unknown, callback: (error: unknown, result?: unknown) => void): unknown };
+  const dial = modem.dial.bind(modem);
+  modem.dial = (options, callback) =>
+    dial(options, (error, result) => {
+      const code = (error as { code?: string } | null)?.code;
+      if (code === undefined || !UNREACHED.has(code)) return callback(error, result);
+      callback(unavailable(ENGINE_UNAVAILABLE, `the container engine at ${address} does not answer (${(error as Error).message}). ${START_HINT}`));
+    });
+  return docker;
 }
 
 async function answers(docker: Docker, timeoutMs: number): Promise<boolean> {
@@ -65,12 +86,7 @@ export async function discoverEngine(options: DiscoveryOptions = {}): Promise<En
     if (await answers(docker, options.timeoutMs ?? 3_000)) return { docker, address };
     tried.push(`${address} (no answer)`);
   }
-  throw unavailable(
-    'CONTAINER_ENGINE_UNAVAILABLE',
-    `no Docker Engine API answers (tried ${tried.join(', ')}). ` +
-      'Start Podman\'s Docker-compatible service as root with `scripts/podman-setup.sh` ' +
-      '(it listens on unix:///run/podman/podman.sock), or point DOCKER_HOST at a running Docker engine.',
-  );
+  throw unavailable(ENGINE_UNAVAILABLE, `no Docker Engine API answers (tried ${tried.join(', ')}). ${START_HINT}`);
 }
 
 /**
