@@ -36,6 +36,10 @@ const START_HINT = 'Start Podman\'s Docker-compatible service as root with `scri
 
 /** Failures to reach the engine at all: nothing listens on its address, or its socket is gone. */
 const UNREACHED = new Set(['ECONNREFUSED', 'ENOENT', 'EHOSTUNREACH']);
+const unreached = (error: unknown) => {
+  const { code, syscall } = (error ?? {}) as { code?: string; syscall?: string };
+  return syscall === 'connect' && code !== undefined && UNREACHED.has(code);
+};
 
 /**
  * A client for address; dockerode is loaded on first use (~9 MiB a control plane of process labs
@@ -44,19 +48,20 @@ const UNREACHED = new Set(['ECONNREFUSED', 'ENOENT', 'EHOSTUNREACH']);
  */
 export async function dockerClient(address: string): Promise<Docker> {
   const { default: Docker } = await import('dockerode');
-  const url = new URL(address.replace(/^tcp:/, 'http:'));
-  const docker = address.startsWith('unix://')
-    ? new Docker({ socketPath: address.slice('unix://'.length) })
-    : new Docker({ host: url.hostname, port: Number(url.port || 2375), protocol: url.protocol === 'https:' ? 'https' : 'http' });
+  const docker = address.startsWith('unix://') ? new Docker({ socketPath: address.slice('unix://'.length) }) : tcpClient(Docker, address);
   const modem = docker.modem as { dial(options: unknown, callback: (error: unknown, result?: unknown) => void): unknown };
   const dial = modem.dial.bind(modem);
   modem.dial = (options, callback) =>
     dial(options, (error, result) => {
-      const code = (error as { code?: string } | null)?.code;
-      if (code === undefined || !UNREACHED.has(code)) return callback(error, result);
+      if (!unreached(error)) return callback(error, result);
       callback(unavailable(ENGINE_UNAVAILABLE, `the container engine at ${address} does not answer (${(error as Error).message}). ${START_HINT}`));
     });
   return docker;
+}
+
+function tcpClient(Client: typeof Docker, address: string): Docker {
+  const url = new URL(address.replace(/^tcp:/, 'http:'));
+  return new Client({ host: url.hostname, port: Number(url.port || 2375), protocol: url.protocol === 'https:' ? 'https' : 'http' });
 }
 
 async function answers(docker: Docker, timeoutMs: number): Promise<boolean> {
