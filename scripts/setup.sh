@@ -31,8 +31,9 @@ fi
 echo "==> npm packages"
 # node-gyp builds against the installed Node's headers when it has them, instead of downloading them
 [ -f "$(dirname "$(dirname "$(command -v node)")")/include/node/node.h" ] && export npm_config_nodedir="$(dirname "$(dirname "$(command -v node)")")"
-# `npm install` rather than `npm ci`: with this machine's npm settings (lockfiles without registry
-# URLs) npm ci rejects a lock that lists only this platform's optional packages. The lock still pins.
+# `npm install` rather than `npm ci`, which with this machine's npm settings (lockfiles without
+# registry URLs) rejected a lock that listed only this platform's optional packages. The lock pins
+# every package, the optional ones of every platform included, and this install leaves it unchanged.
 if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
   npm install --no-audit --no-fund --loglevel=error
 fi
