@@ -244,6 +244,7 @@ export class Supervisor {
           // what a dead service left running (PostgreSQL's backends after its postmaster was killed) would hold its data and ports
           await this.session.runtime.kill(service.handle).catch(() => undefined);
         }
+        const uncounted = { restarts: service.restarts, restartTimes: service.restartTimes };
         service.restarts += 1;
         service.restartTimes = [...service.restartTimes.slice(-20), new Date().toISOString()];
         try {
@@ -253,10 +254,7 @@ export class Supervisor {
           return;
         } catch (error) {
           engineDown = isEngineUnavailable(error);
-          if (engineDown) {
-            service.restarts -= 1;
-            service.restartTimes = service.restartTimes.slice(0, -1);
-          }
+          if (engineDown) Object.assign(service, uncounted);
           reason = `restart failed: ${describeError(error).split('\n')[0]}`;
         }
       }
