@@ -1,71 +1,95 @@
 // A docker lab whose container engine stops answering (Podman's service gone) while one of its
-// services dies. The lab reaches the engine through a proxy of its socket, which the test cuts
-// and restores; the service is killed through the engine itself, as a crash would end it.
-import { mkdtempSync, rmSync } from 'node:fs';
+// services dies, seen through a control plane as a user sees it: its events, GET /labs/{name} and
+// `reglab status`. The control plane reaches the engine through a proxy of its socket (DOCKER_HOST),
+// which the test cuts and restores; the service is killed through the engine itself, as a crash
+// would end it.
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type Docker from 'dockerode';
+import { stringify } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startControlPlane, type RunningControlPlane } from '../../control-plane/src/daemon.js';
 import type { LabEvent } from '../../control-plane/src/lab/events.js';
 import { discoverEngine } from '../../control-plane/src/runtimes/docker/engine.js';
 import { containerName } from '../../control-plane/src/runtimes/docker/placement.js';
-import { Supervisor } from '../../control-plane/src/supervisor/supervisor.js';
 import { waitFor } from '../../lib/wait.js';
+import { reglabIn } from '../support/cli.js';
+import { collectEvents } from '../support/control-plane.js';
 import { startSocketProxy, type Proxy } from '../support/proxy.js';
-import { engine, labLeftovers, startDockerLab, uniqueLab, type DockerLab } from './support.js';
+import { engine, labLeftovers, uniqueLab } from './support.js';
+
+const LAB = uniqueLab('eng');
+const ENGINE_DOWN = /the container engine at unix:\/\/\S+engine\.sock does not answer .*scripts\/podman-setup\.sh/;
 
 describe('a docker lab whose container engine stops answering', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'reglab-engine-outage-'));
-  const socket = join(dir, 'engine.sock');
-  const events: Extract<LabEvent, { type: 'service' }>[] = [];
+  const folder = mkdtempSync(join(tmpdir(), 'reglab-engine-outage-'));
+  const socket = join(folder, 'engine.sock');
+  const reglab = reglabIn(() => folder);
+  const dockerHost = process.env.DOCKER_HOST;
   let docker: Docker;
   let proxy: Proxy;
-  let running: DockerLab;
-  let supervisor: Supervisor;
+  let plane: RunningControlPlane;
+  let feed: ReturnType<typeof collectEvents>;
+  const call = async (method: string, path: string) => (await fetch(`${plane.url}${path}`, { method })).json();
+  const indexer = async () => (await call('GET', `/labs/${LAB}`)).services.find((service: { name: string }) => service.name === 'indexer');
 
   beforeAll(async () => {
+    chmodSync(folder, 0o755);
     docker = await engine();
     const { address } = await discoverEngine({ env: {} });
     proxy = await startSocketProxy(address.replace(/^unix:\/\//, ''), socket);
-    running = await startDockerLab({
-      name: uniqueLab('eng'),
-      indexer: { enabled: true },
-      nodes: [],
-      supervision: { max_restarts: 1, probe_interval_seconds: 1, unhealthy_after: 1 },
-    }, { runtime: { discovery: { env: {}, sockets: [`unix://${socket}`] } } });
-    supervisor = new Supervisor(running.session, {
-      onEvent: (event) => { if (event.type === 'service') events.push(event); },
-      persist: async () => undefined,
-      livenessIntervalMs: 1_000,
-    });
-    supervisor.start();
+    process.env.DOCKER_HOST = `unix://${socket}`;
+    mkdirSync(join(folder, '.reglab'));
+    plane = await startControlPlane({ home: join(folder, '.reglab') });
+    const yaml = stringify({ name: LAB, runtime: 'docker', indexer: { enabled: true }, nodes: [], supervision: { max_restarts: 1, probe_interval_seconds: 1, unhealthy_after: 1 } });
+    writeFileSync(join(folder, 'lab.yaml'), yaml);
+    const up = await reglab('up');
+    expect(up.code, up.stdout + up.stderr).toBe(0);
+    feed = collectEvents(`${plane.url}/labs/${LAB}/events`);
   });
 
   afterAll(async () => {
+    feed?.stop();
     await proxy?.restore().catch(() => undefined);
-    await supervisor?.stop();
-    const lab = running?.lab.name;
-    await running?.stop();
+    if (plane) await call('DELETE', `/labs/${LAB}?volumes=true`).catch(() => undefined);
+    await plane?.stop();
     await proxy?.close();
-    rmSync(dir, { recursive: true, force: true });
-    if (lab) expect(await labLeftovers(docker, lab)).toEqual({ containers: [], networks: [], volumes: [] });
+    process.env.DOCKER_HOST = dockerHost;
+    rmSync(folder, { recursive: true, force: true });
+    expect(await labLeftovers(docker, LAB)).toEqual({ containers: [], networks: [], volumes: [] });
   });
 
-  it('keeps a dead service restarting with what is wrong, not counting the attempts against max_restarts, and starts it once the engine is back', async () => {
-    const indexer = running.lab.services.indexer;
+  it('says so in its events, its status and `reglab status`, keeps a dead service restarting uncounted against max_restarts, and starts it once the engine is back', async () => {
     await proxy.cut();
-    await docker.getContainer(containerName(running.lab.name, 'indexer')).kill();
+    await docker.getContainer(containerName(LAB, 'indexer')).kill();
+
+    const engineEvents = () => feed.events.filter((event): event is Extract<LabEvent, { type: 'engine' }> => event.type === 'engine');
+    await waitFor(async () => engineEvents().length > 0, { timeoutMs: 20_000, intervalMs: 100, what: 'an event saying the engine does not answer' });
+    expect(engineEvents()[0]).toMatchObject({ lab: LAB, answering: false, address: `unix://${socket}` });
+    expect(engineEvents()[0].message).toMatch(ENGINE_DOWN);
 
     // max_restarts 1: a third attempt is one the limit would not have allowed
-    const engineDown = /the container engine at unix:\/\/\S+engine\.sock does not answer .*scripts\/podman-setup\.sh/;
-    const attempts = () => events.filter((event) => event.service === 'indexer' && event.status === 'restarting' && engineDown.test(event.message ?? ''));
+    const attempts = () => feed.events.filter((event) => event.type === 'service' && event.service === 'indexer' && event.status === 'restarting' && ENGINE_DOWN.test(event.message ?? ''));
     await waitFor(async () => attempts().length >= 3, { timeoutMs: 60_000, intervalMs: 100, what: 'three restarts of the indexer the engine did not answer' });
-    expect(indexer.status).toBe('restarting');
-    expect(indexer.restarts).toBe(0);
-    expect(events.filter((event) => event.service === 'indexer' && event.status === 'failed')).toEqual([]);
+    const lab = await call('GET', `/labs/${LAB}`);
+    expect(lab.engine).toMatchObject({ answering: false, address: `unix://${socket}` });
+    expect(lab.engine.message).toMatch(ENGINE_DOWN);
+    expect(await indexer()).toMatchObject({ status: 'restarting', restarts: 0 });
+    expect(feed.events.filter((event) => event.type === 'service' && event.service === 'indexer' && event.status === 'failed')).toEqual([]);
+
+    const status = await reglab('status');
+    expect(status.code).toBe(1);
+    expect(status.stdout).toMatch(/container engine: not answering since \S+ \(the lab's containers run on; none can be started, stopped or restarted until it answers\): the container engine at unix:\/\/\S+engine\.sock does not answer/);
+    expect(status.stdout).toMatch(/indexer\s+indexer\s+restarting/);
 
     await proxy.restore();
-    await waitFor(async () => indexer.status === 'ready', { timeoutMs: 90_000, intervalMs: 200, what: 'the indexer ready again once the engine answers' });
-    expect(indexer.restarts).toBe(1);
+    await waitFor(async () => (await indexer()).status === 'ready', { timeoutMs: 90_000, intervalMs: 200, what: 'the indexer ready again once the engine answers' });
+    expect((await indexer()).restarts).toBe(1);
+    await waitFor(async () => engineEvents().some((event) => event.answering), { timeoutMs: 20_000, intervalMs: 100, what: 'an event saying the engine answers again' });
+    expect((await call('GET', `/labs/${LAB}`)).engine).toMatchObject({ answering: true });
+    const after = await reglab('status');
+    expect(after.code, after.stdout).toBe(0);
+    expect(after.stdout).not.toContain('container engine');
   });
 });

@@ -15,7 +15,7 @@ import type { ServiceKind } from '../../control-plane/src/nodes/kinds.js';
 import { imageRecipesFor, kindDefinition } from '../../control-plane/src/nodes/registry.js';
 import { buildImages } from '../../control-plane/src/images/build.js';
 import { discoverEngine } from '../../control-plane/src/runtimes/docker/engine.js';
-import { createDockerRuntime, type DockerRuntime, type DockerRuntimeOptions } from '../../control-plane/src/runtimes/docker/runtime.js';
+import { createDockerRuntime, type DockerRuntime } from '../../control-plane/src/runtimes/docker/runtime.js';
 import { freePort } from '../../control-plane/src/util/ports.js';
 import { dockerRuntimeOptions } from '../../control-plane/src/runtimes/docker/host.js';
 import type { LabLayout, LaunchSpec, RuntimeOptions, StartRequest } from '../../control-plane/src/runtimes/types.js';
@@ -77,8 +77,8 @@ export interface DockerLab {
  * A lab of `spec` (lab.yaml's keys; the runtime is docker) brought up by the lab's own bring-up in a
  * temp folder, as `reglab up` brings it up; torn down again when the bring-up fails halfway.
  */
-export async function startDockerLab(spec: { name: string } & Record<string, unknown>, options: { onEvent?: LabEventListener; runtime?: DockerRuntimeOptions } = {}): Promise<DockerLab> {
-  const runtimeOptions = dockerRuntimeOptions(options.runtime);
+export async function startDockerLab(spec: { name: string } & Record<string, unknown>, options: { onEvent?: LabEventListener } = {}): Promise<DockerLab> {
+  const runtimeOptions = dockerRuntimeOptions();
   const dir = mkdtempSync(join(tmpdir(), `reglab-docker-${spec.name}-`));
   const yaml = stringify({ runtime: 'docker', ...spec });
   const lab = newLabState(parseLabSpec(yaml, `${spec.name}.yaml`), yaml, join(dir, 'lab'));

@@ -130,14 +130,14 @@ program.command('down').description('stop the lab and remove its processes, cont
     out(`lab ${name} is down`, { stopped: [name] });
   });
 
-program.command('status').description('services, ports, node pubkeys, balances, channels and chain height (exit code 1 when something is not ready)')
+program.command('status').description('services, ports, node pubkeys, balances, channels and chain height (exit code 1 when something is not ready, or the container engine does not answer)')
   .action(async () => {
     const client = await runningClient();
     const inspected = await client.request<Parameters<typeof formatLab>[0]>('GET', `/labs/${await labName(client)}`);
     const { restarts, lastEnded } = await client.request<{ restarts: number; lastEnded?: string }>('GET', '/health');
     const restarted = restarts > 0 ? `\ncontrol plane: started again by its keeper (${restarts} time${restarts === 1 ? '' : 's'}); the last one ended: ${lastEnded}` : '';
     out(formatLab(inspected) + restarted, { ...inspected, controlPlane: { restarts, lastEnded } });
-    if (inspected.status !== 'ready' || inspected.services.some((service) => service.status !== 'ready')) process.exitCode = EXIT.failed;
+    if (inspected.status !== 'ready' || inspected.engine?.answering === false || inspected.services.some((service) => service.status !== 'ready')) process.exitCode = EXIT.failed;
   });
 
 program.command('open').description("print the dashboard's URL")

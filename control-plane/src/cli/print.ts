@@ -9,6 +9,7 @@ type Inspected = {
   runtime: string;
   dir: string;
   error?: string;
+  engine?: { answering: boolean; since: string; message?: string };
   chain?: { kind: string; height: number };
   labWallet?: { address: string; spendableSat: number };
   services: { name: string; kind: string; status: string; info: Record<string, string>; error?: string; restarts?: number }[];
@@ -31,6 +32,8 @@ export function formatEvent(event: LabEvent): string | undefined {
       return undefined;
     case 'phase':
       return `  — ${event.phase} done in ${seconds(event.ms)}`;
+    case 'engine':
+      return event.answering ? '  ✓ the container engine answers again' : `  ! ${event.message ?? 'the container engine does not answer'}`;
     case 'lab':
       return event.status === 'failed' ? `lab ${event.lab} failed: ${event.message ?? ''}` : `lab ${event.lab} ${event.status}`;
     default:
@@ -46,6 +49,7 @@ function mainEndpoint(info?: Record<string, string>): string | undefined {
 export function formatLab(lab: Inspected): string {
   const lines = [`lab ${lab.name}: ${lab.status} (${lab.runtime} runtime, folder ${lab.dir})`];
   if (lab.error) lines.push(`  error: ${lab.error}`);
+  if (lab.engine && !lab.engine.answering) lines.push(`  container engine: not answering since ${lab.engine.since} (the lab's containers run on; none can be started, stopped or restarted until it answers): ${lab.engine.message ?? ''}`);
   if (lab.chain) lines.push(`  chain: ${lab.chain.kind} at height ${lab.chain.height}`);
   if (lab.labWallet) lines.push(`  lab wallet: ${lab.labWallet.spendableSat} sat spendable (${lab.labWallet.address})`);
   lines.push('  services:');

@@ -3,6 +3,8 @@ import type { LabStatus, ServiceStatus } from './state.js';
 export type LabEvent =
   | { type: 'lab'; lab: string; status: LabStatus; message?: string }
   | { type: 'service'; lab: string; service: string; status: ServiceStatus; message?: string; info?: Record<string, string>; restarts?: number; logTail?: string }
+  /** A docker lab's container engine stopped answering, or answers again (its containers run on without it). */
+  | { type: 'engine'; lab: string; answering: boolean; address?: string; since: string; message?: string }
   | { type: 'phase'; lab: string; phase: string; ms: number }
   | { type: 'blocks'; lab: string; height: number; mined: number }
   | { type: 'job'; lab: string; job: string; queue: string; state: 'completed' | 'failed'; result?: unknown; error?: string }

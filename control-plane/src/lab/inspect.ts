@@ -1,4 +1,5 @@
 import { describeError } from '../../../lib/errors.js';
+import { engineReachOf } from '../runtimes/select.js';
 import { holdsAssets, isLightning, type ChannelView, type PendingClose } from '../nodes/node.js';
 import { holdingsOf, type HoldingView } from './assets.js';
 import type { LabSession } from './session.js';
@@ -31,7 +32,8 @@ export function serviceViews(lab: LabState) {
 
 /** What `reglab status` and GET /labs/{name} show: the stored state plus live figures from the nodes. */
 export async function inspectLab(lab: LabState, session?: LabSession) {
-  const base = { name: lab.name, status: lab.status, runtime: lab.runtime, createdAt: lab.createdAt, error: lab.error, dir: lab.dir, phases: lab.phases, services: serviceViews(lab) };
+  const engine = await engineReachOf(lab.runtime);
+  const base = { name: lab.name, status: lab.status, runtime: lab.runtime, createdAt: lab.createdAt, error: lab.error, dir: lab.dir, ...(engine ? { engine } : {}), phases: lab.phases, services: serviceViews(lab) };
   if (!session) return { ...base, nodes: lab.spec.nodes.map((node) => ({ name: node.name, kind: node.kind, status: lab.services[node.name]?.status, pubkey: lab.services[node.name]?.info.pubkey })) };
   const [height, wallet] = await Promise.all([session.chain.getBlockCount().catch(() => undefined), session.labWallet.balanceSat().catch(() => undefined)]);
   const names = new Map(lab.spec.nodes.map((node) => [lab.services[node.name]?.info.pubkey, node.name]));

@@ -1,4 +1,4 @@
-import type { RuntimeOptions } from './types.js';
+import type { EngineReach, RuntimeOptions } from './types.js';
 import { processRuntimeOptions } from './process/host.js';
 
 /**
@@ -12,4 +12,10 @@ export async function runtimeOptionsFor(runtime: 'process' | 'docker'): Promise<
   if (runtime === 'process') return processRuntimeOptions();
   dockerRuntime ??= import('./docker/host.js').then(({ dockerRuntimeOptions }) => dockerRuntimeOptions());
   return dockerRuntime;
+}
+
+/** What a lab's runtime last heard from its container engine (docker labs; process labs have none). */
+export async function engineReachOf(runtime: 'process' | 'docker'): Promise<EngineReach | undefined> {
+  if (runtime === 'process') return undefined;
+  return (await runtimeOptionsFor(runtime)).runtime.engineReach?.();
 }

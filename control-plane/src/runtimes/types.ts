@@ -61,6 +61,17 @@ export function isEngineUnavailable(error: unknown): boolean {
   return false;
 }
 
+/** What a runtime last heard from its container engine: whether it answered, and since when. */
+export interface EngineReach {
+  /** The engine's address, once it was found. */
+  address?: string;
+  answering: boolean;
+  /** When it began to answer, or stopped. */
+  since: string;
+  /** Why it does not answer, and how to start it. */
+  message?: string;
+}
+
 /** The image of one kind of service (a key of prepareLab's `images`) can be neither found nor built. */
 export class ImageUnavailableError extends Error {
   constructor(readonly kind: string, message: string) {
@@ -93,6 +104,11 @@ export interface Runtime {
    * watching. Optional: without it, polling isAlive is all the supervisor has.
    */
   watchExits?(lab: LabHandleInfo, onExit: () => void): () => void;
+  /**
+   * What the runtime last heard from its container engine (docker: every call to it tells),
+   * undefined before its first call. Optional: the process runtime has no engine.
+   */
+  engineReach?(): EngineReach | undefined;
   /** A file a service wrote in its data folder (a certificate, a macaroon), by its path inside that folder. */
   readServiceFile(service: ServiceLocation, relativePath: string): Promise<Buffer>;
   /** The last `lines` lines of a service's output. */

@@ -14,7 +14,7 @@ import { labStatusFromServices, setStatus, type ServiceState } from '../lab/stat
 import { CHAIN_SERVICE } from '../nodes/btcd/index.js';
 import { dialChannelPartners } from '../nodes/reconnect.js';
 import { kindDefinition } from '../nodes/registry.js';
-import { isEngineUnavailable, type ExitStatus } from '../runtimes/types.js';
+import { isEngineUnavailable, type EngineReach, type ExitStatus } from '../runtimes/types.js';
 import { DEFAULT_MAX_TIP_AGE_SECONDS } from '../spec/schema.js';
 import { backoffMs, describeExit, ENGINE_RETRY_MS, recentRestarts, wantsRestart } from './policy.js';
 
@@ -46,6 +46,8 @@ export class Supervisor {
   /** Chores on the chain node under way (onChain). */
   private readonly chainChores = new Set<string>();
   private stopped = false;
+  /** What the lab last heard of its container engine (docker), to tell when that changes. */
+  private engineSeen?: EngineReach;
 
   constructor(
     readonly session: LabSession,
@@ -66,6 +68,7 @@ export class Supervisor {
       setInterval(() => void this.freshenChainTip(), tipCheckIntervalMs(this.lab.spec.mining.max_tip_age_seconds)),
     ];
     for (const timer of this.timers) timer.unref();
+    this.engineSeen = this.session.runtime.engineReach?.();
     // a lab the control plane comes back to after hours: before lnd's probes find it unsynced
     void this.freshenChainTip();
     this.unwatchExits = this.session.runtime.watchExits?.(this.lab, () => void this.checkLiveness({ announced: true }));
@@ -113,9 +116,18 @@ export class Supervisor {
           if (!alive) void this.fail(service, await this.session.runtime.exitStatus(service.handle!).catch(() => undefined));
         }
       } while (this.recheck && !this.stopped);
+      this.noticeEngine();
     } finally {
       this.checking = false;
     }
+  }
+
+  /** Tells when the container engine stops answering, or answers again: its liveness checks just asked it. */
+  private noticeEngine(): void {
+    const reach = this.session.runtime.engineReach?.();
+    if (!reach || reach.answering === (this.engineSeen?.answering ?? true)) return;
+    this.engineSeen = reach;
+    this.options.onEvent({ type: 'engine', lab: this.lab.name, ...reach });
   }
 
   /**

@@ -3,11 +3,14 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { LabEvent } from '../../lab/events.js';
 import type { LabState } from '../../lab/state.js';
+import { engineReachOf } from '../../runtimes/select.js';
 import type { ApiDeps } from '../deps.js';
 import { labParams } from '../schemas.js';
 
-function currentState(lab: LabState): LabEvent[] {
+async function currentState(lab: LabState): Promise<LabEvent[]> {
+  const engine = await engineReachOf(lab.runtime);
   return [
+    ...(engine && !engine.answering ? [{ type: 'engine', lab: lab.name, ...engine } as LabEvent] : []),
     ...Object.values(lab.services).filter((service) => service.status !== 'pending').map((service): LabEvent => ({ type: 'service', lab: lab.name, service: service.name, status: service.status, message: service.error, info: service.info, restarts: service.restarts })),
     ...lab.phases.map((phase): LabEvent => ({ type: 'phase', lab: lab.name, phase: phase.name, ms: phase.ms })),
     ...(lab.status === 'starting' ? [] : [{ type: 'lab', lab: lab.name, status: lab.status, message: lab.error } as LabEvent]),
@@ -40,8 +43,8 @@ export function eventRoutes(app: FastifyInstance, { manager }: ApiDeps): void {
   };
 
   app.get('/events', { schema: { hide: true } }, (request, reply) => stream(request, reply, () => true, []));
-  app.get<{ Params: { name: string } }>('/labs/:name/events', { schema: { hide: true, params: labParams } }, (request, reply) => {
+  app.get<{ Params: { name: string } }>('/labs/:name/events', { schema: { hide: true, params: labParams } }, async (request, reply) => {
     const lab = manager.get(request.params.name);
-    stream(request, reply, (event) => event.lab === lab.name, currentState(lab));
+    stream(request, reply, (event) => event.lab === lab.name, await currentState(lab));
   });
 }

@@ -18,6 +18,8 @@ function describe(event, known) {
     case 'service':
       if (event.status === known.serviceStatus) return undefined;
       return `${event.service}: ${event.status}${reason(event.message)}`;
+    case 'engine':
+      return event.answering ? 'the container engine answers again' : event.message;
     case 'lab':
       if (event.status === known.labStatus) return undefined;
       return `lab ${event.status}${reason(event.message)}`;

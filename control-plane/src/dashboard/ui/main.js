@@ -43,6 +43,7 @@ async function showLab(lab) {
     renderChannels(byId('channels'), channels, colors);
     services.update(view.services, access.readOnly);
     actions.update(view, channels);
+    if (view.engine?.answering === false) showNotice(`${view.engine.message} Since ${new Date(view.engine.since).toLocaleTimeString()}, the lab's containers run on but none can be started, stopped or restarted.`);
   };
   const setAccess = (next) => {
     // a refused token is dropped, so the field asks for another

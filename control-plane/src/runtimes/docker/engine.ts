@@ -49,14 +49,26 @@ const unreached = (error: unknown) => {
 export async function dockerClient(address: string): Promise<Docker> {
   const { default: Docker } = await import('dockerode');
   const docker = address.startsWith('unix://') ? new Docker({ socketPath: address.slice('unix://'.length) }) : tcpClient(Docker, address);
-  const modem = docker.modem as { dial(options: unknown, callback: (error: unknown, result?: unknown) => void): unknown };
-  const dial = modem.dial.bind(modem);
-  modem.dial = (options, callback) =>
-    dial(options, (error, result) => {
-      if (!unreached(error)) return callback(error, result);
-      callback(unavailable(ENGINE_UNAVAILABLE, `the container engine at ${address} does not answer (${(error as Error).message}). ${START_HINT}`));
-    });
+  wrapCalls(docker, (error) =>
+    unreached(error) ? unavailable(ENGINE_UNAVAILABLE, `the container engine at ${address} does not answer (${(error as Error).message}). ${START_HINT}`) : error);
   return docker;
+}
+
+/** Calls `onCall` with the outcome of each call to the engine as it ends: its error, or undefined. */
+export function onEachCall(docker: Docker, onCall: (error: unknown) => void): void {
+  wrapCalls(docker, (error) => {
+    onCall(error);
+    return error;
+  });
+}
+
+type Dial = (options: unknown, callback: (error: unknown, result?: unknown) => void) => unknown;
+
+/** Every call of dockerode's goes through its modem's dial: `outcome` sees, and may replace, each one's error. */
+function wrapCalls(docker: Docker, outcome: (error: unknown) => unknown): void {
+  const modem = docker.modem as { dial: Dial };
+  const dial = modem.dial.bind(modem);
+  modem.dial = (options, callback) => dial(options, (error, result) => callback(outcome(error), result));
 }
 
 function tcpClient(Client: typeof Docker, address: string): Docker {

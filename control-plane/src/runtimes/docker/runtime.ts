@@ -7,11 +7,12 @@ import { waitFor } from '../../../../lib/wait.js';
 import { RECIPES } from '../../images/catalog.js';
 import type { ImageId } from '../../images/types.js';
 import { buildImages, missingImageMessage, type ImageMap } from '../../images/build.js';
-import { ImageUnavailableError, type ExitStatus, type LabHandleInfo, type Runtime, type RuntimeHandle, type ServiceLocation, type StartRequest } from '../types.js';
-import { discoverEngine, socketOwnedByRoot, type DiscoveryOptions, type Engine } from './engine.js';
+import { ImageUnavailableError, type EngineReach, type ExitStatus, type LabHandleInfo, type Runtime, type RuntimeHandle, type ServiceLocation, type StartRequest } from '../types.js';
+import { discoverEngine, onEachCall, socketOwnedByRoot, type DiscoveryOptions, type Engine } from './engine.js';
 import { containerExit } from './exit-status.js';
 import { watchContainerExits } from './exits.js';
 import { labAddresses } from './addresses.js';
+import { EngineReachRecord } from './reach.js';
 import { containerSpec, LABELS, type ContainerSpec } from './container-spec.js';
 import { CONTAINER_DATA_DIR, containerName, networkName, volumeName } from './placement.js';
 import { HELD_MARKER, HOLD_SIGNAL, RESUME_SIGNAL, runsUnderRunner } from './runner.js';
@@ -62,6 +63,7 @@ const ignoreNotFound = (error: unknown) => {
 export class DockerRuntime implements Runtime {
   readonly name = 'docker' as const;
   private engine?: Promise<FoundEngine>;
+  private readonly reach = new EngineReachRecord();
   /** Builds run one at a time: services of a lab start in parallel and share base images. */
   private builds: Promise<unknown> = Promise.resolve();
   /** Each image is built or checked once per runtime, so all services of a lab run the same build. */
@@ -80,7 +82,7 @@ export class DockerRuntime implements Runtime {
   private readonly subnets = new Map<string, Promise<{ Subnet?: string; Gateway?: string }>>();
 
   constructor(private readonly options: DockerRuntimeOptions = {}) {
-    if (options.docker) this.engine = Promise.resolve({ docker: options.docker });
+    if (options.docker) this.engine = Promise.resolve(this.watched({ docker: options.docker }));
   }
 
   docker(): Promise<Docker> {
@@ -89,11 +91,24 @@ export class DockerRuntime implements Runtime {
 
   private found(): Promise<FoundEngine> {
     // a failed search is not kept: the engine may be started after the control plane
-    this.engine ??= discoverEngine(this.options.discovery).catch((error: unknown) => {
-      this.engine = undefined;
-      throw error;
-    });
+    this.engine ??= discoverEngine(this.options.discovery).then(
+      (engine) => this.watched(engine),
+      (error: unknown) => {
+        this.engine = undefined;
+        this.reach.record(error);
+        throw error;
+      },
+    );
     return this.engine;
+  }
+
+  private watched(engine: FoundEngine): FoundEngine {
+    onEachCall(engine.docker, (error) => this.reach.record(error, engine.address));
+    return engine;
+  }
+
+  engineReach(): EngineReach | undefined {
+    return this.reach.current;
   }
 
   imageFor(kind: string, recipe: ImageId): string {
