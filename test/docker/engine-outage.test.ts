@@ -1,6 +1,6 @@
 // A docker lab whose container engine stops answering (Podman's service gone) while one of its
 // services dies, seen through a control plane as a user sees it: its events, GET /labs/{name} and
-// `reglab status`. The control plane reaches the engine through a proxy of its socket (DOCKER_HOST),
+// `reglab status` and its dashboard. The control plane reaches the engine through a proxy of its socket (DOCKER_HOST),
 // which the test cuts and restores; the service is killed through the engine itself, as a crash
 // would end it.
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -14,6 +14,8 @@ import type { LabEvent } from '../../control-plane/src/lab/events.js';
 import { discoverEngine } from '../../control-plane/src/runtimes/docker/engine.js';
 import { containerName } from '../../control-plane/src/runtimes/docker/placement.js';
 import { waitFor } from '../../lib/wait.js';
+import type { Page } from 'playwright-core';
+import { chromiumForSuite } from '../support/chromium.js';
 import { reglabIn } from '../support/cli.js';
 import { collectEvents } from '../support/control-plane.js';
 import { startSocketProxy, type Proxy } from '../support/proxy.js';
@@ -31,6 +33,8 @@ describe('a docker lab whose container engine stops answering', () => {
   let proxy: Proxy;
   let plane: RunningControlPlane;
   let feed: ReturnType<typeof collectEvents>;
+  let page: Page;
+  const browser = chromiumForSuite();
   const call = async (method: string, path: string) => (await fetch(`${plane.url}${path}`, { method })).json();
   const indexer = async () => (await call('GET', `/labs/${LAB}`)).services.find((service: { name: string }) => service.name === 'indexer');
 
@@ -47,6 +51,9 @@ describe('a docker lab whose container engine stops answering', () => {
     const up = await reglab('up');
     expect(up.code, up.stdout + up.stderr).toBe(0);
     feed = collectEvents(`${plane.url}/labs/${LAB}/events`);
+    page = await browser.newPage();
+    await page.goto(`${plane.url}/?lab=${LAB}`);
+    await page.locator('#live[data-live="true"]').waitFor({ timeout: 20_000 });
   });
 
   afterAll(async () => {
@@ -60,7 +67,7 @@ describe('a docker lab whose container engine stops answering', () => {
     expect(await labLeftovers(docker, LAB)).toEqual({ containers: [], networks: [], volumes: [] });
   });
 
-  it('says so in its events, its status and `reglab status`, keeps a dead service restarting uncounted against max_restarts, and starts it once the engine is back', async () => {
+  it('says so in its events, its status, `reglab status` and the dashboard, keeps a dead service restarting uncounted against max_restarts, and starts it once the engine is back', async () => {
     await proxy.cut();
     await docker.getContainer(containerName(LAB, 'indexer')).kill();
 
@@ -82,6 +89,8 @@ describe('a docker lab whose container engine stops answering', () => {
     expect(status.code).toBe(1);
     expect(status.stdout).toMatch(/container engine: not answering since \S+ \(the lab's containers run on; none can be started, stopped or restarted until it answers\): the container engine at unix:\/\/\S+engine\.sock does not answer/);
     expect(status.stdout).toMatch(/indexer\s+indexer\s+restarting/);
+    await page.locator('#notice', { hasText: /does not answer .* Since .*, the lab's containers run on but none can be started, stopped or restarted\./ }).waitFor({ timeout: 20_000 });
+    await page.locator('#activity li', { hasText: ENGINE_DOWN }).first().waitFor({ timeout: 20_000 });
 
     await proxy.restore();
     await waitFor(async () => (await indexer()).status === 'ready', { timeoutMs: 90_000, intervalMs: 200, what: 'the indexer ready again once the engine answers' });
@@ -91,5 +100,7 @@ describe('a docker lab whose container engine stops answering', () => {
     const after = await reglab('status');
     expect(after.code, after.stdout).toBe(0);
     expect(after.stdout).not.toContain('container engine');
+    await page.locator('#activity li', { hasText: 'the container engine answers again' }).waitFor({ timeout: 20_000 });
+    await page.locator('#notice').waitFor({ state: 'hidden', timeout: 20_000 });
   });
 });

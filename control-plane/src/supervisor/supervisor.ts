@@ -267,7 +267,7 @@ export class Supervisor {
         } catch (error) {
           engineDown = isEngineUnavailable(error);
           if (engineDown) Object.assign(service, uncounted);
-          reason = `restart failed: ${describeError(error).split('\n')[0]}`;
+          reason = `restart failed: ${describeError(error).split('\n')[0].replace(/\.$/, '')}`;
         }
       }
     } finally {
