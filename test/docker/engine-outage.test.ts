@@ -46,7 +46,7 @@ describe('a docker lab whose container engine stops answering', () => {
     process.env.DOCKER_HOST = `unix://${socket}`;
     mkdirSync(join(folder, '.reglab'));
     plane = await startControlPlane({ home: join(folder, '.reglab') });
-    const yaml = stringify({ name: LAB, runtime: 'docker', indexer: { enabled: true }, nodes: [], supervision: { max_restarts: 1, probe_interval_seconds: 1, unhealthy_after: 1 } });
+    const yaml = stringify({ name: LAB, runtime: 'docker', indexer: { enabled: true }, nodes: [], supervision: { max_restarts: 1, probe_interval_seconds: 60, unhealthy_after: 1 } });
     writeFileSync(join(folder, 'lab.yaml'), yaml);
     const up = await reglab('up');
     expect(up.code, up.stdout + up.stderr).toBe(0);
@@ -67,14 +67,23 @@ describe('a docker lab whose container engine stops answering', () => {
     expect(await labLeftovers(docker, LAB)).toEqual({ containers: [], networks: [], volumes: [] });
   });
 
-  it('says so in its events, its status, `reglab status` and the dashboard, keeps a dead service restarting uncounted against max_restarts, and starts it once the engine is back', async () => {
+  it('says so in its events, its status, `reglab status` and the dashboard, sees a service killed meanwhile at once, keeps it restarting uncounted against max_restarts, and starts it once the engine is back', async () => {
+    // the supervisor's liveness check has inspected the indexer's container once (every 2 s): it knows its process
+    const indexerContainer = docker.getContainer(containerName(LAB, 'indexer'));
+    const inspected = new RegExp(`GET \\S*/containers/${(await indexerContainer.inspect()).Id}/json`);
+    await waitFor(async () => inspected.test(proxy.sent()), { timeoutMs: 10_000, intervalMs: 50, what: "the control plane's liveness check of the indexer" });
     await proxy.cut();
-    await docker.getContainer(containerName(LAB, 'indexer')).kill();
+    await indexerContainer.kill();
 
     const engineEvents = () => feed.events.filter((event): event is Extract<LabEvent, { type: 'engine' }> => event.type === 'engine');
     await waitFor(async () => engineEvents().length > 0, { timeoutMs: 20_000, intervalMs: 100, what: 'an event saying the engine does not answer' });
     expect(engineEvents()[0]).toMatchObject({ lab: LAB, answering: false, address: `unix://${socket}` });
     expect(engineEvents()[0].message).toMatch(ENGINE_DOWN);
+
+    // probes every 60 s: what sees the death within seconds is the liveness check, from the container's process
+    const restarting = () => feed.events.find((event) => event.type === 'service' && event.service === 'indexer' && event.status === 'restarting');
+    await waitFor(async () => restarting() !== undefined, { timeoutMs: 10_000, intervalMs: 100, what: 'the indexer seen dead while the engine does not answer' });
+    expect((restarting() as { message: string }).message).toMatch(/^indexer stopped running: its process is gone; restarting \(restart 1\)/);
 
     // max_restarts 1: a third attempt is one the limit would not have allowed
     const attempts = () => feed.events.filter((event) => event.type === 'service' && event.service === 'indexer' && event.status === 'restarting' && ENGINE_DOWN.test(event.message ?? ''));

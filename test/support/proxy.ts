@@ -5,6 +5,8 @@ import { rmSync } from 'node:fs';
 import net from 'node:net';
 
 export interface Proxy {
+  /** What clients have sent through it so far (its last 256 KiB): a test waits for a request it knows the app makes. */
+  sent(): string;
   /** Drops every open connection and stops listening: a new one is refused (a socket's file is gone). */
   cut(): Promise<void>;
   restore(): Promise<void>;
@@ -15,8 +17,11 @@ export interface TcpProxy extends Proxy {
   port: number;
 }
 
+const SENT_KEPT = 256 * 1024;
+
 function proxyTo(target: net.NetConnectOpts) {
   const sockets = new Set<net.Socket>();
+  let sent = '';
   let server: net.Server | undefined;
   const listen = (at: net.ListenOptions) => new Promise<net.Server>((resolve, reject) => {
     const next = net.createServer((client) => {
@@ -26,6 +31,9 @@ function proxyTo(target: net.NetConnectOpts) {
         s.on('close', () => sockets.delete(s));
         s.on('error', () => { client.destroy(); upstream.destroy(); });
       }
+      client.on('data', (chunk: Buffer) => {
+        sent = (sent + chunk.toString('latin1')).slice(-SENT_KEPT);
+      });
       client.pipe(upstream).pipe(client);
     });
     next.once('error', reject);
@@ -36,13 +44,13 @@ function proxyTo(target: net.NetConnectOpts) {
     if (!server?.listening) return resolve();
     server.close(() => resolve());
   });
-  return { listen, stop };
+  return { listen, stop, sent: () => sent };
 }
 
 export async function startTcpProxy(targetPort: number): Promise<TcpProxy> {
   const proxy = proxyTo({ port: targetPort, host: '127.0.0.1' });
   const { port } = (await proxy.listen({ port: 0, host: '127.0.0.1' })).address() as net.AddressInfo;
-  return { port, cut: proxy.stop, restore: async () => { await proxy.listen({ port, host: '127.0.0.1' }); }, close: proxy.stop };
+  return { port, sent: proxy.sent, cut: proxy.stop, restore: async () => { await proxy.listen({ port, host: '127.0.0.1' }); }, close: proxy.stop };
 }
 
 /** Listens on the Unix socket `path` and passes everything to the one at `targetPath`. */
@@ -53,5 +61,5 @@ export async function startSocketProxy(targetPath: string, path: string): Promis
     await proxy.listen({ path });
   };
   await listen();
-  return { cut: proxy.stop, restore: listen, close: proxy.stop };
+  return { sent: proxy.sent, cut: proxy.stop, restore: listen, close: proxy.stop };
 }

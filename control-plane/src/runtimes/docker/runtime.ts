@@ -7,11 +7,12 @@ import { waitFor } from '../../../../lib/wait.js';
 import { RECIPES } from '../../images/catalog.js';
 import type { ImageId } from '../../images/types.js';
 import { buildImages, missingImageMessage, type ImageMap } from '../../images/build.js';
-import { ImageUnavailableError, type EngineReach, type ExitStatus, type LabHandleInfo, type Runtime, type RuntimeHandle, type ServiceLocation, type StartRequest } from '../types.js';
+import { ImageUnavailableError, isEngineUnavailable, type EngineReach, type ExitStatus, type LabHandleInfo, type Runtime, type RuntimeHandle, type ServiceLocation, type StartRequest } from '../types.js';
 import { discoverEngine, onEachCall, socketOwnedByRoot, type DiscoveryOptions, type Engine } from './engine.js';
 import { containerExit } from './exit-status.js';
 import { watchContainerExits } from './exits.js';
 import { labAddresses } from './addresses.js';
+import { runsInContainer } from './local-process.js';
 import { EngineReachRecord } from './reach.js';
 import { containerSpec, LABELS, type ContainerSpec } from './container-spec.js';
 import { CONTAINER_DATA_DIR, containerName, networkName, volumeName } from './placement.js';
@@ -78,6 +79,11 @@ export class DockerRuntime implements Runtime {
    * credentials from there every 50 ms, and each inspect costs the engine as much as this process.
    */
   private readonly volumeFolders = new Map<string, string>();
+  /**
+   * The first process of each running container, where this machine sees it: whether a container
+   * still runs is told from it while the engine does not answer.
+   */
+  private readonly localPids = new Map<string, number>();
   /** Each lab network's subnet and gateway, asked once. */
   private readonly subnets = new Map<string, Promise<{ Subnet?: string; Gateway?: string }>>();
 
@@ -283,11 +289,18 @@ export class DockerRuntime implements Runtime {
   }
 
   async isAlive(handle: RuntimeHandle): Promise<boolean> {
-    const docker = await this.docker();
+    const id = containerId(handle);
     try {
-      return (await docker.getContainer(containerId(handle)).inspect()).State.Running;
+      const { State } = await (await this.docker()).getContainer(id).inspect();
+      if (!State.Running) this.localPids.delete(id);
+      else if (State.Pid && this.localPids.get(id) !== State.Pid && (await runsInContainer(State.Pid, id))) this.localPids.set(id, State.Pid);
+      return State.Running;
     } catch (error) {
+      const pid = this.localPids.get(id);
+      // a service killed while the engine is away is seen dead at once, not only when its probe fails
+      if (isEngineUnavailable(error) && pid !== undefined) return runsInContainer(pid, id);
       ignoreNotFound(error);
+      this.localPids.delete(id);
       return false;
     }
   }
