@@ -7,7 +7,7 @@ import { LabSession } from './lab/session.js';
 import { setStatus, type LabState, type LabStatus, type ServiceState } from './lab/state.js';
 import { tearDown } from './lab/tear-down.js';
 import { runtimeOptionsFor } from './runtimes/select.js';
-import type { RuntimeOptions } from './runtimes/types.js';
+import { isEngineUnavailable, type RuntimeOptions } from './runtimes/types.js';
 import { parseLabSpec } from './spec/parse.js';
 import type { LabSpec } from './spec/types.js';
 import type { StateStore } from './store.js';
@@ -199,19 +199,35 @@ export class LabManager {
       }
       if (lab.status !== 'ready' && lab.status !== 'degraded') continue;
       const runtimeOptions = await runtimeOptionsFor(lab.runtime);
-      const dead: ServiceState[] = [];
+      const toRestart: { service: ServiceState; reason: string }[] = [];
       for (const service of Object.values(lab.services)) {
-        if (service.status !== 'ready' || !service.handle || (await runtimeOptions.runtime.isAlive(service.handle))) continue;
+        if (service.status === 'restarting') {
+          toRestart.push({ service, reason: `${service.name} was being restarted when the last control plane ended` });
+          continue;
+        }
+        if (service.status !== 'ready' || !service.handle || (await this.seemsAlive(runtimeOptions, service))) continue;
         setStatus(service, 'failed', 'no longer running (found when the control plane restarted)');
-        dead.push(service);
+        toRestart.push({ service, reason: `${service.name} was no longer running when the control plane restarted` });
       }
-      if (dead.length > 0) lab.status = 'degraded';
+      if (toRestart.length > 0) lab.status = 'degraded';
       const session = new LabSession(lab, runtimeOptions, this.controlPlaneUrl(lab.runtime));
       await session.reattach();
       await this.supervise(session);
-      for (const service of dead) void this.running.get(lab.name)!.supervisor.recover(service);
+      for (const { service, reason } of toRestart) void this.running.get(lab.name)!.supervisor.recover(service, reason);
     }
     await this.store.save();
+  }
+
+  /**
+   * Whether a service still runs; an engine that does not answer cannot tell (Podman stopped): the
+   * control plane starts all the same, says that the engine does not answer, and its supervisor
+   * finds out once it does.
+   */
+  private seemsAlive(runtimeOptions: RuntimeOptions, service: ServiceState): Promise<boolean> {
+    return runtimeOptions.runtime.isAlive(service.handle!).catch((error: unknown) => {
+      if (isEngineUnavailable(error)) return true;
+      throw error;
+    });
   }
 
   async waitForBringUps(): Promise<void> {

@@ -3,9 +3,11 @@
 // `reglab status` and its dashboard. The control plane reaches the engine through a proxy of its socket (DOCKER_HOST),
 // which the test cuts and restores; the service is killed through the engine itself, as a crash
 // would end it.
+import { execFile } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
 import type Docker from 'dockerode';
 import { stringify } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,13 +18,28 @@ import { containerName } from '../../control-plane/src/runtimes/docker/placement
 import { waitFor } from '../../lib/wait.js';
 import type { Page } from 'playwright-core';
 import { chromiumForSuite } from '../support/chromium.js';
-import { reglabIn } from '../support/cli.js';
+import { reglabIn, type CliResult } from '../support/cli.js';
 import { collectEvents } from '../support/control-plane.js';
 import { startSocketProxy, type Proxy } from '../support/proxy.js';
 import { engine, labLeftovers, uniqueLab } from './support.js';
 
 const LAB = uniqueLab('eng');
 const ENGINE_DOWN = /the container engine at unix:\/\/\S+engine\.sock does not answer .*scripts\/podman-setup\.sh/;
+
+/**
+ * `reglab ARGS` where Podman's socket is hidden (a mount namespace with an empty /run/podman), as
+ * on a machine whose Podman service is stopped: a control plane it starts finds no engine at all.
+ */
+async function reglabWithoutPodman(folder: string, ...args: string[]): Promise<CliResult> {
+  const command = ['--mount', 'sh', '-c', 'mount -t tmpfs tmpfs /run/podman && exec "$@"', 'sh', process.execPath, resolve('bin/reglab.js'), ...args];
+  try {
+    const { stdout, stderr } = await promisify(execFile)('unshare', command, { cwd: folder, env: { ...process.env, REGLAB_HOME: join(folder, '.reglab') }, timeout: 120_000 });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const failed = error as CliResult;
+    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
+  }
+}
 
 describe('a docker lab whose container engine stops answering', () => {
   const folder = mkdtempSync(join(tmpdir(), 'reglab-engine-outage-'));
@@ -32,11 +49,20 @@ describe('a docker lab whose container engine stops answering', () => {
   let docker: Docker;
   let proxy: Proxy;
   let plane: RunningControlPlane;
+  let planeStopped = false;
   let feed: ReturnType<typeof collectEvents>;
   let page: Page;
   const browser = chromiumForSuite();
   const call = async (method: string, path: string) => (await fetch(`${plane.url}${path}`, { method })).json();
   const indexer = async () => (await call('GET', `/labs/${LAB}`)).services.find((service: { name: string }) => service.name === 'indexer');
+
+  /** The indexer's container, once the supervisor's liveness check (every 2 s) has inspected it: it knows its process. */
+  const indexerSeenByLiveness = async () => {
+    const container = docker.getContainer(containerName(LAB, 'indexer'));
+    const inspected = new RegExp(`GET \\S*/containers/${(await container.inspect()).Id}/json`);
+    await waitFor(async () => inspected.test(proxy.sent()), { timeoutMs: 10_000, intervalMs: 50, what: "the control plane's liveness check of the indexer" });
+    return container;
+  };
 
   beforeAll(async () => {
     chmodSync(folder, 0o755);
@@ -46,7 +72,7 @@ describe('a docker lab whose container engine stops answering', () => {
     process.env.DOCKER_HOST = `unix://${socket}`;
     mkdirSync(join(folder, '.reglab'));
     plane = await startControlPlane({ home: join(folder, '.reglab') });
-    const yaml = stringify({ name: LAB, runtime: 'docker', indexer: { enabled: true }, nodes: [], supervision: { max_restarts: 1, probe_interval_seconds: 60, unhealthy_after: 1 } });
+    const yaml = stringify({ name: LAB, runtime: 'docker', indexer: { enabled: true }, nodes: [], supervision: { max_restarts: 2, probe_interval_seconds: 60, unhealthy_after: 1 } });
     writeFileSync(join(folder, 'lab.yaml'), yaml);
     const up = await reglab('up');
     expect(up.code, up.stdout + up.stderr).toBe(0);
@@ -59,8 +85,9 @@ describe('a docker lab whose container engine stops answering', () => {
   afterAll(async () => {
     feed?.stop();
     await proxy?.restore().catch(() => undefined);
-    if (plane) await call('DELETE', `/labs/${LAB}?volumes=true`).catch(() => undefined);
-    await plane?.stop();
+    if (plane && !planeStopped) await plane.stop();
+    // by a control plane of its own, as a user would (the one in this process must not be asked to shut down: it ends its process)
+    await reglab('down', '--volumes');
     await proxy?.close();
     process.env.DOCKER_HOST = dockerHost;
     rmSync(folder, { recursive: true, force: true });
@@ -68,10 +95,7 @@ describe('a docker lab whose container engine stops answering', () => {
   });
 
   it('says so in its events, its status, `reglab status` and the dashboard, sees a service killed meanwhile at once, keeps it restarting uncounted against max_restarts, and starts it once the engine is back', async () => {
-    // the supervisor's liveness check has inspected the indexer's container once (every 2 s): it knows its process
-    const indexerContainer = docker.getContainer(containerName(LAB, 'indexer'));
-    const inspected = new RegExp(`GET \\S*/containers/${(await indexerContainer.inspect()).Id}/json`);
-    await waitFor(async () => inspected.test(proxy.sent()), { timeoutMs: 10_000, intervalMs: 50, what: "the control plane's liveness check of the indexer" });
+    const indexerContainer = await indexerSeenByLiveness();
     await proxy.cut();
     await indexerContainer.kill();
 
@@ -85,7 +109,7 @@ describe('a docker lab whose container engine stops answering', () => {
     await waitFor(async () => restarting() !== undefined, { timeoutMs: 10_000, intervalMs: 100, what: 'the indexer seen dead while the engine does not answer' });
     expect((restarting() as { message: string }).message).toMatch(/^indexer stopped running: its process is gone; restarting \(restart 1\)/);
 
-    // max_restarts 1: a third attempt is one the limit would not have allowed
+    // max_restarts 2: a third attempt is one the limit would not have allowed
     const attempts = () => feed.events.filter((event) => event.type === 'service' && event.service === 'indexer' && event.status === 'restarting' && ENGINE_DOWN.test(event.message ?? ''));
     await waitFor(async () => attempts().length >= 3, { timeoutMs: 60_000, intervalMs: 100, what: 'three restarts of the indexer the engine did not answer' });
     const lab = await call('GET', `/labs/${LAB}`);
@@ -96,7 +120,7 @@ describe('a docker lab whose container engine stops answering', () => {
 
     const status = await reglab('status');
     expect(status.code).toBe(1);
-    expect(status.stdout).toMatch(/container engine: not answering since \S+ \(the lab's containers run on; none can be started, stopped or restarted until it answers\): the container engine at unix:\/\/\S+engine\.sock does not answer/);
+    expect(status.stdout, status.stderr).toMatch(/container engine: not answering since \S+ \(the lab's containers run on; none can be started, stopped or restarted until it answers\): the container engine at unix:\/\/\S+engine\.sock does not answer/);
     expect(status.stdout).toMatch(/indexer\s+indexer\s+restarting/);
     await page.locator('#notice', { hasText: /does not answer .* Since .*, the lab's containers run on but none can be started, stopped or restarted\./ }).waitFor({ timeout: 20_000 });
     await page.locator('#activity li', { hasText: ENGINE_DOWN }).first().waitFor({ timeout: 20_000 });
@@ -111,5 +135,32 @@ describe('a docker lab whose container engine stops answering', () => {
     expect(after.stdout).not.toContain('container engine');
     await page.locator('#activity li', { hasText: 'the container engine answers again' }).waitFor({ timeout: 20_000 });
     await page.locator('#notice').waitFor({ state: 'hidden', timeout: 20_000 });
+  });
+
+  it('a control plane started while the engine does not answer starts all the same, says so, and takes the lab back once it answers', async () => {
+    const indexerContainer = await indexerSeenByLiveness();
+    const restarts = (await indexer()).restarts;
+    await proxy.cut();
+    await indexerContainer.kill();
+    await waitFor(async () => (await indexer()).status === 'restarting', { timeoutMs: 10_000, intervalMs: 100, what: 'the indexer seen dead' });
+    feed.stop();
+    await page.close();
+    await plane.stop();
+    planeStopped = true;
+
+    const status = await reglabWithoutPodman(folder, 'status');
+    expect(status.code, status.stderr).toBe(1);
+    expect(status.stderr).toContain('starting it again');
+    expect(status.stdout, status.stderr).toMatch(/container engine: not answering since \S+ .*: no Docker Engine API answers \(tried unix:\/\/\S+engine\.sock \(no socket\), .*unix:\/\/\/run\/podman\/podman\.sock \(no socket\)\)/);
+    expect(status.stdout).toMatch(/indexer\s+indexer\s+restarting/);
+    expect(status.stdout).toMatch(/chain\s+btcd\s+ready/);
+
+    await proxy.restore();
+    const json = async () => JSON.parse((await reglab('status', '--json')).stdout);
+    await waitFor(async () => (await json()).services.find((service: { name: string }) => service.name === 'indexer').status === 'ready', { timeoutMs: 90_000, intervalMs: 500, what: 'the indexer ready again once the engine answers' });
+    const lab = await json();
+    expect(lab.engine).toMatchObject({ answering: true, address: `unix://${socket}` });
+    expect(lab.services.find((service: { name: string }) => service.name === 'indexer').restarts).toBe(restarts + 1);
+    expect((await reglab('status')).code).toBe(0);
   });
 });

@@ -14,7 +14,7 @@ import type { LabState } from './state.js';
 
 /** Live connections of the control plane to one lab: its chain node, its wallet, its nodes. */
 export class LabSession implements LabAccess {
-  readonly credentials = new Credentials();
+  readonly credentials: Credentials;
   /** The lab's blocks, which a restarted chain node is given back. */
   readonly chainJournal: ChainJournal;
   readonly runtime: RuntimeOptions['runtime'];
@@ -33,6 +33,7 @@ export class LabSession implements LabAccess {
     readonly controlPlaneUrl?: string,
   ) {
     this.runtime = runtimeOptions.runtime;
+    this.credentials = new Credentials((lab.credentials ??= {}));
     this.host = runtimeOptions.hostPlacement(lab);
     this.chainJournal = new ChainJournal(join(lab.dir, 'chain-blocks.journal'));
   }
@@ -43,7 +44,7 @@ export class LabSession implements LabAccess {
 
   get chain(): RpcChainDriver {
     const madeFrom = this.credentials.get(CHAIN_SERVICE);
-    if (this.chainDriver?.madeFrom !== madeFrom) {
+    if (!this.chainDriver || this.chainDriver.madeFrom !== madeFrom) {
       this.chainDriver?.driver.close();
       this.chainDriver = { madeFrom, driver: new BtcdDriver(chainRpcFor(this, this.host)) };
       this.wallet = undefined;

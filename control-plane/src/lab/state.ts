@@ -61,6 +61,8 @@ export interface LabState extends LabLayout {
   assets?: Record<string, string>;
   /** The snapshot the lab was restored from or last saved: what `reglab reset` goes back to. */
   snapshot?: string;
+  /** What the control plane read from the services (certificates, macaroons), by service: lab/credentials.ts. */
+  credentials?: Record<string, Record<string, string>>;
 }
 
 export function setStatus(service: ServiceState, status: ServiceStatus, error?: string): void {

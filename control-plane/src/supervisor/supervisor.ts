@@ -209,9 +209,9 @@ export class Supervisor {
     if (service.restartPolicy !== 'no') await this.restart(service, `unhealthy: ${reason}`);
   }
 
-  /** A service found dead when the control plane re-attached: restarted by its policy like any crash. */
-  recover(service: ServiceState): Promise<void> {
-    return this.fail(service, undefined, `${service.name} was no longer running when the control plane restarted`);
+  /** A service found dead, or left restarting, when the control plane re-attached: restarted by its policy like any crash. */
+  recover(service: ServiceState, reason: string): Promise<void> {
+    return this.fail(service, undefined, reason);
   }
 
   /** A watched service that is gone: report it, then restart it if its policy says so. */
