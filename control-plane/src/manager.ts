@@ -126,6 +126,7 @@ export class LabManager {
   async whilePaused<T>(name: string, statuses: LabStatus[], work: (lab: LabState, options: LabDriverOptions) => Promise<{ session: LabSession; result: T }>): Promise<T> {
     const lab = this.get(name);
     if (this.bringUps.has(name) || !statuses.includes(lab.status)) throw conflict('LAB_NOT_READY', `lab "${name}" is ${this.bringUps.has(name) ? 'busy (starting, or a snapshot is being taken)' : lab.status}: wait until it is ${statuses.join(' or ')}`);
+    await this.checkEngine(lab);
     lab.status = 'stopping';
     const done = (async () => {
       await this.release(name);
@@ -173,11 +174,18 @@ export class LabManager {
   async remove(name: string, options: { volumes: boolean }): Promise<void> {
     const lab = this.get(name);
     await this.bringUps.get(name);
+    await this.checkEngine(lab);
     await this.release(name);
     const { runtime } = await runtimeOptionsFor(lab.runtime);
     await tearDown(lab, runtime, { volumes: options.volumes, onEvent: this.emit });
     delete this.store.labs[name];
     await this.store.save();
+  }
+
+  /** A docker lab whose container engine does not answer is refused (503) before anything of it stops. */
+  private async checkEngine(lab: LabState): Promise<void> {
+    const { runtime } = await runtimeOptionsFor(lab.runtime);
+    await runtime.checkEngine?.();
   }
 
   private async release(name: string): Promise<void> {

@@ -94,7 +94,7 @@ describe('a docker lab whose container engine stops answering', () => {
     expect(await labLeftovers(docker, LAB)).toEqual({ containers: [], networks: [], volumes: [] });
   });
 
-  it('says so in its events, its status, `reglab status` and the dashboard, sees a service killed meanwhile at once, keeps it restarting uncounted against max_restarts, and starts it once the engine is back', async () => {
+  it('says so in its events, its status, `reglab status` and the dashboard, sees a service killed meanwhile at once, keeps it restarting uncounted against max_restarts, refuses to take the lab down, and starts it once the engine is back', async () => {
     const indexerContainer = await indexerSeenByLiveness();
     await proxy.cut();
     await indexerContainer.kill();
@@ -117,6 +117,12 @@ describe('a docker lab whose container engine stops answering', () => {
     expect(lab.engine.message).toMatch(ENGINE_DOWN);
     expect(await indexer()).toMatchObject({ status: 'restarting', restarts: 0 });
     expect(feed.events.filter((event) => event.type === 'service' && event.service === 'indexer' && event.status === 'failed')).toEqual([]);
+
+    // taking the lab down needs the engine: refused, with nothing changed
+    const down = await fetch(`${plane.url}/labs/${LAB}?volumes=true`, { method: 'DELETE' });
+    expect(down.status).toBe(503);
+    expect((await down.json()).error).toMatchObject({ code: 'CONTAINER_ENGINE_UNAVAILABLE', message: expect.stringMatching(ENGINE_DOWN) });
+    expect((await call('GET', `/labs/${LAB}`)).status).toBe('degraded');
 
     const status = await reglab('status');
     expect(status.code).toBe(1);

@@ -14,7 +14,8 @@ export const invoiceParams = { type: 'object', required: ['name', 'node', 'hash'
 export const answer = (description: string) => ({ description, ...anyObject });
 
 /** The errors a route on a lab answers: unknown lab (404), lab not ready (409), a node failing (502). */
-export const labErrors = errorResponses(401, 404, 409, 502);
+/** 503: a docker lab's container engine does not answer (CONTAINER_ENGINE_UNAVAILABLE). */
+export const labErrors = errorResponses(401, 404, 409, 502, 503);
 
 export const createLabBody = {
   type: 'object',

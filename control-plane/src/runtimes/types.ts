@@ -109,6 +109,11 @@ export interface Runtime {
    * undefined before its first call. Optional: the process runtime has no engine.
    */
   engineReach?(): EngineReach | undefined;
+  /**
+   * Throws ENGINE_UNAVAILABLE unless the runtime's container engine answers now: what takes a
+   * lab's services down asks first, to be refused with nothing changed rather than left half done.
+   */
+  checkEngine?(): Promise<void>;
   /** A file a service wrote in its data folder (a certificate, a macaroon), by its path inside that folder. */
   readServiceFile(service: ServiceLocation, relativePath: string): Promise<Buffer>;
   /** The last `lines` lines of a service's output. */

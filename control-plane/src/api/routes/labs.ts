@@ -36,7 +36,7 @@ export function labRoutes(app: FastifyInstance, { manager, jobs, restarted }: Ap
       summary: 'Stop every service and remove the lab',
       params: labParams,
       querystring: { type: 'object', additionalProperties: false, properties: { volumes: { type: 'boolean', default: false } } },
-      response: { 200: answer('{ name, status: stopped }'), ...errorResponses(401, 404) },
+      response: { 200: answer('{ name, status: stopped }'), ...errorResponses(401, 404, 503) },
     },
   }, async (request) => {
     await manager.remove(request.params.name, { volumes: request.query.volumes });

@@ -117,6 +117,10 @@ export class DockerRuntime implements Runtime {
     return this.reach.current;
   }
 
+  async checkEngine(): Promise<void> {
+    await (await this.docker()).ping();
+  }
+
   imageFor(kind: string, recipe: ImageId): string {
     return this.options.images?.[kind] ?? RECIPES[recipe].ref;
   }
