@@ -3,7 +3,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bringUpLab, startTestControlPlane, type TestControlPlane } from '../support/control-plane.js';
-import { launchChromium } from '../support/chromium.js';
+import { launchChromium, openPage } from '../support/chromium.js';
 
 const LAB = `name: dash-assets
 nodes:
@@ -26,8 +26,7 @@ describe('dashboard: the assets of rgb nodes', () => {
     await bringUpLab(cp, LAB, 'dash-assets');
     browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    await page.goto(`${cp.plane.url}/?lab=dash-assets`);
-    await page.locator('#live[data-live="true"]').waitFor({ timeout: UI_MS });
+    await openPage(page, `${cp.plane.url}/?lab=dash-assets`, '#live[data-live="true"]', UI_MS);
   });
   afterAll(async () => {
     await browser?.close();

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildControlPlaneApp } from '../../control-plane/src/api/app.js';
 import { startControlPlane, type RunningControlPlane } from '../../control-plane/src/daemon.js';
 import { waitFor } from '../../lib/wait.js';
-import { launchChromium } from '../support/chromium.js';
+import { launchChromium, openPage } from '../support/chromium.js';
 
 const LAB = readFileSync('lab.yaml', 'utf8').replace(/^name: default$/m, 'name: dash');
 // docs/dashboard.md shows these: REGLAB_SCREENSHOTS=docs/images npx vitest run test/dashboard renews
@@ -62,8 +62,7 @@ describe('dashboard on the default lab', () => {
     }, { timeoutMs: 180_000, what: 'lab dash to be ready', stopOn: (error) => String(error).includes('"failed"') });
     browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    await page.goto(`${plane.url}/?lab=dash`);
-    await page.locator('#live[data-live="true"]').waitFor({ timeout: UI_MS });
+    await openPage(page, `${plane.url}/?lab=dash`, '#live[data-live="true"]', UI_MS);
   });
 
   afterAll(async () => {

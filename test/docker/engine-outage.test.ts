@@ -3,11 +3,9 @@
 // `reglab status` and its dashboard. The control plane reaches the engine through a proxy of its socket (DOCKER_HOST),
 // which the test cuts and restores; the service is killed through the engine itself, as a crash
 // would end it.
-import { execFile } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { promisify } from 'node:util';
+import { join } from 'node:path';
 import type Docker from 'dockerode';
 import { stringify } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -17,8 +15,8 @@ import { discoverEngine } from '../../control-plane/src/runtimes/docker/engine.j
 import { containerName } from '../../control-plane/src/runtimes/docker/placement.js';
 import { waitFor } from '../../lib/wait.js';
 import type { Page } from 'playwright-core';
-import { chromiumForSuite } from '../support/chromium.js';
-import { reglabIn, type CliResult } from '../support/cli.js';
+import { chromiumForSuite, openPage } from '../support/chromium.js';
+import { CLI, reglabIn, runIn } from '../support/cli.js';
 import { collectEvents } from '../support/control-plane.js';
 import { startSocketProxy, type Proxy } from '../support/proxy.js';
 import { engine, labLeftovers, uniqueLab } from './support.js';
@@ -30,16 +28,8 @@ const ENGINE_DOWN = /the container engine at unix:\/\/\S+engine\.sock does not a
  * `reglab ARGS` where Podman's socket is hidden (a mount namespace with an empty /run/podman), as
  * on a machine whose Podman service is stopped: a control plane it starts finds no engine at all.
  */
-async function reglabWithoutPodman(folder: string, ...args: string[]): Promise<CliResult> {
-  const command = ['--mount', 'sh', '-c', 'mount -t tmpfs tmpfs /run/podman && exec "$@"', 'sh', process.execPath, resolve('bin/reglab.js'), ...args];
-  try {
-    const { stdout, stderr } = await promisify(execFile)('unshare', command, { cwd: folder, env: { ...process.env, REGLAB_HOME: join(folder, '.reglab') }, timeout: 120_000 });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const failed = error as CliResult;
-    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
-  }
-}
+const reglabWithoutPodman = (folder: string, ...args: string[]) =>
+  runIn(folder, 'unshare', ['--mount', 'sh', '-c', 'mount -t tmpfs tmpfs /run/podman && exec "$@"', 'sh', process.execPath, CLI, ...args]);
 
 describe('a docker lab whose container engine stops answering', () => {
   const folder = mkdtempSync(join(tmpdir(), 'reglab-engine-outage-'));
@@ -78,8 +68,7 @@ describe('a docker lab whose container engine stops answering', () => {
     expect(up.code, up.stdout + up.stderr).toBe(0);
     feed = collectEvents(`${plane.url}/labs/${LAB}/events`);
     page = await browser.newPage();
-    await page.goto(`${plane.url}/?lab=${LAB}`);
-    await page.locator('#live[data-live="true"]').waitFor({ timeout: 20_000 });
+    await openPage(page, `${plane.url}/?lab=${LAB}`, '#live[data-live="true"]', 20_000);
   });
 
   afterAll(async () => {

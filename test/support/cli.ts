@@ -5,7 +5,8 @@ import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 
 const run = promisify(execFile);
-const cli = resolve('bin/reglab.js');
+/** The CLI as users run it. */
+export const CLI = resolve('bin/reglab.js');
 
 export interface CliResult {
   code: number;
@@ -13,15 +14,18 @@ export interface CliResult {
   stderr: string;
 }
 
+/** `file ARGS...` run in `folder` with the REGLAB_HOME of that folder (`folder/.reglab`), its exit code kept. */
+export async function runIn(folder: string, file: string, args: string[]): Promise<CliResult> {
+  try {
+    const { stdout, stderr } = await run(file, args, { cwd: folder, env: { ...process.env, REGLAB_HOME: join(folder, '.reglab') }, timeout: 180_000 });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const failed = error as CliResult;
+    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
+  }
+}
+
 /** A runner of `reglab ARGS...` in the folder `folder()` names (read at each call, it may be made later). */
 export function reglabIn(folder: () => string): (...args: string[]) => Promise<CliResult> {
-  return async (...args) => {
-    try {
-      const { stdout, stderr } = await run(process.execPath, [cli, ...args], { cwd: folder(), env: { ...process.env, REGLAB_HOME: join(folder(), '.reglab') }, timeout: 180_000 });
-      return { code: 0, stdout, stderr };
-    } catch (error) {
-      const failed = error as CliResult;
-      return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
-    }
-  };
+  return (...args) => runIn(folder(), process.execPath, [CLI, ...args]);
 }
