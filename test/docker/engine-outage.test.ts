@@ -1,12 +1,13 @@
 // A docker lab whose container engine stops answering (Podman's service gone) while one of its
-// services dies, seen through a control plane as a user sees it: its events, GET /labs/{name} and
-// `reglab status` and its dashboard. The control plane reaches the engine through a proxy of its socket (DOCKER_HOST),
-// which the test cuts and restores; the service is killed through the engine itself, as a crash
-// would end it.
+// services dies, seen through a control plane as a user sees it: its events, GET /labs/{name},
+// `reglab status` and its dashboard; then a control plane started while the engine is away. The
+// control plane reaches the engine through a proxy of its socket (DOCKER_HOST), which the test
+// cuts and restores; the service is killed through the engine itself, as a crash would end it.
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type Docker from 'dockerode';
+import type { Page } from 'playwright-core';
 import { stringify } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startControlPlane, type RunningControlPlane } from '../../control-plane/src/daemon.js';
@@ -14,7 +15,6 @@ import type { LabEvent } from '../../control-plane/src/lab/events.js';
 import { discoverEngine } from '../../control-plane/src/runtimes/docker/engine.js';
 import { containerName } from '../../control-plane/src/runtimes/docker/placement.js';
 import { waitFor } from '../../lib/wait.js';
-import type { Page } from 'playwright-core';
 import { chromiumForSuite, openPage } from '../support/chromium.js';
 import { CLI, reglabIn, runIn } from '../support/cli.js';
 import { collectEvents } from '../support/control-plane.js';
