@@ -16,7 +16,7 @@ const UNREACHED = new Set(['ECONNREFUSED', 'EHOSTUNREACH', 'EHOSTDOWN', 'ENETUNR
  * come while it reloads (at every start or stop of a container on any network); glibc then waits
  * 5 s a try and server, and the lookup, in libuv's thread pool, is waited for even by process.exit:
  * an indexer stopped just after the lab's other containers outlived its 15 s stop timeout and was
- * killed (docs/benchmarks.md, Snapshots).
+ * killed (docs/benchmarks-log.md, Snapshots).
  */
 class AddressCache {
   private readonly addresses = new Map<string, LookupAddress[]>();

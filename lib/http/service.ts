@@ -34,7 +34,7 @@ const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 /**
  * A route's validator or serializer, compiled when the route is first asked rather than as the
  * service starts: Ajv and fast-json-stringify compiling every route took about a fifth of a
- * service's start, on the path of a lab's bring-up (docs/benchmarks.md). Fastify reads a failed
+ * service's start, on the path of a lab's bring-up (docs/benchmarks-log.md, Snapshots). Fastify reads a failed
  * validation's `errors` off the function it was given.
  */
 function compiledOnFirstUse<Result>(compile: () => (data: unknown) => Result): (data: unknown) => Result {

@@ -8,7 +8,7 @@ import { lightningDir, lightningRequire as lightning } from './package.js';
 // for each file that imports it) for every connection (~29 MiB RSS for one, 46 for three), though a
 // client calls two or three of the services. The same clients are made here from the same files and
 // options (those of ln-service's `lightning` package), each service's on first use, and each file
-// parsed once per process for all the connections that use it (docs/benchmarks.md, memory; the
+// parsed once per process for all the connections that use it (docs/benchmarks-log.md, Memory; the
 // clients' equality with proto-loader's: test/lightning/lnd-clients.unit.test.ts).
 interface ProtoType {
   fromObject(object: object): unknown;

@@ -17,7 +17,7 @@ export function lndRpc<Response>(lnd: AuthenticatedLnd, service: keyof Authentic
  * in each of its address types. ln-service's getChainBalance and getPendingChainBalance each ask
  * lnd for every account instead: lnd then lists the accounts of all its key scopes, its own key
  * families included, deriving their keys, 0.38 s of its CPU on the first call after a start (4 to
- * 13 ms for the default account; docs/benchmarks.md, snapshots). Accounts imported with
+ * 13 ms for the default account; docs/benchmarks-log.md, Snapshots). Accounts imported with
  * ImportAccount (watch-only) are not counted.
  */
 export async function getDefaultAccountBalance(lnd: AuthenticatedLnd): Promise<{ confirmedSat: number; unconfirmedSat: number }> {

@@ -9,7 +9,7 @@ const SERVICE_NODE_FLAGS = ['--max-semi-space-size=1'];
 /**
  * For a process whose requests are few (the control plane, a faucet): V8's heuristics that favour
  * size over speed as well, 4 to 15 MiB less each; not for a service under load, whose CPU per request
- * it raises by about a quarter (the wallet server: docs/benchmarks.md, memory). And no optimizing
+ * it raises by about a quarter (the wallet server: docs/benchmarks-log.md, Memory). And no optimizing
  * compiler (TurboFan): its code, and the pages of the node binary it runs from, cost 7 to 10 MiB
  * more in each of those processes, and a lab's bring-up through them is no slower without it.
  */

@@ -57,7 +57,7 @@ export function lndLaunch(placement: Placement, settings: LndSettings): LaunchSp
       '--debuglevel=info',
     ],
     // a heap 1.5x its live data rather than 2x: a few MiB less per node, at a little more GC
-    // work (docs/benchmarks.md, memory; a soft memory limit instead slowed bring-up)
+    // work (docs/benchmarks-log.md, Memory; a soft memory limit instead slowed bring-up)
     env: { GOGC: '50' },
   };
 }
