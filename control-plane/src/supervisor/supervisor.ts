@@ -42,9 +42,12 @@ export class Supervisor {
   /** A death was announced while a liveness pass ran: run another one right after it. */
   private recheck = false;
   private unwatchExits?: () => void;
+  private unwatchBlocks?: () => void;
   private probing = false;
   /** Chores on the chain node under way (onChain). */
   private readonly chainChores = new Set<string>();
+  /** Chores asked for again while they ran. */
+  private readonly chainChoresAgain = new Set<string>();
   private stopped = false;
   /** What the lab last heard of its container engine (docker), to tell when that changes. */
   private engineSeen?: EngineReach;
@@ -61,10 +64,13 @@ export class Supervisor {
   start(): void {
     const liveness = this.options.livenessIntervalMs ?? (this.lab.runtime === 'process' ? 1_000 : 2_000);
     const probes = this.lab.spec.supervision.probe_interval_seconds * 1_000;
+    const chain = this.lab.services[CHAIN_SERVICE];
+    this.unwatchBlocks = chain && kindDefinition(chain.kind).watchBlocks?.(this.session, { onBlock: () => void this.recordChain(), onConnected: () => void this.recordChain() });
     this.timers = [
       setInterval(() => void this.checkLiveness(), liveness),
       setInterval(() => void this.checkProbes(), probes),
-      setInterval(() => void this.recordChain(), liveness),
+      // told of each block, the journal is also brought up to date at each probe, in case a notification was lost
+      setInterval(() => void this.recordChain(), this.unwatchBlocks ? probes : liveness),
       setInterval(() => void this.freshenChainTip(), tipCheckIntervalMs(this.lab.spec.mining.max_tip_age_seconds)),
     ];
     for (const timer of this.timers) timer.unref();
@@ -80,6 +86,7 @@ export class Supervisor {
     for (const timer of this.timers) clearInterval(timer);
     this.timers = [];
     this.unwatchExits?.();
+    this.unwatchBlocks?.();
     await Promise.all(this.restarting);
   }
 
@@ -144,7 +151,7 @@ export class Supervisor {
 
   /**
    * Journals the blocks the control plane did not mine itself (the faucet's own on docker, a
-   * user's `generate` over RPC) within a liveness interval; its own are journaled as it mines them.
+   * user's `generate` over RPC) as the chain node tells of them; its own are journaled as it mines them.
    */
   private recordChain(): Promise<void> {
     return this.onChain('journal', () => this.session.recordChain());
@@ -159,17 +166,23 @@ export class Supervisor {
   }
 
   /**
-   * Runs a chore on the chain node, one of each kind at a time. Not while the node is being
+   * Runs a chore on the chain node, one of each kind at a time: asked again while it runs, it runs
+   * once more after (a block told of meanwhile is journaled then). Not while the node is being
    * restarted: it is given the journal's blocks, and a fresh tip, then.
    */
   private async onChain(chore: string, work: () => Promise<void>): Promise<void> {
-    const chain = this.lab.services[CHAIN_SERVICE];
-    if (this.chainChores.has(chore) || this.stopped || chain?.status !== 'ready' || this.busy.has(CHAIN_SERVICE)) return;
+    if (this.chainChores.has(chore)) {
+      this.chainChoresAgain.add(chore);
+      return;
+    }
     this.chainChores.add(chore);
     try {
-      await work();
-    } catch {
-      // the chain node is down or busy: its liveness check and probe report that
+      do {
+        this.chainChoresAgain.delete(chore);
+        const chain = this.lab.services[CHAIN_SERVICE];
+        if (this.stopped || chain?.status !== 'ready' || this.busy.has(CHAIN_SERVICE)) return;
+        await work().catch(() => undefined); // the chain node is down or busy: its liveness check and probe report that
+      } while (this.chainChoresAgain.has(chore));
     } finally {
       this.chainChores.delete(chore);
     }

@@ -6,6 +6,7 @@ import type { Placement } from '../../runtimes/types.js';
 import { regtestKey } from '../../wallet/keys.js';
 import { writeCredentialFile } from '../credential-files.js';
 import type { KindDefinition, LabAccess } from '../types.js';
+import { watchBtcdBlocks } from './block-notifications.js';
 import { BTCD_RPC_CERT_FILE, btcdLaunch } from './launch.js';
 
 export const CHAIN_SERVICE = 'chain';
@@ -48,6 +49,7 @@ export const btcd: KindDefinition = {
     writeCredentialFile(certFile, access.credentials.require(service.name, 'certPem'));
     return { rpc: `https://${access.host.reach(service.name, 'rpc')}`, p2p: access.host.reach(service.name, 'p2p'), rpcUser: access.lab.secrets.chainRpcUser, rpcCert: certFile };
   },
+  watchBlocks: (access, handlers) => watchBtcdBlocks(() => chainRpcFor(access, access.host), handlers),
   async credentials(access, service) {
     return {
       rpcUrl: `https://${access.host.reach(service.name, 'rpc')}`,
