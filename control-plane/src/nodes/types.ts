@@ -73,15 +73,12 @@ export interface KindDefinition {
   flush?(access: LabAccess, service: ServiceState): Promise<void>;
   /** Lightning kinds: the environment a lab service (the wallet server) uses to reach the node. */
   clientEnv?(access: LabAccess, name: string, placement: Placement): Record<string, string>;
-  /** Chain kinds: tells of each block the node connects or disconnects as it does; answers how to stop. The supervisor asks the node every second otherwise. */
-  watchBlocks?(access: LabAccess, handlers: BlockWatchHandlers): () => void;
-}
-
-export interface BlockWatchHandlers {
-  /** A block was connected or disconnected. */
-  onBlock(): void;
-  /** The watch (again) hears of every block from now on: what came before may have been missed. */
-  onConnected(): void;
+  /**
+   * Chain kinds: calls `onChange` as the node connects or disconnects a block, and each time the
+   * watch starts hearing of every block again (what came before it may have been missed); answers
+   * how to stop. The supervisor asks the node every second otherwise.
+   */
+  watchBlocks?(access: LabAccess, onChange: () => void): () => void;
 }
 
 /** The signal that ends a service of this kind whose data is about to be replaced (a reset). */

@@ -65,7 +65,7 @@ export class Supervisor {
     const liveness = this.options.livenessIntervalMs ?? (this.lab.runtime === 'process' ? 1_000 : 2_000);
     const probes = this.lab.spec.supervision.probe_interval_seconds * 1_000;
     const chain = this.lab.services[CHAIN_SERVICE];
-    this.unwatchBlocks = chain && kindDefinition(chain.kind).watchBlocks?.(this.session, { onBlock: () => void this.recordChain(), onConnected: () => void this.recordChain() });
+    this.unwatchBlocks = chain && kindDefinition(chain.kind).watchBlocks?.(this.session, () => void this.recordChain());
     this.timers = [
       setInterval(() => void this.checkLiveness(), liveness),
       setInterval(() => void this.checkProbes(), probes),

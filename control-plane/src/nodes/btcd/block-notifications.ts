@@ -1,6 +1,5 @@
 import WebSocket from 'ws';
 import type { ChainRpcConfig } from '../../../../lib/chain/types.js';
-import type { BlockWatchHandlers } from '../types.js';
 
 const FIRST_RETRY_MS = 1_000;
 const LAST_RETRY_MS = 10_000;
@@ -11,13 +10,13 @@ const SUBSCRIBE_ID = 1;
 /**
  * btcd's notifications of each block it connects or disconnects, over its websocket RPC
  * (`notifyblocks`). Asking btcd every second instead costs a TLS handshake a call (btcd closes
- * every HTTP connection after its answer): about half of an idle control plane's CPU. The
- * connection ends when the node does; it is made again, one second after the first failure, then
- * less often up to every ten seconds, and `onConnected` runs once btcd has taken each
- * subscription, so the caller catches up with what it did not hear meanwhile. `config` is asked at
+ * every HTTP connection after its answer): about half of an idle control plane's CPU. `onChange`
+ * runs at each notification, and once btcd has taken each subscription, so that the caller catches
+ * up with what it did not hear before. The connection ends when the node does; it is made again,
+ * one second after the first failure, then less often up to every ten seconds. `config` is asked at
  * each connection: a restarted node may have a new certificate.
  */
-export function watchBtcdBlocks(config: () => ChainRpcConfig, handlers: BlockWatchHandlers): () => void {
+export function watchBtcdBlocks(config: () => ChainRpcConfig, onChange: () => void): () => void {
   let socket: WebSocket | undefined;
   let retry: NodeJS.Timeout | undefined;
   let retryMs = FIRST_RETRY_MS;
@@ -37,6 +36,7 @@ export function watchBtcdBlocks(config: () => ChainRpcConfig, handlers: BlockWat
     socket = opened;
     let answered = true;
     const pings = setInterval(() => {
+      if (opened.readyState !== WebSocket.OPEN) return;
       if (!answered) return opened.terminate();
       answered = false;
       opened.ping();
@@ -49,8 +49,8 @@ export function watchBtcdBlocks(config: () => ChainRpcConfig, handlers: BlockWat
     });
     opened.on('message', (data) => {
       const message = parse(data.toString());
-      if (typeof message?.method === 'string' && BLOCK_NOTIFICATION.test(message.method)) handlers.onBlock();
-      else if (message?.id === SUBSCRIBE_ID && !message.error) handlers.onConnected();
+      const notified = typeof message?.method === 'string' && BLOCK_NOTIFICATION.test(message.method);
+      if (notified || (message?.id === SUBSCRIBE_ID && !message.error)) onChange();
     });
     opened.on('error', () => undefined); // 'close' follows
     opened.on('close', () => {

@@ -49,7 +49,7 @@ export const btcd: KindDefinition = {
     writeCredentialFile(certFile, access.credentials.require(service.name, 'certPem'));
     return { rpc: `https://${access.host.reach(service.name, 'rpc')}`, p2p: access.host.reach(service.name, 'p2p'), rpcUser: access.lab.secrets.chainRpcUser, rpcCert: certFile };
   },
-  watchBlocks: (access, handlers) => watchBtcdBlocks(() => chainRpcFor(access, access.host), handlers),
+  watchBlocks: (access, onChange) => watchBtcdBlocks(() => chainRpcFor(access, access.host), onChange),
   async credentials(access, service) {
     return {
       rpcUrl: `https://${access.host.reach(service.name, 'rpc')}`,
