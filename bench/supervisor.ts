@@ -39,17 +39,20 @@ async function killAndRecover(): Promise<{ seenMs: number; servingMs: number }> 
 const cp = await startTestControlPlane();
 try {
   await bringUpLab(cp, defaultLabYaml(LAB), LAB);
-  const pids = Object.values(cp.plane.manager.get(LAB).services).flatMap((service) => (service.handle?.runtime === 'process' ? [service.handle.pid] : []));
+  // asked again for each window: the wallet server killed between them runs as another process
+  const processes = () => Object.entries(cp.plane.manager.get(LAB).services).flatMap(([name, service]) => (service.handle?.runtime === 'process' ? [{ name, pid: service.handle.pid }] : []));
   const measure = async () => {
+    const services = processes();
     const plane = process.cpuUsage();
-    const lab = pids.reduce((sum, pid) => sum + cpuSecondsOf(pid), 0);
+    const before = services.map(({ pid }) => cpuSecondsOf(pid));
     await sleep(seconds * 1000);
     const planeUsed = process.cpuUsage(plane);
-    return { plane: (planeUsed.user + planeUsed.system) / 1e6 / seconds, lab: (pids.reduce((sum, pid) => sum + cpuSecondsOf(pid), 0) - lab) / seconds };
+    const byService = services.map(({ name, pid }, i) => ({ name, share: (cpuSecondsOf(pid) - before[i]!) / seconds }));
+    return { plane: (planeUsed.user + planeUsed.system) / 1e6 / seconds, lab: byService.reduce((sum, { share }) => sum + share, 0), byService };
   };
   const percent = (share: number) => `${(share * 100).toFixed(2)} % of one core`;
   await sleep(10_000); // the lab settles after its bring-up
-  console.log(`default lab (${pids.length} services), ${seconds} s windows, load ${loadavg().map((load) => load.toFixed(2)).join(' ')}`);
+  console.log(`default lab (${processes().length} services), ${seconds} s windows, load ${loadavg().map((load) => load.toFixed(2)).join(' ')}`);
   const watched = await measure();
   const recovery = await killAndRecover();
   await cp.plane.manager.supervisor(LAB).stop();
@@ -57,6 +60,7 @@ try {
   console.log(`supervisor running: control plane ${percent(watched.plane)}, lab processes ${percent(watched.lab)}`);
   console.log(`supervisor stopped: control plane ${percent(unwatched.plane)}, lab processes ${percent(unwatched.lab)}`);
   console.log(`the supervisor's cost: ${percent(watched.plane - unwatched.plane)} in the control plane, ${percent(watched.lab - unwatched.lab)} in the probed services`);
+  console.log(`each service, supervisor stopped: ${unwatched.byService.map(({ name, share }) => `${name} ${(share * 100).toFixed(2)} %`).join(', ')}`);
   console.log(`wallet server killed with SIGKILL: shown not ready after ${recovery.seenMs} ms, serving again after ${recovery.servingMs} ms`);
 } finally {
   await cp.stop();

@@ -1,63 +1,14 @@
-import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { Agent as HttpAgent, request as httpRequest } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { createSecureContext } from 'node:tls';
-import type { LookupFunction } from 'node:net';
+import { nodeAddresses } from './node-addresses.js';
 import { ChainRpcError, type ChainRpcConfig } from './types.js';
-
-/** Errors of a connection that never reached the node (its address may have changed). */
-const UNREACHED = new Set(['ECONNREFUSED', 'EHOSTUNREACH', 'EHOSTDOWN', 'ENETUNREACH', 'ETIMEDOUT']);
-
-/**
- * The node's address, looked up once and kept until a connection to it fails (its container was
- * started again, perhaps at another address). btcd closes its connection after every answer, so
- * without this each call of a client polling it (the indexer, 4 times a second) asked DNS. In a
- * docker lab on Podman the node's name is answered by aardvark-dns, which drops the queries that
- * come while it reloads (at every start or stop of a container on any network); glibc then waits
- * 5 s a try and server, and the lookup, in libuv's thread pool, is waited for even by process.exit:
- * an indexer stopped just after the lab's other containers outlived its 15 s stop timeout and was
- * killed (docs/benchmarks-log.md, Snapshots).
- */
-class AddressCache {
-  private readonly addresses = new Map<string, LookupAddress[]>();
-
-  readonly lookup: LookupFunction = (hostname, options, callback) => {
-    const reply = (addresses: LookupAddress[]) => {
-      const wanted = options.family === 4 || options.family === 6 ? addresses.filter((a) => a.family === options.family) : addresses;
-      if (wanted.length === 0) {
-        const error = Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND', hostname });
-        if (options.all) callback(error, []);
-        else callback(error, '', 0);
-      } else if (options.all) callback(null, wanted);
-      else callback(null, wanted[0]!.address, wanted[0]!.family);
-    };
-    const known = this.addresses.get(hostname);
-    if (known) {
-      process.nextTick(reply, known);
-      return;
-    }
-    dnsLookup(hostname, { all: true, hints: options.hints }, (error, addresses) => {
-      if (error) {
-        if (options.all) callback(error, []);
-        else callback(error, '', 0);
-        return;
-      }
-      if (addresses.length > 0) this.addresses.set(hostname, addresses);
-      reply(addresses);
-    });
-  };
-
-  forget(): void {
-    this.addresses.clear();
-  }
-}
 
 /** A JSON-RPC 1.0 client (bitcoind and btcd dialect) over HTTP or HTTPS with basic auth. */
 export class JsonRpcClient {
   private readonly url: URL;
   private readonly auth: string;
   private readonly agent: HttpAgent;
-  private readonly addresses = new AddressCache();
   private nextId = 0;
 
   constructor(private readonly config: ChainRpcConfig) {
@@ -67,8 +18,8 @@ export class JsonRpcClient {
     // the certificate, setting the ciphers), and btcd closes each connection after its answer. That
     // was a sixth of the busy time in a CPU profile of an idle indexer, which polls every 250 ms.
     this.agent = this.url.protocol === 'https:'
-      ? new HttpsAgent({ keepAlive: true, maxSockets: 8, secureContext: createSecureContext({ ca: config.tlsCertPem }), lookup: this.addresses.lookup })
-      : new HttpAgent({ keepAlive: true, maxSockets: 8, lookup: this.addresses.lookup });
+      ? new HttpsAgent({ keepAlive: true, maxSockets: 8, secureContext: createSecureContext({ ca: config.tlsCertPem }), lookup: nodeAddresses.lookup })
+      : new HttpAgent({ keepAlive: true, maxSockets: 8, lookup: nodeAddresses.lookup });
   }
 
   async call<T>(method: string, params: unknown[] = []): Promise<T> {
@@ -136,7 +87,7 @@ export class JsonRpcClient {
       );
       req.on('timeout', () => req.destroy(new Error(`${this.config.kind} RPC timed out at ${this.config.url}`)));
       req.on('error', (error: NodeJS.ErrnoException) => {
-        if (error.code === undefined || UNREACHED.has(error.code)) this.addresses.forget();
+        nodeAddresses.forgetAfter(this.url.hostname, error);
         reject(error);
       });
       req.end(body);

@@ -230,4 +230,25 @@ describe('indexer following a real btcd', () => {
     client = await connectNpmElectrum(indexer.port);
     expect(await client.request('server.ping')).toMatchObject({ result: null });
   });
+
+  it("hears of a payment and a block from btcd's notices, with no poll due for ten minutes", async () => {
+    client.close();
+    await indexer.close();
+    indexer = await startIndexer({ ...config(), pollMs: 600_000 });
+    client = await connectNpmElectrum(indexer.port);
+    const address = newAddress();
+    const hash = electrumHash(address);
+    await client.request('blockchain.scripthash.subscribe', [hash]);
+    await client.request('blockchain.headers.subscribe');
+    // fund and mineBlocks go to btcd's RPC, not through the indexer, which therefore has no reason to look
+    const { txid } = await fund(regtest.session, { address, amountSat: 250_000n, confirm: false });
+    await waitFor(async () => client.notifications('blockchain.scripthash.subscribe').some(([h]) => h === hash), { timeoutMs: 10_000, what: 'a status notification for the payment' });
+    expect(await client.request('blockchain.scripthash.get_mempool', [hash])).toEqual([{ tx_hash: txid, height: 0, fee: expect.any(Number) }]);
+    const { height } = await mineBlocks(regtest.session, 1);
+    await waitFor(async () => (client.notifications('blockchain.headers.subscribe').at(-1)?.[0] as { height?: number } | undefined)?.height === height, {
+      timeoutMs: 10_000,
+      what: `a headers notification for height ${height}`,
+    });
+    expect(await client.request('blockchain.scripthash.get_balance', [hash])).toEqual({ confirmed: 250_000, unconfirmed: 0 });
+  });
 });

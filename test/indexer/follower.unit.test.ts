@@ -6,6 +6,7 @@ import { waitFor } from '../../lib/wait.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { IndexerConfig } from '../../services/indexer/src/config.js';
 import { sha256d, toDisplayHex } from '../../services/indexer/src/hashes.js';
+import { NOTIFIED_POLL_MS, type ChainNotices } from '../../services/indexer/src/follower.js';
 import { startIndexer, type RunningIndexer } from '../../services/indexer/src/indexer.js';
 import { FakeChain, electrumScriptHash, p2wpkhScript, spend } from './fake-chain.js';
 import { connectLineClient, type LineClient } from './rpc-line-client.js';
@@ -197,6 +198,29 @@ describe('indexer on a staged chain', () => {
     down = false;
     await indexer.follower.poke();
     expect(indexer.height()).toBe(1);
+  });
+
+  it("follows the node's notices between its rare polls, and polls at its usual pace once they are lost", async () => {
+    client.close();
+    await indexer.close();
+    let changed = () => {};
+    let lost = () => {};
+    let subscribed = true;
+    const notices: ChainNotices = (onChange, onLost) => {
+      [changed, lost] = [onChange, onLost];
+      return { subscribed: () => subscribed, stop: () => undefined };
+    };
+    indexer = await startIndexer({ ...config(), pollMs: 50 }, { driver: chain.asDriver(), notices });
+    expect(indexer.height()).toBe(0);
+    // heard of: the next poll is NOTIFIED_POLL_MS away
+    chain.mineTo(alice);
+    changed();
+    await waitFor(async () => indexer.height() === 1, { timeoutMs: NOTIFIED_POLL_MS / 2, what: 'the notified block indexed' });
+    // not heard of, the notices lost: the follower polls every 50 ms again
+    chain.mineTo(alice);
+    subscribed = false;
+    lost();
+    await waitFor(async () => indexer.height() === 2, { timeoutMs: NOTIFIED_POLL_MS / 2, what: 'the block indexed by a poll' });
   });
 
   it('waits for a restarted node that is being given its blocks back, instead of unwinding to it', async () => {

@@ -22,10 +22,20 @@ export interface FollowerEvents {
 const BATCH_BLOCKS = 100;
 /** Batches fetched ahead of the one being applied, so applying never waits on the node. */
 const BATCHES_AHEAD = 2;
+/**
+ * How often the follower asks the node while it hears the node's notices: only for what comes with
+ * no notice (a transaction leaving the mempool by expiry or eviction).
+ */
+export const NOTIFIED_POLL_MS = 5_000;
+
+/** A node's notices of its changes (blocks, mempool transactions), as lib/chain/btcd-notifications.ts gives them. */
+export type ChainNotices = (onChange: () => void, onLost: () => void) => { subscribed(): boolean; stop(): void };
 
 /**
- * Follows the node by polling: new blocks, reorgs (unwinding to the fork point) and the mempool.
- * Every step runs in one serial loop, so the index is never written by two steps at once.
+ * Follows the node: new blocks, reorgs (unwinding to the fork point) and the mempool. A step runs at
+ * each of the node's notices when it gives them, and at every poll: every `pollMs`, or every
+ * NOTIFIED_POLL_MS while the notices are heard. Every step runs in one serial loop, so the index is
+ * never written by two steps at once.
  */
 export class ChainFollower extends EventEmitter<FollowerEvents> {
   private timer: NodeJS.Timeout | undefined;
@@ -34,6 +44,7 @@ export class ChainFollower extends EventEmitter<FollowerEvents> {
   private rerun = false;
   /** The last sync error, so a node that is down is reported once, not at every poll. */
   private failure: string | undefined;
+  private watch: ReturnType<ChainNotices> | undefined;
 
   constructor(
     private readonly driver: ChainDriver,
@@ -41,17 +52,27 @@ export class ChainFollower extends EventEmitter<FollowerEvents> {
     private readonly mempool: Mempool,
     private readonly log: Logger,
     private readonly pollMs: number,
+    private readonly notices?: ChainNotices,
   ) {
     super();
   }
 
   start(): void {
     this.stopped = false;
+    this.watch = this.notices?.(
+      () => {
+        if (!this.stopped) void this.poke();
+      },
+      () => {
+        if (!this.running) this.schedule(this.pollMs);
+      },
+    );
     this.schedule(0);
   }
 
   async stop(): Promise<void> {
     this.stopped = true;
+    this.watch?.stop();
     clearTimeout(this.timer);
     await this.running;
   }
@@ -88,7 +109,7 @@ export class ChainFollower extends EventEmitter<FollowerEvents> {
       } while (this.rerun && !this.stopped);
     })().finally(() => {
       this.running = undefined;
-      this.schedule(this.pollMs);
+      this.schedule(this.watch?.subscribed() ? NOTIFIED_POLL_MS : this.pollMs);
     });
     return this.running;
   }

@@ -1,7 +1,8 @@
+import { watchBtcd } from '../../../lib/chain/btcd-notifications.js';
 import { createChainDriver } from '../../../lib/chain/from-env.js';
-import type { ChainDriver } from '../../../lib/chain/types.js';
+import type { ChainDriver, ChainRpcConfig } from '../../../lib/chain/types.js';
 import type { IndexerConfig } from './config.js';
-import { ChainFollower } from './follower.js';
+import { ChainFollower, type ChainNotices } from './follower.js';
 import { createLogger } from './log.js';
 import { Mempool } from './mempool.js';
 import { ScriptHashQueries } from './queries.js';
@@ -33,8 +34,19 @@ async function firstCatchUp(follower: ChainFollower): Promise<void> {
 }
 
 export interface IndexerOptions {
-  /** A driver to use instead of one made from `config.chain` (tests, benches); it is not closed. */
+  /**
+   * A driver to use instead of one made from `config.chain` (tests, benches); it is not closed, and
+   * the follower polls it rather than hear `config.chain`'s notices.
+   */
   driver?: ChainDriver;
+  /** The notices of the node behind `driver` (tests). */
+  notices?: ChainNotices;
+}
+
+/** The node's notices, where its kind gives them: btcd's websocket notifications of blocks and mempool transactions. */
+function noticesOf(chain: ChainRpcConfig): ChainNotices | undefined {
+  if (chain.kind !== 'btcd') return undefined;
+  return (onChange, onLost) => watchBtcd(() => chain, onChange, { transactions: true, onLost });
 }
 
 /** Opens the index, starts following the node and serves the Electrum protocol. */
@@ -45,7 +57,7 @@ export async function startIndexer(config: IndexerConfig, options: IndexerOption
   const store = await IndexStore.open(config.dataDir);
   const mempool = new Mempool();
   const queries = new ScriptHashQueries(store, mempool);
-  const follower = new ChainFollower(driver, store, mempool, log, config.pollMs);
+  const follower = new ChainFollower(driver, store, mempool, log, config.pollMs, options.notices ?? (ownDriver && noticesOf(config.chain)));
   const server = new ElectrumServer(
     { store, queries, driver, pokeFollower: () => follower.poke(), banner: config.banner },
     store,

@@ -1,12 +1,12 @@
 // btcd, the lab's chain node (service "chain").
 import { join } from 'node:path';
+import { watchBtcd } from '../../../../lib/chain/btcd-notifications.js';
 import type { ChainRpcConfig } from '../../../../lib/chain/types.js';
 import { freshenChainTip } from '../../lab/chain-tip.js';
 import type { Placement } from '../../runtimes/types.js';
 import { regtestKey } from '../../wallet/keys.js';
 import { writeCredentialFile } from '../credential-files.js';
 import type { KindDefinition, LabAccess } from '../types.js';
-import { watchBtcdBlocks } from './block-notifications.js';
 import { BTCD_RPC_CERT_FILE, btcdLaunch } from './launch.js';
 
 export const CHAIN_SERVICE = 'chain';
@@ -49,7 +49,7 @@ export const btcd: KindDefinition = {
     writeCredentialFile(certFile, access.credentials.require(service.name, 'certPem'));
     return { rpc: `https://${access.host.reach(service.name, 'rpc')}`, p2p: access.host.reach(service.name, 'p2p'), rpcUser: access.lab.secrets.chainRpcUser, rpcCert: certFile };
   },
-  watchBlocks: (access, onChange) => watchBtcdBlocks(() => chainRpcFor(access, access.host), onChange),
+  watchBlocks: (access, onChange) => watchBtcd(() => chainRpcFor(access, access.host), onChange).stop,
   async credentials(access, service) {
     return {
       rpcUrl: `https://${access.host.reach(service.name, 'rpc')}`,
