@@ -5,7 +5,7 @@ import { bringUp, newLabState, type LabDriverOptions } from './lab/bring-up.js';
 import type { LabEvent } from './lab/events.js';
 import { LabSession } from './lab/session.js';
 import { setStatus, type LabState, type LabStatus, type ServiceState } from './lab/state.js';
-import { tearDown } from './lab/tear-down.js';
+import { forgetLab, tearDown } from './lab/tear-down.js';
 import { runtimeOptionsFor } from './runtimes/select.js';
 import { isEngineUnavailable, type RuntimeOptions } from './runtimes/types.js';
 import { parseLabSpec } from './spec/parse.js';
@@ -170,16 +170,28 @@ export class LabManager {
     await this.onLabReady(session.lab);
   }
 
-  /** Stops every service of the lab and removes its folder and state. */
-  async remove(name: string, options: { volumes: boolean }): Promise<void> {
+  /**
+   * Stops every service of the lab and removes its folder and state. A docker lab whose container
+   * engine does not answer is refused, unless `force`: then it is forgotten (its folder and state
+   * removed, nothing asked of the engine), and what it left in the engine is returned, described.
+   */
+  async remove(name: string, options: { volumes: boolean; force?: boolean }): Promise<{ leftInEngine?: string }> {
     const lab = this.get(name);
     await this.bringUps.get(name);
-    await this.checkEngine(lab);
-    await this.release(name);
     const { runtime } = await runtimeOptionsFor(lab.runtime);
-    await tearDown(lab, runtime, { volumes: options.volumes, onEvent: this.emit });
+    const engineGone = await runtime.checkEngine?.().then(
+      () => false,
+      (error: unknown) => {
+        if (options.force && isEngineUnavailable(error)) return true;
+        throw error;
+      },
+    );
+    await this.release(name);
+    if (engineGone) forgetLab(lab, this.emit);
+    else await tearDown(lab, runtime, { volumes: options.volumes, onEvent: this.emit });
     delete this.store.labs[name];
     await this.store.save();
+    return engineGone ? { leftInEngine: runtime.leftInEngine?.({ name: lab.name, dir: lab.dir }) } : {};
   }
 
   /** A docker lab whose container engine does not answer is refused (503) before anything of it stops. */

@@ -3,7 +3,7 @@
 // `reglab status` and its dashboard; then a control plane started while the engine is away. The
 // control plane reaches the engine through a proxy of its socket (DOCKER_HOST), which the test
 // cuts and restores; the service is killed through the engine itself, as a crash would end it.
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type Docker from 'dockerode';
@@ -75,8 +75,9 @@ describe('a docker lab whose container engine stops answering', () => {
     feed?.stop();
     await proxy?.restore().catch(() => undefined);
     if (plane && !planeStopped) await plane.stop();
-    // by a control plane of its own, as a user would (the one in this process must not be asked to shut down: it ends its process)
-    await reglab('down', '--volumes');
+    // by a control plane of its own, as a user would (the one in this process must not be asked to shut down: it ends its process);
+    // --force with an engine that answers takes the lab down as without it: nothing may be left (below)
+    await reglab('down', '--volumes', '--force');
     await proxy?.close();
     process.env.DOCKER_HOST = dockerHost;
     rmSync(folder, { recursive: true, force: true });
@@ -157,5 +158,32 @@ describe('a docker lab whose container engine stops answering', () => {
     expect(lab.engine).toMatchObject({ answering: true, address: `unix://${socket}` });
     expect(lab.services.find((service: { name: string }) => service.name === 'indexer').restarts).toBe(restarts + 1);
     expect((await reglab('status')).code).toBe(0);
+  });
+
+  it('`reglab down --force` forgets a lab whose engine does not answer, says what it leaves there, and the next up of that lab on the engine removes it', async () => {
+    const ids = async () => (await docker.listContainers({ all: true, filters: { label: [`reglab.lab=${LAB}`] } })).map((container) => container.Id);
+    const before = await labLeftovers(docker, LAB);
+    const idsBefore = await ids();
+    expect(before.containers.length).toBeGreaterThan(0);
+    await proxy.cut();
+    const refused = await reglab('down', '--volumes');
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toMatch(ENGINE_DOWN);
+
+    const forced = await reglab('down', '--volumes', '--force');
+    expect(forced.code, forced.stderr).toBe(0);
+    expect(forced.stdout).toMatch(new RegExp(`lab ${LAB} is forgotten: its container engine does not answer; its containers, network and volumes on unix://\\S+engine\\.sock \\(label reglab\\.lab=${LAB}\\) stay there`));
+    expect(existsSync(join(folder, '.reglab', 'labs', LAB))).toBe(false);
+    expect(await labLeftovers(docker, LAB)).toEqual(before); // the engine itself was not asked anything
+
+    await proxy.restore();
+    const status = await reglab('status');
+    expect(status.code).not.toBe(0);
+    expect(status.stderr).toMatch(/no lab is up/);
+    const up = await reglab('up');
+    expect(up.code, up.stdout + up.stderr).toBe(0);
+    const after = await labLeftovers(docker, LAB);
+    expect(after.containers.sort()).toEqual(before.containers.sort());
+    expect((await ids()).filter((id) => idsBefore.includes(id))).toEqual([]);
   });
 });

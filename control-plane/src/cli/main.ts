@@ -113,7 +113,8 @@ program.command('up').description('bring a lab up and wait until it is ready')
 
 program.command('down').description('stop the lab and remove its processes, containers and data')
   .option('--volumes', 'also remove docker volumes')
-  .action(async (options: { volumes?: boolean }) => {
+  .option('--force', 'forget a docker lab whose container engine no longer answers (what it runs there stays there)')
+  .action(async (options: { volumes?: boolean; force?: boolean }) => {
     const home = reglabHome();
     const client = (await findControlPlane(home)) ?? (await ensureControlPlane(home));
     const { labs } = await client.request<{ labs: { name: string }[] }>('GET', '/labs');
@@ -124,10 +125,10 @@ program.command('down').description('stop the lab and remove its processes, cont
       return;
     }
     if (!name) throw new ApiError(404, 'NO_SUCH_LAB', `several labs are up (${labs.map((lab) => lab.name).join(', ')}): choose one with --lab`);
-    await client.request('DELETE', `/labs/${name}?volumes=${Boolean(options.volumes)}`);
+    const { leftInEngine } = await client.request<{ leftInEngine?: string }>('DELETE', `/labs/${name}?volumes=${Boolean(options.volumes)}&force=${Boolean(options.force)}`);
     const rest = await client.request<{ labs: unknown[] }>('GET', '/labs');
     if (rest.labs.length === 0) await stopControlPlane(home, client);
-    out(`lab ${name} is down`, { stopped: [name] });
+    out(leftInEngine ? `lab ${name} is forgotten: its container engine does not answer; ${leftInEngine}` : `lab ${name} is down`, { stopped: [name], ...(leftInEngine ? { leftInEngine } : {}) });
   });
 
 program.command('status').description('services, ports, node pubkeys, balances, channels and chain height (exit code 1 when something is not ready, or the container engine does not answer)')

@@ -19,6 +19,17 @@ export async function tearDown(lab: LabState, runtime: Runtime, options: { volum
 }
 
 /**
+ * Removes the lab's folder without asking its runtime anything (its container engine is gone): what
+ * runs in that engine is left there.
+ */
+export function forgetLab(lab: LabState, onEvent?: LabEventListener): void {
+  for (const service of Object.values(lab.services)) markStopped(lab, service, onEvent);
+  rmSync(lab.dir, { recursive: true, force: true });
+  lab.status = 'stopped';
+  onEvent?.({ type: 'lab', lab: lab.name, status: 'stopped' });
+}
+
+/**
  * Stops every service (but those named in `except`) cleanly, dependents before what they depend
  * on, so each one's data is at rest when it stops; `beforeStop` runs on each while it still runs.
  */

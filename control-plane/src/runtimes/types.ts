@@ -118,6 +118,11 @@ export interface Runtime {
   readServiceFile(service: ServiceLocation, relativePath: string): Promise<Buffer>;
   /** The last `lines` lines of a service's output. */
   logs(service: ServiceLocation, handle: RuntimeHandle | undefined, lines: number): Promise<string>;
+  /**
+   * What a lab forgotten while the runtime's engine does not answer leaves in that engine, and how
+   * it goes. Optional: the process runtime has no engine.
+   */
+  leftInEngine?(lab: LabHandleInfo): string;
   /** Removes lab-wide resources (docker: network, and volumes when asked). */
   removeLab(lab: LabHandleInfo, options: { volumes: boolean }): Promise<void>;
 }

@@ -31,16 +31,21 @@ export function labRoutes(app: FastifyInstance, { manager, jobs, restarted }: Ap
     return inspectLab(lab, lab.status === 'ready' || lab.status === 'degraded' ? manager.session(lab.name) : undefined);
   });
 
-  app.delete<Name & { Querystring: { volumes: boolean } }>('/labs/:name', {
+  app.delete<Name & { Querystring: { volumes: boolean; force: boolean } }>('/labs/:name', {
     schema: {
       summary: 'Stop every service and remove the lab',
+      description: 'A docker lab whose container engine does not answer is refused (503), unless `force`: the lab is then forgotten, and `leftInEngine` says what stays in that engine.',
       params: labParams,
-      querystring: { type: 'object', additionalProperties: false, properties: { volumes: { type: 'boolean', default: false } } },
-      response: { 200: answer('{ name, status: stopped }'), ...errorResponses(401, 404, 503) },
+      querystring: {
+        type: 'object',
+        additionalProperties: false,
+        properties: { volumes: { type: 'boolean', default: false }, force: { type: 'boolean', default: false } },
+      },
+      response: { 200: answer('{ name, status: stopped, leftInEngine? }'), ...errorResponses(401, 404, 503) },
     },
   }, async (request) => {
-    await manager.remove(request.params.name, { volumes: request.query.volumes });
-    return { name: request.params.name, status: 'stopped' };
+    const { leftInEngine } = await manager.remove(request.params.name, { volumes: request.query.volumes, force: request.query.force });
+    return { name: request.params.name, status: 'stopped', ...(leftInEngine ? { leftInEngine } : {}) };
   });
 
   app.get<Name>('/labs/:name/auto-mining', {

@@ -121,6 +121,11 @@ export class DockerRuntime implements Runtime {
     await (await this.docker()).ping();
   }
 
+  leftInEngine(lab: LabHandleInfo): string {
+    const engine = this.reach.current?.address ?? 'the container engine';
+    return `its containers, network and volumes on ${engine} (label ${LABELS.lab}=${lab.name}) stay there until a lab named ${lab.name} is brought up on that engine, which removes them first`;
+  }
+
   imageFor(kind: string, recipe: ImageId): string {
     return this.options.images?.[kind] ?? RECIPES[recipe].ref;
   }
