@@ -125,7 +125,7 @@ program.command('down').description('stop the lab and remove its processes, cont
       return;
     }
     if (!name) throw new ApiError(404, 'NO_SUCH_LAB', `several labs are up (${labs.map((lab) => lab.name).join(', ')}): choose one with --lab`);
-    const { leftInEngine } = await client.request<{ leftInEngine?: string }>('DELETE', `/labs/${name}?volumes=${Boolean(options.volumes)}&force=${Boolean(options.force)}`);
+    const { leftInEngine } = await client.request<{ leftInEngine?: string }>('DELETE', `/labs/${name}?volumes=${Boolean(options.volumes)}${options.force ? '&force=true' : ''}`);
     const rest = await client.request<{ labs: unknown[] }>('GET', '/labs');
     if (rest.labs.length === 0) await stopControlPlane(home, client);
     out(leftInEngine ? `lab ${name} is forgotten: its container engine does not answer; ${leftInEngine}` : `lab ${name} is down`, { stopped: [name], ...(leftInEngine ? { leftInEngine } : {}) });
