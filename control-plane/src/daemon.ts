@@ -3,7 +3,7 @@ import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isLoopback } from './api/access.js';
 import { buildControlPlaneApp } from './api/app.js';
-import { daemonInfoFile, readDaemonFile, reglabHome, type ControlPlaneRestart, type DaemonInfo } from './home.js';
+import { builtAt, daemonInfoFile, readDaemonFile, reglabHome, type ControlPlaneRestart, type DaemonInfo } from './home.js';
 import { JobQueues } from './jobs.js';
 import { LabManager } from './manager.js';
 import { pingRedis, redisLaunch, redisUrl } from './nodes/redis/server.js';
@@ -75,7 +75,8 @@ export async function startControlPlane(options: ControlPlaneOptions = {}): Prom
   await manager.reattachAll();
   await app.listen({ host: listen, port });
   if (jobs.mayHoldWork) jobs.open().catch((error: unknown) => app.log.error({ err: error }, 'the job queues did not open; the next call that needs them tries again'));
-  const info: DaemonInfo = { pid: process.pid, url, listen, startedAt: new Date().toISOString(), ...(token ? { token } : {}), ...restarted };
+  const built = builtAt();
+  const info: DaemonInfo = { pid: process.pid, url, listen, startedAt: new Date().toISOString(), ...(token ? { token } : {}), ...(built ? { built } : {}), ...restarted };
   writeFileSync(daemonInfoFile(home), JSON.stringify(info, null, 2), { mode: 0o600 });
   return { url, manager, jobs, stop, token };
 }

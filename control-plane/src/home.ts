@@ -1,6 +1,7 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { projectRoot } from '../../lib/project-root.js';
 
 /** The folder of the control plane's state, labs and logs: REGLAB_HOME, or .reglab in the current folder. */
 export function reglabHome(): string {
@@ -18,6 +19,8 @@ export interface DaemonAddress {
   startedAt: string;
   /** Set when it listens beyond loopback; the file is readable by its owner only. */
   token?: string;
+  /** When the compiled reglab it runs was built (builtAt()). */
+  built?: string;
 }
 
 /** Set on a control plane its keeper (control-plane/keeper.sh) started again after the last one ended without its stop. */
@@ -46,4 +49,17 @@ export function nodeBinDir(): string {
 
 export function nodeBinary(name: string): string {
   return join(nodeBinDir(), name);
+}
+
+/**
+ * When reglab was last compiled (`npm run build` writes every file of dist/ again), or undefined
+ * when it is not: a control plane records the build it started from, so that a CLI of a later build
+ * can say that the control plane still runs the one before.
+ */
+export function builtAt(): string | undefined {
+  try {
+    return statSync(join(projectRoot(), 'dist', 'control-plane', 'src', 'home.js')).mtime.toISOString();
+  } catch {
+    return undefined;
+  }
 }

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -47,6 +47,22 @@ describe('reglab CLI', () => {
     expect(result.code).toBe(0);
     const after = JSON.parse((await reglab('--json', 'status')).stdout).chain.height;
     expect(after).toBe(before + 10);
+  });
+
+  it('says when the control plane runs another build of reglab than the CLI (reglab built again since it started)', async () => {
+    const daemonFile = join(home, '.reglab', 'daemon.json');
+    const written = readFileSync(daemonFile, 'utf8');
+    expect(JSON.parse(written).built).toBe(statSync(resolve('dist/control-plane/src/home.js')).mtime.toISOString());
+    const same = await reglab('status');
+    expect(same.stderr).not.toContain('not this build');
+    try {
+      writeFileSync(daemonFile, JSON.stringify({ ...JSON.parse(written), built: '2026-01-01T00:00:00.000Z' }));
+      const other = await reglab('status');
+      expect(other.code, other.stderr).toBe(0);
+      expect(other.stderr).toMatch(/the control plane of \S+ \(pid \d+, started \S+\) runs reglab as built at 2026-01-01T00:00:00.000Z, not this build \(\S+\): `reglab down`, then `reglab up`, to run this one/);
+    } finally {
+      writeFileSync(daemonFile, written, { mode: 0o600 });
+    }
   });
 
   it('pay moves sats alice -> bob -> carol over the channels', async () => {

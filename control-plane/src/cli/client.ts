@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, openSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { projectRoot } from '../../../lib/project-root.js';
-import { readDaemonFile, type DaemonInfo } from '../home.js';
+import { builtAt, readDaemonFile, type DaemonInfo } from '../home.js';
 import { LOW_RATE_NODE_FLAGS } from '../nodes/project-service.js';
 import { isRunning, runsProgram } from '../runtimes/process/child.js';
 import { sleep, waitFor } from '../../../lib/wait.js';
@@ -86,7 +86,19 @@ async function answers(url: string): Promise<boolean> {
 /** The running control plane of this home folder, if any. */
 export async function findControlPlane(home: string): Promise<ControlPlaneClient | undefined> {
   const info = readDaemonInfo(home);
-  return info && (await answers(info.url)) ? new ControlPlaneClient(info.url, info.token) : undefined;
+  if (!info || !(await answers(info.url))) return undefined;
+  warnOfAnotherBuild(home, info);
+  return new ControlPlaneClient(info.url, info.token);
+}
+
+let warnedOfBuild = false;
+
+/** Says once, on stderr, that the control plane runs another build of reglab than this CLI (reglab was built again since it started). */
+function warnOfAnotherBuild(home: string, info: DaemonInfo): void {
+  const built = builtAt();
+  if (warnedOfBuild || !info.built || !built || info.built === built) return;
+  warnedOfBuild = true;
+  console.error(`reglab: the control plane of ${home} (pid ${info.pid}, started ${info.startedAt}) runs reglab as built at ${info.built}, not this build (${built}): \`reglab down\`, then \`reglab up\`, to run this one`);
 }
 
 /** The pid of the keeper (control-plane/keeper.sh) of this home folder's control plane, while it runs. */
