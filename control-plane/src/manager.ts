@@ -178,15 +178,9 @@ export class LabManager {
   async remove(name: string, options: { volumes: boolean; force?: boolean }): Promise<{ leftInEngine?: string }> {
     const lab = this.get(name);
     await this.bringUps.get(name);
-    const { runtime } = await runtimeOptionsFor(lab.runtime);
-    const engineGone = await runtime.checkEngine?.().then(
-      () => false,
-      (error: unknown) => {
-        if (options.force && isEngineUnavailable(error)) return true;
-        throw error;
-      },
-    );
+    const engineGone = await this.checkEngine(lab, { orTellGone: options.force });
     await this.release(name);
+    const { runtime } = await runtimeOptionsFor(lab.runtime);
     if (engineGone) forgetLab(lab, this.emit);
     else await tearDown(lab, runtime, { volumes: options.volumes, onEvent: this.emit });
     delete this.store.labs[name];
@@ -194,10 +188,19 @@ export class LabManager {
     return engineGone ? { leftInEngine: runtime.leftInEngine?.({ name: lab.name, dir: lab.dir }) } : {};
   }
 
-  /** A docker lab whose container engine does not answer is refused (503) before anything of it stops. */
-  private async checkEngine(lab: LabState): Promise<void> {
+  /**
+   * A docker lab whose container engine does not answer is refused (503) before anything of it
+   * stops; with `orTellGone`, the answer is true instead.
+   */
+  private async checkEngine(lab: LabState, options: { orTellGone?: boolean } = {}): Promise<boolean> {
     const { runtime } = await runtimeOptionsFor(lab.runtime);
-    await runtime.checkEngine?.();
+    try {
+      await runtime.checkEngine?.();
+      return false;
+    } catch (error) {
+      if (options.orTellGone && isEngineUnavailable(error)) return true;
+      throw error;
+    }
   }
 
   private async release(name: string): Promise<void> {
