@@ -7,6 +7,7 @@ import type { ScenarioReport, StepReport } from '../../scenarios/src/report/type
 import { runScenario } from '../../scenarios/src/run/runner.js';
 import { StepFailure } from '../../scenarios/src/steps/failure.js';
 import type { AnyStepKind } from '../../scenarios/src/steps/kind.js';
+import type { LabApi } from '../../scenarios/src/steps/lab-calls.js';
 
 function testKinds() {
   let calls = 0;
@@ -21,6 +22,16 @@ function testKinds() {
       run: async (args: { succeed_on_call: number }) => {
         calls++;
         if (calls < args.succeed_on_call) throw new StepFailure(`call ${calls} refused`, { status: 503, code: 'NOT_YET' });
+        return { call: calls };
+      },
+    },
+    {
+      name: 'reach',
+      summary: 'a lab service that does not answer until the nth call',
+      args: { type: 'object', required: ['service', 'succeed_on_call'], properties: { service: { type: 'string' }, succeed_on_call: { type: 'integer' } } },
+      run: async (args: { service: string; succeed_on_call: number }) => {
+        calls++;
+        if (calls < args.succeed_on_call) throw new StepFailure(`${args.service} did not answer`, { unreachable: args.service });
         return { call: calls };
       },
     },
@@ -62,11 +73,21 @@ function testKinds() {
 
 const unusedApi = { request: async () => { throw new Error('these steps do not call the control plane'); } };
 
-async function run(yaml: string, setUp: (state: ReturnType<typeof testKinds>['state']) => void = () => undefined): Promise<{ report: ScenarioReport; state: ReturnType<typeof testKinds>['state']; seen: StepReport[] }> {
+/** A control plane that knows only lab `unit`, with one service `svc` in the status `lab.status`. */
+function labWithService(lab: { status: string }) {
+  return {
+    request: async <T>(method: string, path: string): Promise<T> => {
+      if (method !== 'GET' || path !== '/labs/unit') throw new Error(`these steps call only GET /labs/unit, not ${method} ${path}`);
+      return { nodes: [], services: [{ name: 'svc', kind: 'svc', status: lab.status, restartPolicy: 'no', info: {} }] } as T;
+    },
+  };
+}
+
+async function run(yaml: string, setUp: (state: ReturnType<typeof testKinds>['state']) => void = () => undefined, api: LabApi = unusedApi): Promise<{ report: ScenarioReport; state: ReturnType<typeof testKinds>['state']; seen: StepReport[] }> {
   const { kinds, state } = testKinds();
   setUp(state);
   const seen: StepReport[] = [];
-  const report = await runScenario(parseScenario(yaml, 'test.yaml', kinds), { api: unusedApi, lab: 'unit', kinds, onStep: (step) => seen.push(step) });
+  const report = await runScenario(parseScenario(yaml, 'test.yaml', kinds), { api, lab: 'unit', kinds, onStep: (step) => seen.push(step) });
   return { report, state, seen };
 }
 
@@ -95,6 +116,31 @@ describe('the scenario runner', () => {
     expect(deadline.report.steps[0].attempts).toBeGreaterThanOrEqual(3);
     expect(deadline.report.steps[0].attempts).toBeLessThanOrEqual(8);
     expect(deadline.report.steps[0].ms).toBeLessThan(1_000);
+  });
+
+  it('does not try again a step whose service the lab reports down until it is started, unless a step runs alongside it', async () => {
+    const lab = { status: 'failed' };
+    const retried = 'name: r\nsteps:\n  - reach: { service: svc, succeed_on_call: 3 }\n    retry: { for: 60s, interval: 10ms }\n';
+    const downForGood = await run(retried, undefined, labWithService(lab));
+    expect(downForGood.report.steps[0]).toMatchObject({
+      status: 'failed',
+      attempts: 1,
+      error: 'svc did not answer [the lab reports svc failed, restart policy no] (not tried again: svc stays failed until it is started)',
+    });
+    lab.status = 'stopped';
+    expect((await run(retried, undefined, labWithService(lab))).report.steps[0]).toMatchObject({ status: 'failed', attempts: 1 });
+    lab.status = 'restarting';
+    expect((await run(retried, undefined, labWithService(lab))).report.steps[0]).toMatchObject({ status: 'passed', attempts: 3 });
+    lab.status = 'failed';
+    const alongside = await run([
+      'name: p',
+      'steps:',
+      '  - parallel:',
+      '      - reach: { service: svc, succeed_on_call: 3 }',
+      '        retry: { for: 60s, interval: 10ms }',
+      '      - slow: { ms: 300 }',
+    ].join('\n'), undefined, labWithService(lab));
+    expect(alongside.report.steps[0].steps?.[0]).toMatchObject({ status: 'passed', attempts: 3 });
   });
 
   it('ends a step at its timeout and aborts what it was doing', async () => {

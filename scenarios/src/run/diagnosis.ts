@@ -1,7 +1,8 @@
 // When a step fails, the reason says what happened to the lab meanwhile: a service that did not
 // answer is looked up (status, restart policy, restarts, error), services the supervisor restarted
 // or that are not ready since the run began are named, and so are the faults the run caused on
-// purpose, with their step.
+// purpose, with their step. A retried step that needs a service the lab reports down until someone
+// starts it is not tried again.
 import { describeError } from '../../../lib/errors.js';
 import type { LabView, ServiceDirectory, ServiceView } from '../steps/services.js';
 
@@ -28,6 +29,20 @@ export async function diagnose(error: unknown, faults: Fault[], services: Servic
   const relevant = unreachable ? faults.filter((fault) => fault.target === unreachable) : faults;
   if (relevant.length > 0) notes.push(`this run ${relevant.map((fault) => `did ${fault.action} ${fault.target} at step ${fault.stepId}`).join(', ')}`);
   return notes.length > 0 ? `${message} [${notes.join('; ')}]` : message;
+}
+
+/** What a service stays until someone starts it: the supervisor has given up on it, or leaves it down. */
+const DOWN_UNTIL_STARTED = new Set(['failed', 'stopped']);
+
+/**
+ * The service that did not answer, when the lab reports it failed or stopped: trying again a step
+ * that needs it only waits out the retry.
+ */
+export async function downUntilStarted(error: unknown, services: ServiceDirectory): Promise<ServiceView | undefined> {
+  const unreachable = (error as { unreachable?: string }).unreachable;
+  if (!unreachable) return undefined;
+  const service = await services.fresh().then((lab) => services.service(unreachable, lab)).catch(() => undefined);
+  return service && DOWN_UNTIL_STARTED.has(service.status) ? service : undefined;
 }
 
 function describeService(service: ServiceView): string {

@@ -17,10 +17,10 @@ import { failureView, StepFailure } from '../steps/failure.js';
 import { STEP_KINDS } from '../steps/index.js';
 import type { AnyStepKind, StepContext } from '../steps/kind.js';
 import { LabCalls, type LabApi } from '../steps/lab-calls.js';
-import { ServiceDirectory, type LabView } from '../steps/services.js';
+import { ServiceDirectory, type LabView, type ServiceView } from '../steps/services.js';
 import { WalletUsers } from '../steps/wallet-users.js';
 import { ClientAddresses } from './clients.js';
-import { diagnose, type Fault } from './diagnosis.js';
+import { diagnose, downUntilStarted, type Fault } from './diagnosis.js';
 import { runPool, summarise, type RunStatistics } from './statistics.js';
 
 export interface RunOptions {
@@ -45,6 +45,8 @@ class ScenarioRun {
   private readonly services: ServiceDirectory;
   private readonly kinds: Map<string, AnyStepKind>;
   private labAtStart?: LabView;
+  /** Steps (not groups) running now: more than one inside a parallel group. */
+  private stepsRunning = 0;
 
   constructor(
     private readonly scenario: Scenario,
@@ -102,12 +104,21 @@ class ScenarioRun {
     const deadline = retry?.forMs === undefined ? Number.POSITIVE_INFINITY : started + retry.forMs;
     let attempts = 0;
     let attempt: Attempt;
-    for (;;) {
-      attempts++;
-      attempt = await this.attempt(step, lookup);
-      const again = !attempt.ok && retry && (retry.attempts === undefined || attempts < retry.attempts) && Date.now() + retry.intervalMs <= deadline;
-      if (!again) break;
-      await pause(retry.intervalMs);
+    let downForGood: ServiceView | undefined;
+    this.stepsRunning += step.type === 'parallel' ? 0 : 1;
+    try {
+      for (;;) {
+        attempts++;
+        attempt = await this.attempt(step, lookup);
+        const again = !attempt.ok && retry && (retry.attempts === undefined || attempts < retry.attempts) && Date.now() + retry.intervalMs <= deadline;
+        if (!again) break;
+        // a step running alongside this one may start the service again: only a lone step gives up
+        downForGood = !attempt.ok && this.stepsRunning === 1 ? await downUntilStarted(attempt.error, this.services) : undefined;
+        if (downForGood) break;
+        await pause(retry.intervalMs);
+      }
+    } finally {
+      this.stepsRunning -= step.type === 'parallel' ? 0 : 1;
     }
     const report = {
       id: step.id,
@@ -121,7 +132,11 @@ class ScenarioRun {
     };
     if (attempt.ok) return { ...report, status: 'passed', passed: true };
     const error = await diagnose(attempt.error, this.faults, this.services, this.labAtStart);
-    return { ...report, status: 'failed', passed: false, error: attempts > 1 ? `${error} (after ${attempts} attempts)` : error };
+    const notes = [
+      ...(attempts > 1 ? [`after ${attempts} attempts`] : []),
+      ...(downForGood ? [`not tried again: ${downForGood.name} stays ${downForGood.status} until it is started`] : []),
+    ];
+    return { ...report, status: 'failed', passed: false, error: notes.length > 0 ? `${error} (${notes.join('; ')})` : error };
   }
 
   /** One try of a step: its action (or group, or repetitions), then expect_error, expect and save. */
