@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { isDeepStrictEqual } from 'node:util';
 import type { Job, Queue, QueueEvents, Worker } from 'bullmq';
-import { DomainError, describeError } from '../../lib/errors.js';
+import { DomainError, conflict, describeError } from '../../lib/errors.js';
 import { waitFor } from '../../lib/wait.js';
 import type { LabEventListener } from './lab/events.js';
 import { channelToClose, closeChannel, fund, keysendBetween, mineBlocks, nodeNameOf, openChannelBetween, payBetween, payInvoice, waitChannelActive, waitChannelKnownToLab, type PaymentResult } from './lab/operations.js';
@@ -37,6 +38,13 @@ function sweepOf(session: LabSession, node: string, fundingTxid: string) {
 
 const autoMiningScheduler = (lab: string) => `auto-mine-${lab}`;
 
+/**
+ * A job a killed control plane left active is taken back by the next one once its lock has
+ * expired: within 15 s rather than BullMQ's 30 to 60 s, as a user's `reglab pay` waits for it. The
+ * lock is renewed every 5 s meanwhile.
+ */
+const STALLED_JOBS_TAKEN_BACK = { lockDuration: 10_000, stalledInterval: 5_000 };
+
 interface OpenQueues {
   queues: Map<QueueName, Queue>;
   events: Map<QueueName, QueueEvents>;
@@ -52,6 +60,8 @@ export interface JobView {
   result?: unknown;
   error?: string;
   attempts: number;
+  /** How often a control plane took the job back from one that ended while running it. */
+  takenBack: number;
   createdAt: string;
   finishedAt?: string;
 }
@@ -101,7 +111,7 @@ export class JobQueues {
       open.queues.set(name, new Queue(name, { connection, prefix: 'reglab' }));
       open.events.set(name, new QueueEvents(name, { connection, prefix: 'reglab' }));
       // a mining job a killed control plane left active fails rather than runs again (it may have mined)
-      const worker = new Worker(name, (job: Job<JobRequest>) => this.run(job), { connection, prefix: 'reglab', concurrency: concurrency[name], ...(name === 'mining' ? { maxStalledCount: 0 } : {}) });
+      const worker = new Worker(name, (job: Job<JobRequest>) => this.run(job), { connection, prefix: 'reglab', concurrency: concurrency[name], ...STALLED_JOBS_TAKEN_BACK, ...(name === 'mining' ? { maxStalledCount: 0 } : {}) });
       worker.on('completed', (job) => this.onEvent({ type: 'job', lab: job.data.lab, job: job.id!, queue: name, state: 'completed', result: job.returnvalue }));
       worker.on('failed', (job, error) => job && this.onEvent({ type: 'job', lab: job.data.lab, job: job.id!, queue: name, state: 'failed', error: error.message }));
       open.workers.push(worker);
@@ -109,10 +119,26 @@ export class JobQueues {
     return open;
   }
 
-  async add(request: JobRequest): Promise<string> {
-    const id = `${request.queue}-${randomUUID()}`;
+  /**
+   * Queues the job and answers its id. With `idempotencyKey`, a job already queued with that key
+   * (kept a day after it ends) is answered instead: a client that lost the answer asks again safely.
+   * The key given to another request of the queue is a conflict.
+   */
+  async add(request: JobRequest, idempotencyKey?: string): Promise<string> {
+    const id = `${request.queue}-${idempotencyKey ?? randomUUID()}`;
+    const queue = await this.queue(request.queue);
+    if (idempotencyKey !== undefined) {
+      const earlier = await queue.getJob(id);
+      if (earlier) {
+        const { progress: _done, ...asked } = earlier.data;
+        if (!isDeepStrictEqual(asked, JSON.parse(JSON.stringify(request)))) {
+          throw conflict('IDEMPOTENCY_KEY_REUSED', `the Idempotency-Key "${idempotencyKey}" was given to another request (job ${id}: ${JSON.stringify(asked)}): give each new request a key of its own`);
+        }
+        return id;
+      }
+    }
     const retries = request.queue === 'mining' ? 1 : 3;
-    await (await this.queue(request.queue)).add(request.queue, request, {
+    await queue.add(request.queue, request, {
       jobId: id,
       attempts: retries,
       backoff: { type: 'exponential', delay: 1_000 },
@@ -139,6 +165,7 @@ export class JobQueues {
       result: job.returnvalue ?? undefined,
       error: job.failedReason || undefined,
       attempts: job.attemptsMade,
+      takenBack: job.stalledCounter,
       createdAt: new Date(job.timestamp).toISOString(),
       finishedAt: job.finishedOn ? new Date(job.finishedOn).toISOString() : undefined,
     };

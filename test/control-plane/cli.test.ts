@@ -150,6 +150,52 @@ describe('reglab CLI', () => {
     }, { timeoutMs: 60_000, intervalMs: 500, what: 'bob restarted by the new control plane' });
   });
 
+  it('payments in flight when the control plane is killed end once: the new control plane follows them, and `reglab pay` asks it for the same job', async () => {
+    const { pid, url } = JSON.parse(readFileSync(join(home, '.reglab', 'daemon.json'), 'utf8'));
+    const json = { 'content-type': 'application/json' };
+    const holdInvoice = async (): Promise<{ payment_request: string; payment_hash: string; preimage: string }> =>
+      (await fetch(`${url}/labs/cli/nodes/carol/invoices`, { method: 'POST', headers: json, body: JSON.stringify({ amount_msat: 5_000_000, hold: true }) })).json();
+    const invoiceState = async (hash: string) => (await (await fetch(`${url}/labs/cli/nodes/carol/invoices/${hash}`)).json()).state;
+    const [throughApi, throughCli] = [await holdInvoice(), await holdInvoice()];
+    const key = `pay-${throughApi.payment_hash.slice(0, 16)}`;
+    const payThroughApi = (body: object) => fetch(`${url}/labs/cli/payments?wait=true`, { method: 'POST', headers: { ...json, 'idempotency-key': key }, body: JSON.stringify(body) });
+
+    const lost = payThroughApi({ from: 'alice', invoice: throughApi.payment_request }).then((response) => response.status, () => 'no answer');
+    const cli = reglab('pay', 'alice', '--invoice', throughCli.payment_request);
+    await waitFor(async () => (await invoiceState(throughApi.payment_hash)) === 'accepted' && (await invoiceState(throughCli.payment_hash)) === 'accepted', { timeoutMs: 30_000, intervalMs: 100, what: 'both payments held by carol' });
+    process.kill(pid, 'SIGKILL');
+    expect(await lost).toBe('no answer');
+
+    // the keeper's control plane takes the jobs back once their locks expire; only then does carol settle
+    const taken = await waitFor(async () => {
+      const view = await fetch(`${url}/jobs/payments-${key}`).then((response) => (response.ok ? response.json() : undefined), () => undefined);
+      return view?.takenBack === 1 && view.state === 'active' ? view : undefined;
+    }, { timeoutMs: 60_000, intervalMs: 200, what: 'the payment job taken back by the new control plane' });
+    expect(taken.attempts).toBe(0);
+    for (const held of [throughApi, throughCli]) {
+      const settled = await fetch(`${url}/labs/cli/nodes/carol/invoices/${held.payment_hash}/settle`, { method: 'POST', headers: json, body: JSON.stringify({ preimage: held.preimage }) });
+      expect(settled.status).toBe(200);
+    }
+
+    // asked again with its key: the same job, which followed the payment it had started instead of paying again
+    const again = await payThroughApi({ from: 'alice', invoice: throughApi.payment_request });
+    expect(again.status).toBe(200);
+    // one attempt ended: the one that followed the payment (another would have failed on it, in flight)
+    expect(await again.json()).toMatchObject({ id: `payments-${key}`, state: 'completed', attempts: 1, takenBack: 1, result: { paymentHash: throughApi.payment_hash, preimage: throughApi.preimage, amountSat: 5000 } });
+    const paid = await cli;
+    expect(paid.code, paid.stderr).toBe(0);
+    expect(paid.stdout).toMatch(new RegExp(`^paid 5000 sat alice -> the invoice over \\d hop\\(s\\), fee \\d+ sat \\(hash ${throughCli.payment_hash}\\)\n$`));
+    expect(paid.stderr).toMatch(/ended before it answered POST \/labs\/cli\/payments \(.+\); its keeper started it again, which is asked for the same job \(Idempotency-Key [0-9a-f-]{36}\)/);
+
+    // the key given to another request is refused, and a malformed one; neither queues anything
+    const reused = await payThroughApi({ from: 'alice', to: 'carol', amount_sat: 1000 });
+    expect(reused.status).toBe(409);
+    expect((await reused.json()).error.code).toBe('IDEMPOTENCY_KEY_REUSED');
+    const malformed = await fetch(`${url}/labs/cli/mine`, { method: 'POST', headers: { ...json, 'idempotency-key': 'not a key!' }, body: JSON.stringify({ blocks: 1 }) });
+    expect(malformed.status).toBe(400);
+    expect((await malformed.json()).error.message).toContain('idempotency-key');
+  });
+
   it('with its keeper killed too, the next command starts the control plane again and says so; it takes the lab back', async () => {
     const home_ = join(home, '.reglab');
     const before = JSON.parse(readFileSync(join(home_, 'daemon.json'), 'utf8'));
@@ -164,6 +210,8 @@ describe('reglab CLI', () => {
 
   it('exit codes tell scripts what went wrong', async () => {
     expect((await reglab('pay', 'alice', 'nobody', '10')).code).toBe(2);
+    expect((await reglab('pay', 'alice')).code).toBe(2);
+    expect((await reglab('pay', 'alice', 'carol', '--invoice', 'lnbcrt1')).code).toBe(2);
     expect((await reglab('mine', 'ten')).code).toBe(2);
     expect((await reglab('up')).code).toBe(3);
   });

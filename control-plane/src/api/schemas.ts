@@ -33,6 +33,18 @@ export const waitQuery = {
   properties: { wait: { type: 'boolean', default: false, description: 'answer when the job has finished (up to 120 s)' } },
 } as const;
 
+/** A client's key for a job request it may send again (RFC draft "The Idempotency-Key HTTP Header Field"). */
+export const idempotencyHeaders = {
+  type: 'object',
+  properties: {
+    'idempotency-key': {
+      type: 'string',
+      pattern: '^[A-Za-z0-9_-]{1,64}$',
+      description: 'sent again with the same request, answers the job the first one queued (for a day after it ends) instead of queuing another: 1 to 64 letters, digits, _ or -',
+    },
+  },
+} as const;
+
 export const mineBody = {
   type: 'object',
   additionalProperties: false,

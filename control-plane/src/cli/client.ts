@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, openSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -27,17 +28,24 @@ export class ControlPlaneClient {
     private readonly token?: string,
   ) {}
 
-  private headers(json: boolean): Record<string, string> {
-    return { ...(json ? { 'content-type': 'application/json' } : {}), ...(this.token ? { authorization: `Bearer ${this.token}` } : {}) };
+  private headers(json: boolean, idempotencyKey?: string): Record<string, string> {
+    return { ...(json ? { 'content-type': 'application/json' } : {}), ...(this.token ? { authorization: `Bearer ${this.token}` } : {}), ...(idempotencyKey ? { 'idempotency-key': idempotencyKey } : {}) };
   }
 
-  /** `signal` abandons the request (a scenario step that timed out). */
-  async request<T>(method: string, path: string, body?: unknown, options: { signal?: AbortSignal } = {}): Promise<T> {
+  /**
+   * `signal` abandons the request (a scenario step that timed out). A control plane that ends
+   * before it answers is a CONTROL_PLANE_LOST error.
+   */
+  async request<T>(method: string, path: string, body?: unknown, options: { signal?: AbortSignal; idempotencyKey?: string } = {}): Promise<T> {
     const response = await fetch(`${this.url}${path}`, {
       method,
-      headers: this.headers(body !== undefined),
+      headers: this.headers(body !== undefined, options.idempotencyKey),
       body: body === undefined ? undefined : JSON.stringify(body),
       signal: options.signal,
+    }).catch((error: unknown) => {
+      if (options.signal?.aborted || !(error instanceof TypeError)) throw error;
+      const cause = (error.cause as Error | undefined)?.message ?? error.message;
+      throw new ApiError(503, 'CONTROL_PLANE_LOST', `the control plane at ${this.url} ended before it answered ${method} ${path.replace(/\?.*$/, '')} (${cause})`);
     });
     const text = await response.text();
     const parsed = text && response.headers.get('content-type')?.includes('json') ? JSON.parse(text) : text;
@@ -128,6 +136,27 @@ export async function keptControlPlane(home: string): Promise<ControlPlaneClient
     if (error === keeperGone) return undefined;
     // another control plane started beside it would supervise the same labs
     throw new ApiError(503, 'CONTROL_PLANE_UNAVAILABLE', `the control plane its keeper (pid ${keeper}) started again does not answer after 30 s: see ${join(home, 'logs', 'control-plane.log')}`);
+  }
+}
+
+/**
+ * Asks the control plane for a job (`POST path`, waiting for it to end). When the control plane
+ * ends before it answers and its keeper starts it again, the request goes to the new one with the
+ * same Idempotency-Key: a job the first one had queued is answered (its work done once), else it is
+ * queued then.
+ */
+export async function requestJob<T>(home: string, client: ControlPlaneClient, path: string, body: unknown): Promise<T> {
+  const idempotencyKey = randomUUID();
+  for (let asked = client; ;) {
+    try {
+      return await asked.request<T>('POST', path, body, { idempotencyKey });
+    } catch (error) {
+      if (!(error instanceof ApiError) || error.code !== 'CONTROL_PLANE_LOST') throw error;
+      const again = await keptControlPlane(home);
+      if (!again) throw new ApiError(503, 'CONTROL_PLANE_LOST', `${error.message}, and no keeper starts it again: whether the job was queued is unknown (\`reglab status\` starts a control plane and shows the lab)`);
+      console.error(`reglab: ${error.message}; its keeper started it again, which is asked for the same job (Idempotency-Key ${idempotencyKey})`);
+      asked = again;
+    }
   }
 }
 

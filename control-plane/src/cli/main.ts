@@ -6,7 +6,7 @@ import type { LabEvent } from '../lab/events.js';
 import { daemonInfoFile, reglabHome, type DaemonInfo } from '../home.js';
 import { formatProblem } from '../../../lib/yaml-problems.js';
 import { LabSpecError } from '../spec/spec-error.js';
-import { ApiError, ensureControlPlane, findControlPlane, keptControlPlane, lastListen, readDaemonInfo, recordedLabs, stopControlPlane, type ControlPlaneClient } from './client.js';
+import { ApiError, ensureControlPlane, findControlPlane, keptControlPlane, lastListen, readDaemonInfo, recordedLabs, requestJob, stopControlPlane, type ControlPlaneClient } from './client.js';
 import { formatAssetBalances, formatAssetList, formatEvent, formatLab } from './print.js';
 import { snapshotCommands } from './snapshots.js';
 
@@ -173,7 +173,7 @@ type JobView = { id: string; state: string; result?: Record<string, unknown>; er
 
 async function runJob(path: string, body: unknown, describe: (result: Record<string, unknown>) => string): Promise<void> {
   const client = await runningClient();
-  const job = await client.request<JobView>('POST', `/labs/${await labName(client)}${path}?wait=true`, body);
+  const job = await requestJob<JobView>(reglabHome(), client, `/labs/${await labName(client)}${path}?wait=true`, body);
   if (job.state !== 'completed') {
     out(`${job.id} ${job.state}: ${job.error ?? 'not finished within 120 s'}`, job);
     process.exitCode = EXIT.failed;
@@ -213,12 +213,20 @@ channel.command('open')
   .action((from: string, to: string, capacity: number, options: { push: number }) =>
     runJob('/channels', { from, to, capacity_sat: capacity, push_sat: options.push }, (result) => `channel ${from} -> ${to} open (${result.fundingTxid}:${result.fundingVout})`));
 
-program.command('pay').description('an invoice on <to>, paid by <from> over the lab channels')
-  .argument('<from>').argument('<to>')
-  .argument('<amount_sat>', 'amount in satoshis', integer('amount_sat'))
+program.command('pay').description('an invoice on <to>, paid by <from> over the lab channels; or, with --invoice, any BOLT11 invoice paid by <from>')
+  .argument('<from>').argument('[to]')
+  .argument('[amount_sat]', 'amount in satoshis', integer('amount_sat'))
   .option('--keysend', 'pay by keysend, without an invoice')
-  .action((from: string, to: string, amount: number, options: { keysend?: boolean }) =>
-    runJob('/payments', { from, to, amount_sat: amount, keysend: Boolean(options.keysend) }, (result) => `paid ${result.amountSat} sat ${from} -> ${to}${result.hops === undefined ? '' : ` over ${result.hops} hop(s)`}, fee ${result.feeSat} sat (hash ${result.paymentHash})`));
+  .option('--invoice <bolt11>', "pay this invoice (a wallet server's, LNbits', any regtest node's) instead of one of <to>")
+  .action((from: string, to: string | undefined, amount: number | undefined, options: { keysend?: boolean; invoice?: string }) => {
+    const paid = (result: Record<string, unknown>, payee: string) => `paid ${result.amountSat} sat ${from} -> ${payee}${result.hops === undefined ? '' : ` over ${result.hops} hop(s)`}, fee ${result.feeSat} sat (hash ${result.paymentHash})`;
+    if (options.invoice !== undefined) {
+      if (to !== undefined || options.keysend) throw new ApiError(400, 'INVALID_ARGUMENT', 'with --invoice, name only the payer: reglab pay <from> --invoice <bolt11>');
+      return runJob('/payments', { from, invoice: options.invoice }, (result) => paid(result, 'the invoice'));
+    }
+    if (to === undefined || amount === undefined) throw new ApiError(400, 'INVALID_ARGUMENT', 'name the payee and the amount (reglab pay <from> <to> <amount_sat>), or an invoice (reglab pay <from> --invoice <bolt11>)');
+    return runJob('/payments', { from, to, amount_sat: amount, keysend: Boolean(options.keysend) }, (result) => paid(result, to));
+  });
 
 program.command('reorg').description('replace the last N blocks by N+1 new ones (their transactions go back to the mempool)')
   .argument('<blocks>', 'how many blocks to replace', integer('blocks'))

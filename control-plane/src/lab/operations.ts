@@ -194,10 +194,13 @@ export async function payBetween(session: LabSession, request: PaymentRequest, r
   return payInvoice(session, request.from, invoice);
 }
 
-/** Pays any BOLT11 invoice from a lab node; an invoice this node already paid is not paid again. */
+/**
+ * Pays any BOLT11 invoice from a lab node. An invoice this node already paid is not paid again, and
+ * one it is still paying (a job run again after its control plane was killed) is followed to its end.
+ */
 export async function payInvoice(session: LabSession, from: string, invoice: string): Promise<PaymentResult> {
   const payer = lightningNode(session, from);
-  const earlier = await payer.findPayment(await payer.paymentHashOf(invoice));
+  const earlier = await payer.paymentOutcome(await payer.paymentHashOf(invoice));
   if (earlier) return result(earlier);
   await waitForActiveChannel(payer);
   return result(await payer.pay(invoice));

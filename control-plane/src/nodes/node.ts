@@ -92,10 +92,16 @@ export interface LabLightningNode extends LabNode {
   paymentHashOf(paymentRequest: string): Promise<string>;
   /** Pays and waits for the final answer; throws with the node's reason when it fails. */
   pay(paymentRequest: string): Promise<PaymentView>;
-  /** A payment this node made earlier, when it succeeded. */
-  findPayment(paymentHash: string): Promise<PaymentView | undefined>;
+  /**
+   * A payment this node made earlier, followed to its end: the payment once it succeeded (waited
+   * for while it is in flight), undefined when the node made none or it failed.
+   */
+  paymentOutcome(paymentHash: string): Promise<PaymentView | undefined>;
   keysend(pubkey: string, amountMsat: bigint): Promise<PaymentView>;
 }
+
+/** How long a payment in flight is followed to its end before the wait gives up. */
+export const PAYMENT_END_WAIT_MS = 10 * 60_000;
 
 export const isLightning = (node: LabNode): node is LabLightningNode => (node as Partial<LabLightningNode>).lightning === true;
 

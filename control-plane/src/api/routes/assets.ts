@@ -70,6 +70,6 @@ export function assetRoutes(app: FastifyInstance, { manager, jobs }: ApiDeps): v
     const { from, to, amount, witness } = request.body;
     const assetId = assetIdOf(session, request.body.asset);
     await checkAssetSend(session, { from, to, assetId, amount, witness });
-    return enqueueJob(jobs, { queue: 'assets', lab, from, to, assetId, amount, witness }, request.query.wait, reply);
+    return enqueueJob(jobs, { queue: 'assets', lab, from, to, assetId, amount, witness }, request, reply);
   });
 }

@@ -8,7 +8,7 @@ import type { RpcChainDriver } from '../../../../lib/chain/rpc-driver.js';
 import { conflict, DomainError, invalid, notFound, unavailable, upstreamFailed } from '../../../../lib/errors.js';
 import { channelBalancesSat, LdkError, type LdkChannel, type LdkClient, type LdkPayment } from '../../../../lib/ldk/client.js';
 import { waitFor } from '../../../../lib/wait.js';
-import type { ChannelView, InvoiceView, LabLightningNode, NodeInfo, OpenChannelRequest, PaymentView, PendingClose } from '../node.js';
+import { PAYMENT_END_WAIT_MS, type ChannelView, type InvoiceView, type LabLightningNode, type NodeInfo, type OpenChannelRequest, type PaymentView, type PendingClose } from '../node.js';
 import { FundingPositions, waitInMempool, waitSpendInMempool } from './chain.js';
 
 /** How long a payment request waits for LDK's final answer before following the payment by polling. */
@@ -195,9 +195,13 @@ export class LdkLabNode implements LabLightningNode {
     return this.finalOutcome(await this.refusals(() => this.client.payInvoice({ invoice: paymentRequest, wait_secs: PAYMENT_WAIT_SECS })));
   }
 
-  async findPayment(paymentHash: string): Promise<PaymentView | undefined> {
+  async paymentOutcome(paymentHash: string): Promise<PaymentView | undefined> {
     const payment = await this.refusals(() => this.client.payment(paymentHash));
-    return payment?.direction === 'outbound' && payment.status === 'succeeded' ? paymentView(payment) : undefined;
+    if (payment?.direction !== 'outbound' || payment.status === 'failed') return undefined;
+    return this.finalOutcome(payment).catch((error: unknown) => {
+      if ((error as { code?: string }).code === 'PAYMENT_FAILED') return undefined;
+      throw error;
+    });
   }
 
   async keysend(pubkey: string, amountMsat: bigint): Promise<PaymentView> {
@@ -213,7 +217,7 @@ export class LdkLabNode implements LabLightningNode {
     const final = sent.status !== 'pending' ? sent : await waitFor(async () => {
       const current = await this.client.payment(sent.id);
       return current && current.status !== 'pending' ? current : undefined;
-    }, { timeoutMs: 10 * 60_000, intervalMs: 500, what: `${this.name}'s payment ${sent.payment_hash} to succeed or fail` });
+    }, { timeoutMs: PAYMENT_END_WAIT_MS, intervalMs: 500, what: `${this.name}'s payment ${sent.payment_hash} to succeed or fail` });
     if (final.status === 'failed') throw upstreamFailed('PAYMENT_FAILED', `${this.name} could not pay: ${final.failure_reason ?? 'LDK gave no reason'}`);
     return paymentView(final);
   }

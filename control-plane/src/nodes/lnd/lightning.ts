@@ -8,7 +8,7 @@ import {
 } from '../../../../lib/lightning/methods.js';
 import { getDefaultAccountBalance } from '../../../../lib/lightning/rpc.js';
 import { waitFor } from '../../../../lib/wait.js';
-import type { ChannelView, InvoiceView, LabLightningNode, PaymentView, PendingClose } from '../node.js';
+import { PAYMENT_END_WAIT_MS, type ChannelView, type InvoiceView, type LabLightningNode, type PaymentView, type PendingClose } from '../node.js';
 
 /** TLV record type of a keysend preimage (what lnd's --accept-keysend reads). */
 const KEYSEND_TYPE = '5482373484';
@@ -161,8 +161,15 @@ export class LndLabNode implements LabLightningNode {
     return paymentView(await pay({ lnd: this.lnd, request: paymentRequest }));
   }
 
-  async findPayment(paymentHash: string): Promise<PaymentView | undefined> {
-    const found = await getPayment({ lnd: this.lnd, id: paymentHash }).catch(() => undefined);
+  async paymentOutcome(paymentHash: string): Promise<PaymentView | undefined> {
+    const lookUp = () => getPayment({ lnd: this.lnd, id: paymentHash }).catch(() => undefined);
+    let found = await lookUp();
+    if (found?.is_pending) {
+      found = await waitFor(async () => {
+        const current = await lookUp();
+        return current && !current.is_pending ? current : undefined;
+      }, { timeoutMs: PAYMENT_END_WAIT_MS, intervalMs: 500, what: `${this.name}'s payment ${paymentHash} to succeed or fail` });
+    }
     return found?.payment ? paymentView(found.payment) : undefined;
   }
 
