@@ -185,7 +185,7 @@ describe('reglab CLI', () => {
     const paid = await cli;
     expect(paid.code, paid.stderr).toBe(0);
     expect(paid.stdout).toMatch(new RegExp(`^paid 5000 sat alice -> the invoice over \\d hop\\(s\\), fee \\d+ sat \\(hash ${throughCli.payment_hash}\\)\n$`));
-    expect(paid.stderr).toMatch(/ended before it answered POST \/labs\/cli\/payments \(.+\); its keeper started it again, which is asked for the same job \(Idempotency-Key [0-9a-f-]{36}\)/);
+    expect(paid.stderr).toMatch(/ended before it answered POST \/labs\/cli\/payments \(.+\); its keeper started it again, which is asked again for the same job \(Idempotency-Key [0-9a-f-]{36}\)/);
 
     // the key given to another request is refused, and a malformed one; neither queues anything
     const reused = await payThroughApi({ from: 'alice', to: 'carol', amount_sat: 1000 });

@@ -1,5 +1,4 @@
 import { spawn } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, openSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -26,6 +25,8 @@ export class ControlPlaneClient {
     readonly url: string,
     /** The token of a control plane open to the network (from daemon.json). */
     private readonly token?: string,
+    /** Its home folder, where the keeper that starts it again after a crash is found. */
+    private readonly home?: string,
   ) {}
 
   private headers(json: boolean, idempotencyKey?: string): Record<string, string> {
@@ -33,10 +34,27 @@ export class ControlPlaneClient {
   }
 
   /**
-   * `signal` abandons the request (a scenario step that timed out). A control plane that ends
-   * before it answers is a CONTROL_PLANE_LOST error.
+   * `signal` abandons the request (a scenario step that timed out). When the control plane ends
+   * before it answers and its keeper starts it again, a request that may be sent twice (a GET, or
+   * one with an `idempotencyKey`: a job queued once whatever happens) goes to the new one, which is
+   * said on stderr; any other is a CONTROL_PLANE_LOST error.
    */
   async request<T>(method: string, path: string, body?: unknown, options: { signal?: AbortSignal; idempotencyKey?: string } = {}): Promise<T> {
+    for (let asked: ControlPlaneClient = this; ;) {
+      try {
+        return await asked.send<T>(method, path, body, options);
+      } catch (error) {
+        const resendable = method === 'GET' || options.idempotencyKey !== undefined;
+        if (!(error instanceof ApiError) || error.code !== 'CONTROL_PLANE_LOST' || !resendable || !this.home) throw error;
+        const again = await keptControlPlane(this.home);
+        if (!again) throw new ApiError(503, 'CONTROL_PLANE_LOST', `${error.message}, and no keeper starts it again${method === 'GET' ? '' : ': whether the job was queued is unknown'} (\`reglab status\` starts a control plane and shows the lab)`);
+        console.error(`reglab: ${error.message}; its keeper started it again, which is asked again${options.idempotencyKey ? ` for the same job (Idempotency-Key ${options.idempotencyKey})` : ''}`);
+        asked = again;
+      }
+    }
+  }
+
+  private async send<T>(method: string, path: string, body: unknown, options: { signal?: AbortSignal; idempotencyKey?: string }): Promise<T> {
     const response = await fetch(`${this.url}${path}`, {
       method,
       headers: this.headers(body !== undefined, options.idempotencyKey),
@@ -96,7 +114,7 @@ export async function findControlPlane(home: string): Promise<ControlPlaneClient
   const info = readDaemonInfo(home);
   if (!info || !(await answers(info.url))) return undefined;
   warnOfAnotherBuild(home, info);
-  return new ControlPlaneClient(info.url, info.token);
+  return new ControlPlaneClient(info.url, info.token, home);
 }
 
 let warnedOfBuild = false;
@@ -136,27 +154,6 @@ export async function keptControlPlane(home: string): Promise<ControlPlaneClient
     if (error === keeperGone) return undefined;
     // another control plane started beside it would supervise the same labs
     throw new ApiError(503, 'CONTROL_PLANE_UNAVAILABLE', `the control plane its keeper (pid ${keeper}) started again does not answer after 30 s: see ${join(home, 'logs', 'control-plane.log')}`);
-  }
-}
-
-/**
- * Asks the control plane for a job (`POST path`, waiting for it to end). When the control plane
- * ends before it answers and its keeper starts it again, the request goes to the new one with the
- * same Idempotency-Key: a job the first one had queued is answered (its work done once), else it is
- * queued then.
- */
-export async function requestJob<T>(home: string, client: ControlPlaneClient, path: string, body: unknown): Promise<T> {
-  const idempotencyKey = randomUUID();
-  for (let asked = client; ;) {
-    try {
-      return await asked.request<T>('POST', path, body, { idempotencyKey });
-    } catch (error) {
-      if (!(error instanceof ApiError) || error.code !== 'CONTROL_PLANE_LOST') throw error;
-      const again = await keptControlPlane(home);
-      if (!again) throw new ApiError(503, 'CONTROL_PLANE_LOST', `${error.message}, and no keeper starts it again: whether the job was queued is unknown (\`reglab status\` starts a control plane and shows the lab)`);
-      console.error(`reglab: ${error.message}; its keeper started it again, which is asked for the same job (Idempotency-Key ${idempotencyKey})`);
-      asked = again;
-    }
   }
 }
 

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Command, Option } from 'commander';
@@ -6,7 +7,7 @@ import type { LabEvent } from '../lab/events.js';
 import { daemonInfoFile, reglabHome, type DaemonInfo } from '../home.js';
 import { formatProblem } from '../../../lib/yaml-problems.js';
 import { LabSpecError } from '../spec/spec-error.js';
-import { ApiError, ensureControlPlane, findControlPlane, keptControlPlane, lastListen, readDaemonInfo, recordedLabs, requestJob, stopControlPlane, type ControlPlaneClient } from './client.js';
+import { ApiError, ensureControlPlane, findControlPlane, keptControlPlane, lastListen, readDaemonInfo, recordedLabs, stopControlPlane, type ControlPlaneClient } from './client.js';
 import { formatAssetBalances, formatAssetList, formatEvent, formatLab } from './print.js';
 import { snapshotCommands } from './snapshots.js';
 
@@ -173,7 +174,7 @@ type JobView = { id: string; state: string; result?: Record<string, unknown>; er
 
 async function runJob(path: string, body: unknown, describe: (result: Record<string, unknown>) => string): Promise<void> {
   const client = await runningClient();
-  const job = await requestJob<JobView>(reglabHome(), client, `/labs/${await labName(client)}${path}?wait=true`, body);
+  const job = await client.request<JobView>('POST', `/labs/${await labName(client)}${path}?wait=true`, body, { idempotencyKey: randomUUID() });
   if (job.state !== 'completed') {
     out(`${job.id} ${job.state}: ${job.error ?? 'not finished within 120 s'}`, job);
     process.exitCode = EXIT.failed;

@@ -1,11 +1,15 @@
 // The control plane's API about one lab, as steps use it: plain calls, and jobs followed until
 // they have finished.
+import { randomUUID } from 'node:crypto';
 import { setTimeout as pause } from 'node:timers/promises';
 import { StepFailure } from './failure.js';
 
-/** The control plane's HTTP API; the CLI's client fits. Errors carry `status` and `code`. */
+/**
+ * The control plane's HTTP API; the CLI's client fits. Errors carry `status` and `code`. A request
+ * with an `idempotencyKey` may be sent again (the CLI's client does when the control plane restarts).
+ */
 export interface LabApi {
-  request<T>(method: string, path: string, body?: unknown, options?: { signal?: AbortSignal }): Promise<T>;
+  request<T>(method: string, path: string, body?: unknown, options?: { signal?: AbortSignal; idempotencyKey?: string }): Promise<T>;
 }
 
 export interface JobView {
@@ -30,8 +34,9 @@ export class LabCalls {
     return this.api.request<T>('GET', `/labs/${this.lab}${path}`, undefined, { signal: this.signal });
   }
 
-  post<T>(path: string, body: unknown = {}): Promise<T> {
-    return this.api.request<T>('POST', `/labs/${this.lab}${path}`, body, { signal: this.signal });
+  /** `idempotencyKey`: the request may be sent again, as a job queued once (see LabApi). */
+  post<T>(path: string, body: unknown = {}, idempotencyKey?: string): Promise<T> {
+    return this.api.request<T>('POST', `/labs/${this.lab}${path}`, body, { signal: this.signal, idempotencyKey });
   }
 
   put<T>(path: string, body: unknown): Promise<T> {
@@ -40,13 +45,13 @@ export class LabCalls {
 
   /** Queues a job and answers its result once it has completed; a failed job is a StepFailure. */
   async runJob(path: string, body: unknown): Promise<Record<string, unknown>> {
-    const view = await this.post<JobView>(`${path}?wait=true`, body);
+    const view = await this.post<JobView>(`${path}?wait=true`, body, randomUUID());
     return this.finished(view);
   }
 
   /** Queues a job and answers at once with `{job, state, url}`. */
   startJob(path: string, body: unknown): Promise<{ job: string; state: string; url: string }> {
-    return this.post(path, body);
+    return this.post(path, body, randomUUID());
   }
 
   async waitForJob(id: string): Promise<Record<string, unknown>> {
