@@ -1,10 +1,12 @@
 // npm run bench:snapshot [-- --runtime docker] [-- --file lab.yaml] [-- --runs N] [-- --cli]
 // Through a control plane of its own (a temp state folder): brings the lab of lab.yaml up, saves it
-// as a snapshot, resets it N times, then takes it down and brings it up from the snapshot N times.
-// Prints each operation's time (as the API answers it) and its phases. With --cli, then stops that
-// control plane and runs `reglab up --from-snapshot` N times as a user does after `reglab down`:
-// the CLI starts a control plane, brings the lab up and prints it; timed from the command's start
-// to its exit, each followed by `reglab down`.
+// as a snapshot, resets it N times, then takes it down and brings it up from the snapshot 2N times.
+// The ups alternate: after the lab was taken down keeping its volumes (`reglab down`), and after it
+// was taken down with them (`--volumes`), N of each. Prints each operation's time (as the API
+// answers it) and its phases. With --cli, then stops that control plane and runs `reglab up
+// --from-snapshot` 2N times as a user does after `reglab down`: the CLI starts a control plane,
+// brings the lab up and prints it; timed from the command's start to its exit, each followed by
+// `reglab down`, with `--volumes` every other time.
 import { spawnSync } from 'node:child_process';
 import { chmodSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -64,17 +66,29 @@ function reglab(...args: string[]): string {
   return run.stdout;
 }
 
-/** `reglab up --from-snapshot` after `reglab down`, N times: each starts a control plane of its own. */
-function cliUps(): number[] {
-  const ups: number[] = [];
-  for (let run = 1; run <= Number(values.runs); run++) {
+/**
+ * How the lab is taken down before an up from the snapshot: `reglab down` keeps its volumes (docker),
+ * which the up writes the snapshot over; with `--volumes` they are removed, and the up makes new ones.
+ * Ups alternate between the two, each timed after the kind of down it follows.
+ */
+const DOWNS = [{ label: 'after down', volumes: false }, { label: 'after down --volumes', volumes: true }] as const;
+type Down = (typeof DOWNS)[number];
+const downs = () => Array.from({ length: Number(values.runs) }, () => DOWNS).flat();
+const medians = (ups: Map<Down, number[]>, unit: (ms: number) => string) => [...ups].map(([down, list]) => `${down.label} ${unit(median(list))}${list.length > 1 ? ` (${list.map(unit).join(', ')})` : ''}`).join('; ');
+
+/** `reglab up --from-snapshot` after `reglab down` and after `reglab down --volumes`, N times each: each starts a control plane of its own. */
+function cliUps(): Map<Down, number[]> {
+  const ups = new Map<Down, number[]>(DOWNS.map((down) => [down, []]));
+  let previous: Down = DOWNS[1];
+  for (const down of downs()) {
     const before = load();
     const started = performance.now();
     const output = reglab('up', '--from-snapshot', 'bench');
     const ms = performance.now() - started;
-    ups.push(ms);
-    console.log(`CLI up from snapshot ${run}: ${(ms / 1000).toFixed(2)} s (the lab ${output.match(/ready in [\d.]+s/)?.[0] ?? 'ready'} after the control plane answered; load average before ${before})`);
-    reglab('down', '--volumes');
+    ups.get(previous)!.push(ms);
+    console.log(`CLI up from snapshot ${previous.label}: ${(ms / 1000).toFixed(2)} s (the lab ${output.match(/ready in [\d.]+s/)?.[0] ?? 'ready'} after the control plane answered; load average before ${before})`);
+    reglab('down', ...(down.volumes ? ['--volumes'] : []));
+    previous = down;
   }
   return ups;
 }
@@ -96,21 +110,22 @@ try {
       await call('POST', `/labs/${LAB}/reset`);
     }));
   }
-  const ups: number[] = [];
-  for (let run = 1; run <= Number(values.runs); run++) {
-    await call('DELETE', `/labs/${LAB}?volumes=true`);
-    ups.push(await timed(`up from snapshot ${run}`, async () => {
+  const ups = new Map<Down, number[]>(DOWNS.map((down) => [down, []]));
+  for (const down of downs()) {
+    await call('DELETE', `/labs/${LAB}?volumes=${down.volumes}`);
+    ups.get(down)!.push(await timed(`up from snapshot ${down.label}`, async () => {
       await call('POST', '/snapshots/bench/up');
       return untilReady();
     }));
   }
-  console.log(`save ${seconds(saved)}; reset median ${seconds(median(resets))}; up from the snapshot median ${seconds(median(ups))} (load average now ${load()})`);
+  console.log(`save ${seconds(saved)}; reset median ${seconds(median(resets))}; up from the snapshot median: ${medians(ups, seconds)} (load average now ${load()})`);
   if (values.cli) {
     await call('DELETE', `/labs/${LAB}?volumes=true`);
     await plane.stop();
     cliRunning = true;
     const cli = cliUps();
-    console.log(`through the CLI (it starts the control plane): up from the snapshot median ${(median(cli) / 1000).toFixed(2)} s, ${cli.filter((ms) => ms < 5000).length} of ${cli.length} under 5 s (load average now ${load()})`);
+    const all = [...cli.values()].flat();
+    console.log(`through the CLI (it starts the control plane): up from the snapshot median: ${medians(cli, (ms) => `${(ms / 1000).toFixed(2)} s`)}; ${all.filter((ms) => ms < 5000).length} of ${all.length} under 5 s (load average now ${load()})`);
   }
 } finally {
   if (cliRunning) {

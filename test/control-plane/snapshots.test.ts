@@ -105,17 +105,34 @@ describe.each(['process', 'docker'])('snapshots on the %s runtime', (runtime) =>
     expect(await pay('alice', 'carol', 1_000)).toMatchObject({ state: 'completed' });
   });
 
-  it('brings a lab up from the snapshot that pays alice -> carol, and refuses one while that lab is up', async () => {
-    expect((await cp.call('DELETE', `/labs/${LAB}?volumes=true`)).status).toBe(200);
+  /** Brings LAB up from snapshot `base`, polled as a script would (the list of labs, every 5 ms). */
+  const upFromSnapshot = async () => {
     const up = await cp.call('POST', '/snapshots/base/up');
     expect(up.status).toBe(202);
     expect(up.body).toMatchObject({ name: LAB, snapshot: 'base' });
-    // polled as a script would (the list of labs, every 5 ms): a lab seen ready accepts an action at once
     await waitFor(async () => {
       const { status } = (await cp.call('GET', '/labs')).body.labs.find((listed: { name: string }) => listed.name === LAB);
       if (status === 'failed') throw new Error('the lab failed to come up from the snapshot');
       return status === 'ready';
     }, { timeoutMs: 120_000, intervalMs: 5, what: 'the lab up from the snapshot', stopOn: (error) => String(error).includes('failed') });
+  };
+
+  it('brings a lab up from the snapshot after a down that kept its data, none of which is left', async () => {
+    expect(await pay('alice', 'carol', 7_000)).toMatchObject({ state: 'completed' });
+    expect((await cp.call('POST', `/labs/${LAB}/mine?wait=true`, { blocks: 2 })).body.state).toBe('completed');
+    expect(balancesOf(await lab())).not.toEqual(snapshotBalances);
+    expect((await cp.call('DELETE', `/labs/${LAB}`)).status).toBe(200);
+
+    await upFromSnapshot();
+
+    expect(balancesOf(await lab())).toEqual(snapshotBalances);
+    expect(await walletBalance()).toBe('300000000');
+  });
+
+  it('brings a lab up from the snapshot that pays alice -> carol, and refuses one while that lab is up', async () => {
+    expect((await cp.call('DELETE', `/labs/${LAB}?volumes=true`)).status).toBe(200);
+    // the lab seen ready accepts an action at once
+    await upFromSnapshot();
     const atOnce = await cp.call('POST', `/labs/${LAB}/snapshots`, { name: 'at-ready' });
     expect(atOnce.status, JSON.stringify(atOnce.body)).toBe(201);
     expect((await cp.call('DELETE', '/snapshots/at-ready')).status).toBe(200);

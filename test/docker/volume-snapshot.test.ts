@@ -1,7 +1,8 @@
 // A docker service's volume as a snapshot holds it, on real Podman: saved from the stopped container,
-// changed after, then restored both ways reglab does it — unpacked straight into the new volume's
-// folder (root and a rootful engine, as here) and through a helper container of the service's image
-// (every other engine) — and the service started on it finds the data of the snapshot, nothing later.
+// changed after, then restored each way reglab does it — written over the volume the service left, or
+// unpacked straight into a new volume's folder (root and a rootful engine, as here), and through a
+// helper container of the service's image (every other engine) — and the service started on it finds
+// the data of the snapshot, nothing later.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LabState, ServiceState } from '../../control-plane/src/lab/state.js';
 import { redisServiceLaunch } from '../../control-plane/src/nodes/redis/index.js';
 import type { DockerRuntime } from '../../control-plane/src/runtimes/docker/runtime.js';
-import { dockerPlacement } from '../../control-plane/src/runtimes/docker/placement.js';
+import { containerName, dockerPlacement, volumeName } from '../../control-plane/src/runtimes/docker/placement.js';
 import type { RuntimeHandle } from '../../control-plane/src/runtimes/types.js';
 import { dockerData } from '../../control-plane/src/snapshots/docker-data.js';
 import { waitFor } from '../../lib/wait.js';
@@ -68,17 +69,27 @@ describe("a docker service's volume saved and restored for a snapshot", () => {
     if (snapshotDir) rmSync(snapshotDir, { recursive: true, force: true });
   });
 
+  // the engines answer it, though dockerode's types leave it out
+  const volumeCreated = async () => ((await docker.getVolume(volumeName(lab.name, service.name)).inspect()) as { CreatedAt?: string }).CreatedAt;
+
   it.each([
-    ['unpacked straight into the volume folder', {}],
-    ['unpacked through a helper container', { helperOnly: true }],
-  ])('restored %s, the service finds the data of the snapshot and nothing written after it', async (_how, options) => {
+    ['written over the volume the service left (an up after `reglab down`)', {}, 'kept'],
+    ['unpacked straight into a new volume folder (after `reglab down --volumes`)', {}, 'removed'],
+    ['unpacked through a helper container', { helperOnly: true }, 'kept'],
+  ] as const)('restored %s, the service finds the data of the snapshot and nothing written after it', async (how, options, volume) => {
     await writeAndStop({ k: 'after', later: 'yes' });
     expect(await readAll()).toEqual({ k: 'after', later: 'yes' });
+    if (volume === 'removed') {
+      await docker.getContainer(containerName(lab.name, service.name)).remove({ force: true });
+      await runtime.removeVolume(docker, volumeName(lab.name, service.name));
+    }
+    const createdBefore = volume === 'kept' ? await volumeCreated() : undefined;
 
     await dockerData(runtime, options).restore(labState, service, snapshotDir);
 
     expect(await readAll()).toEqual({ k: 'snapshot', later: null });
     const { containers } = await labLeftovers(docker, lab.name);
     expect(containers).toEqual([`/reglab-${lab.name}-cache`]); // no helper container left
+    if (how.startsWith('written over')) expect(await volumeCreated()).toBe(createdBefore ?? 'the volume\'s creation time');
   });
 });

@@ -80,6 +80,14 @@ export class ImageUnavailableError extends Error {
   }
 }
 
+export interface PrepareOptions {
+  /**
+   * The services whose data a snapshot's restore is about to write over: docker keeps the volumes
+   * an earlier lab of this name left them, for that restore (the others are removed).
+   */
+  dataRestored?: readonly string[];
+}
+
 /** What a runtime must do for the planner and the supervisor; neither knows which runtime it drives. */
 export interface Runtime {
   readonly name: 'process' | 'docker';
@@ -88,7 +96,7 @@ export interface Runtime {
    * of `images` — image recipes by kind — built before anything starts). An image that cannot be
    * had throws ImageUnavailableError naming its kind.
    */
-  prepareLab(lab: LabHandleInfo, images?: Record<string, string>): Promise<void>;
+  prepareLab(lab: LabHandleInfo, images?: Record<string, string>, options?: PrepareOptions): Promise<void>;
   /** Starts one service; returns where it runs. Must not wait for readiness (the planner probes). */
   start(service: StartRequest): Promise<RuntimeHandle>;
   /** Asks the service to stop (its stop signal), then kills it after a grace period. */

@@ -1,14 +1,14 @@
-// A docker lab's service data: its volume, as a tar archive of the container's /data. Saved from
-// the stopped container; restored into a new volume, unpacked straight into the volume's folder when
-// it is on this machine and ours to write (a local volume of a rootful engine, reglab as root), or
-// else through a helper container of the service's own image that only sleeps while the archive is
-// unpacked (Podman writes an archive into a volume only while the container runs; into one never
-// started it lands in the container's own file system). For a reset, where the folder is ours to
-// write, the service is held in its container instead (DockerRuntime.hold) and the folder emptied
-// and refilled under it.
+// A docker lab's service data: its volume, as a tar archive of the container's /data, saved from
+// the stopped container. Where the volume's folder is on this machine and ours to write (a local
+// volume of a rootful engine, reglab as root), the archive is unpacked straight into it: over the
+// data a reset holds in its container (DockerRuntime.hold) or an earlier lab of this name left in
+// the volume (see write-over.ts), or into a new volume. Else it goes into a new volume through a
+// helper container of the service's own image that only sleeps while the archive is unpacked
+// (Podman writes an archive into a volume only while the container runs; into one never started it
+// lands in the container's own file system).
 import { execFile } from 'node:child_process';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { chmod, chown, mkdir, open, readdir, rm, stat } from 'node:fs/promises';
+import { chmod, chown, mkdir, readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { promisify } from 'node:util';
@@ -20,6 +20,8 @@ import { CONTAINER_DATA_DIR, containerName, volumeName } from '../runtimes/docke
 import { LABELS } from '../runtimes/docker/container-spec.js';
 import type { DockerRuntime } from '../runtimes/docker/runtime.js';
 import type { ServiceData } from './service-data.js';
+import { readTarEntries, type EntryKind, type TarEntry } from './tar-entries.js';
+import { pruneTo } from './write-over.js';
 
 const run = promisify(execFile);
 const archiveOf = (snapshotDir: string, service: string) => join(snapshotDir, 'volumes', `${service}.tar`);
@@ -42,21 +44,21 @@ interface TopEntry {
   folder?: { mode: number; uid: number; gid: number };
 }
 
-const octal = (header: Buffer, offset: number, length: number) => parseInt(header.toString('latin1', offset, offset + length).replace(/\0.*$/s, '').trim(), 8);
+function topEntryOf(entries: TarEntry[]): TopEntry {
+  const first = entries[0];
+  const namedData = first !== undefined && (first.name === 'data' || first.name.startsWith('data/'));
+  const isFolder = first?.kind === 'folder' && (first.name === '' || first.name === 'data');
+  return { namedData, folder: isFolder ? { mode: first.mode, uid: first.uid, gid: first.gid } : undefined };
+}
 
-async function topEntryOf(archive: string): Promise<TopEntry> {
-  const file = await open(archive);
-  try {
-    const { buffer: header } = await file.read(Buffer.alloc(512), 0, 512, 0);
-    const name = header.toString('utf8', 0, 100).replace(/\0.*$/s, '').replace(/^\.?\/+/, '').replace(/\/$/, '');
-    const isFolder = header.toString('latin1', 156, 157) === '5' && (name === '' || name === 'data');
-    return {
-      namedData: name === 'data' || name.startsWith('data/'),
-      folder: isFolder ? { mode: octal(header, 100, 8) & 0o7777, uid: octal(header, 108, 8), gid: octal(header, 116, 8) } : undefined,
-    };
-  } finally {
-    await file.close();
+/** What the volume's folder holds once the archive is unpacked into it, by path relative to it. */
+function unpackedEntries(entries: TarEntry[], top: TopEntry): Map<string, EntryKind> {
+  const unpacked = new Map<string, EntryKind>();
+  for (const { name, kind } of entries) {
+    const path = top.namedData ? name.replace(/^data(?:\/|$)/, '') : name;
+    if (path) unpacked.set(path, kind);
   }
+  return unpacked;
 }
 
 /** The new (empty) volume's folder, when reglab can write it directly with the owners the containers see. */
@@ -68,10 +70,15 @@ async function writableFolderOf(runtime: DockerRuntime, docker: Docker, volume: 
   return entries?.length === 0 ? folder : undefined;
 }
 
-/** Unpacks the archive into the volume's folder with the owners and modes it holds, as the engine would. */
-export async function unpackInto(folder: string, archive: string): Promise<void> {
-  const top = await topEntryOf(archive);
-  await run('tar', ['-x', '--numeric-owner', '--same-owner', '--same-permissions', '-f', archive, '-C', folder, ...(top.namedData ? ['--strip-components=1'] : [])]);
+/**
+ * Unpacks the archive into the volume's folder with the owners and modes it holds, as the engine
+ * would; `over` data already there, what the archive does not hold is removed (see write-over.ts).
+ */
+export async function unpackInto(folder: string, archive: string, over = false): Promise<void> {
+  const entries = await readTarEntries(archive);
+  const top = topEntryOf(entries);
+  if (over) await pruneTo(folder, unpackedEntries(entries, top));
+  await run('tar', ['-x', ...(over ? ['--overwrite'] : []), '--numeric-owner', '--same-owner', '--same-permissions', '-f', archive, '-C', folder, ...(top.namedData ? ['--strip-components=1'] : [])]);
   if (top.folder) {
     await chown(folder, top.folder.uid, top.folder.gid);
     await chmod(folder, top.folder.mode);
@@ -91,7 +98,7 @@ async function unpackThroughHelper(runtime: DockerRuntime, docker: Docker, lab: 
   });
   try {
     await helper.start();
-    await helper.putArchive(createReadStream(archive), { path: (await topEntryOf(archive)).namedData ? '/' : CONTAINER_DATA_DIR });
+    await helper.putArchive(createReadStream(archive), { path: topEntryOf(await readTarEntries(archive)).namedData ? '/' : CONTAINER_DATA_DIR });
   } finally {
     // killed first: sleep, as the container's first process, ignores the SIGTERM a removal starts with
     await helper.kill().catch(() => undefined);
@@ -122,17 +129,14 @@ export function dockerData(runtime: DockerRuntime, options: DockerDataOptions = 
     async restore(lab, service, snapshotDir) {
       const archive = archiveOf(snapshotDir, service.name);
       const heldFolder = runtime.heldFolder(lab.name, service.name);
-      if (heldFolder) {
-        // files written after the snapshot must not survive next to its own
-        await Promise.all((await readdir(heldFolder)).map((entry) => rm(join(heldFolder, entry), { recursive: true, force: true })));
-        await unpackInto(heldFolder, archive);
-        return;
-      }
+      if (heldFolder) return unpackInto(heldFolder, archive, true);
       const docker = await runtime.docker();
       const volume = volumeName(lab.name, service.name);
       const labels = { [LABELS.lab]: lab.name, [LABELS.service]: service.name, [LABELS.kind]: service.kind };
-      // the volume is made anew: files written after the snapshot must not survive next to its own
       await docker.getContainer(containerName(lab.name, service.name)).remove({ force: true }).catch(ignoreMissing);
+      // the volume an earlier lab of this name left this service (kept by prepareLab) is written over
+      const kept = options.helperOnly ? undefined : await runtime.keptVolumeFolder(docker, volume, labels);
+      if (kept) return unpackInto(kept, archive, true);
       await runtime.removeVolume(docker, volume);
       await docker.createVolume({ Name: volume, Labels: labels });
       const folder = options.helperOnly ? undefined : await writableFolderOf(runtime, docker, volume);

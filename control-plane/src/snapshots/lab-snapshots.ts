@@ -100,7 +100,7 @@ export class LabSnapshots {
       replayFrom: manifest.dir,
       before: async (phase) => {
         await phase('prepare', async () => {
-          await options.runtimeOptions.runtime.prepareLab(lab, imageRecipesFor(Object.values(lab.services).map((service) => service.kind), 'local'));
+          await options.runtimeOptions.runtime.prepareLab(lab, imageRecipesFor(Object.values(lab.services).map((service) => service.kind), 'local'), { dataRestored: withData(lab).map((service) => service.name) });
           await allocateHostPorts(lab, Object.fromEntries(Object.entries(manifest.services).map(([service, held]) => [service, held.hostPorts])));
         });
         return restoreInBackground(lab, manifest, await serviceDataFor(options.runtimeOptions.runtime));

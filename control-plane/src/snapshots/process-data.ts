@@ -1,19 +1,27 @@
 // A process lab's service data: its folder, copied with `cp -a` so owners (PostgreSQL's data
-// belongs to the postgres user), modes and times stay as they were.
+// belongs to the postgres user), modes and times stay as they were. A restore writes the copy over
+// the folder when there is one (a reset), see write-over.ts.
 import { execFile } from 'node:child_process';
-import { mkdir, rm } from 'node:fs/promises';
+import { mkdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { serviceDataDir } from '../runtimes/process/placement.js';
 import type { ServiceData } from './service-data.js';
+import { entriesUnder, pruneTo } from './write-over.js';
 
 const run = promisify(execFile);
 const inSnapshot = (snapshotDir: string, service: string) => join(snapshotDir, 'data', service);
+const isFolder = (path: string) => stat(path).then((found) => found.isDirectory(), () => false);
 
 async function copyTree(from: string, to: string): Promise<void> {
-  await rm(to, { recursive: true, force: true });
-  await mkdir(join(to, '..'), { recursive: true });
-  await run('cp', ['-a', from, to]);
+  if (await isFolder(to)) {
+    await pruneTo(to, await entriesUnder(from));
+  } else {
+    await rm(to, { recursive: true, force: true });
+    await mkdir(join(to, '..'), { recursive: true });
+  }
+  // -T: into `to` itself, not a folder of its name inside it
+  await run('cp', ['-a', '-T', from, to]);
 }
 
 export const processData: ServiceData = {

@@ -1,5 +1,5 @@
 import { appendFileSync, existsSync } from 'node:fs';
-import { readFile, realpath } from 'node:fs/promises';
+import { readdir, readFile, realpath } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { basename, join } from 'node:path';
 import type Docker from 'dockerode';
@@ -7,7 +7,7 @@ import { waitFor } from '../../../../lib/wait.js';
 import { RECIPES } from '../../images/catalog.js';
 import type { ImageId } from '../../images/types.js';
 import { buildImages, missingImageMessage, type ImageMap } from '../../images/build.js';
-import { ImageUnavailableError, isEngineUnavailable, type EngineReach, type ExitStatus, type LabHandleInfo, type Runtime, type RuntimeHandle, type ServiceLocation, type StartRequest } from '../types.js';
+import { ImageUnavailableError, isEngineUnavailable, type EngineReach, type ExitStatus, type LabHandleInfo, type PrepareOptions, type Runtime, type RuntimeHandle, type ServiceLocation, type StartRequest } from '../types.js';
 import { discoverEngine, onEachCall, socketOwnedByRoot, type DiscoveryOptions, type Engine } from './engine.js';
 import { containerExit } from './exit-status.js';
 import { watchContainerExits } from './exits.js';
@@ -133,10 +133,11 @@ export class DockerRuntime implements Runtime {
   /** The lab's network, and its images built first: a build can take a minute, and the lab's
    * host ports are chosen after this. A lab starts anew: what an earlier lab of its name left
    * (its record lost with another REGLAB_HOME or a deleted .reglab) is removed first, volumes too,
-   * so no node starts on an old wallet or chain. */
-  async prepareLab(lab: LabHandleInfo, images: Record<string, string> = {}): Promise<void> {
+   * so no node starts on an old wallet or chain; but those of `options.dataRestored`, which the
+   * restore of a snapshot writes over (snapshots/docker-data.ts). */
+  async prepareLab(lab: LabHandleInfo, images: Record<string, string> = {}, options: PrepareOptions = {}): Promise<void> {
     const docker = await this.docker();
-    await this.removeLab(lab, { volumes: true });
+    await this.removeLab(lab, { volumes: true, except: options.dataRestored });
     if (this.options.buildImages) {
       for (const [kind, recipe] of Object.entries(images)) {
         if (this.options.images?.[kind] !== undefined) continue;
@@ -361,6 +362,21 @@ export class DockerRuntime implements Runtime {
     return folder;
   }
 
+  /**
+   * The folder of a volume that exists with all these labels (one a lab of the same name left its
+   * service of the same kind), when it is ours to write (see volumeFolder) and on this machine.
+   */
+  async keptVolumeFolder(docker: Docker, volume: string, labels: Record<string, string>): Promise<string | undefined> {
+    if (!(await this.writesVolumeFolders())) return undefined;
+    const info = await docker.getVolume(volume).inspect().catch(() => undefined);
+    if (info?.Driver !== 'local' || !info.Mountpoint) return undefined;
+    if (!Object.entries(labels).every(([label, value]) => info.Labels?.[label] === value)) return undefined;
+    // a remote engine's folder is not on this machine
+    if (!(await readdir(info.Mountpoint).then(() => true, () => false))) return undefined;
+    this.volumeFolders.set(volume, info.Mountpoint);
+    return info.Mountpoint;
+  }
+
   /** Removes the volume, if there is one by that name. */
   async removeVolume(docker: Docker, volume: string): Promise<void> {
     this.volumeFolders.delete(volume);
@@ -392,7 +408,8 @@ export class DockerRuntime implements Runtime {
     }));
   }
 
-  async removeLab(lab: LabHandleInfo, options: { volumes: boolean }): Promise<void> {
+  /** Removes the lab's containers and network, and with `volumes` its volumes, but those of the services `except` names. */
+  async removeLab(lab: LabHandleInfo, options: { volumes: boolean; except?: readonly string[] }): Promise<void> {
     const docker = await this.docker();
     for (const [name, held] of this.held) if (held.lab === lab.name) this.held.delete(name);
     for (const container of await this.findContainers(lab.name)) {
@@ -402,7 +419,9 @@ export class DockerRuntime implements Runtime {
     this.subnets.delete(networkName(lab.name));
     if (!options.volumes) return;
     const { Volumes } = await docker.listVolumes({ filters: { label: [`${LABELS.lab}=${lab.name}`] } });
-    for (const volume of Volumes ?? []) await this.removeVolume(docker, volume.Name);
+    for (const volume of Volumes ?? []) {
+      if (!options.except?.includes(volume.Labels?.[LABELS.service] ?? '')) await this.removeVolume(docker, volume.Name);
+    }
   }
 
   private build(docker: Docker, kind: string, image: ImageId): Promise<unknown> {
