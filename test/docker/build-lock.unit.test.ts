@@ -1,25 +1,16 @@
 // The machine-wide image-build lock: builds from several processes (a control plane, a test run, a
 // bench) take turns, and a lock left by a process that died does not block the next build.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { withBuildLock } from '../../control-plane/src/images/build-lock.js';
 import { waitFor } from '../../lib/wait.js';
+import { temporaryCacheDir } from '../support/cache-dir.js';
 
 describe('the image-build lock', () => {
-  const cache = mkdtempSync(join(tmpdir(), 'reglab-lock-'));
+  const cache = temporaryCacheDir('reglab-lock-');
   const lock = join(cache, 'image-build.lock');
-  const saved = process.env.REGLAB_CACHE_DIR;
-  beforeAll(() => {
-    process.env.REGLAB_CACHE_DIR = cache;
-  });
-  afterAll(() => {
-    if (saved === undefined) delete process.env.REGLAB_CACHE_DIR;
-    else process.env.REGLAB_CACHE_DIR = saved;
-    rmSync(cache, { recursive: true, force: true });
-  });
 
   it('makes a second build wait, saying for whom, until the first has finished', async () => {
     const order: string[] = [];

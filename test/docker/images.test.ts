@@ -7,7 +7,8 @@ import { buildImages } from '../../control-plane/src/images/build.js';
 import { RECIPES } from '../../control-plane/src/images/catalog.js';
 import { PIN_LABEL, recipePin } from '../../control-plane/src/images/pin.js';
 import { projectRoot } from '../../lib/project-root.js';
-import { engine, recipesOf } from './support.js';
+import { createDockerRuntime } from '../../control-plane/src/runtimes/docker/runtime.js';
+import { engine, recipesOf, uniqueLab } from './support.js';
 
 const labelOf = async (docker: Docker, ref: string) => (await docker.getImage(ref).inspect()).Config.Labels?.[PIN_LABEL];
 
@@ -68,6 +69,21 @@ describe('buildImages on Podman', () => {
     expect(await labelOf(docker, 'localhost/reglab-btcd:local')).toBe(result.built[1].pin);
     // the replaced image is still the Debian base: it keeps its tag and stays
     expect(await labelOf(docker, 'localhost/reglab-debian:bookworm')).toBe(result.built[0].pin);
+  });
+
+  it('tells a lab being prepared what it builds, and nothing of the images it finds up to date', async () => {
+    await docker.getImage('localhost/reglab-debian:bookworm').tag({ repo: 'localhost/reglab-btcd', tag: 'local' });
+    const runtime = createDockerRuntime({ docker, buildImages: true });
+    const lab = { name: uniqueLab('img'), dir: '/nonexistent' };
+    const lines: string[] = [];
+    try {
+      await runtime.prepareLab(lab, recipesOf('btcd'), { onProgress: (line) => lines.push(line) });
+    } finally {
+      await runtime.removeLab(lab, { volumes: true });
+    }
+    expect(lines[0]).toMatch(/^building localhost\/reglab-btcd:local \(pin \w+, was \w+\)$/);
+    expect(lines.join('\n')).toMatch(/COPY btcd btcctl/);
+    expect(lines.join('\n')).not.toMatch(/up to date/);
   });
 
   it('uses the images a lab names itself without building them', async () => {

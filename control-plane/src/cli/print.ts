@@ -32,6 +32,8 @@ export function formatEvent(event: LabEvent): string | undefined {
       return undefined;
     case 'phase':
       return `  — ${event.phase} done in ${seconds(event.ms)}`;
+    case 'image':
+      return event.line.split('\n').map((line) => `  · ${line}`).join('\n');
     case 'engine':
       return event.answering ? '  ✓ the container engine answers again' : `  ! ${event.message ?? 'the container engine does not answer'}`;
     case 'lab':

@@ -21,6 +21,8 @@ export interface BuildImagesOptions {
   /** Images the lab names itself (lab.yaml): used as they are, never built. */
   overrides?: ImageMap;
   onProgress?: (line: string) => void;
+  /** Also report each image found up to date (or present), not only the work done: true unless said. */
+  reportUpToDate?: boolean;
   /** Rebuild even when an image with the same pin exists. */
   force?: boolean;
 }
@@ -56,7 +58,7 @@ export async function buildImages(options: BuildImagesOptions): Promise<BuildIma
     images[kind] = RECIPES[id].ref;
     wanted.add(id);
   }
-  const builder = new Builder(options.docker, onProgress, options.force ?? false, flavour === 'local');
+  const builder = new Builder(options.docker, onProgress, options.force ?? false, flavour === 'local', options.reportUpToDate ?? true);
   await withBuildLock(onProgress, async () => {
     for (const id of wanted) await builder.ensure(RECIPES[id]);
   });
@@ -74,6 +76,7 @@ class Builder {
     private readonly force: boolean,
     /** Local flavour: images that need the internet are used when present, never built. */
     private readonly offlineOnly: boolean,
+    private readonly reportUpToDate: boolean,
   ) {}
 
   async ensure(recipe: ImageRecipe): Promise<string> {
@@ -82,12 +85,12 @@ class Builder {
     const basePins: string[] = [];
     for (const base of recipe.from) basePins.push(await this.ensure(RECIPES[base]));
     if (!recipe.offline && this.offlineOnly) return this.requirePresent(recipe);
-    const parts = recipe.parts?.(this.onProgress) ?? [];
+    const parts = (await recipe.parts?.(this.onProgress)) ?? [];
     const pin = recipePin(recipe, this.imagesDir, parts, basePins);
     const existing = await this.inspect(recipe.ref);
     const current = existing?.pin;
     if (current === pin && !this.force) {
-      this.onProgress(`${recipe.ref} is up to date (pin ${pin.slice(0, 12)})`);
+      if (this.reportUpToDate) this.onProgress(`${recipe.ref} is up to date (pin ${pin.slice(0, 12)})`);
       this.done.push({ id: recipe.id, ref: recipe.ref, pin, action: 'up-to-date' });
     } else {
       this.onProgress(`building ${recipe.ref} (pin ${pin.slice(0, 12)}${current ? `, was ${current.slice(0, 12)}` : ''})`);
@@ -106,7 +109,7 @@ class Builder {
       throw error;
     });
     const pin = image.Config?.Labels?.[PIN_LABEL] ?? `unpinned ${image.Id}`;
-    this.onProgress(`${recipe.ref} is present (built elsewhere: ${pin.slice(0, 20)})`);
+    if (this.reportUpToDate) this.onProgress(`${recipe.ref} is present (built elsewhere: ${pin.slice(0, 20)})`);
     this.done.push({ id: recipe.id, ref: recipe.ref, pin, action: 'up-to-date' });
     this.pins.set(recipe.id, pin);
     return pin;

@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
@@ -33,11 +33,23 @@ export function sourcesPin(root: string): string {
   return hash.digest('hex').slice(0, 32);
 }
 
+/** tsc's exit status and output, run without blocking the process: a control plane answers on meanwhile. */
+function compile(root: string, outDir: string): Promise<{ status: number | null; output: string }> {
+  return new Promise((resolve, reject) => {
+    const tsc = spawn(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(root, 'tsconfig.json'), '--outDir', outDir, '--sourceMap', 'false'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    tsc.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    tsc.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    tsc.on('error', reject);
+    tsc.on('close', (status) => resolve({ status, output }));
+  });
+}
+
 /**
  * Compiles the project into the stage folder (once per sources pin) with its static assets: the
  * services image runs this, so the repo's own dist/ (which the process runtime prefers) is left alone.
  */
-export function stageServices(root: string, onProgress: (line: string) => void): { dir: string; pin: string } {
+export async function stageServices(root: string, onProgress: (line: string) => void): Promise<{ dir: string; pin: string }> {
   const dir = servicesStageDir();
   const pin = sourcesPin(root);
   const stamp = join(dir, '.pin');
@@ -45,18 +57,18 @@ export function stageServices(root: string, onProgress: (line: string) => void):
   onProgress(`compiling the project for the services image into ${dir}`);
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(join(dir, 'services'), { recursive: true });
-  const tsc = spawnSync(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(root, 'tsconfig.json'), '--outDir', join(dir, 'dist'), '--sourceMap', 'false'], { cwd: root, encoding: 'utf8' });
+  const tsc = await compile(root, join(dir, 'dist'));
   // tsc emits even with type errors (exit 2); refuse only when it emitted nothing usable
-  if (tsc.status !== 0) onProgress(`tsc reported problems (exit ${tsc.status}):\n${(tsc.stdout + tsc.stderr).trim().split('\n').slice(0, 20).join('\n')}`);
-  if (!existsSync(join(dir, 'dist', 'services'))) throw new Error(`compiling the project for the services image failed:\n${tsc.stdout}${tsc.stderr}`);
+  if (tsc.status !== 0) onProgress(`tsc reported problems (exit ${tsc.status}):\n${tsc.output.trim().split('\n').slice(0, 20).join('\n')}`);
+  if (!existsSync(join(dir, 'dist', 'services'))) throw new Error(`compiling the project for the services image failed:\n${tsc.output}`);
   for (const folder of assetFolders(root)) cpSync(join(root, folder), join(dir, folder), { recursive: true });
   writeFileSync(stamp, pin);
   return { dir, pin };
 }
 
 /** dist/ and the services' public folders (staged), package.json, the host's Node binary and the production packages of node_modules. */
-export function servicesParts(root: string, onProgress: (line: string) => void): ContextPart[] {
-  const staged = stageServices(root, onProgress);
+export async function servicesParts(root: string, onProgress: (line: string) => void): Promise<ContextPart[]> {
+  const staged = await stageServices(root, onProgress);
   const node = realpathSync(process.execPath);
   return [
     { dir: staged.dir, entries: ['dist', 'services'], fingerprint: staged.pin },

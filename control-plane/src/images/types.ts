@@ -41,5 +41,5 @@ export interface ImageRecipe {
   /** False where the build needs registries or GitHub that offline machines cannot reach. */
   offline: boolean;
   /** Extra context, resolved only when the image is built (it may need dist/ or binaries). */
-  parts?: (onProgress: (line: string) => void) => ContextPart[];
+  parts?: (onProgress: (line: string) => void) => ContextPart[] | Promise<ContextPart[]>;
 }

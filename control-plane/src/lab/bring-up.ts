@@ -77,7 +77,7 @@ export async function bringUp(lab: LabState, options: LabDriverOptions): Promise
   const neededByNodes = new Set(lab.spec.nodes.flatMap((node) => lab.services[node.name].dependsOn));
   return runToReady(session, options, async (phase) => {
     await phase('prepare', async () => {
-      await options.runtimeOptions.runtime.prepareLab(lab, imageRecipesFor(Object.values(lab.services).map((service) => service.kind), 'local')).catch((error: unknown) => failServicesWithoutImage(session, options, error));
+      await prepareRuntime(lab, options).catch((error: unknown) => failServicesWithoutImage(session, options, error));
       await allocateHostPorts(lab);
     });
     await phase('chain', () => startAll([CHAIN_SERVICE]));
@@ -114,6 +114,16 @@ export async function bringUp(lab: LabState, options: LabDriverOptions): Promise
  * (nothing has started yet: the user sees which service cannot run, not a lab failed with every
  * service pending). Rethrows the error.
  */
+/**
+ * The runtime's preparation of the lab (docker: the images of its kinds built or found up to date),
+ * its long work sent as `image` events; with `dataRestored`, the services whose data a snapshot's
+ * restore writes over.
+ */
+export function prepareRuntime(lab: LabState, options: LabDriverOptions, dataRestored?: readonly string[]): Promise<void> {
+  const images = imageRecipesFor(Object.values(lab.services).map((service) => service.kind), 'local');
+  return options.runtimeOptions.runtime.prepareLab(lab, images, { dataRestored, onProgress: (line) => options.onEvent({ type: 'image', lab: lab.name, line }) });
+}
+
 async function failServicesWithoutImage(session: LabSession, options: LabDriverOptions, error: unknown): Promise<never> {
   if (error instanceof ImageUnavailableError) {
     for (const service of Object.values(session.lab.services).filter((candidate) => candidate.kind === error.kind)) {

@@ -6,6 +6,7 @@ export type LabEvent =
   /** A docker lab's container engine stopped answering, or answers again (its containers run on without it). */
   | { type: 'engine'; lab: string; answering: boolean; address?: string; since: string; message?: string }
   | { type: 'phase'; lab: string; phase: string; ms: number }
+  | { type: 'image'; lab: string; line: string }
   | { type: 'blocks'; lab: string; height: number; mined: number }
   | { type: 'job'; lab: string; job: string; queue: string; state: 'completed' | 'failed'; result?: unknown; error?: string }
   | { type: 'payment'; lab: string; from: string; to?: string; amountSat: number; feeSat: number; paymentHash: string }

@@ -86,6 +86,8 @@ export interface PrepareOptions {
    * an earlier lab of this name left them, for that restore (the others are removed).
    */
   dataRestored?: readonly string[];
+  /** The preparation's long work (docker: an image built, the project compiled for it), line by line. */
+  onProgress?: (line: string) => void;
 }
 
 /** What a runtime must do for the planner and the supervisor; neither knows which runtime it drives. */

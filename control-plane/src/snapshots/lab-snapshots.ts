@@ -4,12 +4,12 @@
 // a reset kills them instead (PostgreSQL aside), as what they hold is replaced, or holds them where
 // the runtime can (docker: in their containers, see ServiceData.hold).
 import { conflict, invalid } from '../../../lib/errors.js';
-import { allocateHostPorts, type LabDriverOptions } from '../lab/bring-up.js';
+import { allocateHostPorts, prepareRuntime, type LabDriverOptions } from '../lab/bring-up.js';
 import type { LabState, ServiceState } from '../lab/state.js';
 import { discardServices, stopServices } from '../lab/tear-down.js';
 import type { LabManager } from '../manager.js';
 import { CHAIN_SERVICE } from '../nodes/btcd/index.js';
-import { imageRecipesFor, kindDefinition } from '../nodes/registry.js';
+import { kindDefinition } from '../nodes/registry.js';
 import { parseLabSpec } from '../spec/parse.js';
 import { exportChain } from './chain-blocks.js';
 import { describeSnapshot, manifestOf, restoreLabRecord, SNAPSHOT_FORMAT, type SnapshotManifest } from './manifest.js';
@@ -100,7 +100,7 @@ export class LabSnapshots {
       replayFrom: manifest.dir,
       before: async (phase) => {
         await phase('prepare', async () => {
-          await options.runtimeOptions.runtime.prepareLab(lab, imageRecipesFor(Object.values(lab.services).map((service) => service.kind), 'local'), { dataRestored: withData(lab).map((service) => service.name) });
+          await prepareRuntime(lab, options, withData(lab).map((service) => service.name));
           await allocateHostPorts(lab, Object.fromEntries(Object.entries(manifest.services).map(([service, held]) => [service, held.hostPorts])));
         });
         return restoreInBackground(lab, manifest, await serviceDataFor(options.runtimeOptions.runtime));

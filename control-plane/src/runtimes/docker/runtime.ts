@@ -141,7 +141,7 @@ export class DockerRuntime implements Runtime {
     if (this.options.buildImages) {
       for (const [kind, recipe] of Object.entries(images)) {
         if (this.options.images?.[kind] !== undefined) continue;
-        await this.build(docker, kind, recipe as ImageId).catch((error: unknown) => {
+        await this.build(docker, kind, recipe as ImageId, options.onProgress).catch((error: unknown) => {
           throw new ImageUnavailableError(kind, error instanceof Error ? error.message : String(error));
         });
       }
@@ -424,10 +424,15 @@ export class DockerRuntime implements Runtime {
     }
   }
 
-  private build(docker: Docker, kind: string, image: ImageId): Promise<unknown> {
+  /** Builds the image, or finds it up to date; `onProgress` hears the work of the caller that asks first. */
+  private build(docker: Docker, kind: string, image: ImageId, onProgress?: (line: string) => void): Promise<unknown> {
     let ensured = this.ensured.get(image);
     if (!ensured) {
-      const run = () => buildImages({ docker, images: { [kind]: image }, onProgress: this.options.onBuildProgress });
+      const report = (line: string) => {
+        this.options.onBuildProgress?.(line);
+        onProgress?.(line);
+      };
+      const run = () => buildImages({ docker, images: { [kind]: image }, onProgress: report, reportUpToDate: false });
       ensured = this.builds = this.builds.then(run, run);
       ensured.catch(() => this.ensured.delete(image));
       this.ensured.set(image, ensured);

@@ -1,0 +1,15 @@
+// What `reglab up` prints for a lab's events, line by line.
+import { describe, expect, it } from 'vitest';
+import { formatEvent } from '../../control-plane/src/cli/print.js';
+
+describe('formatEvent', () => {
+  it('prints each line of an image build under the bring-up, indented', () => {
+    expect(formatEvent({ type: 'image', lab: 'dev', line: 'building localhost/reglab-services:local (pin 0123456789ab)' })).toBe('  · building localhost/reglab-services:local (pin 0123456789ab)');
+    expect(formatEvent({ type: 'image', lab: 'dev', line: 'tsc reported problems (exit 2):\nsrc/a.ts(1,1): error TS1005' })).toBe('  · tsc reported problems (exit 2):\n  · src/a.ts(1,1): error TS1005');
+  });
+
+  it('prints a phase with its time and a service ready with its main endpoint', () => {
+    expect(formatEvent({ type: 'phase', lab: 'dev', phase: 'prepare', ms: 25_480 })).toBe('  — prepare done in 25.5s');
+    expect(formatEvent({ type: 'service', lab: 'dev', service: 'faucet', status: 'ready', info: { url: 'http://127.0.0.1:8080/' } })).toBe('  ✓ faucet ready  http://127.0.0.1:8080/');
+  });
+});
