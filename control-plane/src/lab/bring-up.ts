@@ -110,11 +110,6 @@ export async function bringUp(lab: LabState, options: LabDriverOptions): Promise
 }
 
 /**
- * A kind whose image cannot be had fails its services, each saying why, before the lab fails
- * (nothing has started yet: the user sees which service cannot run, not a lab failed with every
- * service pending). Rethrows the error.
- */
-/**
  * The runtime's preparation of the lab (docker: the images of its kinds built or found up to date),
  * its long work sent as `image` events; with `dataRestored`, the services whose data a snapshot's
  * restore writes over.
@@ -124,6 +119,11 @@ export function prepareRuntime(lab: LabState, options: LabDriverOptions, dataRes
   return options.runtimeOptions.runtime.prepareLab(lab, images, { dataRestored, onProgress: (line) => options.onEvent({ type: 'image', lab: lab.name, line }) });
 }
 
+/**
+ * A kind whose image cannot be had fails its services, each saying why, before the lab fails
+ * (nothing has started yet: the user sees which service cannot run, not a lab failed with every
+ * service pending). Rethrows the error.
+ */
 async function failServicesWithoutImage(session: LabSession, options: LabDriverOptions, error: unknown): Promise<never> {
   if (error instanceof ImageUnavailableError) {
     for (const service of Object.values(session.lab.services).filter((candidate) => candidate.kind === error.kind)) {

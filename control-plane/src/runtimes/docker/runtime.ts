@@ -356,10 +356,15 @@ export class DockerRuntime implements Runtime {
     if (!(await this.writesVolumeFolders())) return undefined;
     const known = this.volumeFolders.get(volume);
     if (known) return known;
-    const info = await docker.getVolume(volume).inspect().catch(() => undefined);
-    const folder = info?.Driver === 'local' && info.Mountpoint ? info.Mountpoint : undefined;
+    const folder = (await this.localVolume(docker, volume))?.Mountpoint;
     if (folder) this.volumeFolders.set(volume, folder);
     return folder;
+  }
+
+  /** The volume as the engine describes it, when it is a `local` one with a folder. */
+  private async localVolume(docker: Docker, volume: string): Promise<Docker.VolumeInspectInfo | undefined> {
+    const info = await docker.getVolume(volume).inspect().catch(() => undefined);
+    return info?.Driver === 'local' && info.Mountpoint ? info : undefined;
   }
 
   /**
@@ -368,8 +373,8 @@ export class DockerRuntime implements Runtime {
    */
   async keptVolumeFolder(docker: Docker, volume: string, labels: Record<string, string>): Promise<string | undefined> {
     if (!(await this.writesVolumeFolders())) return undefined;
-    const info = await docker.getVolume(volume).inspect().catch(() => undefined);
-    if (info?.Driver !== 'local' || !info.Mountpoint) return undefined;
+    const info = await this.localVolume(docker, volume);
+    if (!info) return undefined;
     if (!Object.entries(labels).every(([label, value]) => info.Labels?.[label] === value)) return undefined;
     // a remote engine's folder is not on this machine
     if (!(await readdir(info.Mountpoint).then(() => true, () => false))) return undefined;
