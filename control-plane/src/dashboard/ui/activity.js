@@ -26,6 +26,8 @@ function describe(event, known) {
     case 'phase':
       if (known.labStatus !== 'starting') return undefined;
       return `bring-up: ${event.phase} (${(event.ms / 1000).toFixed(1)} s)`;
+    case 'image':
+      return known.labStatus === 'starting' ? `image: ${event.line.split('\n')[0]}` : undefined;
     case 'job':
       return event.state === 'failed' ? `${event.queue} job failed: ${event.error}` : undefined;
     case 'control-plane':
