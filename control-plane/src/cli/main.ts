@@ -112,8 +112,8 @@ program.command('up').description('bring a lab up and wait until it is ready')
     if (failed) process.exitCode = EXIT.failed;
   });
 
-program.command('down').description('stop the lab and remove its processes, containers and data')
-  .option('--volumes', 'also remove docker volumes')
+program.command('down').description("stop the lab and remove its processes, containers and folder (a docker lab's volumes stay, for the next up of its name to remove, or an up from a snapshot to write over)")
+  .option('--volumes', "also remove a docker lab's volumes")
   .option('--force', 'forget a docker lab whose container engine no longer answers (what it runs there stays there)')
   .action(async (options: { volumes?: boolean; force?: boolean }) => {
     const home = reglabHome();
