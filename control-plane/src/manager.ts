@@ -174,18 +174,20 @@ export class LabManager {
    * Stops every service of the lab and removes its folder and state. A docker lab whose container
    * engine does not answer is refused, unless `force`: then it is forgotten (its folder and state
    * removed, nothing asked of the engine), and what it left in the engine is returned, described.
+   * Otherwise the containers not of the lab that were disconnected from its network are returned.
    */
-  async remove(name: string, options: { volumes: boolean; force?: boolean }): Promise<{ leftInEngine?: string }> {
+  async remove(name: string, options: { volumes: boolean; force?: boolean }): Promise<{ leftInEngine?: string; detached?: string[] }> {
     const lab = this.get(name);
     await this.bringUps.get(name);
     const engineGone = await this.checkEngine(lab, { orTellGone: options.force });
     await this.release(name);
     const { runtime } = await runtimeOptionsFor(lab.runtime);
     if (engineGone) forgetLab(lab, this.emit);
-    else await tearDown(lab, runtime, { volumes: options.volumes, onEvent: this.emit });
+    const detached = engineGone ? [] : await tearDown(lab, runtime, { volumes: options.volumes, onEvent: this.emit });
     delete this.store.labs[name];
     await this.store.save();
-    return engineGone ? { leftInEngine: runtime.leftInEngine?.({ name: lab.name, dir: lab.dir }) } : {};
+    if (engineGone) return { leftInEngine: runtime.leftInEngine?.({ name: lab.name, dir: lab.dir }) };
+    return detached.length > 0 ? { detached } : {};
   }
 
   /**

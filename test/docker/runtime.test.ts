@@ -173,4 +173,26 @@ describe('docker runtime on Podman', () => {
     await runtime.removeLab(lab, { volumes: true });
     expect(await labLeftovers(docker, lab.name)).toEqual({ containers: [], networks: [], volumes: [] });
   });
+
+  it('takes containers not of the lab off its network to remove it, and leaves them there', async () => {
+    await runtime.prepareLab(lab);
+    const image = runtime.imageFor('redis', 'redis');
+    const onNetwork = (name: string, entrypoint: string[]) => docker.createContainer({ name: `${lab.name}-${name}`, Image: image, Entrypoint: entrypoint, HostConfig: { NetworkMode: `reglab-${lab.name}` } });
+    const client = await onNetwork('test-client', ['sleep', '120']);
+    const finished = await onNetwork('finished', ['true']);
+    try {
+      await client.start();
+      await finished.start();
+      await finished.wait();
+      expect((await runtime.removeLab(lab, { volumes: true })).sort()).toEqual([`${lab.name}-finished`, `${lab.name}-test-client`]);
+      expect(await labLeftovers(docker, lab.name)).toEqual({ containers: [], networks: [], volumes: [] });
+      const after = await client.inspect();
+      expect(after.State.Running).toBe(true);
+      expect(Object.keys(after.NetworkSettings.Networks)).not.toContain(`reglab-${lab.name}`);
+      await expect(finished.inspect()).resolves.toMatchObject({ State: { Running: false } });
+    } finally {
+      await client.remove({ force: true });
+      await finished.remove({ force: true });
+    }
+  });
 });

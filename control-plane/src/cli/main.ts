@@ -8,7 +8,7 @@ import { daemonInfoFile, reglabHome, type DaemonInfo } from '../home.js';
 import { formatProblem } from '../../../lib/yaml-problems.js';
 import { LabSpecError } from '../spec/spec-error.js';
 import { ApiError, ensureControlPlane, findControlPlane, keptControlPlane, lastListen, readDaemonInfo, recordedLabs, stopControlPlane, type ControlPlaneClient } from './client.js';
-import { formatAssetBalances, formatAssetList, formatEvent, formatLab } from './print.js';
+import { formatAssetBalances, formatAssetList, formatDown, formatEvent, formatLab } from './print.js';
 import { snapshotCommands } from './snapshots.js';
 
 /**
@@ -126,10 +126,10 @@ program.command('down').description("stop the lab and remove its processes, cont
       return;
     }
     if (!name) throw new ApiError(404, 'NO_SUCH_LAB', `several labs are up (${labs.map((lab) => lab.name).join(', ')}): choose one with --lab`);
-    const { leftInEngine } = await client.request<{ leftInEngine?: string }>('DELETE', `/labs/${name}?volumes=${Boolean(options.volumes)}${options.force ? '&force=true' : ''}`);
+    const { leftInEngine, detached } = await client.request<{ leftInEngine?: string; detached?: string[] }>('DELETE', `/labs/${name}?volumes=${Boolean(options.volumes)}${options.force ? '&force=true' : ''}`);
     const rest = await client.request<{ labs: unknown[] }>('GET', '/labs');
     if (rest.labs.length === 0) await stopControlPlane(home, client);
-    out(leftInEngine ? `lab ${name} is forgotten: its container engine does not answer; ${leftInEngine}` : `lab ${name} is down`, { stopped: [name], ...(leftInEngine ? { leftInEngine } : {}) });
+    out(formatDown(name, { leftInEngine, detached }), { stopped: [name], ...(leftInEngine ? { leftInEngine } : {}), ...(detached ? { detached } : {}) });
   });
 
 program.command('status').description('services, ports, node pubkeys, balances, channels and chain height (exit code 1 when something is not ready, or the container engine does not answer)')

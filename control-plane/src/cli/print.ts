@@ -104,3 +104,12 @@ export function formatAssetList(assets: { ticker?: string; assetId: string; sche
     return `${(asset.ticker ?? '-').padEnd(9)} ${asset.assetId}\n          ${what}${holders ? `; held: ${holders}` : ''}`;
   }).join('\n');
 }
+
+/** What `reglab down` says: the lab down, or forgotten (its engine gone), and the containers of others it took off the lab's network. */
+export function formatDown(lab: string, removed: { leftInEngine?: string; detached?: string[] }): string {
+  if (removed.leftInEngine) return `lab ${lab} is forgotten: its container engine does not answer; ${removed.leftInEngine}`;
+  const detached = removed.detached ?? [];
+  if (detached.length === 0) return `lab ${lab} is down`;
+  const which = detached.length === 1 ? 'a container not of the lab, was' : 'containers not of the lab, were';
+  return `lab ${lab} is down; ${detached.join(', ')}, ${which} disconnected from its network and left in place`;
+}

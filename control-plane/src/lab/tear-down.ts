@@ -7,15 +7,17 @@ import { setStatus, type LabState, type ServiceState } from './state.js';
 
 /**
  * Stops every service, dependents before what they depend on, then removes the lab's resources
- * and folder: nothing of the lab is left running or listening.
+ * and folder: nothing of the lab is left running or listening. Answers the containers not of the
+ * lab that were disconnected from its network (docker), by name.
  */
-export async function tearDown(lab: LabState, runtime: Runtime, options: { volumes: boolean; onEvent?: LabEventListener }): Promise<void> {
+export async function tearDown(lab: LabState, runtime: Runtime, options: { volumes: boolean; onEvent?: LabEventListener }): Promise<string[]> {
   lab.status = 'stopping';
   await stopServices(lab, runtime, options);
-  await runtime.removeLab({ name: lab.name, dir: lab.dir }, { volumes: options.volumes });
+  const detached = await runtime.removeLab({ name: lab.name, dir: lab.dir }, { volumes: options.volumes });
   rmSync(lab.dir, { recursive: true, force: true });
   lab.status = 'stopped';
   options.onEvent?.({ type: 'lab', lab: lab.name, status: 'stopped' });
+  return detached;
 }
 
 /**

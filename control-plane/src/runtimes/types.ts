@@ -133,8 +133,12 @@ export interface Runtime {
    * it goes. Optional: the process runtime has no engine.
    */
   leftInEngine?(lab: LabHandleInfo): string;
-  /** Removes lab-wide resources (docker: network, and volumes when asked). */
-  removeLab(lab: LabHandleInfo, options: { volumes: boolean }): Promise<void>;
+  /**
+   * Removes lab-wide resources (docker: network, and volumes when asked). Answers the containers
+   * not of the lab that were on its network (a user's own test client), which were disconnected
+   * from it so that it could go, by name: they are left in place.
+   */
+  removeLab(lab: LabHandleInfo, options: { volumes: boolean }): Promise<string[]>;
 }
 
 export interface LabHandleInfo {

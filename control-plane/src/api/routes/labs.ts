@@ -34,18 +34,17 @@ export function labRoutes(app: FastifyInstance, { manager, jobs, restarted }: Ap
   app.delete<Name & { Querystring: { volumes: boolean; force: boolean } }>('/labs/:name', {
     schema: {
       summary: 'Stop every service and remove the lab',
-      description: 'A docker lab whose container engine does not answer is refused (503), unless `force`: the lab is then forgotten, and `leftInEngine` says what stays in that engine.',
+      description: 'A docker lab whose container engine does not answer is refused (503), unless `force`: the lab is then forgotten, and `leftInEngine` says what stays in that engine. Containers not of the lab that are on its network (a test client of your own) are disconnected from it, so that it can be removed, and named in `detached`; they are left in place.',
       params: labParams,
       querystring: {
         type: 'object',
         additionalProperties: false,
         properties: { volumes: { type: 'boolean', default: false }, force: { type: 'boolean', default: false } },
       },
-      response: { 200: answer('{ name, status: stopped, leftInEngine? }'), ...errorResponses(401, 404, 503) },
+      response: { 200: answer('{ name, status: stopped, leftInEngine?, detached? }'), ...errorResponses(401, 404, 503) },
     },
   }, async (request) => {
-    const { leftInEngine } = await manager.remove(request.params.name, { volumes: request.query.volumes, force: request.query.force });
-    return { name: request.params.name, status: 'stopped', ...(leftInEngine ? { leftInEngine } : {}) };
+    return { name: request.params.name, status: 'stopped', ...(await manager.remove(request.params.name, { volumes: request.query.volumes, force: request.query.force })) };
   });
 
   app.get<Name>('/labs/:name/auto-mining', {

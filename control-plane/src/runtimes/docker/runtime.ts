@@ -414,19 +414,34 @@ export class DockerRuntime implements Runtime {
   }
 
   /** Removes the lab's containers and network, and with `volumes` its volumes, but those of the services `except` names. */
-  async removeLab(lab: LabHandleInfo, options: { volumes: boolean; except?: readonly string[] }): Promise<void> {
+  async removeLab(lab: LabHandleInfo, options: { volumes: boolean; except?: readonly string[] }): Promise<string[]> {
     const docker = await this.docker();
     for (const [name, held] of this.held) if (held.lab === lab.name) this.held.delete(name);
     for (const container of await this.findContainers(lab.name)) {
       await docker.getContainer(container.containerId).remove({ force: true }).catch(ignoreNotFound);
     }
+    const detached = await this.detachOthers(docker, networkName(lab.name));
     await docker.getNetwork(networkName(lab.name)).remove().catch(ignoreNotFound);
     this.subnets.delete(networkName(lab.name));
-    if (!options.volumes) return;
-    const { Volumes } = await docker.listVolumes({ filters: { label: [`${LABELS.lab}=${lab.name}`] } });
-    for (const volume of Volumes ?? []) {
-      if (!options.except?.includes(volume.Labels?.[LABELS.service] ?? '')) await this.removeVolume(docker, volume.Name);
+    if (options.volumes) {
+      const { Volumes } = await docker.listVolumes({ filters: { label: [`${LABELS.lab}=${lab.name}`] } });
+      for (const volume of Volumes ?? []) {
+        if (!options.except?.includes(volume.Labels?.[LABELS.service] ?? '')) await this.removeVolume(docker, volume.Name);
+      }
     }
+    return detached;
+  }
+
+  /**
+   * Disconnects from the network the containers still on it once the lab's own are removed: an
+   * engine refuses to remove a network in use (Podman even when those containers have stopped).
+   */
+  private async detachOthers(docker: Docker, name: string): Promise<string[]> {
+    const network = docker.getNetwork(name);
+    const info: { Containers?: Record<string, { Name?: string }> } | undefined = await network.inspect().catch((error: unknown) => (notFound(error) ? undefined : Promise.reject(error)));
+    const others = Object.entries(info?.Containers ?? {});
+    for (const [id] of others) await network.disconnect({ Container: id, Force: true }).catch(ignoreNotFound);
+    return others.map(([id, container]) => container.Name || id.slice(0, 12));
   }
 
   /** Builds the image, or finds it up to date; `onProgress` hears the work of the caller that asks first. */

@@ -57,8 +57,9 @@ export class ProcessRuntime implements Runtime {
     return text.split('\n').slice(-lines - 1).join('\n');
   }
 
-  async removeLab(): Promise<void> {
+  async removeLab(): Promise<string[]> {
     // the lab folder itself is removed by the lab manager, which owns it
+    return [];
   }
 }
 
