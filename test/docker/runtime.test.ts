@@ -5,6 +5,7 @@ import { dirname, join } from 'node:path';
 import type Docker from 'dockerode';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mapPartError } from '../../control-plane/src/api/errors.js';
 import { redisServiceLaunch } from '../../control-plane/src/nodes/redis/index.js';
 import { createDockerRuntime, type DockerRuntime } from '../../control-plane/src/runtimes/docker/runtime.js';
 import { dockerPlacement } from '../../control-plane/src/runtimes/docker/placement.js';
@@ -172,6 +173,12 @@ describe('docker runtime on Podman', () => {
     expect(await labLeftovers(docker, lab.name)).toEqual({ containers: [], networks: [], volumes: [`reglab-${lab.name}-cache`] });
     await runtime.removeLab(lab, { volumes: true });
     expect(await labLeftovers(docker, lab.name)).toEqual({ containers: [], networks: [], volumes: [] });
+  });
+
+  it("tells a refusal of the engine by the engine's own message, for the API to answer as a 502", async () => {
+    const refusal = await docker.getNetwork(`reglab-${lab.name}-none`).remove().catch((error: unknown) => error);
+    expect(mapPartError(refusal)).toMatchObject({ kind: 'upstream', code: 'CONTAINER_ENGINE_ERROR', message: expect.stringMatching(/^the container engine refused: .*not found.* \(HTTP 404\)$/) });
+    expect(mapPartError(new Error('not from the engine'))).toBeUndefined();
   });
 
   it('takes containers not of the lab off its network to remove it, and leaves them there', async () => {

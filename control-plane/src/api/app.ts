@@ -1,10 +1,9 @@
 import type { FastifyInstance } from 'fastify';
-import { describeError, upstreamFailed, type DomainError } from '../../../lib/errors.js';
-import { ChainRpcError } from '../../../lib/chain/types.js';
 import { createService } from '../../../lib/http/service.js';
 import { dashboardPlugin } from '../dashboard/plugin.js';
 import { installAccess } from './access.js';
 import type { ApiDeps } from './deps.js';
+import { mapPartError } from './errors.js';
 import { assetRoutes } from './routes/assets.js';
 import { eventRoutes } from './routes/events.js';
 import { labRoutes } from './routes/labs.js';
@@ -21,20 +20,13 @@ export interface ControlPlaneApp extends ApiDeps {
   logger?: boolean;
 }
 
-/** A node's own refusal or failure (ln-service rejects with arrays, btcd with RPC errors): 502. */
-function mapNodeError(error: unknown): DomainError | undefined {
-  if (error instanceof ChainRpcError) return upstreamFailed('CHAIN_ERROR', `the chain node answered ${error.method}: ${error.message}`, error);
-  if (Array.isArray(error)) return upstreamFailed('NODE_ERROR', `the node refused or failed: ${describeError(error)}`, error);
-  return undefined;
-}
-
 export async function buildControlPlaneApp(options: ControlPlaneApp): Promise<FastifyInstance> {
   const app = await createService({
     title: 'reglab control plane',
     description: 'Labs, their services and nodes, the work queued on them, and fault commands. See docs/control-plane.md.',
     version: '0.2.0',
     logger: options.logger ?? false,
-    mapError: mapNodeError,
+    mapError: mapPartError,
   });
   installAccess(app, options.token);
   labRoutes(app, options);

@@ -19,7 +19,7 @@ export function labRoutes(app: FastifyInstance, { manager, jobs, restarted }: Ap
   }));
 
   app.post<{ Body: { yaml: string; file?: string } }>('/labs', {
-    schema: { summary: 'Validate lab.yaml and start bringing the lab up', body: createLabBody, response: { 202: answer('{ name, status, events }: follow the events'), ...errorResponses(401, 409) } },
+    schema: { summary: 'Validate lab.yaml and start bringing the lab up', body: createLabBody, response: { 202: answer('{ name, status, events }: follow the events'), ...errorResponses(401, 409, 502) } },
   }, async (request, reply) => {
     const lab = await manager.create(request.body.yaml, request.body.file);
     reply.status(202);
@@ -41,7 +41,7 @@ export function labRoutes(app: FastifyInstance, { manager, jobs, restarted }: Ap
         additionalProperties: false,
         properties: { volumes: { type: 'boolean', default: false }, force: { type: 'boolean', default: false } },
       },
-      response: { 200: answer('{ name, status: stopped, leftInEngine?, detached? }'), ...errorResponses(401, 404, 503) },
+      response: { 200: answer('{ name, status: stopped, leftInEngine?, detached? }'), ...errorResponses(401, 404, 502, 503) },
     },
   }, async (request) => {
     return { name: request.params.name, status: 'stopped', ...(await manager.remove(request.params.name, { volumes: request.query.volumes, force: request.query.force })) };

@@ -48,7 +48,7 @@ export function serviceRoutes(app: FastifyInstance, { manager }: ApiDeps): void 
       summary: "The last lines of a service's log",
       params: serviceParams,
       querystring: logsQuery,
-      response: { 200: { description: 'plain text', content: { 'text/plain': { schema: { type: 'string' } } } }, ...errorResponses(401, 404, 503) },
+      response: { 200: { description: 'plain text', content: { 'text/plain': { schema: { type: 'string' } } } }, ...errorResponses(401, 404, 502, 503) },
     },
   }, async (request, reply) => {
     const service = serviceOf(request.params.name, request.params.service);

@@ -21,7 +21,7 @@ export function snapshotRoutes(app: FastifyInstance, { manager }: ApiDeps): void
       summary: 'Save a ready lab as a snapshot: its services stop, their data is copied, they start again',
       params: labParams,
       body: saveBody,
-      response: { 201: answer('the snapshot: { name, lab, runtime, createdAt, height, bytes, services }'), ...errorResponses(401, 404, 409, 503) },
+      response: { 201: answer('the snapshot: { name, lab, runtime, createdAt, height, bytes, services }'), ...errorResponses(401, 404, 409, 502, 503) },
     },
   }, async (request, reply) => {
     const saved = await snapshots.save(request.params.name, request.body.name);
@@ -37,7 +37,7 @@ export function snapshotRoutes(app: FastifyInstance, { manager }: ApiDeps): void
   });
 
   app.post<{ Params: { snapshot: string } }>('/snapshots/:snapshot/up', {
-    schema: { summary: 'Bring up the lab a snapshot holds, as it was then', params: snapshotParams, response: { 202: answer('{ name, status, snapshot, events }: follow the events'), ...errorResponses(401, 404, 409) } },
+    schema: { summary: 'Bring up the lab a snapshot holds, as it was then', params: snapshotParams, response: { 202: answer('{ name, status, snapshot, events }: follow the events'), ...errorResponses(401, 404, 409, 502) } },
   }, async (request, reply) => {
     const lab = await snapshots.up(request.params.snapshot);
     reply.status(202);
@@ -45,7 +45,7 @@ export function snapshotRoutes(app: FastifyInstance, { manager }: ApiDeps): void
   });
 
   app.post<{ Params: { name: string } }>('/labs/:name/reset', {
-    schema: { summary: 'Put a lab back to the snapshot it came from (or last saved)', params: labParams, response: { 200: answer('{ name, status, snapshot, phases }'), ...errorResponses(401, 404, 409, 503) } },
+    schema: { summary: 'Put a lab back to the snapshot it came from (or last saved)', params: labParams, response: { 200: answer('{ name, status, snapshot, phases }'), ...errorResponses(401, 404, 409, 502, 503) } },
   }, async (request) => {
     const { lab, snapshot } = await snapshots.reset(request.params.name);
     return { name: lab.name, status: lab.status, snapshot, phases: lab.phases };
