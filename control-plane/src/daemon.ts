@@ -3,6 +3,7 @@ import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isLoopback } from './api/access.js';
 import { buildControlPlaneApp } from './api/app.js';
+import type { Builds } from './api/deps.js';
 import { builtAt, daemonInfoFile, readDaemonFile, reglabHome, type ControlPlaneRestart, type DaemonInfo } from './home.js';
 import { JobQueues } from './jobs.js';
 import { LabManager } from './manager.js';
@@ -34,6 +35,8 @@ export interface ControlPlaneOptions {
   listen?: string;
   /** Required beyond loopback: actions and secrets then need it (generated when not given). */
   token?: string;
+  /** When the reglab it runs was built, and the one installed now (builtAt(), read at start and at each /health, when absent). */
+  builds?: Builds;
 }
 
 export async function startControlPlane(options: ControlPlaneOptions = {}): Promise<RunningControlPlane> {
@@ -68,14 +71,15 @@ export async function startControlPlane(options: ControlPlaneOptions = {}): Prom
     await queueRedis.stop();
     if (existsSync(daemonInfoFile(home))) rmSync(daemonInfoFile(home));
   })());
-  const app = await buildControlPlaneApp({ manager, jobs, token, restarted, logger: options.logger, shutdown: () => void stop().then(() => process.exit(0)) });
+  const builds = options.builds ?? { running: builtAt(), installed: builtAt };
+  const app = await buildControlPlaneApp({ manager, jobs, token, restarted, builds, logger: options.logger, shutdown: () => void stop().then(() => process.exit(0)) });
   if (restarted) app.log.warn(`started again by its keeper (restart ${restarted.restarts}): the last control plane ended, ${restarted.lastEnded}`);
   if (previous && !restarted) app.log.warn(`the last control plane (pid ${previous.pid}, started ${previous.startedAt}) ended without its stop`);
   if (previous && previous.url !== url) app.log.warn(`the last control plane's port (${previous.url}) is taken: the faucets of process labs mine through it until restarted (\`reglab restart faucet\`)`);
   await manager.reattachAll();
   await app.listen({ host: listen, port });
   if (jobs.mayHoldWork) jobs.open().catch((error: unknown) => app.log.error({ err: error }, 'the job queues did not open; the next call that needs them tries again'));
-  const built = builtAt();
+  const built = builds.running;
   const info: DaemonInfo = { pid: process.pid, url, listen, startedAt: new Date().toISOString(), ...(token ? { token } : {}), ...(built ? { built } : {}), ...restarted };
   writeFileSync(daemonInfoFile(home), JSON.stringify(info, null, 2), { mode: 0o600 });
   return { url, manager, jobs, stop, token };

@@ -8,4 +8,11 @@ export interface ApiDeps {
   jobs: JobQueues;
   /** Set when its keeper started this control plane again. */
   restarted?: ControlPlaneRestart;
+  /** When the reglab this control plane runs was built (home.ts, builtAt), and when the one installed now was. */
+  builds?: Builds;
+}
+
+export interface Builds {
+  running?: string;
+  installed(): string | undefined;
 }

@@ -6,13 +6,18 @@ import { answer, autoMiningBody, createLabBody, labErrors, labParams } from '../
 
 type Name = { Params: { name: string } };
 
-export function labRoutes(app: FastifyInstance, { manager, jobs, restarted }: ApiDeps): void {
-  app.get('/health', { schema: { summary: 'The control plane answers', response: { 200: answer('{ status, labs (their number), restarts (by its keeper, after the last control plane ended without its stop), lastEnded (how and when it ended) }') } } }, async () => ({
-    status: 'ok',
-    labs: manager.list().length,
-    restarts: restarted?.restarts ?? 0,
-    ...(restarted ? { lastEnded: restarted.lastEnded } : {}),
-  }));
+export function labRoutes(app: FastifyInstance, { manager, jobs, restarted, builds }: ApiDeps): void {
+  app.get('/health', { schema: { summary: 'The control plane answers', response: { 200: answer('{ status, labs (their number), restarts (by its keeper, after the last control plane ended without its stop), lastEnded (how and when it ended), built (when the reglab it runs was built), installedBuild (when reglab was built again since it started: it runs the build before until `reglab down` then `reglab up`) }') } } }, async () => {
+    const installed = builds?.installed();
+    return {
+      status: 'ok',
+      labs: manager.list().length,
+      restarts: restarted?.restarts ?? 0,
+      ...(restarted ? { lastEnded: restarted.lastEnded } : {}),
+      ...(builds?.running ? { built: builds.running } : {}),
+      ...(builds?.running && installed && installed !== builds.running ? { installedBuild: installed } : {}),
+    };
+  });
 
   app.get('/labs', { schema: { summary: 'Labs with their status', response: { 200: answer('{ labs: [{ name, status, runtime, createdAt }] }') } } }, async () => ({
     labs: manager.list().map((lab) => ({ name: lab.name, status: lab.status, runtime: lab.runtime, createdAt: lab.createdAt })),

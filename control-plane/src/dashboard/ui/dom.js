@@ -10,6 +10,16 @@ export function showNotice(text) {
   byId('notice').textContent = text ?? '';
 }
 
+/** From GET /health: a control plane started before reglab was built again runs the build before; says how to run the new one. */
+export function showBuildNotice(health) {
+  const notice = byId('build-notice');
+  notice.dataset.built = health?.built ?? '';
+  notice.hidden = !health?.installedBuild;
+  notice.textContent = health?.installedBuild
+    ? `This control plane runs reglab as built at ${new Date(health.built).toLocaleString()}, but reglab was built again at ${new Date(health.installedBuild).toLocaleString()}: run \`reglab down\`, then \`reglab up\`, to run the new build.`
+    : '';
+}
+
 function fill(element, attributes, children) {
   for (const [name, value] of Object.entries(attributes)) {
     if (value === undefined || value === false) continue;

@@ -5,7 +5,7 @@ import { createActions } from './actions.js';
 import { createActivity } from './activity.js';
 import { call, labPath } from './api.js';
 import { renderChannels } from './channel-list.js';
-import { byId, showNotice } from './dom.js';
+import { byId, showBuildNotice, showNotice } from './dom.js';
 import { renderGraph } from './graph.js';
 import { chooseLab } from './labs.js';
 import { coalesce, followEvents } from './live.js';
@@ -79,6 +79,7 @@ async function showLab(lab) {
   let restartsSeen = 0;
   const noteRestarts = async () => {
     const health = await call('GET', '/health').catch(() => undefined);
+    showBuildNotice(health);
     if (!health || health.restarts <= restartsSeen) return;
     restartsSeen = health.restarts;
     activity.add({ type: 'control-plane', lastEnded: health.lastEnded }, {});
@@ -107,6 +108,7 @@ async function showLab(lab) {
 }
 
 takeTokenFromUrl();
+call('GET', '/health').then(showBuildNotice, () => undefined);
 chooseLab().then(
   (lab) => lab && showLab(lab),
   (error) => showNotice(`The control plane did not answer: ${error.message}`),
