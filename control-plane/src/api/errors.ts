@@ -1,6 +1,6 @@
 import { describeError, upstreamFailed, type DomainError } from '../../../lib/errors.js';
 import { ChainRpcError } from '../../../lib/chain/types.js';
-import { engineRefusal } from '../runtimes/types.js';
+import { engineRefusal } from '../runtimes/docker/refusal.js';
 
 /**
  * A part's own refusal or failure, as a 502 that says which part and what it answered: the chain
