@@ -35,8 +35,6 @@ export interface DockerRuntimeOptions {
    * separate `reglab images build`. Images named in `images` are never built.
    */
   buildImages?: boolean;
-  /** Build output, when buildImages builds something. */
-  onBuildProgress?: (line: string) => void;
 }
 
 /** A container of a lab, as found from its labels (what a restarted control plane sees). */
@@ -448,11 +446,7 @@ export class DockerRuntime implements Runtime {
   private build(docker: Docker, kind: string, image: ImageId, onProgress?: (line: string) => void): Promise<unknown> {
     let ensured = this.ensured.get(image);
     if (!ensured) {
-      const report = (line: string) => {
-        this.options.onBuildProgress?.(line);
-        onProgress?.(line);
-      };
-      const run = () => buildImages({ docker, images: { [kind]: image }, onProgress: report, reportUpToDate: false });
+      const run = () => buildImages({ docker, images: { [kind]: image }, onProgress, reportUpToDate: false });
       ensured = this.builds = this.builds.then(run, run);
       ensured.catch(() => this.ensured.delete(image));
       this.ensured.set(image, ensured);
