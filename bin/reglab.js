@@ -1,10 +1,12 @@
 #!/usr/bin/env node
-// The reglab CLI, from the compiled sources (npm run build).
+// The reglab CLI, from the compiled sources (npm run build): its bundle when current.
 import { existsSync } from 'node:fs';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
-const entry = new URL('../dist/control-plane/src/cli/main.js', import.meta.url);
-if (!existsSync(entry)) {
+const dist = fileURLToPath(new URL('../dist/', import.meta.url));
+if (!existsSync(`${dist}/control-plane/src/cli/main.js`)) {
   console.error('reglab is not built yet: run `npm run build` (or `npm run setup`) in the reglab folder');
   process.exit(1);
 }
-await import(entry.href);
+const { BUNDLED_PROGRAMS, compiledProgram } = await import(pathToFileURL(`${dist}/lib/programs.js`).href);
+await import(pathToFileURL(compiledProgram(dist, BUNDLED_PROGRAMS.cli)).href);

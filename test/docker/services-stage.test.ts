@@ -1,4 +1,4 @@
-// The services image's copy of the project, compiled into the machine's cache when the sources
+// The services image's copy of the project, compiled and bundled into the machine's cache when the sources
 // change (a docker lab's bring-up after an update): the control plane that asks for it keeps
 // answering meanwhile, is told what takes the time, and a second ask with the same sources is free.
 import { existsSync, readdirSync } from 'node:fs';
@@ -30,6 +30,7 @@ describe("the services image's compiled copy of the project", () => {
       expect(pin).toBe(sourcesPin(projectRoot()));
       expect(lines[0]).toBe(`compiling the project for the services image into ${dir}`);
       expect(existsSync(join(dir, 'dist', 'services', 'wallet-server', 'src', 'main.js'))).toBe(true);
+      expect(existsSync(join(dir, 'dist', 'bundle', 'wallet-server.js'))).toBe(true);
       expect(readdirSync(join(dir, 'services', 'faucet', 'public')).length).toBeGreaterThan(0);
 
       const again: string[] = [];

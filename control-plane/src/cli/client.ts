@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, openSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { BUNDLED_PROGRAMS, programArguments } from '../../../lib/programs.js';
 import { projectRoot } from '../../../lib/project-root.js';
 import { builtAt, readDaemonFile, type DaemonInfo } from '../home.js';
 import { LOW_RATE_NODE_FLAGS } from '../nodes/project-service.js';
@@ -186,8 +186,7 @@ export async function ensureControlPlane(home: string, listen?: string): Promise
   }
   mkdirSync(join(home, 'logs'), { recursive: true });
   const log = openSync(join(home, 'logs', 'control-plane.log'), 'a');
-  const cli = fileURLToPath(new URL('./main.js', import.meta.url));
-  const entry = existsSync(cli) ? [cli] : ['--import', pathToFileURL(join(projectRoot(), 'node_modules', 'tsx', 'dist', 'loader.mjs')).href, cli.replace(/\.js$/, '.ts')];
+  const entry = programArguments(BUNDLED_PROGRAMS.cli);
   const keeper = join(projectRoot(), 'control-plane', 'keeper.sh');
   const child = spawn('/bin/sh', [keeper, process.execPath, ...LOW_RATE_NODE_FLAGS, ...entry, 'serve', ...(listen ? ['--listen', listen] : [])], { detached: true, stdio: ['ignore', log, log], env: { ...process.env, REGLAB_HOME: home } });
   child.unref();

@@ -17,7 +17,7 @@ const assetFolders = (root: string) =>
   readdirSync(join(root, 'services')).filter((service) => existsSync(join(root, 'services', service, 'public'))).map((service) => join('services', service, 'public'));
 
 /** Bumped when the stage's layout changes, so an older stage is not reused. */
-const STAGE_LAYOUT = 'dist+services-public';
+const STAGE_LAYOUT = 'dist+bundle+services-public';
 
 /** The hash of everything the compiled project is made from. */
 export function sourcesPin(root: string): string {
@@ -33,21 +33,31 @@ export function sourcesPin(root: string): string {
   return hash.digest('hex').slice(0, 32);
 }
 
-/** tsc's exit status and output, run without blocking the process: a control plane answers on meanwhile. */
-function compile(root: string, outDir: string): Promise<{ status: number | null; output: string }> {
+/** A Node script's exit status and output, run without blocking the process: a control plane answers on meanwhile. */
+function runNode(root: string, args: string[]): Promise<{ status: number | null; output: string }> {
   return new Promise((resolve, reject) => {
-    const tsc = spawn(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(root, 'tsconfig.json'), '--outDir', outDir, '--sourceMap', 'false'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
-    tsc.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    tsc.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    tsc.on('error', reject);
-    tsc.on('close', (status) => resolve({ status, output }));
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.on('error', reject);
+    child.on('close', (status) => resolve({ status, output }));
   });
 }
 
+const compile = (root: string, outDir: string) =>
+  runNode(root, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(root, 'tsconfig.json'), '--outDir', outDir, '--sourceMap', 'false']);
+
+/** Bundles the programs of a compiled tree (scripts/bundle.mjs), which the image runs. */
+async function bundle(root: string, dist: string): Promise<void> {
+  const bundler = await runNode(root, [join(root, 'scripts', 'bundle.mjs'), dist]);
+  if (bundler.status !== 0) throw new Error(`bundling the project for the services image failed:\n${bundler.output}`);
+}
+
 /**
- * Compiles the project into the stage folder (once per sources pin) with its static assets: the
- * services image runs this, so the repo's own dist/ (which the process runtime prefers) is left alone.
+ * Compiles and bundles the project into the stage folder (once per sources pin) with its static
+ * assets: the services image runs this, so the repo's own dist/ (which the process runtime prefers)
+ * is left alone.
  */
 export async function stageServices(root: string, onProgress: (line: string) => void): Promise<{ dir: string; pin: string }> {
   const dir = servicesStageDir();
@@ -61,6 +71,7 @@ export async function stageServices(root: string, onProgress: (line: string) => 
   // tsc emits even with type errors (exit 2); refuse only when it emitted nothing usable
   if (tsc.status !== 0) onProgress(`tsc reported problems (exit ${tsc.status}):\n${tsc.output.trim().split('\n').slice(0, 20).join('\n')}`);
   if (!existsSync(join(dir, 'dist', 'services'))) throw new Error(`compiling the project for the services image failed:\n${tsc.output}`);
+  await bundle(root, join(dir, 'dist'));
   for (const folder of assetFolders(root)) cpSync(join(root, folder), join(dir, folder), { recursive: true });
   writeFileSync(stamp, pin);
   return { dir, pin };

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { ContainerCreateOptions } from 'dockerode';
+import { bundleOf } from '../../../../lib/programs.js';
 import type { LaunchSpec, StartRequest } from '../types.js';
 import { macAddressOf } from './addresses.js';
 import { CONTAINER_DATA_DIR, containerName, networkName, volumeName } from './placement.js';
@@ -68,8 +69,8 @@ function containerPortOf(request: StartRequest, portName: string): number {
   return port;
 }
 
-/** The image's entry point is the program; a project service is its compiled file under /app/dist. */
+/** The image's entry point is the program; a project service is its bundle (or compiled file) under /app/dist. */
 function command(launch: LaunchSpec): string[] {
-  if (launch.program.type === 'service') return [...launch.program.nodeFlags, `${SERVICES_APP_DIR}/dist/${launch.program.entry}`, ...launch.args];
+  if (launch.program.type === 'service') return [...launch.program.nodeFlags, `${SERVICES_APP_DIR}/dist/${bundleOf(launch.program.entry) ?? launch.program.entry}`, ...launch.args];
   return launch.args;
 }

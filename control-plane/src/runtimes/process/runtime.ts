@@ -1,11 +1,10 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { nodeBinary } from '../../home.js';
 import { initPostgresCluster, postgresBinDir } from '../../nodes/postgres/server.js';
 import { redisServerBinary } from '../../nodes/redis/server.js';
-import { projectRoot } from '../../../../lib/project-root.js';
+import { programArguments } from '../../../../lib/programs.js';
 import type { ExitStatus, LabHandleInfo, LaunchSpec, Runtime, RuntimeHandle, ServiceLocation, StartRequest } from '../types.js';
 import { exitStatusOf, isRunning, killProcessGroup, startDetached, stopProcessGroup, type ProcessLaunch } from './child.js';
 import { serviceDataDir, serviceLogFile } from './placement.js';
@@ -80,18 +79,8 @@ function toProcessLaunch(launch: LaunchSpec, cwd: string): ProcessLaunch {
     case 'system':
       return { ...base, command: program.name === 'postgres' ? join(postgresBinDir(), 'postgres') : redisServerBinary() };
     case 'service':
-      return { ...base, ...serviceCommand(program.entry, program.nodeFlags, launch.args) };
+      return { ...base, command: process.execPath, args: [...program.nodeFlags, ...programArguments(program.entry), ...launch.args] };
     case 'image':
       throw new Error(`${program.name} runs only in the docker runtime, from its container image`);
   }
-}
-
-/** A project service from dist/ when built, otherwise from its TypeScript source through tsx. */
-function serviceCommand(entry: string, nodeFlags: string[], args: string[]): { command: string; args: string[] } {
-  const root = projectRoot();
-  const compiled = join(root, 'dist', entry);
-  if (existsSync(compiled)) return { command: process.execPath, args: [...nodeFlags, compiled, ...args] };
-  const source = join(root, entry.replace(/\.js$/, '.ts'));
-  const tsxLoader = pathToFileURL(join(root, 'node_modules', 'tsx', 'dist', 'loader.mjs')).href;
-  return { command: process.execPath, args: [...nodeFlags, '--import', tsxLoader, source, ...args] };
 }

@@ -1,0 +1,88 @@
+// Bundles each of the project's programs (lib/programs.ts) from a compiled tree into DIST/bundle:
+// one file per program, and chunks for the code they share or load lazily.
+//   node scripts/bundle.mjs [DIST]   (default: the project's dist/, what `npm run build` bundles)
+// Packages with native code or files of their own to load stay in node_modules; the bundle finds
+// them there as the compiled tree did, in the project and in the services image alike (both keep
+// dist/ and node_modules/ side by side).
+import { existsSync } from 'node:fs';
+import { readdir, readFile, rm, stat } from 'node:fs/promises';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { build } from 'esbuild';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const dist = resolve(process.argv[2] ?? join(root, 'dist'));
+const { BUNDLED_PROGRAMS, BUNDLE_DIR } = await import(pathToFileURL(join(dist, 'lib', 'programs.js')).href);
+const outdir = join(dist, BUNDLE_DIR);
+
+/** Loaded at run time from node_modules: native addons, WebAssembly and data files beside the code. */
+const EXTERNAL = ['classic-level', '@rgb-tools/*', '@electric-sql/pglite', 'tiny-secp256k1', 'pg-native', 'cpu-features', 'bufferutil', 'utf-8-validate', '*.node'];
+
+/** From an output file (DIST/bundle/*.js) to the folder that holds dist/ and node_modules/. */
+const TO_ROOT = '../..';
+
+/**
+ * CommonJS code of node_modules that finds files beside itself (__dirname, __filename: a package's
+ * static files, its protos, its package.json) gets them as where it lies in node_modules, relative
+ * to the output file it ends up in, which the banner resolves.
+ */
+const ownLocation = {
+  name: 'own-location',
+  setup(bundler) {
+    bundler.onLoad({ filter: /[\\/]node_modules[\\/].*\.c?js$/ }, async ({ path }) => {
+      const contents = await readFile(path, 'utf8');
+      if (!/\b__(dirname|filename)\b/.test(contents)) return undefined;
+      const at = (file) => JSON.stringify(`${TO_ROOT}/${relative(root, file)}`);
+      return { contents: `var __filename = __bundledPath(${at(path)}), __dirname = __bundledPath(${at(dirname(path))});\n${contents}`, loader: 'js' };
+    });
+  },
+};
+
+/**
+ * A chunk a running process has yet to import (the control plane loads its docker runtime, its job
+ * queues on first use) must outlive a rebuild: chunks are named by their content, so a rebuild
+ * writes new ones beside them, and those of earlier builds go once they are a week old.
+ */
+const EARLIER_BUILDS_KEPT_MS = 7 * 24 * 3600 * 1000;
+
+async function removeEarlierBuilds(outputs) {
+  const current = new Set(Object.keys(outputs).map((path) => resolve(root, path)));
+  for (const name of await readdir(outdir)) {
+    const path = join(outdir, name);
+    if (!current.has(path) && Date.now() - (await stat(path)).mtimeMs > EARLIER_BUILDS_KEPT_MS) await rm(path, { force: true });
+  }
+}
+
+const started = performance.now();
+const { metafile } = await build({
+  entryPoints: Object.entries(BUNDLED_PROGRAMS).map(([name, entry]) => ({ in: join(dist, entry), out: name })),
+  outdir,
+  absWorkingDir: root,
+  bundle: true,
+  splitting: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  nodePaths: [join(root, 'node_modules')],
+  // a package's ES module build first: the names of a CommonJS one imported with import() are not known to the bundle
+  mainFields: ['module', 'main'],
+  external: EXTERNAL,
+  plugins: [ownLocation],
+  banner: {
+    js: [
+      "import { createRequire as __createRequire } from 'node:module';",
+      "import { fileURLToPath as __fileURLToPath } from 'node:url';",
+      'const require = __createRequire(import.meta.url);',
+      'const __bundledPath = (path) => __fileURLToPath(new URL(path, import.meta.url));',
+    ].join(' '),
+  },
+  // identifiers kept, so that stack traces name their functions; with tsc's maps, `node --enable-source-maps` maps them to the sources
+  minifyWhitespace: true,
+  minifySyntax: true,
+  sourcemap: existsSync(join(dist, `${BUNDLED_PROGRAMS.cli}.map`)) ? 'linked' : false,
+  legalComments: 'none',
+  metafile: true,
+  logLevel: 'warning',
+});
+await removeEarlierBuilds(metafile.outputs);
+console.log(`bundled ${Object.keys(BUNDLED_PROGRAMS).length} programs into ${outdir} in ${((performance.now() - started) / 1000).toFixed(1)} s`);

@@ -1,0 +1,55 @@
+// The programs as a lab runs them: each from its bundle of the current build (`npm run build`),
+// which finds in node_modules what its packages keep beside their code.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../../control-plane/src/util/ports.js';
+import { BUNDLED_PROGRAMS, compiledProgram } from '../../lib/programs.js';
+import { projectRoot } from '../../lib/project-root.js';
+import { waitFor } from '../../lib/wait.js';
+
+const dist = join(projectRoot(), 'dist');
+
+describe('the bundled programs', () => {
+  it('are what runs, each made from the current compile', () => {
+    const running = Object.fromEntries(Object.entries(BUNDLED_PROGRAMS).map(([name, entry]) => [name, compiledProgram(dist, entry)]));
+    expect(running).toEqual(Object.fromEntries(Object.keys(BUNDLED_PROGRAMS).map((name) => [name, join(dist, 'bundle', `${name}.js`)])));
+  });
+
+  describe('a service run from its bundle', () => {
+    let child: ChildProcess;
+    let dataDir: string;
+    let url: string;
+    let output = '';
+
+    beforeAll(async () => {
+      dataDir = mkdtempSync(join(tmpdir(), 'reglab-bundled-proxy-'));
+      const port = await freePort();
+      url = `http://127.0.0.1:${port}`;
+      child = spawn(process.execPath, [compiledProgram(dist, BUNDLED_PROGRAMS['rgb-proxy']!)!], {
+        env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), DATA_DIR: dataDir },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      child.stdout!.on('data', (chunk) => (output += chunk));
+      child.stderr!.on('data', (chunk) => (output += chunk));
+      await waitFor(async () => (await fetch(`${url}/health`)).ok, { timeoutMs: 30_000, intervalMs: 50, what: 'the bundled rgb-proxy', stopOn: () => child.exitCode !== null }).catch((error: Error) => {
+        throw new Error(`${error.message}\n${output}`);
+      });
+    });
+
+    afterAll(() => {
+      if (child?.exitCode === null) child.kill('SIGKILL');
+      if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+    });
+
+    it("serves its docs page, whose files lie in swagger-ui's package folder", async () => {
+      const script = await fetch(`${url}/docs/static/swagger-ui-bundle.js`);
+      expect(script.status).toBe(200);
+      expect((await script.text()).length).toBeGreaterThan(100_000);
+      const document = (await (await fetch(`${url}/openapi.json`)).json()) as { paths: Record<string, unknown> };
+      expect(Object.keys(document.paths)).toContain('/health');
+    });
+  });
+});
