@@ -9,7 +9,7 @@ import { projectRoot } from './project-root.js';
  * (scripts/bundle.mjs): Node 20 loads an ES module graph file by file, and each service's few
  * hundred files cost it about half of its start (a control plane 600 against 290 ms, a wallet server
  * 440 against 250 ms), paid by every process of a lab's bring-up on the same two cores
- * (docs/benchmarks.md, Bundles).
+ * (docs/benchmarks.md, Snapshots: one file per program).
  */
 export const BUNDLED_PROGRAMS: Readonly<Record<string, string>> = {
   cli: 'control-plane/src/cli/main.js',
