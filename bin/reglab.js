@@ -3,7 +3,7 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
-const dist = fileURLToPath(new URL('../dist/', import.meta.url));
+const dist = fileURLToPath(new URL('../dist', import.meta.url));
 if (!existsSync(`${dist}/control-plane/src/cli/main.js`)) {
   console.error('reglab is not built yet: run `npm run build` (or `npm run setup`) in the reglab folder');
   process.exit(1);
