@@ -5,6 +5,7 @@
 // them there as the compiled tree did, in the project and in the services image alike (both keep
 // dist/ and node_modules/ side by side).
 import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { readdir, readFile, rm, stat } from 'node:fs/promises';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -12,7 +13,8 @@ import { build } from 'esbuild';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const dist = resolve(process.argv[2] ?? join(root, 'dist'));
-const { BUNDLED_PROGRAMS, BUNDLE_DIR } = await import(pathToFileURL(join(dist, 'lib', 'programs.js')).href);
+const compiled = (file) => import(pathToFileURL(join(dist, file)).href);
+const { BUNDLED_PROGRAMS, BUNDLE_DIR } = await compiled('lib/programs.js');
 const outdir = join(dist, BUNDLE_DIR);
 
 /** Loaded at run time from node_modules: native addons, WebAssembly and data files beside the code. */
@@ -53,21 +55,53 @@ async function removeEarlierBuilds(outputs) {
   }
 }
 
-const started = performance.now();
-const { metafile } = await build({
-  entryPoints: Object.entries(BUNDLED_PROGRAMS).map(([name, entry]) => ({ in: join(dist, entry), out: name })),
-  outdir,
-  absWorkingDir: root,
+/** What both kinds of bundle share: node's code, externals, file locations, minified but for names. */
+const common = {
   bundle: true,
-  splitting: true,
-  format: 'esm',
   platform: 'node',
   target: 'node20',
+  absWorkingDir: root,
   nodePaths: [join(root, 'node_modules')],
-  // a package's ES module build first: the names of a CommonJS one imported with import() are not known to the bundle
-  mainFields: ['module', 'main'],
   external: EXTERNAL,
   plugins: [ownLocation],
+  // identifiers kept, so that stack traces name their functions; with tsc's maps, `node --enable-source-maps` maps them to the sources
+  minifyWhitespace: true,
+  minifySyntax: true,
+  sourcemap: existsSync(join(dist, `${BUNDLED_PROGRAMS.cli}.map`)) ? 'linked' : false,
+  legalComments: 'none',
+  metafile: true,
+  logLevel: 'warning',
+};
+
+/**
+ * The files of ln-service's `lightning` package the project loads one by one (lib/lightning/files.ts)
+ * in one CommonJS file beside the programs, each run on its first require as from node_modules
+ * (lib/lightning/package.ts finds it): { [file as lightningRequire() is given it]: () => its exports }.
+ */
+async function bundleLightningFiles() {
+  const { lightningFiles } = await compiled('lib/lightning/files.js');
+  // as lib/lightning/package.ts resolves it, from the project's node_modules (DIST may be a copy without them)
+  const lightningDir = dirname(createRequire(createRequire(join(root, 'package.json')).resolve('ln-service')).resolve('lightning/package.json'));
+  const fromLightning = createRequire(join(lightningDir, 'package.json'));
+  const entries = lightningFiles().map((file) => `  ${JSON.stringify(file)}: () => require(${JSON.stringify(fromLightning.resolve(file))}),`);
+  return build({
+    ...common,
+    stdin: { contents: `module.exports = {\n${entries.join('\n')}\n};\n`, resolveDir: lightningDir, sourcefile: 'lightning-files.cjs', loader: 'js' },
+    outfile: join(outdir, 'lightning.cjs'),
+    format: 'cjs',
+    banner: { js: "const __bundledPath = (path) => require('node:path').resolve(__dirname, path);" },
+  });
+}
+
+const started = performance.now();
+const [programs, lightning] = await Promise.all([build({
+  ...common,
+  entryPoints: Object.entries(BUNDLED_PROGRAMS).map(([name, entry]) => ({ in: join(dist, entry), out: name })),
+  outdir,
+  splitting: true,
+  format: 'esm',
+  // a package's ES module build first: the names of a CommonJS one imported with import() are not known to the bundle
+  mainFields: ['module', 'main'],
   banner: {
     js: [
       "import { createRequire as __createRequire } from 'node:module';",
@@ -76,13 +110,6 @@ const { metafile } = await build({
       'const __bundledPath = (path) => __fileURLToPath(new URL(path, import.meta.url));',
     ].join(' '),
   },
-  // identifiers kept, so that stack traces name their functions; with tsc's maps, `node --enable-source-maps` maps them to the sources
-  minifyWhitespace: true,
-  minifySyntax: true,
-  sourcemap: existsSync(join(dist, `${BUNDLED_PROGRAMS.cli}.map`)) ? 'linked' : false,
-  legalComments: 'none',
-  metafile: true,
-  logLevel: 'warning',
-});
-await removeEarlierBuilds(metafile.outputs);
-console.log(`bundled ${Object.keys(BUNDLED_PROGRAMS).length} programs into ${outdir} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+}), bundleLightningFiles()]);
+await removeEarlierBuilds({ ...programs.metafile.outputs, ...lightning.metafile.outputs });
+console.log(`bundled ${Object.keys(BUNDLED_PROGRAMS).length} programs and the lightning package's files into ${outdir} in ${((performance.now() - started) / 1000).toFixed(1)} s`);

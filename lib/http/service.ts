@@ -56,7 +56,9 @@ const buildSerializerOnFirstUse: SerializerFactory = (externalSchemas, options) 
  */
 function installStrictValidation(app: FastifyInstance): void {
   const make = (coerceTypes: boolean | 'array') => {
-    const ajv = new Ajv({ coerceTypes, useDefaults: true, removeAdditional: false, allErrors: false, strict: false });
+    // the routes' schemas are the code's own, checked by the OpenAPI conformance tests: checking each against
+    // JSON Schema's meta-schema first costs every service 50-70 ms of CPU for compiling that meta-schema
+    const ajv = new Ajv({ coerceTypes, useDefaults: true, removeAdditional: false, allErrors: false, strict: false, validateSchema: false });
     addFormats.default(ajv);
     return ajv;
   };

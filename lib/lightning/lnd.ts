@@ -1,7 +1,7 @@
 import { isIP } from 'node:net';
-import { createRequire } from 'node:module';
 import { isAbsolute, join } from 'node:path';
 import type { AuthenticatedLnd, UnauthenticatedLnd } from 'ln-service';
+import { LND_CLIENT_FILES } from './files.js';
 import { lightningDir, lightningRequire as lightning } from './package.js';
 
 // ln-service's authenticatedLndGrpc parses every lnd proto file (12 services, lightning.proto again
@@ -50,16 +50,15 @@ let library: GrpcLibrary | undefined;
 /** grpc-js, protobufjs and ln-service's gRPC settings, loaded with the first client: 0.1 s of a start otherwise. */
 function grpcLibrary(): GrpcLibrary {
   if (!library) {
-    const services = lightning('./grpc/grpc_services.json') as GrpcLibrary['services'];
-    // the copies proto-loader (ln-service's loader) uses
-    const protoLoader = createRequire(lightning.resolve('@grpc/proto-loader'));
+    const files = LND_CLIENT_FILES;
+    const services = lightning(files.services) as GrpcLibrary['services'];
     library = {
-      grpc: lightning('@grpc/grpc-js') as GrpcLibrary['grpc'],
-      protobuf: protoLoader('protobufjs') as GrpcLibrary['protobuf'],
-      camelCase: protoLoader('lodash.camelcase') as GrpcLibrary['camelCase'],
-      grpcOptions: lightning('./lnd_grpc/grpc_options') as object,
-      grpcCredentials: lightning('./lnd_grpc/grpc_credentials') as GrpcLibrary['grpcCredentials'],
-      grpcSsl: lightning('./lnd_grpc/grpc_ssl') as GrpcLibrary['grpcSsl'],
+      grpc: lightning(files.grpc) as GrpcLibrary['grpc'],
+      protobuf: lightning(files.protobuf) as GrpcLibrary['protobuf'],
+      camelCase: lightning(files.camelCase) as GrpcLibrary['camelCase'],
+      grpcOptions: lightning(files.grpcOptions) as object,
+      grpcCredentials: lightning(files.grpcCredentials) as GrpcLibrary['grpcCredentials'],
+      grpcSsl: lightning(files.grpcSsl) as GrpcLibrary['grpcSsl'],
       services,
       protosDir: join(lightningDir, 'lnd_grpc', services.protosDir),
     };

@@ -2,24 +2,14 @@
 // ln-service's `lightning` package. `import { ... } from 'ln-service'` loads all ~150 of them and
 // their dependencies, ~10 MiB of RSS (5 MiB of heap) in each process that talks to lnd (the
 // control plane, the wallet server, the faucet) though each calls a few (docs/benchmarks.md, memory).
-import { existsSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
 import type * as LnService from 'ln-service';
-import { lightningDir, lightningRequire } from './package.js';
-
-/** lightning keeps each method in lnd_methods/<group>/<snake_case name>.js. */
-function load(name: string): (...args: unknown[]) => unknown {
-  const file = `${name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`)}.js`;
-  const methods = join(lightningDir, 'lnd_methods');
-  const group = readdirSync(methods).find((entry) => existsSync(join(methods, entry, file)));
-  if (!group) throw new Error(`ln-service's lightning package has no lnd_methods/*/${file} for ${name}`);
-  return lightningRequire(join(methods, group, file)) as (...args: unknown[]) => unknown;
-}
+import { lndMethodFile, type LndMethodName } from './files.js';
+import { lightningRequire } from './package.js';
 
 /** ln-service's `name`, same arguments and result (promise, callback or event emitter), loaded on first call. */
-function method<Name extends keyof typeof LnService>(name: Name): (typeof LnService)[Name] {
+function method<Name extends LndMethodName>(name: Name): (typeof LnService)[Name] {
   let loaded: ((...args: unknown[]) => unknown) | undefined;
-  return ((...args: unknown[]) => (loaded ??= load(name))(...args)) as (typeof LnService)[Name];
+  return ((...args: unknown[]) => (loaded ??= lightningRequire(lndMethodFile(name)) as (...args: unknown[]) => unknown)(...args)) as (typeof LnService)[Name];
 }
 
 export const addPeer = method('addPeer');

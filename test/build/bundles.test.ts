@@ -2,10 +2,13 @@
 // which finds in node_modules what its packages keep beside their code.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import * as lnService from 'ln-service';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../control-plane/src/util/ports.js';
+import { LND_METHOD_FOLDERS, lightningFiles, lndMethodFile } from '../../lib/lightning/files.js';
 import { BUNDLED_PROGRAMS, compiledProgram } from '../../lib/programs.js';
 import { projectRoot } from '../../lib/project-root.js';
 import { waitFor } from '../../lib/wait.js';
@@ -50,6 +53,30 @@ describe('the bundled programs', () => {
       expect((await script.text()).length).toBeGreaterThan(100_000);
       const document = (await (await fetch(`${url}/openapi.json`)).json()) as { paths: Record<string, unknown> };
       expect(Object.keys(document.paths)).toContain('/health');
+    });
+  });
+
+  describe("the lightning package's files, bundled in one", () => {
+    const bundled = createRequire(import.meta.url)(join(dist, 'bundle', 'lightning.cjs')) as Record<string, () => unknown>;
+
+    /** What a call with no lnd and no arguments gives: ln-service's functions check their arguments first. */
+    async function outcome(method: unknown): Promise<unknown> {
+      try {
+        const result = (method as (args: object) => unknown)({});
+        return result instanceof Promise ? await result.then(() => 'resolved', (error: unknown) => ({ rejected: error })) : { returned: typeof result };
+      } catch (error) {
+        return { threw: String(error) };
+      }
+    }
+
+    it('holds every file the project loads from it', () => {
+      expect(Object.keys(bundled).sort()).toEqual(lightningFiles().sort());
+    });
+
+    it.each(Object.keys(LND_METHOD_FOLDERS) as (keyof typeof LND_METHOD_FOLDERS)[])("%s answers a call without lnd as ln-service's own does", async (name) => {
+      const ours = await outcome(bundled[lndMethodFile(name)]!());
+      expect(ours).toEqual(await outcome(lnService[name]));
+      expect(ours).not.toBe('resolved');
     });
   });
 });

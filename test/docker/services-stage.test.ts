@@ -31,6 +31,7 @@ describe("the services image's compiled copy of the project", () => {
       expect(lines[0]).toBe(`compiling the project for the services image into ${dir}`);
       expect(existsSync(join(dir, 'dist', 'services', 'wallet-server', 'src', 'main.js'))).toBe(true);
       expect(existsSync(join(dir, 'dist', 'bundle', 'wallet-server.js'))).toBe(true);
+      expect(existsSync(join(dir, 'dist', 'bundle', 'lightning.cjs'))).toBe(true);
       expect(readdirSync(join(dir, 'services', 'faucet', 'public')).length).toBeGreaterThan(0);
 
       const again: string[] = [];
