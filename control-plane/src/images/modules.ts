@@ -1,15 +1,16 @@
-import { execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { promisify } from 'node:util';
 import type { ContextPart } from './types.js';
 
 /**
  * The production packages of the project's node_modules (npm's own resolution, without dev
  * dependencies), as top-most folders only: a nested package travels with its parent.
  */
-export function productionModules(root: string): ContextPart {
-  const folders = (installedByNpm(root) ?? listedByNpm(root)).sort();
+export async function productionModules(root: string): Promise<ContextPart> {
+  const folders = (installedByNpm(root) ?? (await listedByNpm(root))).sort();
   const topMost = folders.filter((path, index) => !folders.slice(0, index).some((parent) => path.startsWith(`${parent}/`)));
   if (topMost.length === 0) throw new Error(`no production packages found in ${root}/node_modules: run \`npm ci\` first`);
   const lock = readFileSync(`${root}/package-lock.json`);
@@ -36,10 +37,11 @@ function installedByNpm(root: string): string[] | undefined {
   return Object.entries(packages).filter(([path, info]) => path.startsWith('node_modules/') && !info.dev && !info.extraneous).map(([path]) => path);
 }
 
-function listedByNpm(root: string): string[] {
+/** `npm ls`, run without blocking the process (1.5 s here): a control plane answers on meanwhile. */
+async function listedByNpm(root: string): Promise<string[]> {
   let listing: string;
   try {
-    listing = execFileSync('npm', ['ls', '--omit=dev', '--all', '--parseable'], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+    listing = (await promisify(execFile)('npm', ['ls', '--omit=dev', '--all', '--parseable'], { cwd: root, encoding: 'utf8', maxBuffer: 64 << 20 })).stdout;
   } catch (error) {
     // npm ls exits non-zero on extraneous or invalid packages but still prints the tree
     listing = (error as { stdout?: string }).stdout ?? '';

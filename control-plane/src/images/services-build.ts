@@ -85,6 +85,6 @@ export async function servicesParts(root: string, onProgress: (line: string) => 
     { dir: staged.dir, entries: ['dist', 'services'], fingerprint: staged.pin },
     { dir: root, entries: ['package.json'] },
     { dir: dirname(node), entries: [basename(node)], rename: { [basename(node)]: 'node' } },
-    productionModules(root),
+    await productionModules(root),
   ];
 }
