@@ -183,11 +183,20 @@ export class LabManager {
     await this.release(name);
     const { runtime } = await runtimeOptionsFor(lab.runtime);
     if (engineGone) forgetLab(lab, this.emit);
-    const detached = engineGone ? [] : await tearDown(lab, runtime, { volumes: options.volumes, onEvent: this.emit });
+    const detached = engineGone ? [] : await tearDown(lab, runtime, { volumes: options.volumes, onEvent: this.emit }).catch((error: unknown) => this.failStop(lab, error));
     delete this.store.labs[name];
     await this.store.save();
     if (engineGone) return { leftInEngine: runtime.leftInEngine?.({ name: lab.name, dir: lab.dir }) };
     return detached.length > 0 ? { detached } : {};
+  }
+
+  /** A tear-down that stopped part-way: the lab is shown failed, saying so, until a `down` succeeds. */
+  private async failStop(lab: LabState, error: unknown): Promise<never> {
+    lab.status = 'failed';
+    lab.error = `reglab down stopped part-way (run it again once this is fixed): ${describeError(error)}`;
+    this.emit({ type: 'lab', lab: lab.name, status: 'failed', message: lab.error });
+    await this.store.save();
+    throw error;
   }
 
   /**
