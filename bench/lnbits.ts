@@ -8,7 +8,10 @@ import { join } from 'node:path';
 import { waitFor } from '../lib/wait.js';
 
 export const LNBITS_VERSION = '1.6.2';
-/** bitstring 4.3+ breaks the bolt11 package LNbits uses ("cannot import name 'ConstBitStream'"). */
+/**
+ * bitstring 4.3+ breaks the bolt11 package LNbits uses ("cannot import name 'ConstBitStream'"). pyln-proto
+ * (of LNbits' Core Lightning backend) declares 4.3+ yet loads with 4.2: pip's warning is silenced.
+ */
 const BITSTRING_PIN = 'bitstring<4.3';
 
 const home = join(process.env.REGLAB_CACHE_DIR ?? join(homedir(), '.cache', 'reglab'), `lnbits-${LNBITS_VERSION}`);
@@ -26,7 +29,7 @@ export function installLnbits(): string {
   };
   if (!existsSync(join(venv, 'bin', 'pip'))) step('python3 -m venv', 'python3', ['-m', 'venv', venv]);
   step(`pip install lnbits==${LNBITS_VERSION}`, join(venv, 'bin', 'pip'), ['install', '--quiet', `lnbits==${LNBITS_VERSION}`]);
-  step(`pip install ${BITSTRING_PIN}`, join(venv, 'bin', 'pip'), ['install', '--quiet', BITSTRING_PIN]);
+  step(`pip install ${BITSTRING_PIN} (for bolt11: pyln-proto declares 4.3+, loads with 4.2)`, join(venv, 'bin', 'pip'), ['install', '--quiet', '--no-warn-conflicts', BITSTRING_PIN]);
   writeFileSync(installedStamp, `lnbits==${LNBITS_VERSION} ${BITSTRING_PIN}\n`);
   return venv;
 }
