@@ -19,12 +19,14 @@ const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 8);
 const claims = Number(process.env.BENCH_CLAIMS ?? 20);
 const historyTxs = Number(process.env.BENCH_TXS ?? 60);
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 const ms = (value: number) => `${value.toFixed(1)} ms`;
 
 function summary(label: string, latencies: number[], elapsedMs?: number): string {
   const sorted = [...latencies].sort((a, b) => a - b);
-  const rate = elapsedMs === undefined ? '' : `  ${((latencies.length * 1000) / elapsedMs).toFixed(0).padStart(5)} req/s`;
+  const rate =
+    elapsedMs === undefined ? '' : `  ${((latencies.length * 1000) / elapsedMs).toFixed(0).padStart(5)} req/s`;
   return `${label.padEnd(44)} n=${String(latencies.length).padStart(5)}  p50 ${ms(percentile(sorted, 50)).padStart(9)}  p99 ${ms(percentile(sorted, 99)).padStart(9)}${rate}`;
 }
 
@@ -61,7 +63,9 @@ try {
   await regtest.chain.mine(1, freshKey().address);
   await waitIndexed(adapter, regtest);
 
-  console.log(`\nadapter, address with ${historyTxs} confirmed txs, ${concurrency} concurrent clients, ${seconds} s each:`);
+  console.log(
+    `\nadapter, address with ${historyTxs} confirmed txs, ${concurrency} concurrent clients, ${seconds} s each:`,
+  );
   const firstPage = await adapter.get<{ txid: string }[]>(`/api/address/${busy.address}/txs`);
   const endpoints = [
     `/api/address/${busy.address}`,
@@ -98,7 +102,9 @@ try {
     if (response.status !== 200) throw new Error(`claim ${i} answered ${response.status}: ${JSON.stringify(body)}`);
     answerLatencies.push(performance.now() - begin);
     for (;;) {
-      const status = (await (await fetch(`${adapter.url}/api/tx/${body.txid}/status`)).json()) as { confirmed?: boolean };
+      const status = (await (await fetch(`${adapter.url}/api/tx/${body.txid}/status`)).json()) as {
+        confirmed?: boolean;
+      };
       if (status.confirmed) break;
       await new Promise((resolve) => setTimeout(resolve, 10));
     }

@@ -11,7 +11,9 @@ export class Cleanup {
       process.once(signal, () => {
         this.interrupted = true;
         console.log(`\n${signal}: stopping what the bench started`);
-        void Promise.allSettled([...this.starting]).then(() => this.run()).finally(() => process.exit(130));
+        void Promise.allSettled([...this.starting])
+          .then(() => this.run())
+          .finally(() => process.exit(130));
       });
     }
   }
@@ -38,7 +40,10 @@ export class Cleanup {
   /** Runs the steps last-first, once; a failing step is reported and the others still run. */
   run(): Promise<void> {
     this.running ??= (async () => {
-      for (const step of this.steps.reverse()) await Promise.resolve().then(step).catch((err) => console.error(`cleanup: ${(err as Error).message}`));
+      for (const step of this.steps.reverse())
+        await Promise.resolve()
+          .then(step)
+          .catch((err) => console.error(`cleanup: ${(err as Error).message}`));
     })();
     return this.running;
   }

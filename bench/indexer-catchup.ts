@@ -27,7 +27,8 @@ const payoutsPerTx = 5;
 
 const dir = mkdtempSync(join(tmpdir(), 'bench-indexer-'));
 const btcdBinary = nodeBinary('btcd');
-if (!existsSync(btcdBinary)) throw new Error(`btcd is missing at ${btcdBinary}: run \`npm run setup\` (scripts/build-nodes.sh) first`);
+if (!existsSync(btcdBinary))
+  throw new Error(`btcd is missing at ${btcdBinary}: run \`npm run setup\` (scripts/build-nodes.sh) first`);
 const walletKey = newPrivateKeyHex();
 const [rpcPort, p2pPort] = await freePorts(2);
 const launch = btcdLaunch(
@@ -42,11 +43,22 @@ const cleanup = async () => {
 
 try {
   const certFile = join(dir, BTCD_RPC_CERT_FILE);
-  await waitFor(async () => existsSync(certFile), { timeoutMs: 30_000, what: `btcd's certificate (log: ${dir}/btcd.log)` });
-  const chain = createChainDriver({ kind: 'btcd', url: `https://127.0.0.1:${rpcPort}`, user: 'bench', password: 'bench', tlsCertPem: readFileSync(certFile, 'utf8') }) as BtcdDriver;
+  await waitFor(async () => existsSync(certFile), {
+    timeoutMs: 30_000,
+    what: `btcd's certificate (log: ${dir}/btcd.log)`,
+  });
+  const chain = createChainDriver({
+    kind: 'btcd',
+    url: `https://127.0.0.1:${rpcPort}`,
+    user: 'bench',
+    password: 'bench',
+    tlsCertPem: readFileSync(certFile, 'utf8'),
+  }) as BtcdDriver;
   await waitFor(async () => (await chain.getBlockCount()) >= 0, { timeoutMs: 30_000, what: 'btcd RPC' });
 
-  process.stdout.write(`building the chain: ${ACTIVATION_BLOCKS} blocks, then ${blocksWithTxs} blocks of ${txsPerBlock} txs...\n`);
+  process.stdout.write(
+    `building the chain: ${ACTIVATION_BLOCKS} blocks, then ${blocksWithTxs} blocks of ${txsPerBlock} txs...\n`,
+  );
   await chain.generate(ACTIVATION_BLOCKS);
   const wallet = new LabWallet(chain, walletKey);
   const randomAddress = () => payments.p2wpkh({ hash: randomBytes(20), network: networks.regtest }).address!;
@@ -66,20 +78,38 @@ try {
   for (let run = 1; run <= runs; run++) {
     const started = process.hrtime.bigint();
     const indexer = await startIndexer(
-      { host: '127.0.0.1', port: 0, dataDir: join(dir, `index-${run}`), chain: { kind: 'btcd', url: '', user: '', password: '' }, pollMs: 50, logLevel: 'warn', banner: 'bench' },
+      {
+        host: '127.0.0.1',
+        port: 0,
+        dataDir: join(dir, `index-${run}`),
+        chain: { kind: 'btcd', url: '', user: '', password: '' },
+        pollMs: 50,
+        logLevel: 'warn',
+        banner: 'bench',
+      },
       { driver: chain },
     );
-    await waitFor(async () => indexer.height() === tip, { timeoutMs: 600_000, intervalMs: 5, what: `the indexer to reach height ${tip}` });
+    await waitFor(async () => indexer.height() === tip, {
+      timeoutMs: 600_000,
+      intervalMs: 5,
+      what: `the indexer to reach height ${tip}`,
+    });
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;
     await indexer.close();
     speeds.push(blocks / seconds);
-    process.stdout.write(`indexer catch-up, run ${run}: ${blocks} blocks (${txs} txs) in ${seconds.toFixed(2)} s: ` +
-      `${(blocks / seconds).toFixed(1)} blocks/s, ${(txs / seconds).toFixed(1)} tx/s\n`);
+    process.stdout.write(
+      `indexer catch-up, run ${run}: ${blocks} blocks (${txs} txs) in ${seconds.toFixed(2)} s: ` +
+        `${(blocks / seconds).toFixed(1)} blocks/s, ${(txs / seconds).toFixed(1)} tx/s\n`,
+    );
   }
   chain.close();
   speeds.sort((a, b) => a - b);
-  process.stdout.write(`indexer catch-up speed: median ${speeds[Math.floor(speeds.length / 2)]!.toFixed(1)} blocks/s over ${runs} runs ` +
-    `(load average ${loadavg().map((l) => l.toFixed(2)).join(' ')})\n`);
+  process.stdout.write(
+    `indexer catch-up speed: median ${speeds[Math.floor(speeds.length / 2)]!.toFixed(1)} blocks/s over ${runs} runs ` +
+      `(load average ${loadavg()
+        .map((l) => l.toFixed(2))
+        .join(' ')})\n`,
+  );
 } finally {
   await cleanup();
 }

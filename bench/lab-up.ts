@@ -18,9 +18,18 @@ import { parseLabSpec } from '../control-plane/src/spec/parse.js';
 import { lineLabYaml } from './line-lab.js';
 import { mib, treePssBytes, treeRssBytes, treeSize } from './proc.js';
 
-const { values } = parseArgs({ options: { runtime: { type: 'string' }, file: { type: 'string', default: 'lab.yaml' }, nodes: { type: 'string' }, runs: { type: 'string', default: '3' } } });
+const { values } = parseArgs({
+  options: {
+    runtime: { type: 'string' },
+    file: { type: 'string', default: 'lab.yaml' },
+    nodes: { type: 'string' },
+    runs: { type: 'string', default: '3' },
+  },
+});
 const runtime = values.runtime as 'process' | 'docker' | undefined;
-const [text, file] = values.nodes ? [lineLabYaml(Number(values.nodes), runtime ?? 'process'), `line of ${values.nodes} nodes`] : [readFileSync(values.file!, 'utf8'), values.file!];
+const [text, file] = values.nodes
+  ? [lineLabYaml(Number(values.nodes), runtime ?? 'process'), `line of ${values.nodes} nodes`]
+  : [readFileSync(values.file!, 'utf8'), values.file!];
 const parsed = parseLabSpec(text, file);
 const spec = { ...parsed, runtime: runtime ?? parsed.runtime };
 const runtimeOptions = await runtimeOptionsFor(spec.runtime);
@@ -31,7 +40,9 @@ async function buildImagesFirst(): Promise<void> {
   const started = Date.now();
   const { built } = await buildLabImages((await discoverEngine()).docker, spec);
   const rebuilt = built.filter((image) => image.action === 'built').map((image) => image.id);
-  console.log(`images: ${rebuilt.length > 0 ? `built ${rebuilt.join(', ')}` : 'all up to date'} in ${((Date.now() - started) / 1000).toFixed(1)} s (not counted below)`);
+  console.log(
+    `images: ${rebuilt.length > 0 ? `built ${rebuilt.join(', ')}` : 'all up to date'} in ${((Date.now() - started) / 1000).toFixed(1)} s (not counted below)`,
+  );
 }
 
 /**
@@ -39,16 +50,28 @@ async function buildImagesFirst(): Promise<void> {
  * summed over the services' process trees, the figure the lab is judged by, and beside it PSS,
  * which counts a page shared by several processes (PostgreSQL's shared buffers, libraries) once.
  */
-function labRss(lab: LabState): { bytes: number; pss: number; processes: number; services: { service: string; rss: number; pss: number }[] } | undefined {
+function labRss(
+  lab: LabState,
+):
+  | { bytes: number; pss: number; processes: number; services: { service: string; rss: number; pss: number }[] }
+  | undefined {
   const services = Object.entries(lab.services)
     .flatMap(([service, state]) => (state.handle?.runtime === 'process' ? [{ service, pid: state.handle.pid }] : []))
     .map(({ service, pid }) => ({ service, rss: treeRssBytes(pid), pss: treePssBytes(pid), processes: treeSize(pid) }));
   if (services.length === 0) return undefined;
   const sum = (of: (row: (typeof services)[number]) => number) => services.reduce((total, row) => total + of(row), 0);
-  return { bytes: sum((row) => row.rss), pss: sum((row) => row.pss), processes: sum((row) => row.processes), services: services.sort((a, b) => b.rss - a.rss) };
+  return {
+    bytes: sum((row) => row.rss),
+    pss: sum((row) => row.pss),
+    processes: sum((row) => row.processes),
+    services: services.sort((a, b) => b.rss - a.rss),
+  };
 }
 
-const load = () => loadavg().map((value) => value.toFixed(1)).join(' ');
+const load = () =>
+  loadavg()
+    .map((value) => value.toFixed(1))
+    .join(' ');
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
 /** Records, per service, when it was started and when it was ready. */
@@ -62,12 +85,17 @@ function readinessClock() {
       if (event.status === 'ready') ready.set(event.service, Date.now());
     },
     /** "name (kind) N s" for each node of the lab, from its start to ready. */
-    nodes: (lab: LabState) => lab.spec.nodes.map((node) => `${node.name} (${node.kind}) ${seconds(ready.get(node.name)! - started.get(node.name)!)}`),
+    nodes: (lab: LabState) =>
+      lab.spec.nodes.map(
+        (node) => `${node.name} (${node.kind}) ${seconds(ready.get(node.name)! - started.get(node.name)!)}`,
+      ),
   };
 }
 
 const totals: number[] = [];
-console.log(`lab ${spec.name} on the ${spec.runtime} runtime: ${spec.nodes.length} nodes, ${spec.channels.length} channels, services: ${Object.keys(spec.services).join(', ') || 'none'}`);
+console.log(
+  `lab ${spec.name} on the ${spec.runtime} runtime: ${spec.nodes.length} nodes, ${spec.channels.length} channels, services: ${Object.keys(spec.services).join(', ') || 'none'}`,
+);
 for (let run = 1; run <= Number(values.runs); run++) {
   const dir = mkdtempSync(join(tmpdir(), 'reglab-bench-'));
   chmodSync(dir, 0o755);
@@ -80,10 +108,17 @@ for (let run = 1; run <= Number(values.runs); run++) {
     const total = Date.now() - started;
     totals.push(total);
     const rss = labRss(lab);
-    console.log(`run ${run}: ready in ${seconds(total)} — ${lab.phases.map((phase) => `${phase.name} ${seconds(phase.ms)}`).join(', ')}`);
+    console.log(
+      `run ${run}: ready in ${seconds(total)} — ${lab.phases.map((phase) => `${phase.name} ${seconds(phase.ms)}`).join(', ')}`,
+    );
     console.log(`  nodes, from their start to ready: ${clock.nodes(lab).join(', ')}`);
-    console.log(`  RSS ${rss ? `${mib(rss.bytes)} in ${rss.processes} processes (PSS ${mib(rss.pss)})` : 'not measured (containers)'}; load average before ${loadBefore}, after ${load()}`);
-    if (rss) console.log(`  RSS (PSS) by service: ${rss.services.map((row) => `${row.service} ${mib(row.rss)} (${mib(row.pss)})`).join(', ')}`);
+    console.log(
+      `  RSS ${rss ? `${mib(rss.bytes)} in ${rss.processes} processes (PSS ${mib(rss.pss)})` : 'not measured (containers)'}; load average before ${loadBefore}, after ${load()}`,
+    );
+    if (rss)
+      console.log(
+        `  RSS (PSS) by service: ${rss.services.map((row) => `${row.service} ${mib(row.rss)} (${mib(row.pss)})`).join(', ')}`,
+      );
     session.close();
   } finally {
     await tearDown(lab, runtimeOptions.runtime, { volumes: true });
@@ -91,4 +126,6 @@ for (let run = 1; run <= Number(values.runs); run++) {
   }
 }
 totals.sort((a, b) => a - b);
-console.log(`time to a ready lab: median ${seconds(totals[Math.floor(totals.length / 2)])}, best ${seconds(totals[0])}, worst ${seconds(totals.at(-1)!)} over ${totals.length} runs`);
+console.log(
+  `time to a ready lab: median ${seconds(totals[Math.floor(totals.length / 2)])}, best ${seconds(totals[0])}, worst ${seconds(totals.at(-1)!)} over ${totals.length} runs`,
+);

@@ -3,7 +3,8 @@
 import { stringify } from 'yaml';
 
 export function lineLabYaml(nodes: number, runtime: 'process' | 'docker'): string {
-  if (!Number.isInteger(nodes) || nodes < 2) throw new Error(`--nodes must be a whole number of at least 2, not ${nodes}`);
+  if (!Number.isInteger(nodes) || nodes < 2)
+    throw new Error(`--nodes must be a whole number of at least 2, not ${nodes}`);
   const names = Array.from({ length: nodes }, (_, index) => `n${index}`);
   return stringify({
     name: `line${nodes}`,

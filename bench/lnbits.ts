@@ -25,18 +25,33 @@ export function installLnbits(): string {
   const step = (what: string, command: string, args: string[]) => {
     console.log(`LNbits install: ${what}`);
     const r = spawnSync(command, args, { stdio: ['ignore', 'inherit', 'inherit'] });
-    if (r.status !== 0) throw new Error(`LNbits install failed at "${what}" (${command} ${args.join(' ')}): exit ${r.status ?? r.signal}`);
+    if (r.status !== 0)
+      throw new Error(
+        `LNbits install failed at "${what}" (${command} ${args.join(' ')}): exit ${r.status ?? r.signal}`,
+      );
   };
   if (!existsSync(join(venv, 'bin', 'pip'))) step('python3 -m venv', 'python3', ['-m', 'venv', venv]);
-  step(`pip install lnbits==${LNBITS_VERSION}`, join(venv, 'bin', 'pip'), ['install', '--quiet', `lnbits==${LNBITS_VERSION}`]);
-  step(`pip install ${BITSTRING_PIN} (for bolt11: pyln-proto declares 4.3+, loads with 4.2)`, join(venv, 'bin', 'pip'), ['install', '--quiet', '--no-warn-conflicts', BITSTRING_PIN]);
+  step(`pip install lnbits==${LNBITS_VERSION}`, join(venv, 'bin', 'pip'), [
+    'install',
+    '--quiet',
+    `lnbits==${LNBITS_VERSION}`,
+  ]);
+  step(
+    `pip install ${BITSTRING_PIN} (for bolt11: pyln-proto declares 4.3+, loads with 4.2)`,
+    join(venv, 'bin', 'pip'),
+    ['install', '--quiet', '--no-warn-conflicts', BITSTRING_PIN],
+  );
   writeFileSync(installedStamp, `lnbits==${LNBITS_VERSION} ${BITSTRING_PIN}\n`);
   return venv;
 }
 
 /** Its package folder: LNbits mounts lnbits/static relative to the working directory. */
 function sitePackages(venvDir: string): string {
-  const r = spawnSync(join(venvDir, 'bin', 'python'), ['-c', 'import sysconfig; print(sysconfig.get_paths()["purelib"])'], { encoding: 'utf8' });
+  const r = spawnSync(
+    join(venvDir, 'bin', 'python'),
+    ['-c', 'import sysconfig; print(sysconfig.get_paths()["purelib"])'],
+    { encoding: 'utf8' },
+  );
   if (r.status !== 0) throw new Error(`cannot find the site-packages of ${venvDir}: ${r.stderr}`);
   return r.stdout.trim();
 }
@@ -85,10 +100,13 @@ export async function startLnbits(venvDir: string, s: LnbitsSettings): Promise<R
   const url = `http://127.0.0.1:${s.port}`;
   const running: RunningLnbits = { pid, url, stop: () => stopGroup(pid) };
   try {
-    await waitFor(async () => {
-      if (!isAlive(pid)) throw new Error(`LNbits exited at start; its log: ${s.logFile}\n${tail(s.logFile)}`);
-      return (await fetch(`${url}/api/v1/health`).catch(() => null))?.ok ?? false;
-    }, { timeoutMs: 120_000, intervalMs: 500, what: `LNbits to answer on ${url} (log: ${s.logFile})` });
+    await waitFor(
+      async () => {
+        if (!isAlive(pid)) throw new Error(`LNbits exited at start; its log: ${s.logFile}\n${tail(s.logFile)}`);
+        return (await fetch(`${url}/api/v1/health`).catch(() => null))?.ok ?? false;
+      },
+      { timeoutMs: 120_000, intervalMs: 500, what: `LNbits to answer on ${url} (log: ${s.logFile})` },
+    );
   } catch (err) {
     await running.stop();
     throw err;
@@ -134,7 +152,11 @@ export interface LnbitsWallet {
 
 /** A new LNbits account with its wallet (POST /api/v1/account). */
 export async function createLnbitsWallet(url: string, name: string): Promise<LnbitsWallet> {
-  const res = await fetch(`${url}/api/v1/account`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name }) });
+  const res = await fetch(`${url}/api/v1/account`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ name }),
+  });
   if (!res.ok) throw new Error(`LNbits POST /api/v1/account: ${res.status} ${await res.text()}`);
   const w = (await res.json()) as { id: string; adminkey: string; inkey: string };
   return { id: w.id, adminKey: w.adminkey, invoiceKey: w.inkey };
@@ -142,7 +164,8 @@ export async function createLnbitsWallet(url: string, name: string): Promise<Lnb
 
 export async function lnbitsInvoice(url: string, wallet: LnbitsWallet, amountSat: number): Promise<string> {
   const res = await fetch(`${url}/api/v1/payments`, {
-    method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': wallet.invoiceKey },
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-api-key': wallet.invoiceKey },
     body: JSON.stringify({ out: false, amount: amountSat, memo: '' }),
   });
   if (!res.ok) throw new Error(`LNbits invoice: ${res.status} ${await res.text()}`);

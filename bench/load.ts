@@ -79,12 +79,27 @@ Promise.all(operations.map(async (steps) => {
 `;
 
 /** One client per operation, each repeating it for `seconds`. */
-export function runLoad(name: string, target: { host?: string; port: number }, operations: Operation[], seconds: number): Promise<BenchResult> {
+export function runLoad(
+  name: string,
+  target: { host?: string; port: number },
+  operations: Operation[],
+  seconds: number,
+): Promise<BenchResult> {
   return new Promise((resolve, reject) => {
-    const worker = new Worker(LOAD_WORKER, { eval: true, workerData: { host: target.host ?? '127.0.0.1', port: target.port, operations, seconds } });
+    const worker = new Worker(LOAD_WORKER, {
+      eval: true,
+      workerData: { host: target.host ?? '127.0.0.1', port: target.port, operations, seconds },
+    });
     worker.once('error', reject);
     worker.once('message', (m: { latencies: number[]; errors: number; firstError: string | null; seconds: number }) => {
-      resolve({ name, ops: m.latencies.length - m.errors, seconds: m.seconds, errors: m.errors, latenciesMs: m.latencies, firstError: m.firstError });
+      resolve({
+        name,
+        ops: m.latencies.length - m.errors,
+        seconds: m.seconds,
+        errors: m.errors,
+        latenciesMs: m.latencies,
+        firstError: m.firstError,
+      });
       void worker.terminate();
     });
   });
@@ -108,7 +123,9 @@ export function figures(r: BenchResult): Figures {
 export function report(r: BenchResult): Figures {
   const f = figures(r);
   const rate = f.opsPerSecond >= 100 ? f.opsPerSecond.toFixed(0) : f.opsPerSecond.toFixed(1);
-  console.log(`${r.name.padEnd(34)} ${rate.padStart(6)} ops/s   p50 ${f.p50Ms.toFixed(2)} ms   p99 ${f.p99Ms.toFixed(2)} ms   errors ${r.errors}`);
+  console.log(
+    `${r.name.padEnd(34)} ${rate.padStart(6)} ops/s   p50 ${f.p50Ms.toFixed(2)} ms   p99 ${f.p99Ms.toFixed(2)} ms   errors ${r.errors}`,
+  );
   if (r.firstError) console.log(`  first error: ${r.firstError}`);
   return f;
 }

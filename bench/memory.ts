@@ -16,7 +16,9 @@ import type { ControlPlaneData } from '../control-plane/src/store.js';
 import { newKey, REGTEST_ADDRESS, signNonce } from '../test/wallet-server/support.js';
 import { mib, pssBytes, rssBytes, treePids } from './proc.js';
 
-const { values } = parseArgs({ options: { file: { type: 'string', default: 'lab.yaml' }, runs: { type: 'string', default: '1' } } });
+const { values } = parseArgs({
+  options: { file: { type: 'string', default: 'lab.yaml' }, runs: { type: 'string', default: '1' } },
+});
 const cli = resolve('bin/reglab.js');
 
 async function ok(url: string, init?: RequestInit): Promise<Response> {
@@ -32,9 +34,21 @@ async function exerciseWalletServer(base: string): Promise<void> {
   const key = newKey();
   await postJson(`${base}/auth/enroll`, { pubkey: key.pubkey, bitcoin_address: REGTEST_ADDRESS });
   const { nonce } = (await (await ok(`${base}/auth/challenge?pubkey=${key.pubkey}`)).json()) as { nonce: string };
-  const { access_token: token } = (await (await postJson(`${base}/auth/verify`, { pubkey: key.pubkey, nonce, signature: await signNonce(key.secretKey, nonce) })).json()) as { access_token: string };
-  const { id } = (await (await postJson(`${base}/wallets`, { name: 'memory' }, { authorization: `Bearer ${token}` })).json()) as { id: string };
-  await postJson(`${base}/payments/invoices`, { amount_msat: 1000 }, { authorization: `Bearer ${token}`, 'x-service-wallet-key': id });
+  const { access_token: token } = (await (
+    await postJson(`${base}/auth/verify`, {
+      pubkey: key.pubkey,
+      nonce,
+      signature: await signNonce(key.secretKey, nonce),
+    })
+  ).json()) as { access_token: string };
+  const { id } = (await (
+    await postJson(`${base}/wallets`, { name: 'memory' }, { authorization: `Bearer ${token}` })
+  ).json()) as { id: string };
+  await postJson(
+    `${base}/payments/invoices`,
+    { amount_msat: 1000 },
+    { authorization: `Bearer ${token}`, 'x-service-wallet-key': id },
+  );
 }
 
 /** One Electrum session: version, tip header subscription. */
@@ -83,13 +97,23 @@ interface Row {
 }
 
 function measure(pids: number[], what: string): Row {
-  return { what, rss: pids.reduce((t, p) => t + rssBytes(p), 0), pss: pids.reduce((t, p) => t + pssBytes(p), 0), processes: pids.length };
+  return {
+    what,
+    rss: pids.reduce((t, p) => t + rssBytes(p), 0),
+    pss: pids.reduce((t, p) => t + pssBytes(p), 0),
+    processes: pids.length,
+  };
 }
 
 async function run(index: number): Promise<void> {
   const home = mkdtempSync(join(tmpdir(), 'reglab-memory-'));
   chmodSync(home, 0o755); // PostgreSQL runs as its own user and must reach its folder inside
-  const reglab = (...args: string[]) => execFileSync(process.execPath, [cli, ...args], { env: { ...process.env, REGLAB_HOME: home }, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+  const reglab = (...args: string[]) =>
+    execFileSync(process.execPath, [cli, ...args], {
+      env: { ...process.env, REGLAB_HOME: home },
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
   try {
     const started = Date.now();
     reglab('up', '-f', values.file!);
@@ -115,13 +139,27 @@ async function run(index: number): Promise<void> {
     rows.sort((a, b) => b.rss - a.rss);
     const ownChildren = treePids(controlPlane).filter((p) => p !== controlPlane && !counted.has(p));
     const keeper = Number(readFileSync(join(home, 'keeper.pid'), 'utf8'));
-    const control = [measure([controlPlane], 'control plane'), measure(ownChildren, "control plane's children (its queue Redis)"), measure([keeper], "control plane's keeper (sh)")];
-    const line = (row: Row) => `  ${row.what.padEnd(44)} ${mib(row.rss).padStart(8)} RSS ${mib(row.pss).padStart(8)} PSS  ${row.processes} process${row.processes === 1 ? '' : 'es'}`;
+    const control = [
+      measure([controlPlane], 'control plane'),
+      measure(ownChildren, "control plane's children (its queue Redis)"),
+      measure([keeper], "control plane's keeper (sh)"),
+    ];
+    const line = (row: Row) =>
+      `  ${row.what.padEnd(44)} ${mib(row.rss).padStart(8)} RSS ${mib(row.pss).padStart(8)} PSS  ${row.processes} process${row.processes === 1 ? '' : 'es'}`;
     for (const row of [...rows, ...control]) console.log(line(row));
-    const sum = (list: Row[], what: string): Row => ({ what, rss: list.reduce((t, r) => t + r.rss, 0), pss: list.reduce((t, r) => t + r.pss, 0), processes: list.reduce((t, r) => t + r.processes, 0) });
+    const sum = (list: Row[], what: string): Row => ({
+      what,
+      rss: list.reduce((t, r) => t + r.rss, 0),
+      pss: list.reduce((t, r) => t + r.pss, 0),
+      processes: list.reduce((t, r) => t + r.processes, 0),
+    });
     console.log(line(sum(rows, 'the lab services')));
     console.log(line(sum([...rows, ...control], 'all, with the control plane')));
-    console.log(`  load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+    console.log(
+      `  load average ${loadavg()
+        .map((l) => l.toFixed(2))
+        .join(' ')}`,
+    );
   } finally {
     try {
       reglab('down');

@@ -25,18 +25,27 @@ const rounds = Number(process.env.BENCH_ROUNDS ?? 5);
 const PHASES = ['send', 'ack', 'broadcast', 'mine', 'settle'] as const;
 
 /** Refreshes `wallet` until its transfers of `batch` are all in one of `wanted`; returns how many refreshes it took. */
-async function refreshUntil(wallet: RgbWallet, assetId: string, batch: number, wanted: TransferStatus[]): Promise<number> {
+async function refreshUntil(
+  wallet: RgbWallet,
+  assetId: string,
+  batch: number,
+  wanted: TransferStatus[],
+): Promise<number> {
   for (let refreshes = 1; ; refreshes++) {
     await wallet.refresh();
     const statuses = await batchStatuses(wallet, assetId, batch);
     if (statuses.length > 0 && statuses.every((current) => wanted.includes(current))) return refreshes;
-    if (refreshes === 200) throw new Error(`transfer batch ${batch} is not ${wanted.join(' or ')} after 200 refreshes: ${statuses.join(', ')}`);
+    if (refreshes === 200)
+      throw new Error(
+        `transfer batch ${batch} is not ${wanted.join(' or ')} after 200 refreshes: ${statuses.join(', ')}`,
+      );
   }
 }
 
 const hostPort = (address: string) => ({ host: address.split(':')[0]!, port: Number(address.split(':')[1]) });
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-const cell = (value: number, lab?: number) => (lab === undefined ? `${value.toFixed(0)}` : `${value.toFixed(0)} (${lab.toFixed(0)})`).padStart(12);
+const cell = (value: number, lab?: number) =>
+  (lab === undefined ? `${value.toFixed(0)}` : `${value.toFixed(0)} (${lab.toFixed(0)})`).padStart(12);
 const header = `${'round'.padEnd(7)}${[...PHASES, 'total'].map((phase) => phase.padStart(12)).join('')}${'indexed'.padStart(9)}  refreshes`;
 
 console.log('bringing up btcd, the indexer, the chain adapter and the proxy...');
@@ -63,7 +72,13 @@ try {
     const asset = await payer.issueNia({ ticker: 'BENCH', name: 'Bench coin', precision: 0, amounts: [1_000_000] });
     console.log(`\n${label}, ${rounds} transfers of 10 units; ms, (of which waiting on the lab):`);
     console.log(header);
-    const figures = { phase: PHASES.map(() => [] as number[]), lab: PHASES.map(() => [] as number[]), total: [] as number[], totalLab: [] as number[], indexed: [] as number[] };
+    const figures = {
+      phase: PHASES.map(() => [] as number[]),
+      lab: PHASES.map(() => [] as number[]),
+      total: [] as number[],
+      totalLab: [] as number[],
+      indexed: [] as number[],
+    };
     for (let round = 1; round <= rounds; round++) {
       const invoice = await payee.blindReceive({ assignment: { Fungible: 10 }, transportEndpoints: [endpoint] });
       labWaitMs();
@@ -73,12 +88,28 @@ try {
         marks.push(performance.now());
         waits.push(labWaitMs());
       };
-      const sent = await payer.send({ recipientMap: { [asset.assetId]: [{ recipientId: invoice.recipientId, witnessData: null, assignment: { Fungible: 10 }, transportEndpoints: [endpoint] }] } });
+      const sent = await payer.send({
+        recipientMap: {
+          [asset.assetId]: [
+            {
+              recipientId: invoice.recipientId,
+              witnessData: null,
+              assignment: { Fungible: 10 },
+              transportEndpoints: [endpoint],
+            },
+          ],
+        },
+      });
       mark();
       // the payee has ACKed once it waits for the payer's broadcast (or already sees the tx)
-      const ackRefreshes = await refreshUntil(payee, asset.assetId, invoice.batchTransferIdx, ['WaitingBroadcast', 'WaitingConfirmations']);
+      const ackRefreshes = await refreshUntil(payee, asset.assetId, invoice.batchTransferIdx, [
+        'WaitingBroadcast',
+        'WaitingConfirmations',
+      ]);
       mark();
-      const broadcastRefreshes = await refreshUntil(payer, asset.assetId, sent.batchTransferIdx, ['WaitingConfirmations']);
+      const broadcastRefreshes = await refreshUntil(payer, asset.assetId, sent.batchTransferIdx, [
+        'WaitingConfirmations',
+      ]);
       mark();
       const { height } = await mineBlocks(lab.regtest.session, 1);
       mark();
@@ -87,7 +118,9 @@ try {
         while ((await indexedTip()) < height) await new Promise((resolve) => setTimeout(resolve, 5));
         return performance.now() - minedAt;
       })();
-      const settleRefreshes = (await refreshUntil(payee, asset.assetId, invoice.batchTransferIdx, ['Settled'])) + (await refreshUntil(payer, asset.assetId, sent.batchTransferIdx, ['Settled']));
+      const settleRefreshes =
+        (await refreshUntil(payee, asset.assetId, invoice.batchTransferIdx, ['Settled'])) +
+        (await refreshUntil(payer, asset.assetId, sent.batchTransferIdx, ['Settled']));
       mark();
       const durations = marks.slice(1).map((at, index) => at - marks[index]!);
       const total = marks.at(-1)! - marks[0]!;
@@ -99,11 +132,16 @@ try {
       figures.total.push(total);
       figures.totalLab.push(totalLab);
       figures.indexed.push(await indexed);
-      const row = durations.map((duration, index) => cell(duration, waits[index])).join('') + cell(total, totalLab) + cell(figures.indexed.at(-1)!).slice(3);
+      const row =
+        durations.map((duration, index) => cell(duration, waits[index])).join('') +
+        cell(total, totalLab) +
+        cell(figures.indexed.at(-1)!).slice(3);
       console.log(`${String(round).padEnd(7)}${row}  ${ackRefreshes}/${broadcastRefreshes}/${settleRefreshes}`);
     }
     const medians = PHASES.map((_, index) => cell(median(figures.phase[index]!), median(figures.lab[index]!))).join('');
-    console.log(`${'median'.padEnd(7)}${medians}${cell(median(figures.total), median(figures.totalLab))}${cell(median(figures.indexed)).slice(3)}`);
+    console.log(
+      `${'median'.padEnd(7)}${medians}${cell(median(figures.total), median(figures.totalLab))}${cell(median(figures.indexed)).slice(3)}`,
+    );
     const expected = 1_000_000 - 10 * rounds;
     const balance = await payer.assetBalance(asset.assetId);
     if (balance.settled !== expected) throw new Error(`the payer holds ${balance.settled}, not ${expected}`);

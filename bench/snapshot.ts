@@ -16,15 +16,28 @@ import { startControlPlane } from '../control-plane/src/daemon.js';
 import { projectRoot } from '../lib/project-root.js';
 import { waitFor } from '../lib/wait.js';
 
-const { values } = parseArgs({ options: { runtime: { type: 'string', default: 'process' }, file: { type: 'string', default: 'lab.yaml' }, runs: { type: 'string', default: '3' }, cli: { type: 'boolean', default: false } } });
+const { values } = parseArgs({
+  options: {
+    runtime: { type: 'string', default: 'process' },
+    file: { type: 'string', default: 'lab.yaml' },
+    runs: { type: 'string', default: '3' },
+    cli: { type: 'boolean', default: false },
+  },
+});
 const LAB = 'snapbench';
-const yaml = readFileSync(values.file!, 'utf8').replace(/^name: .*$/m, `name: ${LAB}`).replace(/^runtime: .*$/m, `runtime: ${values.runtime}`);
+const yaml = readFileSync(values.file!, 'utf8')
+  .replace(/^name: .*$/m, `name: ${LAB}`)
+  .replace(/^runtime: .*$/m, `runtime: ${values.runtime}`);
 
 const home = mkdtempSync(join(tmpdir(), 'reglab-bench-snapshot-'));
 chmodSync(home, 0o755);
 const plane = await startControlPlane({ home });
 const call = async (method: string, path: string, body?: unknown) => {
-  const response = await fetch(`${plane.url}${path}`, { method, headers: body === undefined ? {} : { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+  const response = await fetch(`${plane.url}${path}`, {
+    method,
+    headers: body === undefined ? {} : { 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   const answer = await response.json();
   if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${JSON.stringify(answer)}`);
   return answer;
@@ -32,18 +45,30 @@ const call = async (method: string, path: string, body?: unknown) => {
 type Phase = { name: string; ms: number };
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 const phases = (list: Phase[]) => list.map((phase) => `${phase.name} ${seconds(phase.ms)}`).join(', ');
-const load = () => loadavg().map((value) => value.toFixed(1)).join(' ');
+const load = () =>
+  loadavg()
+    .map((value) => value.toFixed(1))
+    .join(' ');
 
 /**
  * Until the lab is ready, read from the list of labs (status only): the lab's own view, GET
  * /labs/NAME, asks every node for its balances and channels, which would be counted in the time.
  */
 async function untilReady(): Promise<void> {
-  await waitFor(async () => {
-    const { status } = (await call('GET', '/labs')).labs.find((lab: { name: string }) => lab.name === LAB) ?? {};
-    if (status === 'failed') throw Object.assign(new Error(`lab failed: ${(await call('GET', `/labs/${LAB}`)).error}`), { fatal: true });
-    return status === 'ready';
-  }, { timeoutMs: 300_000, intervalMs: 50, what: `lab ${LAB} to be ready`, stopOn: (error) => (error as { fatal?: boolean }).fatal === true });
+  await waitFor(
+    async () => {
+      const { status } = (await call('GET', '/labs')).labs.find((lab: { name: string }) => lab.name === LAB) ?? {};
+      if (status === 'failed')
+        throw Object.assign(new Error(`lab failed: ${(await call('GET', `/labs/${LAB}`)).error}`), { fatal: true });
+      return status === 'ready';
+    },
+    {
+      timeoutMs: 300_000,
+      intervalMs: 50,
+      what: `lab ${LAB} to be ready`,
+      stopOn: (error) => (error as { fatal?: boolean }).fatal === true,
+    },
+  );
 }
 
 /** Times `work` (up to a ready lab), then prints its phases, read once the clock has stopped. */
@@ -61,7 +86,10 @@ const median = (list: number[]) => [...list].sort((a, b) => a - b)[Math.floor(li
 
 /** Runs the reglab CLI on the bench's state folder; throws with its output when it fails. */
 function reglab(...args: string[]): string {
-  const run = spawnSync(process.execPath, [join(projectRoot(), 'bin', 'reglab.js'), ...args], { env: { ...process.env, REGLAB_HOME: home }, encoding: 'utf8' });
+  const run = spawnSync(process.execPath, [join(projectRoot(), 'bin', 'reglab.js'), ...args], {
+    env: { ...process.env, REGLAB_HOME: home },
+    encoding: 'utf8',
+  });
   if (run.status !== 0) throw new Error(`reglab ${args.join(' ')} exited ${run.status}:\n${run.stdout}${run.stderr}`);
   return run.stdout;
 }
@@ -71,10 +99,19 @@ function reglab(...args: string[]): string {
  * which the up writes the snapshot over; with `--volumes` they are removed, and the up makes new ones.
  * Ups alternate between the two, each timed after the kind of down it follows.
  */
-const DOWNS = [{ label: 'after down', volumes: false }, { label: 'after down --volumes', volumes: true }] as const;
+const DOWNS = [
+  { label: 'after down', volumes: false },
+  { label: 'after down --volumes', volumes: true },
+] as const;
 type Down = (typeof DOWNS)[number];
 const downs = () => Array.from({ length: Number(values.runs) }, () => DOWNS).flat();
-const medians = (ups: Map<Down, number[]>, unit: (ms: number) => string) => [...ups].map(([down, list]) => `${down.label} ${unit(median(list))}${list.length > 1 ? ` (${list.map(unit).join(', ')})` : ''}`).join('; ');
+const medians = (ups: Map<Down, number[]>, unit: (ms: number) => string) =>
+  [...ups]
+    .map(
+      ([down, list]) =>
+        `${down.label} ${unit(median(list))}${list.length > 1 ? ` (${list.map(unit).join(', ')})` : ''}`,
+    )
+    .join('; ');
 
 /** `reglab up --from-snapshot` after `reglab down` and after `reglab down --volumes`, N times each: each starts a control plane of its own. */
 function cliUps(): Map<Down, number[]> {
@@ -86,7 +123,9 @@ function cliUps(): Map<Down, number[]> {
     const output = reglab('up', '--from-snapshot', 'bench');
     const ms = performance.now() - started;
     ups.get(previous)!.push(ms);
-    console.log(`CLI up from snapshot ${previous.label}: ${(ms / 1000).toFixed(2)} s (the lab ${output.match(/ready in [\d.]+s/)?.[0] ?? 'ready'} after the control plane answered; load average before ${before})`);
+    console.log(
+      `CLI up from snapshot ${previous.label}: ${(ms / 1000).toFixed(2)} s (the lab ${output.match(/ready in [\d.]+s/)?.[0] ?? 'ready'} after the control plane answered; load average before ${before})`,
+    );
     reglab('down', ...(down.volumes ? ['--volumes'] : []));
     previous = down;
   }
@@ -106,26 +145,34 @@ try {
   });
   const resets: number[] = [];
   for (let run = 1; run <= Number(values.runs); run++) {
-    resets.push(await timed(`reset ${run}`, async () => {
-      await call('POST', `/labs/${LAB}/reset`);
-    }));
+    resets.push(
+      await timed(`reset ${run}`, async () => {
+        await call('POST', `/labs/${LAB}/reset`);
+      }),
+    );
   }
   const ups = new Map<Down, number[]>(DOWNS.map((down) => [down, []]));
   for (const down of downs()) {
     await call('DELETE', `/labs/${LAB}?volumes=${down.volumes}`);
-    ups.get(down)!.push(await timed(`up from snapshot ${down.label}`, async () => {
-      await call('POST', '/snapshots/bench/up');
-      return untilReady();
-    }));
+    ups.get(down)!.push(
+      await timed(`up from snapshot ${down.label}`, async () => {
+        await call('POST', '/snapshots/bench/up');
+        return untilReady();
+      }),
+    );
   }
-  console.log(`save ${seconds(saved)}; reset median ${seconds(median(resets))}; up from the snapshot median: ${medians(ups, seconds)} (load average now ${load()})`);
+  console.log(
+    `save ${seconds(saved)}; reset median ${seconds(median(resets))}; up from the snapshot median: ${medians(ups, seconds)} (load average now ${load()})`,
+  );
   if (values.cli) {
     await call('DELETE', `/labs/${LAB}?volumes=true`);
     await plane.stop();
     cliRunning = true;
     const cli = cliUps();
     const all = [...cli.values()].flat();
-    console.log(`through the CLI (it starts the control plane): up from the snapshot median: ${medians(cli, (ms) => `${(ms / 1000).toFixed(2)} s`)}; ${all.filter((ms) => ms < 5000).length} of ${all.length} under 5 s (load average now ${load()})`);
+    console.log(
+      `through the CLI (it starts the control plane): up from the snapshot median: ${medians(cli, (ms) => `${(ms / 1000).toFixed(2)} s`)}; ${all.filter((ms) => ms < 5000).length} of ${all.length} under 5 s (load average now ${load()})`,
+    );
   }
 } finally {
   if (cliRunning) {

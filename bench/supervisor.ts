@@ -28,10 +28,23 @@ async function killAndRecover(): Promise<{ seenMs: number; servingMs: number }> 
   if (service.handle?.runtime !== 'process') throw new Error('the wallet server runs no process');
   const killedAt = Date.now();
   process.kill(service.handle.pid, 'SIGKILL');
-  const status = async () => (await cp.call('GET', `/labs/${LAB}`)).body.services.find((s: { name: string }) => s.name === 'wallet-server').status as string;
-  const seenAt = await waitFor(async () => (await status()) !== 'ready' && Date.now(), { timeoutMs: 30_000, intervalMs: 20, what: 'the wallet server shown down' });
+  const status = async () =>
+    (await cp.call('GET', `/labs/${LAB}`)).body.services.find((s: { name: string }) => s.name === 'wallet-server')
+      .status as string;
+  const seenAt = await waitFor(async () => (await status()) !== 'ready' && Date.now(), {
+    timeoutMs: 30_000,
+    intervalMs: 20,
+    what: 'the wallet server shown down',
+  });
   const url = service.info.url;
-  const servingAt = await waitFor(async () => (await fetch(`${url}/health`).then((r) => r.ok, () => false)) && Date.now(), { timeoutMs: 60_000, intervalMs: 20, what: 'the wallet server serving again' });
+  const servingAt = await waitFor(
+    async () =>
+      (await fetch(`${url}/health`).then(
+        (r) => r.ok,
+        () => false,
+      )) && Date.now(),
+    { timeoutMs: 60_000, intervalMs: 20, what: 'the wallet server serving again' },
+  );
   await waitFor(async () => (await status()) === 'ready', { timeoutMs: 30_000, what: 'the wallet server ready again' });
   return { seenMs: seenAt - killedAt, servingMs: servingAt - killedAt };
 }
@@ -40,7 +53,10 @@ const cp = await startTestControlPlane();
 try {
   await bringUpLab(cp, defaultLabYaml(LAB), LAB);
   // asked again for each window: the wallet server killed between them runs as another process
-  const processes = () => Object.entries(cp.plane.manager.get(LAB).services).flatMap(([name, service]) => (service.handle?.runtime === 'process' ? [{ name, pid: service.handle.pid }] : []));
+  const processes = () =>
+    Object.entries(cp.plane.manager.get(LAB).services).flatMap(([name, service]) =>
+      service.handle?.runtime === 'process' ? [{ name, pid: service.handle.pid }] : [],
+    );
   const measure = async () => {
     const services = processes();
     const plane = process.cpuUsage();
@@ -48,20 +64,34 @@ try {
     await sleep(seconds * 1000);
     const planeUsed = process.cpuUsage(plane);
     const byService = services.map(({ name, pid }, i) => ({ name, share: (cpuSecondsOf(pid) - before[i]!) / seconds }));
-    return { plane: (planeUsed.user + planeUsed.system) / 1e6 / seconds, lab: byService.reduce((sum, { share }) => sum + share, 0), byService };
+    return {
+      plane: (planeUsed.user + planeUsed.system) / 1e6 / seconds,
+      lab: byService.reduce((sum, { share }) => sum + share, 0),
+      byService,
+    };
   };
   const percent = (share: number) => `${(share * 100).toFixed(2)} % of one core`;
   await sleep(10_000); // the lab settles after its bring-up
-  console.log(`default lab (${processes().length} services), ${seconds} s windows, load ${loadavg().map((load) => load.toFixed(2)).join(' ')}`);
+  console.log(
+    `default lab (${processes().length} services), ${seconds} s windows, load ${loadavg()
+      .map((load) => load.toFixed(2))
+      .join(' ')}`,
+  );
   const watched = await measure();
   const recovery = await killAndRecover();
   await cp.plane.manager.supervisor(LAB).stop();
   const unwatched = await measure();
   console.log(`supervisor running: control plane ${percent(watched.plane)}, lab processes ${percent(watched.lab)}`);
   console.log(`supervisor stopped: control plane ${percent(unwatched.plane)}, lab processes ${percent(unwatched.lab)}`);
-  console.log(`the supervisor's cost: ${percent(watched.plane - unwatched.plane)} in the control plane, ${percent(watched.lab - unwatched.lab)} in the probed services`);
-  console.log(`each service, supervisor stopped: ${unwatched.byService.map(({ name, share }) => `${name} ${(share * 100).toFixed(2)} %`).join(', ')}`);
-  console.log(`wallet server killed with SIGKILL: shown not ready after ${recovery.seenMs} ms, serving again after ${recovery.servingMs} ms`);
+  console.log(
+    `the supervisor's cost: ${percent(watched.plane - unwatched.plane)} in the control plane, ${percent(watched.lab - unwatched.lab)} in the probed services`,
+  );
+  console.log(
+    `each service, supervisor stopped: ${unwatched.byService.map(({ name, share }) => `${name} ${(share * 100).toFixed(2)} %`).join(', ')}`,
+  );
+  console.log(
+    `wallet server killed with SIGKILL: shown not ready after ${recovery.seenMs} ms, serving again after ${recovery.servingMs} ms`,
+  );
 } finally {
   await cp.stop();
 }

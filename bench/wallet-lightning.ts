@@ -21,16 +21,20 @@ export async function benchInvoices(ctx: InvoiceBenchContext): Promise<void> {
   // Same config (token secret, database, Redis) as the core bench app, so its token works here.
   const app = await buildApp(ctx.app.config, {
     logger: false,
-    plugins: [lightningPlugin(loadLightningConfig({ INVOICE_RECONCILE_MS: '600000' }), new LndGateway(regtest.lnd('alice')))],
+    plugins: [
+      lightningPlugin(loadLightningConfig({ INVOICE_RECONCILE_MS: '600000' }), new LndGateway(regtest.lnd('alice'))),
+    ],
   });
   try {
     await app.listen({ host: '127.0.0.1', port: 0 });
     const port = (app.server.address() as AddressInfo).port;
-    const calls: Operation[] = ctx.wallets.map((wallet) => [{
-      path: '/payments/invoices',
-      headers: { authorization: `Bearer ${ctx.token}`, 'x-service-wallet-key': wallet },
-      body: { amount_msat: 1000 },
-    }]);
+    const calls: Operation[] = ctx.wallets.map((wallet) => [
+      {
+        path: '/payments/invoices',
+        headers: { authorization: `Bearer ${ctx.token}`, 'x-service-wallet-key': wallet },
+        body: { amount_msat: 1000 },
+      },
+    ]);
     await ctx.run('warm-up (invoices)', port, calls);
     ctx.report(await ctx.run('invoice creations (lnd)', port, calls));
   } finally {

@@ -17,7 +17,16 @@ import { freePort } from '../control-plane/src/util/ports.js';
 import { waitFor } from '../lib/wait.js';
 import { startRegtest, type Regtest } from '../test/support/regtest.js';
 import { newKey, REGTEST_ADDRESS, signNonce } from '../test/wallet-server/support.js';
-import { createLnbitsWallet, installLnbits, lnbitsBalanceMsat, lnbitsInvoice, LNBITS_VERSION, startLnbits, type LnbitsWallet, type RunningLnbits } from './lnbits.js';
+import {
+  createLnbitsWallet,
+  installLnbits,
+  lnbitsBalanceMsat,
+  lnbitsInvoice,
+  LNBITS_VERSION,
+  startLnbits,
+  type LnbitsWallet,
+  type RunningLnbits,
+} from './lnbits.js';
 import { Cleanup } from './cleanup.js';
 import { figures, report, runLoad, type BenchResult, type Figures, type Operation } from './load.js';
 import { mib, ownCpuMs, treeCpuMs, treeRssBytes } from './proc.js';
@@ -63,38 +72,81 @@ async function payFromBob(regtest: Regtest, invoices: string[]): Promise<void> {
 async function reglabSide(regtest: Regtest): Promise<Side> {
   const url = `http://${regtest.address('wallet-server', 'http')}`;
   const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
-    fetch(`${url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+    fetch(`${url}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body: JSON.stringify(body),
+    });
   const key = newKey();
   await json(await post('/auth/enroll', { pubkey: key.pubkey, bitcoin_address: REGTEST_ADDRESS }), 'enroll');
-  const { nonce } = await json<{ nonce: string }>(await fetch(`${url}/auth/challenge?pubkey=${key.pubkey}`), 'challenge');
+  const { nonce } = await json<{ nonce: string }>(
+    await fetch(`${url}/auth/challenge?pubkey=${key.pubkey}`),
+    'challenge',
+  );
   const { access_token: token } = await json<{ access_token: string }>(
-    await post('/auth/verify', { pubkey: key.pubkey, nonce, signature: await signNonce(key.secretKey, nonce) }), 'sign-in');
+    await post('/auth/verify', { pubkey: key.pubkey, nonce, signature: await signNonce(key.secretKey, nonce) }),
+    'sign-in',
+  );
   const auth = { authorization: `Bearer ${token}` };
-  const newWallet = async (name: string) => (await json<{ id: string }>(await post('/wallets', { name }, auth), 'POST /wallets')).id;
+  const newWallet = async (name: string) =>
+    (await json<{ id: string }>(await post('/wallets', { name }, auth), 'POST /wallets')).id;
   const pairs: Array<{ payer: string; payee: string }> = [];
-  for (let i = 0; i < clients; i++) pairs.push({ payer: await newWallet(`payer-${i}`), payee: await newWallet(`payee-${i}`) });
+  for (let i = 0; i < clients; i++)
+    pairs.push({ payer: await newWallet(`payer-${i}`), payee: await newWallet(`payee-${i}`) });
 
-  const invoiceOf = async (wallet: string, amountMsat: number) => (await json<{ payment_request: string }>(
-    await post('/payments/invoices', { amount_msat: amountMsat }, { ...auth, 'x-service-wallet-key': wallet }), 'POST /payments/invoices')).payment_request;
-  const balanceOf = async (wallet: string) => BigInt((await json<{ balance_msat: string }>(await fetch(`${url}/wallets/${wallet}`, { headers: auth }), 'GET /wallets/{id}')).balance_msat);
+  const invoiceOf = async (wallet: string, amountMsat: number) =>
+    (
+      await json<{ payment_request: string }>(
+        await post('/payments/invoices', { amount_msat: amountMsat }, { ...auth, 'x-service-wallet-key': wallet }),
+        'POST /payments/invoices',
+      )
+    ).payment_request;
+  const balanceOf = async (wallet: string) =>
+    BigInt(
+      (
+        await json<{ balance_msat: string }>(
+          await fetch(`${url}/wallets/${wallet}`, { headers: auth }),
+          'GET /wallets/{id}',
+        )
+      ).balance_msat,
+    );
   await payFromBob(regtest, await Promise.all(pairs.map((p) => invoiceOf(p.payer, FUNDING_SAT * 1000))));
-  await waitFor(async () => (await Promise.all(pairs.map((p) => balanceOf(p.payer)))).every((b) => b === BigInt(FUNDING_SAT * 1000)),
-    { timeoutMs: 60_000, what: 'the reglab payer wallets to be credited' });
+  await waitFor(
+    async () =>
+      (await Promise.all(pairs.map((p) => balanceOf(p.payer)))).every((b) => b === BigInt(FUNDING_SAT * 1000)),
+    { timeoutMs: 60_000, what: 'the reglab payer wallets to be credited' },
+  );
 
   return {
     name: 'reglab wallet server',
     port: Number(new URL(url).port),
     pid: () => handlePid(regtest, 'wallet-server'),
     operations: pairs.map(({ payer, payee }) => [
-      { path: '/payments/invoices', headers: { ...auth, 'x-service-wallet-key': payee }, body: { amount_msat: AMOUNT_SAT * 1000 } },
-      { path: '/payments/pay', headers: { ...auth, 'x-service-wallet-key': payer }, body: {}, from: { key: 'invoice', field: 'payment_request' }, expect: { status: 'succeeded' } },
+      {
+        path: '/payments/invoices',
+        headers: { ...auth, 'x-service-wallet-key': payee },
+        body: { amount_msat: AMOUNT_SAT * 1000 },
+      },
+      {
+        path: '/payments/pay',
+        headers: { ...auth, 'x-service-wallet-key': payer },
+        body: {},
+        from: { key: 'invoice', field: 'payment_request' },
+        expect: { status: 'succeeded' },
+      },
     ]),
     payeesMsat: async () => (await Promise.all(pairs.map((p) => balanceOf(p.payee)))).reduce((a, b) => a + b, 0n),
     idle: {
-      stop: () => stopServices(regtest.lab, regtest.session.runtime, { except: Object.keys(regtest.lab.services).filter((name) => name !== 'wallet-server') }),
+      stop: () =>
+        stopServices(regtest.lab, regtest.session.runtime, {
+          except: Object.keys(regtest.lab.services).filter((name) => name !== 'wallet-server'),
+        }),
       start: async () => {
         if (regtest.lab.services['wallet-server']!.status !== 'ready') {
-          await startService(regtest.session, 'wallet-server', { onEvent: () => undefined, persist: async () => undefined });
+          await startService(regtest.session, 'wallet-server', {
+            onEvent: () => undefined,
+            persist: async () => undefined,
+          });
         }
       },
     },
@@ -123,14 +175,20 @@ async function lnbitsSide(regtest: Regtest, cleanup: Cleanup, dir: string): Prom
   };
   let lnbits: RunningLnbits | null = null;
   const start = async () => {
-    lnbits = await cleanup.acquire(() => startLnbits(venv, settings), (started) => started.stop());
+    lnbits = await cleanup.acquire(
+      () => startLnbits(venv, settings),
+      (started) => started.stop(),
+    );
   };
   await start();
   const url = lnbits!.url;
 
   const pairs: Array<{ payer: LnbitsWallet; payee: LnbitsWallet }> = [];
   for (let i = 0; i < clients; i++) {
-    pairs.push({ payer: await createLnbitsWallet(url, `payer-${i}`), payee: await createLnbitsWallet(url, `payee-${i}`) });
+    pairs.push({
+      payer: await createLnbitsWallet(url, `payer-${i}`),
+      payee: await createLnbitsWallet(url, `payee-${i}`),
+    });
   }
   // New LNbits wallets get currency USD, and every payment then waits on fiat-rate look-ups that
   // cannot succeed offline; NULL is what an LNbits whose rate look-ups succeed from cache does.
@@ -140,18 +198,34 @@ async function lnbitsSide(regtest: Regtest, cleanup: Cleanup, dir: string): Prom
   await db.end();
 
   await payFromBob(regtest, await Promise.all(pairs.map((p) => lnbitsInvoice(url, p.payer, FUNDING_SAT))));
-  await waitFor(async () => (await Promise.all(pairs.map((p) => lnbitsBalanceMsat(url, p.payer)))).every((b) => b === BigInt(FUNDING_SAT * 1000)),
-    { timeoutMs: 60_000, what: 'the LNbits payer wallets to be credited' });
+  await waitFor(
+    async () =>
+      (await Promise.all(pairs.map((p) => lnbitsBalanceMsat(url, p.payer)))).every(
+        (b) => b === BigInt(FUNDING_SAT * 1000),
+      ),
+    { timeoutMs: 60_000, what: 'the LNbits payer wallets to be credited' },
+  );
 
   return {
     name: `LNbits ${LNBITS_VERSION}`,
     port,
     pid: () => lnbits!.pid,
     operations: pairs.map(({ payer, payee }) => [
-      { path: '/api/v1/payments', headers: { 'x-api-key': payee.invoiceKey }, body: { out: false, amount: AMOUNT_SAT, memo: '' } },
-      { path: '/api/v1/payments', headers: { 'x-api-key': payer.adminKey }, body: { out: true }, from: { key: 'bolt11', field: 'bolt11' }, expect: { status: 'success' } },
+      {
+        path: '/api/v1/payments',
+        headers: { 'x-api-key': payee.invoiceKey },
+        body: { out: false, amount: AMOUNT_SAT, memo: '' },
+      },
+      {
+        path: '/api/v1/payments',
+        headers: { 'x-api-key': payer.adminKey },
+        body: { out: true },
+        from: { key: 'bolt11', field: 'bolt11' },
+        expect: { status: 'success' },
+      },
     ]),
-    payeesMsat: async () => (await Promise.all(pairs.map((p) => lnbitsBalanceMsat(url, p.payee)))).reduce((a, b) => a + b, 0n),
+    payeesMsat: async () =>
+      (await Promise.all(pairs.map((p) => lnbitsBalanceMsat(url, p.payee)))).reduce((a, b) => a + b, 0n),
     idle: {
       stop: async () => {
         await lnbits?.stop();
@@ -195,8 +269,10 @@ async function measure(side: Side, processes: Watched[], counted: { ops: number 
   counted.ops += warmup.ops + result.ops;
   const received = await side.payeesMsat();
   const expected = BigInt(counted.ops * AMOUNT_SAT * 1000);
-  console.log(`  payees hold ${received / 1000n} sat for ${counted.ops} operations counted so far${received === expected ? '' : ' — MISMATCH'}; ` +
-    `server RSS ${mib(treeRssBytes(side.pid()))}; load average ${loadavg()[0]!.toFixed(2)}`);
+  console.log(
+    `  payees hold ${received / 1000n} sat for ${counted.ops} operations counted so far${received === expected ? '' : ' — MISMATCH'}; ` +
+      `server RSS ${mib(treeRssBytes(side.pid()))}; load average ${loadavg()[0]!.toFixed(2)}`,
+  );
   return { result, cpuMs };
 }
 
@@ -230,16 +306,28 @@ export async function compareWithLnbits(): Promise<void> {
   cleanup.add(() => rmSync(dir, { recursive: true, force: true }));
   try {
     installLnbits();
-    console.log('lab: btcd, alice and bob (lnd) with a channel bob -> alice, Postgres, Redis, the wallet server on alice');
-    const regtest = await cleanup.acquire(() => startRegtest({
-      lnd: ['alice', 'bob'],
-      channels: [{ from: 'bob', to: 'alice', capacity_sat: 2_000_000 }],
-      services: { 'wallet-server': { node: 'alice', admin_pubkeys: [] } },
-    }), (lab) => lab.stop());
+    console.log(
+      'lab: btcd, alice and bob (lnd) with a channel bob -> alice, Postgres, Redis, the wallet server on alice',
+    );
+    const regtest = await cleanup.acquire(
+      () =>
+        startRegtest({
+          lnd: ['alice', 'bob'],
+          channels: [{ from: 'bob', to: 'alice', capacity_sat: 2_000_000 }],
+          services: { 'wallet-server': { node: 'alice', admin_pubkeys: [] } },
+        }),
+      (lab) => lab.stop(),
+    );
     const sides = [await reglabSide(regtest), await lnbitsSide(regtest, cleanup, dir)];
-    console.log(`${clients} clients, ${warmupSeconds} s warm-up then ${seconds} s per figure, ${rounds} round(s); ` +
-      `${cpus().length} cores, load average ${loadavg().map((l) => l.toFixed(2)).join(' ')} at start`);
-    const lab = ['alice', 'postgres', 'redis'].map((service) => processTree(service === 'alice' ? 'lnd alice' : service, handlePid(regtest, service)));
+    console.log(
+      `${clients} clients, ${warmupSeconds} s warm-up then ${seconds} s per figure, ${rounds} round(s); ` +
+        `${cpus().length} cores, load average ${loadavg()
+          .map((l) => l.toFixed(2))
+          .join(' ')} at start`,
+    );
+    const lab = ['alice', 'postgres', 'redis'].map((service) =>
+      processTree(service === 'alice' ? 'lnd alice' : service, handlePid(regtest, service)),
+    );
     // the bench's own process: the load generator's thread, and the lab's runtime
     const bench: Watched = { name: 'bench', cpuMs: () => ownCpuMs(process.pid) };
     const counted = sides.map(() => ({ ops: 0 }));
@@ -252,19 +340,29 @@ export async function compareWithLnbits(): Promise<void> {
         windows[i]!.push(await measure(side, [...lab, bench], counted[i]!));
       }
     }
-    console.log(`load average ${loadavg().map((l) => l.toFixed(2)).join(' ')} at the end`);
+    console.log(
+      `load average ${loadavg()
+        .map((l) => l.toFixed(2))
+        .join(' ')} at the end`,
+    );
     console.log('\nside by side (one operation = invoice on the payee wallet + internal payment from another wallet):');
     const show = (title: string, figs: Figures[]) => {
       console.log(title);
       for (const [i, side] of sides.entries()) console.log(line(side.name, figs[i]!));
       console.log(`  ratio (reglab / LNbits, ops/s): ${(figs[0]!.opsPerSecond / figs[1]!.opsPerSecond).toFixed(1)}×`);
     };
-    for (let round = 0; round < rounds; round++) show(`round ${round + 1}:`, windows.map((w) => figures(w[round]!.result)));
-    show(`all ${rounds} rounds:`, windows.map((w) => pooled(w.map((m) => m.result))));
+    for (let round = 0; round < rounds; round++)
+      show(
+        `round ${round + 1}:`,
+        windows.map((w) => figures(w[round]!.result)),
+      );
+    show(
+      `all ${rounds} rounds:`,
+      windows.map((w) => pooled(w.map((m) => m.result))),
+    );
     console.log('CPU time per operation (ms, over the measured windows; a busy machine distorts it less than ops/s):');
     for (const [i, side] of sides.entries()) console.log(`  ${side.name.padEnd(26)} ${cpuPerOperation(windows[i]!)}`);
   } finally {
     await cleanup.run();
   }
 }
-

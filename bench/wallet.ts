@@ -15,7 +15,8 @@ import { compareWithLnbits } from './wallet-vs-lnbits.js';
 import { benchInvoices } from './wallet-lightning.js';
 
 const { values: args } = parseArgs({ options: { vs: { type: 'string' } } });
-if (args.vs !== undefined && args.vs !== 'lnbits') throw new Error(`--vs takes "lnbits" (the one server compared so far), got "${args.vs}"`);
+if (args.vs !== undefined && args.vs !== 'lnbits')
+  throw new Error(`--vs takes "lnbits" (the one server compared so far), got "${args.vs}"`);
 if (args.vs === 'lnbits') {
   await compareWithLnbits();
   process.exit(0);
@@ -26,7 +27,11 @@ const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 16);
 const run = (name: string, port: number, operations: Operation[]) => runLoad(name, { port }, operations, seconds);
 
 const [postgres, redis] = await Promise.all([startPostgres(), startRedis()]);
-const config = loadConfig({ DATABASE_URL: await postgres.createDatabase('bench'), REDIS_URL: redis.url, LOG_LEVEL: 'warn' });
+const config = loadConfig({
+  DATABASE_URL: await postgres.createDatabase('bench'),
+  REDIS_URL: redis.url,
+  LOG_LEVEL: 'warn',
+});
 const app = await buildApp(config, { logger: false });
 try {
   await app.listen({ host: '127.0.0.1', port: 0 });
@@ -34,17 +39,34 @@ try {
   const user = await enrollAndSignIn(app);
   const wallets: Array<{ from: string; to: string }> = [];
   for (let i = 0; i < concurrency; i++) {
-    const [from, to] = await Promise.all(['from', 'to'].map(async (name) =>
-      (await app.inject({ method: 'POST', url: '/wallets', payload: { name }, headers: { authorization: `Bearer ${user.accessToken}` } })).json().id as string));
+    const [from, to] = await Promise.all(
+      ['from', 'to'].map(
+        async (name) =>
+          (
+            await app.inject({
+              method: 'POST',
+              url: '/wallets',
+              payload: { name },
+              headers: { authorization: `Bearer ${user.accessToken}` },
+            })
+          ).json().id as string,
+      ),
+    );
     await app.ledger.recordReceived({ walletId: from!, kind: 'invoice', amountMsat: 10n ** 15n });
     wallets.push({ from: from!, to: to! });
   }
   const auth = { authorization: `Bearer ${user.accessToken}` };
-  const transfers: Operation[] = wallets.map(({ from, to }) => [{
-    path: '/payments/internal', headers: auth, body: { from_wallet_id: from, to_wallet_id: to, asset_kind: 'btc', amount_msat: 1000 },
-  }]);
-  console.log(`wallet-server bench: ${concurrency} concurrent clients, ${seconds} s per figure, Postgres pool ${config.dbPoolMax}, ` +
-    `${cpus().length} cores, load average ${loadavg()[0]!.toFixed(1)} at start`);
+  const transfers: Operation[] = wallets.map(({ from, to }) => [
+    {
+      path: '/payments/internal',
+      headers: auth,
+      body: { from_wallet_id: from, to_wallet_id: to, asset_kind: 'btc', amount_msat: 1000 },
+    },
+  ]);
+  console.log(
+    `wallet-server bench: ${concurrency} concurrent clients, ${seconds} s per figure, Postgres pool ${config.dbPoolMax}, ` +
+      `${cpus().length} cores, load average ${loadavg()[0]!.toFixed(1)} at start`,
+  );
   await run('warm-up', port, transfers);
   report(await run('internal transfers (HTTP)', port, transfers));
 

@@ -30,7 +30,8 @@ export class DomainError extends Error {
   }
 }
 
-export const invalid = (code: string, message: string, details?: Record<string, unknown>) => new DomainError('invalid', code, message, details);
+export const invalid = (code: string, message: string, details?: Record<string, unknown>) =>
+  new DomainError('invalid', code, message, details);
 export const unauthorized = (message: string, code = 'UNAUTHORIZED') => new DomainError('unauthorized', code, message);
 export const forbidden = (message: string, code = 'FORBIDDEN') => new DomainError('forbidden', code, message);
 export const notFound = (message: string, code = 'NOT_FOUND') => new DomainError('not_found', code, message);
@@ -38,7 +39,8 @@ export const conflict = (code: string, message: string) => new DomainError('conf
 export const rateLimited = (code: string, message: string, retryAfterSeconds: number) =>
   new DomainError('rate_limited', code, message, { retry_after_seconds: retryAfterSeconds });
 export const unavailable = (code: string, message: string) => new DomainError('unavailable', code, message);
-export const upstreamFailed = (code: string, message: string, cause?: unknown) => new DomainError('upstream', code, message, {}, { cause });
+export const upstreamFailed = (code: string, message: string, cause?: unknown) =>
+  new DomainError('upstream', code, message, {}, { cause });
 
 /**
  * A readable message from anything thrown. The `lightning` library (under ln-service) rejects with

@@ -41,7 +41,8 @@ export function compiledProgram(dist: string, entry: string): string | undefined
   if (!existsSync(compiled)) return undefined;
   const bundle = bundleOf(entry);
   const bundled = bundle === undefined ? undefined : join(dist, bundle);
-  if (bundled !== undefined && existsSync(bundled) && statSync(bundled).mtimeMs >= statSync(compiled).mtimeMs) return bundled;
+  if (bundled !== undefined && existsSync(bundled) && statSync(bundled).mtimeMs >= statSync(compiled).mtimeMs)
+    return bundled;
   return compiled;
 }
 

@@ -35,7 +35,11 @@ export async function waitFor<T>(probe: () => Promise<T | undefined | false>, op
 }
 
 /** Runs `operation` again while it fails with an error `retryable` accepts, until the time-out. */
-export async function retryWhile<T>(operation: () => Promise<T>, retryable: (error: unknown) => boolean, options: { timeoutMs: number; intervalMs: number; onRetry?: (error: unknown) => void }): Promise<T> {
+export async function retryWhile<T>(
+  operation: () => Promise<T>,
+  retryable: (error: unknown) => boolean,
+  options: { timeoutMs: number; intervalMs: number; onRetry?: (error: unknown) => void },
+): Promise<T> {
   const deadline = Date.now() + options.timeoutMs;
   for (;;) {
     try {

@@ -33,7 +33,14 @@ export function parseYamlWithPositions(text: string, file: string): ParsedYaml {
   const document = parseDocument(text, { lineCounter, prettyErrors: false });
   const locate = locator(document, lineCounter, file);
   if (document.errors.length > 0) {
-    return { ok: false, problems: document.errors.map((error) => ({ ...locate([]), ...positionOf(lineCounter, error.pos[0]), message: error.message.split('\n')[0] })) };
+    return {
+      ok: false,
+      problems: document.errors.map((error) => ({
+        ...locate([]),
+        ...positionOf(lineCounter, error.pos[0]),
+        message: error.message.split('\n')[0],
+      })),
+    };
   }
   try {
     return { ok: true, value: document.toJS() ?? {}, locate };
@@ -48,7 +55,9 @@ function locator(document: Document, lineCounter: LineCounter, file: string): Lo
   return (path) => {
     const last = path.at(-1);
     const parent = path.length > 0 ? document.getIn(path.slice(0, -1), true) : undefined;
-    const keyNode = isMap(parent) ? parent.items.find((pair) => isScalar(pair.key) && pair.key.value === last)?.key : undefined;
+    const keyNode = isMap(parent)
+      ? parent.items.find((pair) => isScalar(pair.key) && pair.key.value === last)?.key
+      : undefined;
     const node = (keyNode ?? document.getIn(path, true)) as { range?: [number, number, number] } | undefined;
     const offset = node?.range?.[0] ?? 0;
     return { file, path: formatPath(path), message: '', ...positionOf(lineCounter, offset) };
@@ -62,7 +71,13 @@ function positionOf(lineCounter: LineCounter, offset: number) {
 
 /** The document path of an ajv error, e.g. `/steps/0/pay` -> ['steps', 0, 'pay']. */
 export function pathOfError(error: ErrorObject, base: YamlPath = []): YamlPath {
-  return [...base, ...error.instancePath.split('/').slice(1).map((part) => (/^\d+$/.test(part) ? Number(part) : part.replace(/~1/g, '/').replace(/~0/g, '~')))];
+  return [
+    ...base,
+    ...error.instancePath
+      .split('/')
+      .slice(1)
+      .map((part) => (/^\d+$/.test(part) ? Number(part) : part.replace(/~1/g, '/').replace(/~0/g, '~'))),
+  ];
 }
 
 /** oneOf and if report every branch; the branch errors say more than the summary. */
@@ -75,7 +90,11 @@ export function isUsefulSchemaError(error: ErrorObject): boolean {
  * for keywords whose generic text would not help (a name pattern, say); it returns undefined to
  * keep the generic one.
  */
-export function schemaProblem(error: ErrorObject, locate: Locate, options: { base?: YamlPath; describe?: (error: ErrorObject, path: YamlPath) => string | undefined } = {}): YamlProblem {
+export function schemaProblem(
+  error: ErrorObject,
+  locate: Locate,
+  options: { base?: YamlPath; describe?: (error: ErrorObject, path: YamlPath) => string | undefined } = {},
+): YamlProblem {
   const path = pathOfError(error, options.base);
   const worded = options.describe?.(error, path);
   if (worded !== undefined) return { ...locate(path), message: worded };
@@ -87,7 +106,10 @@ export function schemaProblem(error: ErrorObject, locate: Locate, options: { bas
     case 'required':
       return { ...locate(path), message: `"${error.params.missingProperty}" is required` };
     case 'enum':
-      return { ...locate(path), message: `must be one of ${(error.params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}` };
+      return {
+        ...locate(path),
+        message: `must be one of ${(error.params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`,
+      };
     case 'pattern':
       return { ...locate(path), message: `does not match ${error.params.pattern}` };
     default:

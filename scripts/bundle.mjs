@@ -18,7 +18,17 @@ const { BUNDLED_PROGRAMS, BUNDLE_DIR } = await compiled('lib/programs.js');
 const outdir = join(dist, BUNDLE_DIR);
 
 /** Loaded at run time from node_modules: native addons, WebAssembly and data files beside the code. */
-const EXTERNAL = ['classic-level', '@rgb-tools/*', '@electric-sql/pglite', 'tiny-secp256k1', 'pg-native', 'cpu-features', 'bufferutil', 'utf-8-validate', '*.node'];
+const EXTERNAL = [
+  'classic-level',
+  '@rgb-tools/*',
+  '@electric-sql/pglite',
+  'tiny-secp256k1',
+  'pg-native',
+  'cpu-features',
+  'bufferutil',
+  'utf-8-validate',
+  '*.node',
+];
 
 /** From an output file (DIST/bundle/*.js) to the folder that holds dist/ and node_modules/. */
 const TO_ROOT = '../..';
@@ -35,7 +45,10 @@ const ownLocation = {
       const contents = await readFile(path, 'utf8');
       if (!/\b__(dirname|filename)\b/.test(contents)) return undefined;
       const at = (file) => JSON.stringify(`${TO_ROOT}/${relative(root, file)}`);
-      return { contents: `var __filename = __bundledPath(${at(path)}), __dirname = __bundledPath(${at(dirname(path))});\n${contents}`, loader: 'js' };
+      return {
+        contents: `var __filename = __bundledPath(${at(path)}), __dirname = __bundledPath(${at(dirname(path))});\n${contents}`,
+        loader: 'js',
+      };
     });
   },
 };
@@ -51,7 +64,8 @@ async function removeEarlierBuilds(outputs) {
   const current = new Set(Object.keys(outputs).map((path) => resolve(root, path)));
   for (const name of await readdir(outdir)) {
     const path = join(outdir, name);
-    if (!current.has(path) && Date.now() - (await stat(path)).mtimeMs > EARLIER_BUILDS_KEPT_MS) await rm(path, { force: true });
+    if (!current.has(path) && Date.now() - (await stat(path)).mtimeMs > EARLIER_BUILDS_KEPT_MS)
+      await rm(path, { force: true });
   }
 }
 
@@ -81,12 +95,21 @@ const common = {
 async function bundleLightningFiles() {
   const { lightningFiles } = await compiled('lib/lightning/files.js');
   // as lib/lightning/package.ts resolves it, from the project's node_modules (DIST may be a copy without them)
-  const lightningDir = dirname(createRequire(createRequire(join(root, 'package.json')).resolve('ln-service')).resolve('lightning/package.json'));
+  const lightningDir = dirname(
+    createRequire(createRequire(join(root, 'package.json')).resolve('ln-service')).resolve('lightning/package.json'),
+  );
   const fromLightning = createRequire(join(lightningDir, 'package.json'));
-  const entries = lightningFiles().map((file) => `  ${JSON.stringify(file)}: () => require(${JSON.stringify(fromLightning.resolve(file))}),`);
+  const entries = lightningFiles().map(
+    (file) => `  ${JSON.stringify(file)}: () => require(${JSON.stringify(fromLightning.resolve(file))}),`,
+  );
   return build({
     ...common,
-    stdin: { contents: `module.exports = {\n${entries.join('\n')}\n};\n`, resolveDir: lightningDir, sourcefile: 'lightning-files.cjs', loader: 'js' },
+    stdin: {
+      contents: `module.exports = {\n${entries.join('\n')}\n};\n`,
+      resolveDir: lightningDir,
+      sourcefile: 'lightning-files.cjs',
+      loader: 'js',
+    },
     outfile: join(outdir, 'lightning.cjs'),
     format: 'cjs',
     banner: { js: "const __bundledPath = (path) => require('node:path').resolve(__dirname, path);" },
@@ -94,22 +117,27 @@ async function bundleLightningFiles() {
 }
 
 const started = performance.now();
-const [programs, lightning] = await Promise.all([build({
-  ...common,
-  entryPoints: Object.entries(BUNDLED_PROGRAMS).map(([name, entry]) => ({ in: join(dist, entry), out: name })),
-  outdir,
-  splitting: true,
-  format: 'esm',
-  // a package's ES module build first: the names of a CommonJS one imported with import() are not known to the bundle
-  mainFields: ['module', 'main'],
-  banner: {
-    js: [
-      "import { createRequire as __createRequire } from 'node:module';",
-      "import { fileURLToPath as __fileURLToPath } from 'node:url';",
-      'const require = __createRequire(import.meta.url);',
-      'const __bundledPath = (path) => __fileURLToPath(new URL(path, import.meta.url));',
-    ].join(' '),
-  },
-}), bundleLightningFiles()]);
+const [programs, lightning] = await Promise.all([
+  build({
+    ...common,
+    entryPoints: Object.entries(BUNDLED_PROGRAMS).map(([name, entry]) => ({ in: join(dist, entry), out: name })),
+    outdir,
+    splitting: true,
+    format: 'esm',
+    // a package's ES module build first: the names of a CommonJS one imported with import() are not known to the bundle
+    mainFields: ['module', 'main'],
+    banner: {
+      js: [
+        "import { createRequire as __createRequire } from 'node:module';",
+        "import { fileURLToPath as __fileURLToPath } from 'node:url';",
+        'const require = __createRequire(import.meta.url);',
+        'const __bundledPath = (path) => __fileURLToPath(new URL(path, import.meta.url));',
+      ].join(' '),
+    },
+  }),
+  bundleLightningFiles(),
+]);
 await removeEarlierBuilds({ ...programs.metafile.outputs, ...lightning.metafile.outputs });
-console.log(`bundled ${Object.keys(BUNDLED_PROGRAMS).length} programs and the lightning package's files into ${outdir} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+console.log(
+  `bundled ${Object.keys(BUNDLED_PROGRAMS).length} programs and the lightning package's files into ${outdir} in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+);

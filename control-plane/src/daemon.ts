@@ -4,7 +4,14 @@ import { join } from 'node:path';
 import { isLoopback } from './api/access.js';
 import { buildControlPlaneApp } from './api/app.js';
 import type { Builds } from './api/deps.js';
-import { builtAt, daemonInfoFile, readDaemonFile, reglabHome, type ControlPlaneRestart, type DaemonInfo } from './home.js';
+import {
+  builtAt,
+  daemonInfoFile,
+  readDaemonFile,
+  reglabHome,
+  type ControlPlaneRestart,
+  type DaemonInfo,
+} from './home.js';
 import { JobQueues } from './jobs.js';
 import { LabManager } from './manager.js';
 import { pingRedis, redisLaunch, redisUrl } from './nodes/redis/server.js';
@@ -52,35 +59,77 @@ export async function startControlPlane(options: ControlPlaneOptions = {}): Prom
   // the lab's services and this machine's clients reach it on loopback whatever it listens on
   const url = `http://127.0.0.1:${port}`;
   // started again, it keeps the token the room was given
-  const token = isLoopback(listen) ? undefined : (options.token ?? previous?.token ?? randomBytes(18).toString('base64url'));
+  const token = isLoopback(listen)
+    ? undefined
+    : (options.token ?? previous?.token ?? randomBytes(18).toString('base64url'));
   let jobs: JobQueues | undefined;
-  const manager = new LabManager(store, (runtime) => (runtime === 'process' ? url : undefined), async (lab) => {
-    if (lab.spec.mining.auto_mine_seconds > 0) await jobs?.setAutoMining(lab.name, lab.spec.mining.auto_mine_seconds);
-  }, token !== undefined);
-  jobs = new JobQueues(queueRedis.url, (lab) => manager.session(lab), (event) => manager.events.emit('event', event), queueRedis.startsEmpty);
+  const manager = new LabManager(
+    store,
+    (runtime) => (runtime === 'process' ? url : undefined),
+    async (lab) => {
+      if (lab.spec.mining.auto_mine_seconds > 0) await jobs?.setAutoMining(lab.name, lab.spec.mining.auto_mine_seconds);
+    },
+    token !== undefined,
+  );
+  jobs = new JobQueues(
+    queueRedis.url,
+    (lab) => manager.session(lab),
+    (event) => manager.events.emit('event', event),
+    queueRedis.startsEmpty,
+  );
   // a lab that is down mines no more (its schedule lives in the queues' Redis, which outlives it)
   manager.events.on('event', (event) => {
-    if (event.type === 'lab' && event.status === 'stopped') void jobs?.setAutoMining(event.lab, 0).catch(() => undefined);
+    if (event.type === 'lab' && event.status === 'stopped')
+      void jobs?.setAutoMining(event.lab, 0).catch(() => undefined);
   });
   let stopping: Promise<void> | undefined;
-  const stop = () => (stopping ??= (async () => {
-    await app.close();
-    await manager.waitForBringUps();
-    await jobs.close();
-    await manager.closeSessions();
-    await queueRedis.stop();
-    if (existsSync(daemonInfoFile(home))) rmSync(daemonInfoFile(home));
-  })());
+  const stop = () =>
+    (stopping ??= (async () => {
+      await app.close();
+      await manager.waitForBringUps();
+      await jobs.close();
+      await manager.closeSessions();
+      await queueRedis.stop();
+      if (existsSync(daemonInfoFile(home))) rmSync(daemonInfoFile(home));
+    })());
   const builds = options.builds ?? { running: builtAt(), installed: builtAt };
-  const app = await buildControlPlaneApp({ manager, jobs, token, restarted, builds, logger: options.logger, shutdown: () => void stop().then(() => process.exit(0)) });
-  if (restarted) app.log.warn(`started again by its keeper (restart ${restarted.restarts}): the last control plane ended, ${restarted.lastEnded}`);
-  if (previous && !restarted) app.log.warn(`the last control plane (pid ${previous.pid}, started ${previous.startedAt}) ended without its stop`);
-  if (previous && previous.url !== url) app.log.warn(`the last control plane's port (${previous.url}) is taken: the faucets of process labs mine through it until restarted (\`reglab restart faucet\`)`);
+  const app = await buildControlPlaneApp({
+    manager,
+    jobs,
+    token,
+    restarted,
+    builds,
+    logger: options.logger,
+    shutdown: () => void stop().then(() => process.exit(0)),
+  });
+  if (restarted)
+    app.log.warn(
+      `started again by its keeper (restart ${restarted.restarts}): the last control plane ended, ${restarted.lastEnded}`,
+    );
+  if (previous && !restarted)
+    app.log.warn(`the last control plane (pid ${previous.pid}, started ${previous.startedAt}) ended without its stop`);
+  if (previous && previous.url !== url)
+    app.log.warn(
+      `the last control plane's port (${previous.url}) is taken: the faucets of process labs mine through it until restarted (\`reglab restart faucet\`)`,
+    );
   await manager.reattachAll();
   await app.listen({ host: listen, port });
-  if (jobs.mayHoldWork) jobs.open().catch((error: unknown) => app.log.error({ err: error }, 'the job queues did not open; the next call that needs them tries again'));
+  if (jobs.mayHoldWork)
+    jobs
+      .open()
+      .catch((error: unknown) =>
+        app.log.error({ err: error }, 'the job queues did not open; the next call that needs them tries again'),
+      );
   const built = builds.running;
-  const info: DaemonInfo = { pid: process.pid, url, listen, startedAt: new Date().toISOString(), ...(token ? { token } : {}), ...(built ? { built } : {}), ...restarted };
+  const info: DaemonInfo = {
+    pid: process.pid,
+    url,
+    listen,
+    startedAt: new Date().toISOString(),
+    ...(token ? { token } : {}),
+    ...(built ? { built } : {}),
+    ...restarted,
+  };
   writeFileSync(daemonInfoFile(home), JSON.stringify(info, null, 2), { mode: 0o600 });
   return { url, manager, jobs, stop, token };
 }
@@ -122,7 +171,11 @@ function queueRedisOf(home: string): QueueRedis {
     const pid = startDetached(redisLaunch(join(home, 'redis'), port), join(home, 'logs', 'control-plane-redis.log'));
     const url = redisUrl(port);
     try {
-      await waitFor(() => pingRedis(url), { timeoutMs: 15_000, intervalMs: 20, what: `the control plane's Redis on port ${port}` });
+      await waitFor(() => pingRedis(url), {
+        timeoutMs: 15_000,
+        intervalMs: 20,
+        what: `the control plane's Redis on port ${port}`,
+      });
     } catch (error) {
       await stopProcessGroup(pid);
       throw error;

@@ -4,7 +4,20 @@ import type { Job, Queue, QueueEvents, Worker } from 'bullmq';
 import { DomainError, conflict, describeError } from '../../lib/errors.js';
 import { waitFor } from '../../lib/wait.js';
 import type { LabEventListener } from './lab/events.js';
-import { channelToClose, closeChannel, fund, keysendBetween, mineBlocks, nodeNameOf, openChannelBetween, payBetween, payInvoice, waitChannelActive, waitChannelKnownToLab, type PaymentResult } from './lab/operations.js';
+import {
+  channelToClose,
+  closeChannel,
+  fund,
+  keysendBetween,
+  mineBlocks,
+  nodeNameOf,
+  openChannelBetween,
+  payBetween,
+  payInvoice,
+  waitChannelActive,
+  waitChannelKnownToLab,
+  type PaymentResult,
+} from './lab/operations.js';
 import { sendAssetBetween } from './lab/assets.js';
 import { reorg } from './lab/reorg.js';
 import type { LabSession } from './lab/session.js';
@@ -16,8 +29,25 @@ export type JobRequest = (
   | { queue: 'mining'; action: 'mine'; lab: string; blocks: number; address?: string }
   | { queue: 'mining'; action: 'reorg'; lab: string; blocks: number }
   | { queue: 'funding'; lab: string; node?: string; address?: string; amountSat: string }
-  | { queue: 'channels'; action: 'open'; lab: string; from: string; to: string; capacitySat: number; pushSat: number; private?: boolean }
-  | { queue: 'channels'; action: 'close'; lab: string; node: string; partner?: string; channelId?: string; force: boolean }
+  | {
+      queue: 'channels';
+      action: 'open';
+      lab: string;
+      from: string;
+      to: string;
+      capacitySat: number;
+      pushSat: number;
+      private?: boolean;
+    }
+  | {
+      queue: 'channels';
+      action: 'close';
+      lab: string;
+      node: string;
+      partner?: string;
+      channelId?: string;
+      force: boolean;
+    }
   | { queue: 'payments'; action: 'invoice'; lab: string; from: string; to: string; amountSat: number }
   | { queue: 'payments'; action: 'pay'; lab: string; from: string; invoice: string }
   | { queue: 'payments'; action: 'keysend'; lab: string; from: string; to: string; amountSat: number }
@@ -29,11 +59,17 @@ export type JobRequest = (
 
 /** A force-closed channel's sweep, once the node tells its timelock (a moment after the close is mined). */
 function sweepOf(session: LabSession, node: string, fundingTxid: string) {
-  return waitFor(async () => (await session.lightning(node).pendingCloses()).find((close) => close.fundingTxid === fundingTxid && close.blocksUntilSweep !== undefined), {
-    timeoutMs: 10_000,
-    intervalMs: 200,
-    what: `${node} to report when the funds of ${fundingTxid} are swept`,
-  }).catch(() => undefined);
+  return waitFor(
+    async () =>
+      (await session.lightning(node).pendingCloses()).find(
+        (close) => close.fundingTxid === fundingTxid && close.blocksUntilSweep !== undefined,
+      ),
+    {
+      timeoutMs: 10_000,
+      intervalMs: 200,
+      what: `${node} to report when the funds of ${fundingTxid} are swept`,
+    },
+  ).catch(() => undefined);
 }
 
 const autoMiningScheduler = (lab: string) => `auto-mine-${lab}`;
@@ -111,9 +147,36 @@ export class JobQueues {
       open.queues.set(name, new Queue(name, { connection, prefix: 'reglab' }));
       open.events.set(name, new QueueEvents(name, { connection, prefix: 'reglab' }));
       // a mining job a killed control plane left active fails rather than runs again (it may have mined)
-      const worker = new Worker(name, (job: Job<JobRequest>) => this.run(job), { connection, prefix: 'reglab', concurrency: concurrency[name], ...STALLED_JOBS_TAKEN_BACK, ...(name === 'mining' ? { maxStalledCount: 0 } : {}) });
-      worker.on('completed', (job) => this.onEvent({ type: 'job', lab: job.data.lab, job: job.id!, queue: name, state: 'completed', result: job.returnvalue }));
-      worker.on('failed', (job, error) => job && this.onEvent({ type: 'job', lab: job.data.lab, job: job.id!, queue: name, state: 'failed', error: error.message }));
+      const worker = new Worker(name, (job: Job<JobRequest>) => this.run(job), {
+        connection,
+        prefix: 'reglab',
+        concurrency: concurrency[name],
+        ...STALLED_JOBS_TAKEN_BACK,
+        ...(name === 'mining' ? { maxStalledCount: 0 } : {}),
+      });
+      worker.on('completed', (job) =>
+        this.onEvent({
+          type: 'job',
+          lab: job.data.lab,
+          job: job.id!,
+          queue: name,
+          state: 'completed',
+          result: job.returnvalue,
+        }),
+      );
+      worker.on(
+        'failed',
+        (job, error) =>
+          job &&
+          this.onEvent({
+            type: 'job',
+            lab: job.data.lab,
+            job: job.id!,
+            queue: name,
+            state: 'failed',
+            error: error.message,
+          }),
+      );
       open.workers.push(worker);
     }
     return open;
@@ -132,7 +195,10 @@ export class JobQueues {
       if (earlier) {
         const { progress: _done, ...asked } = earlier.data;
         if (!isDeepStrictEqual(asked, JSON.parse(JSON.stringify(request)))) {
-          throw conflict('IDEMPOTENCY_KEY_REUSED', `the Idempotency-Key "${idempotencyKey}" was given to another request (job ${id}: ${JSON.stringify(asked)}): give each new request a key of its own`);
+          throw conflict(
+            'IDEMPOTENCY_KEY_REUSED',
+            `the Idempotency-Key "${idempotencyKey}" was given to another request (job ${id}: ${JSON.stringify(asked)}): give each new request a key of its own`,
+          );
         }
         return id;
       }
@@ -194,7 +260,11 @@ export class JobQueues {
       await (await this.queue('mining')).removeJobScheduler(schedulerId);
       return;
     }
-    await (await this.queue('mining')).upsertJobScheduler(schedulerId, { every: seconds * 1000 }, { name: 'mining', data: { queue: 'mining', action: 'mine', lab, blocks: 1 } satisfies JobRequest });
+    await (await this.queue('mining')).upsertJobScheduler(
+      schedulerId,
+      { every: seconds * 1000 },
+      { name: 'mining', data: { queue: 'mining', action: 'mine', lab, blocks: 1 } satisfies JobRequest },
+    );
   }
 
   /** The seconds between the lab's auto-mined blocks; 0 when it has no schedule. */
@@ -223,7 +293,8 @@ export class JobQueues {
       return await this.perform(job);
     } catch (error) {
       // a wrong request stays wrong: do not retry it
-      if (error instanceof DomainError && error.kind === 'invalid') throw new (await import('bullmq')).UnrecoverableError(error.message);
+      if (error instanceof DomainError && error.kind === 'invalid')
+        throw new (await import('bullmq')).UnrecoverableError(error.message);
       throw error instanceof Error ? error : new Error(describeError(error));
     }
   }
@@ -240,9 +311,18 @@ export class JobQueues {
       Object.assign(progress, step);
       await job.updateData({ ...request, progress });
     };
-    const mined = (height: number, blocks: number) => this.onEvent({ type: 'blocks', lab: request.lab, height, mined: blocks });
+    const mined = (height: number, blocks: number) =>
+      this.onEvent({ type: 'blocks', lab: request.lab, height, mined: blocks });
     const paid = (from: string, to: string | undefined, payment: PaymentResult) => {
-      this.onEvent({ type: 'payment', lab: request.lab, from, to, amountSat: payment.amountSat, feeSat: payment.feeSat, paymentHash: payment.paymentHash });
+      this.onEvent({
+        type: 'payment',
+        lab: request.lab,
+        from,
+        to,
+        amountSat: payment.amountSat,
+        feeSat: payment.feeSat,
+        paymentHash: payment.paymentHash,
+      });
       return payment;
     };
     switch (request.queue) {
@@ -257,7 +337,15 @@ export class JobQueues {
         return result;
       }
       case 'funding': {
-        if (!progress.txid) await record(await fund(session, { node: request.node, address: request.address, amountSat: BigInt(request.amountSat), confirm: false }));
+        if (!progress.txid)
+          await record(
+            await fund(session, {
+              node: request.node,
+              address: request.address,
+              amountSat: BigInt(request.amountSat),
+              confirm: false,
+            }),
+          );
         const { height } = await mineBlocks(session, 1);
         mined(height, 1);
         return { ...progress, height };
@@ -269,23 +357,53 @@ export class JobQueues {
           const { height } = await mineBlocks(session, 1);
           mined(height, 1);
           const partner = request.partner ?? nodeNameOf(session, channel.partnerPubkey) ?? channel.partnerPubkey;
-          this.onEvent({ type: 'channel', lab: request.lab, node: request.node, partner, state: 'closed', fundingTxid: channel.fundingTxid, closingTxid: closed.closingTxid });
+          this.onEvent({
+            type: 'channel',
+            lab: request.lab,
+            node: request.node,
+            partner,
+            state: 'closed',
+            fundingTxid: channel.fundingTxid,
+            closingTxid: closed.closingTxid,
+          });
           const pending = request.force ? await sweepOf(session, request.node, channel.fundingTxid) : undefined;
-          return { channelId: channel.id, closingTxid: closed.closingTxid, force: request.force, ...(pending?.blocksUntilSweep !== undefined ? { maturityBlocks: pending.blocksUntilSweep } : {}) };
+          return {
+            channelId: channel.id,
+            closingTxid: closed.closingTxid,
+            force: request.force,
+            ...(pending?.blocksUntilSweep !== undefined ? { maturityBlocks: pending.blocksUntilSweep } : {}),
+          };
         }
         if (!progress.fundingTxid) await record(await openChannelBetween(session, request));
         const { height } = await mineBlocks(session, 6);
         mined(height, 6);
         const fundingTxid = progress.fundingTxid as string;
-        await Promise.all([waitChannelActive(session, request.from, request.to, { fundingTxid }), waitChannelActive(session, request.to, request.from, { fundingTxid })]);
+        await Promise.all([
+          waitChannelActive(session, request.from, request.to, { fundingTxid }),
+          waitChannelActive(session, request.to, request.from, { fundingTxid }),
+        ]);
         if (!request.private) await waitChannelKnownToLab(session, request.from, request.to, fundingTxid);
-        this.onEvent({ type: 'channel', lab: request.lab, node: request.from, partner: request.to, state: 'open', fundingTxid });
+        this.onEvent({
+          type: 'channel',
+          lab: request.lab,
+          node: request.from,
+          partner: request.to,
+          state: 'open',
+          fundingTxid,
+        });
         return progress;
       }
       case 'payments':
         switch (request.action) {
           case 'invoice':
-            return paid(request.from, request.to, await payBetween(session, request, { invoice: progress.invoice as string | undefined, onInvoice: (invoice) => record({ invoice }) }));
+            return paid(
+              request.from,
+              request.to,
+              await payBetween(session, request, {
+                invoice: progress.invoice as string | undefined,
+                onInvoice: (invoice) => record({ invoice }),
+              }),
+            );
           case 'pay':
             return paid(request.from, undefined, await payInvoice(session, request.from, request.invoice));
           case 'keysend':

@@ -46,7 +46,11 @@ export class LabManager {
 
   get(name: string): LabState {
     const lab = this.store.labs[name];
-    if (!lab) throw notFound(`no lab named "${name}" (labs: ${Object.keys(this.store.labs).join(', ') || 'none'})`, 'NO_SUCH_LAB');
+    if (!lab)
+      throw notFound(
+        `no lab named "${name}" (labs: ${Object.keys(this.store.labs).join(', ') || 'none'})`,
+        'NO_SUCH_LAB',
+      );
     return lab;
   }
 
@@ -66,7 +70,8 @@ export class LabManager {
   private runningLab(name: string): RunningLab {
     const lab = this.get(name);
     const running = this.running.get(name);
-    if (!running || (lab.status !== 'ready' && lab.status !== 'degraded')) throw conflict('LAB_NOT_READY', `lab "${name}" is ${lab.status}, not ready`);
+    if (!running || (lab.status !== 'ready' && lab.status !== 'degraded'))
+      throw conflict('LAB_NOT_READY', `lab "${name}" is ${lab.status}, not ready`);
     return running;
   }
 
@@ -88,11 +93,18 @@ export class LabManager {
    * Starts bringing up the lab `makeLab` makes (in its folder) with `start` in the background: a
    * new lab, or one restored from a snapshot. Refused when a lab of that name is up.
    */
-  async launch(name: string, makeLab: (dir: string) => LabState, start: (lab: LabState, options: LabDriverOptions) => Promise<LabSession>): Promise<LabState> {
+  async launch(
+    name: string,
+    makeLab: (dir: string) => LabState,
+    start: (lab: LabState, options: LabDriverOptions) => Promise<LabSession>,
+  ): Promise<LabState> {
     const existing = this.store.labs[name];
     if (existing) {
       if (await this.anyServiceAlive(existing)) {
-        throw conflict('LAB_ALREADY_UP', `lab "${name}" is already up (${existing.status}, since ${existing.createdAt}): run \`reglab down\` first`);
+        throw conflict(
+          'LAB_ALREADY_UP',
+          `lab "${name}" is already up (${existing.status}, since ${existing.createdAt}): run \`reglab down\` first`,
+        );
       }
       await this.remove(name, { volumes: true });
     } else {
@@ -112,9 +124,11 @@ export class LabManager {
    * back is taken over (takeOver), whichever comes first.
    */
   private track(name: string, work: Promise<unknown>): void {
-    const tracked: Promise<unknown> = work.catch(() => undefined).finally(() => {
-      if (this.bringUps.get(name) === tracked) this.bringUps.delete(name);
-    });
+    const tracked: Promise<unknown> = work
+      .catch(() => undefined)
+      .finally(() => {
+        if (this.bringUps.get(name) === tracked) this.bringUps.delete(name);
+      });
     this.bringUps.set(name, tracked);
   }
 
@@ -123,9 +137,17 @@ export class LabManager {
    * up (a snapshot saved or restored); the lab is supervised again once it is. Refused unless the
    * lab is in one of `statuses` and nothing else is bringing it up.
    */
-  async whilePaused<T>(name: string, statuses: LabStatus[], work: (lab: LabState, options: LabDriverOptions) => Promise<{ session: LabSession; result: T }>): Promise<T> {
+  async whilePaused<T>(
+    name: string,
+    statuses: LabStatus[],
+    work: (lab: LabState, options: LabDriverOptions) => Promise<{ session: LabSession; result: T }>,
+  ): Promise<T> {
     const lab = this.get(name);
-    if (this.bringUps.has(name) || !statuses.includes(lab.status)) throw conflict('LAB_NOT_READY', `lab "${name}" is ${this.bringUps.has(name) ? 'busy (starting, or a snapshot is being taken)' : lab.status}: wait until it is ${statuses.join(' or ')}`);
+    if (this.bringUps.has(name) || !statuses.includes(lab.status))
+      throw conflict(
+        'LAB_NOT_READY',
+        `lab "${name}" is ${this.bringUps.has(name) ? 'busy (starting, or a snapshot is being taken)' : lab.status}: wait until it is ${statuses.join(' or ')}`,
+      );
     await this.checkEngine(lab);
     lab.status = 'stopping';
     const done = (async () => {
@@ -144,7 +166,13 @@ export class LabManager {
   }
 
   private driverOptions(runtimeOptions: RuntimeOptions, lab: LabState): LabDriverOptions {
-    return { runtimeOptions, controlPlaneUrl: this.controlPlaneUrl(lab.runtime), onEvent: this.emit, persist: this.persist, beforeReady: (session) => this.takeOver(session) };
+    return {
+      runtimeOptions,
+      controlPlaneUrl: this.controlPlaneUrl(lab.runtime),
+      onEvent: this.emit,
+      persist: this.persist,
+      beforeReady: (session) => this.takeOver(session),
+    };
   }
 
   /** A lab brought (back) up, just before it is reported ready: supervised, and no longer busy. */
@@ -165,7 +193,11 @@ export class LabManager {
 
   private async supervise(session: LabSession): Promise<void> {
     const supervisor = new Supervisor(session, { onEvent: this.emit, persist: this.persist });
-    this.running.set(session.lab.name, { session, supervisor, faults: new Faults(supervisor, this.persist, this.emit) });
+    this.running.set(session.lab.name, {
+      session,
+      supervisor,
+      faults: new Faults(supervisor, this.persist, this.emit),
+    });
     supervisor.start();
     await this.onLabReady(session.lab);
   }
@@ -176,14 +208,21 @@ export class LabManager {
    * removed, nothing asked of the engine), and what it left in the engine is returned, described.
    * Otherwise the containers not of the lab that were disconnected from its network are returned.
    */
-  async remove(name: string, options: { volumes: boolean; force?: boolean }): Promise<{ leftInEngine?: string; detached?: string[] }> {
+  async remove(
+    name: string,
+    options: { volumes: boolean; force?: boolean },
+  ): Promise<{ leftInEngine?: string; detached?: string[] }> {
     const lab = this.get(name);
     await this.bringUps.get(name);
     const engineGone = await this.checkEngine(lab, { orTellGone: options.force });
     await this.release(name);
     const { runtime } = await runtimeOptionsFor(lab.runtime);
     if (engineGone) forgetLab(lab, this.emit);
-    const detached = engineGone ? [] : await tearDown(lab, runtime, { volumes: options.volumes, onEvent: this.emit }).catch((error: unknown) => this.failStop(lab, error));
+    const detached = engineGone
+      ? []
+      : await tearDown(lab, runtime, { volumes: options.volumes, onEvent: this.emit }).catch((error: unknown) =>
+          this.failStop(lab, error),
+        );
     delete this.store.labs[name];
     await this.store.save();
     if (engineGone) return { leftInEngine: runtime.leftInEngine?.({ name: lab.name, dir: lab.dir }) };

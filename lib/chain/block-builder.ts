@@ -30,7 +30,10 @@ export function buildRegtestBlock(template: BlockTemplate, payTo: string): Block
   block.bits = parseInt(template.bits, 16);
   block.transactions = [coinbase, ...transactions];
   const commitment = Block.calculateMerkleRoot(block.transactions, true);
-  coinbase.addOutput(Buffer.concat([script.compile([script.OPS.OP_RETURN, Buffer.concat([WITNESS_COMMITMENT_HEADER, commitment])])]), 0n);
+  coinbase.addOutput(
+    Buffer.concat([script.compile([script.OPS.OP_RETURN, Buffer.concat([WITNESS_COMMITMENT_HEADER, commitment])])]),
+    0n,
+  );
   block.merkleRoot = Block.calculateMerkleRoot(block.transactions);
   block.witnessCommit = commitment;
   solve(block);

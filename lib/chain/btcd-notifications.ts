@@ -31,7 +31,11 @@ export interface BtcdWatch {
  * first failure, then less often up to every ten seconds. `config` is asked at each connection: a
  * restarted node may have a new certificate.
  */
-export function watchBtcd(config: () => ChainRpcConfig, onChange: () => void, options: BtcdWatchOptions = {}): BtcdWatch {
+export function watchBtcd(
+  config: () => ChainRpcConfig,
+  onChange: () => void,
+  options: BtcdWatchOptions = {},
+): BtcdWatch {
   const subscriptions = new Map([[BLOCKS_ID, 'notifyblocks']]);
   if (options.transactions) subscriptions.set(TRANSACTIONS_ID, 'notifynewtransactions');
   let socket: WebSocket | undefined;
@@ -50,7 +54,12 @@ export function watchBtcd(config: () => ChainRpcConfig, onChange: () => void, op
     }
     const url = new URL('/ws', rpc.url.replace(/^http/, 'ws'));
     const authorization = 'Basic ' + Buffer.from(`${rpc.user}:${rpc.password}`).toString('base64');
-    const opened = new WebSocket(url, { headers: { authorization }, ca: rpc.tlsCertPem, handshakeTimeout: 5_000, lookup: nodeAddresses.lookup });
+    const opened = new WebSocket(url, {
+      headers: { authorization },
+      ca: rpc.tlsCertPem,
+      handshakeTimeout: 5_000,
+      lookup: nodeAddresses.lookup,
+    });
     socket = opened;
     taken = new Set();
     let answered = true;

@@ -20,7 +20,9 @@ export class BtcdDriver extends RpcChainDriver {
   async mine(blocks: number, address: string): Promise<string[]> {
     const hashes: string[] = [];
     for (let i = 0; i < blocks; i++) {
-      const template = await this.call<BlockTemplate>('getblocktemplate', [{ mode: 'template', capabilities: ['coinbasevalue'], rules: ['segwit'] }]);
+      const template = await this.call<BlockTemplate>('getblocktemplate', [
+        { mode: 'template', capabilities: ['coinbasevalue'], rules: ['segwit'] },
+      ]);
       const block = buildRegtestBlock(template, address);
       const rejection = await this.call<string | null>('submitblock', [block.toHex()]);
       if (rejection) throw new Error(`btcd rejected a mined block at height ${template.height}: ${rejection}`);

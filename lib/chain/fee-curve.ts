@@ -28,7 +28,10 @@ export function feeCurve(estimates: ReadonlyMap<number, number | undefined>): Ma
   const curve = new Map<number, number>();
   let previous = Number.POSITIVE_INFINITY;
   for (const target of targets) {
-    const rate = Math.min(previous, target >= SLOW_TARGET ? slowRate(estimates, known, target) : fastRate(estimates, known, target));
+    const rate = Math.min(
+      previous,
+      target >= SLOW_TARGET ? slowRate(estimates, known, target) : fastRate(estimates, known, target),
+    );
     curve.set(target, rate);
     previous = rate;
   }
@@ -58,9 +61,11 @@ export class FeeCurve {
   rates(): Promise<Map<number, number>> {
     const now = Date.now();
     if (!this.cache || now - this.cache.at > this.cacheMs) {
-      const curve = Promise.all(FEE_TARGETS.map(async (target) => [target, await this.driver.estimateFeeRate(target).catch(() => undefined)] as const)).then(
-        (entries) => feeCurve(new Map(entries)),
-      );
+      const curve = Promise.all(
+        FEE_TARGETS.map(
+          async (target) => [target, await this.driver.estimateFeeRate(target).catch(() => undefined)] as const,
+        ),
+      ).then((entries) => feeCurve(new Map(entries)));
       this.cache = { at: now, curve };
     }
     return this.cache.curve;

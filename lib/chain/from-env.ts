@@ -17,7 +17,8 @@ export function chainConfigFromEnv(env: NodeJS.ProcessEnv = process.env): ChainR
   if (kind !== 'btcd' && kind !== 'bitcoind') throw new Error(`CHAIN_KIND must be btcd or bitcoind, not "${kind}"`);
   const url = env.CHAIN_RPC_URL;
   if (!url) throw new Error('CHAIN_RPC_URL is required (e.g. https://127.0.0.1:18334 for btcd)');
-  const tlsCertPem = env.CHAIN_RPC_CERT_PEM ?? (env.CHAIN_RPC_CERT ? readFileSync(env.CHAIN_RPC_CERT, 'utf8') : undefined);
+  const tlsCertPem =
+    env.CHAIN_RPC_CERT_PEM ?? (env.CHAIN_RPC_CERT ? readFileSync(env.CHAIN_RPC_CERT, 'utf8') : undefined);
   return { kind, url, user: env.CHAIN_RPC_USER ?? 'reglab', password: env.CHAIN_RPC_PASS ?? 'reglab', tlsCertPem };
 }
 

@@ -18,12 +18,17 @@ const UNREACHED = new Set(['ECONNREFUSED', 'EHOSTUNREACH', 'EHOSTDOWN', 'ENETUNR
 class NodeAddresses {
   private readonly addresses = new Map<string, LookupAddress[]>();
   /** The callers waiting on a lookup under way, by name: connections made at once share one lookup. */
-  private readonly waiting = new Map<string, ((error: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => void)[]>();
+  private readonly waiting = new Map<
+    string,
+    ((error: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => void)[]
+  >();
 
   readonly lookup: LookupFunction = (hostname, options, callback) => {
     const reply = (error: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => {
-      const wanted = options.family === 4 || options.family === 6 ? addresses.filter((a) => a.family === options.family) : addresses;
-      if (!error && wanted.length === 0) error = Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND', hostname });
+      const wanted =
+        options.family === 4 || options.family === 6 ? addresses.filter((a) => a.family === options.family) : addresses;
+      if (!error && wanted.length === 0)
+        error = Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND', hostname });
       if (error) {
         if (options.all) callback(error, []);
         else callback(error, '', 0);

@@ -42,7 +42,9 @@ export abstract class RpcChainDriver implements ChainDriver {
 
   /** Two batches: the hashes, then the blocks. */
   async getBlocksAtHeights(heights: number[]): Promise<BlockAtHeight[]> {
-    const hashes = await this.rpc.batch<string>(heights.map((height) => ({ method: 'getblockhash', params: [height] })));
+    const hashes = await this.rpc.batch<string>(
+      heights.map((height) => ({ method: 'getblockhash', params: [height] })),
+    );
     const hexes = await this.rpc.batch<string>(hashes.map((hash) => ({ method: 'getblock', params: [hash, 0] })));
     return heights.map((height, i) => ({ height, hash: hashes[i]!, hex: hexes[i]! }));
   }
@@ -57,8 +59,20 @@ export abstract class RpcChainDriver implements ChainDriver {
   }
 
   async getBlockSummary(hash: string): Promise<BlockSummary> {
-    const block = await this.call<{ hash: string; height: number; time: number; previousblockhash?: string; tx: string[] }>('getblock', [hash, 1]);
-    return { hash: block.hash, height: block.height, time: block.time, previousBlockHash: block.previousblockhash, txids: block.tx };
+    const block = await this.call<{
+      hash: string;
+      height: number;
+      time: number;
+      previousblockhash?: string;
+      tx: string[];
+    }>('getblock', [hash, 1]);
+    return {
+      hash: block.hash,
+      height: block.height,
+      time: block.time,
+      previousBlockHash: block.previousblockhash,
+      txids: block.tx,
+    };
   }
 
   getRawTransactionHex(txid: string) {

@@ -17,9 +17,15 @@ export class JsonRpcClient {
     // One TLS context for every connection: given `ca`, Node builds a context for each one (parsing
     // the certificate, setting the ciphers), and btcd closes each connection after its answer. That
     // was a sixth of the busy time in a CPU profile of an idle indexer, which polls every 250 ms.
-    this.agent = this.url.protocol === 'https:'
-      ? new HttpsAgent({ keepAlive: true, maxSockets: 8, secureContext: createSecureContext({ ca: config.tlsCertPem }), lookup: nodeAddresses.lookup })
-      : new HttpAgent({ keepAlive: true, maxSockets: 8, lookup: nodeAddresses.lookup });
+    this.agent =
+      this.url.protocol === 'https:'
+        ? new HttpsAgent({
+            keepAlive: true,
+            maxSockets: 8,
+            secureContext: createSecureContext({ ca: config.tlsCertPem }),
+            lookup: nodeAddresses.lookup,
+          })
+        : new HttpAgent({ keepAlive: true, maxSockets: 8, lookup: nodeAddresses.lookup });
   }
 
   async call<T>(method: string, params: unknown[] = []): Promise<T> {
@@ -29,7 +35,11 @@ export class JsonRpcClient {
     try {
       parsed = JSON.parse(text);
     } catch {
-      throw new ChainRpcError(method, status, `${this.config.kind} answered ${status}: ${text.slice(0, 200) || '(empty)'}`);
+      throw new ChainRpcError(
+        method,
+        status,
+        `${this.config.kind} answered ${status}: ${text.slice(0, 200) || '(empty)'}`,
+      );
     }
     if (parsed.error) throw new ChainRpcError(method, parsed.error.code, parsed.error.message);
     return parsed.result as T;
@@ -45,19 +55,35 @@ export class JsonRpcClient {
     if (calls.length === 0) return [];
     const firstId = this.nextId + 1;
     this.nextId += calls.length;
-    const body = JSON.stringify(calls.map((c, i) => ({ jsonrpc: '1.0', id: firstId + i, method: c.method, params: c.params })));
+    const body = JSON.stringify(
+      calls.map((c, i) => ({ jsonrpc: '1.0', id: firstId + i, method: c.method, params: c.params })),
+    );
     const { status, text } = await this.post(body);
     let answers: Array<{ id: number; result?: T; error?: { code: number; message: string } | null }>;
     try {
       answers = JSON.parse(text);
     } catch {
-      throw new ChainRpcError(calls[0]!.method, status, `${this.config.kind} answered ${status}: ${text.slice(0, 200) || '(empty)'}`);
+      throw new ChainRpcError(
+        calls[0]!.method,
+        status,
+        `${this.config.kind} answered ${status}: ${text.slice(0, 200) || '(empty)'}`,
+      );
     }
-    if (!Array.isArray(answers)) throw new ChainRpcError(calls[0]!.method, status, `${this.config.kind} did not answer the batch with an array: ${text.slice(0, 200)}`);
+    if (!Array.isArray(answers))
+      throw new ChainRpcError(
+        calls[0]!.method,
+        status,
+        `${this.config.kind} did not answer the batch with an array: ${text.slice(0, 200)}`,
+      );
     const byId = new Map(answers.map((a) => [a.id, a]));
     return calls.map((c, i) => {
       const answer = byId.get(firstId + i);
-      if (!answer) throw new ChainRpcError(c.method, status, `${this.config.kind} left call ${i} (${c.method}) of a batch unanswered`);
+      if (!answer)
+        throw new ChainRpcError(
+          c.method,
+          status,
+          `${this.config.kind} left call ${i} (${c.method}) of a batch unanswered`,
+        );
       if (answer.error) throw new ChainRpcError(c.method, answer.error.code, answer.error.message);
       return answer.result as T;
     });
@@ -75,7 +101,11 @@ export class JsonRpcClient {
         {
           method: 'POST',
           agent: this.agent,
-          headers: { 'content-type': 'application/json', authorization: this.auth, 'content-length': Buffer.byteLength(body) },
+          headers: {
+            'content-type': 'application/json',
+            authorization: this.auth,
+            'content-length': Buffer.byteLength(body),
+          },
           timeout: 60_000,
         },
         (res) => {

@@ -18,11 +18,16 @@ export interface ErrorBody {
   error: { code: string; message: string; [detail: string]: unknown };
 }
 
-export const errorBody = (code: string, message: string, details: Record<string, unknown> = {}): ErrorBody => ({ error: { code, message, ...details } });
+export const errorBody = (code: string, message: string, details: Record<string, unknown> = {}): ErrorBody => ({
+  error: { code, message, ...details },
+});
 
 /** 'Payload Too Large' -> PAYLOAD_TOO_LARGE: the code of a status nothing more specific names. */
 export function codeOfStatus(status: number): string {
-  return (STATUS_CODES[status] ?? 'Error').toUpperCase().replace(/[^A-Z0-9]+/g, '_').replace(/^_|_$/g, '');
+  return (STATUS_CODES[status] ?? 'Error')
+    .toUpperCase()
+    .replace(/[^A-Z0-9]+/g, '_')
+    .replace(/^_|_$/g, '');
 }
 
 /** Fastify's own error codes, as the codes reglab answers with. */
@@ -54,12 +59,22 @@ export function httpAnswerFor(error: unknown): HttpAnswer | undefined {
     return { status: STATUS_OF_KIND[error.kind], body: errorBody(error.code, error.message, error.details), headers };
   }
   const fastify = error as { statusCode?: number; code?: string; message?: string; validation?: unknown };
-  if (fastify.validation) return { status: 400, body: errorBody('BAD_REQUEST', fastify.message ?? 'invalid request'), headers: {} };
-  if (error instanceof SyntaxError) return { status: 400, body: errorBody('INVALID_JSON', `the body is not valid JSON: ${error.message}`), headers: {} };
+  if (fastify.validation)
+    return { status: 400, body: errorBody('BAD_REQUEST', fastify.message ?? 'invalid request'), headers: {} };
+  if (error instanceof SyntaxError)
+    return {
+      status: 400,
+      body: errorBody('INVALID_JSON', `the body is not valid JSON: ${error.message}`),
+      headers: {},
+    };
   // Fastify answers 414 (URI Too Long) for one path parameter over its length limit: the URI is not
   // what is too long, the parameter is, and no valid one is that long
   if (fastify.code === 'FST_ERR_MAX_PARAM_LENGTH') {
-    return { status: 400, body: errorBody('PARAM_TOO_LONG', 'a path parameter is over 100 characters, longer than any this API takes'), headers: {} };
+    return {
+      status: 400,
+      body: errorBody('PARAM_TOO_LONG', 'a path parameter is over 100 characters, longer than any this API takes'),
+      headers: {},
+    };
   }
   const status = fastify.statusCode;
   if (status !== undefined && status >= 400 && status < 500) {

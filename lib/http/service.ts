@@ -8,7 +8,14 @@ import swaggerUi from '@fastify/swagger-ui';
 import { Ajv } from 'ajv';
 import addFormats from 'ajv-formats';
 import { SerializerSelector, type SerializerFactory } from '@fastify/fast-json-stringify-compiler';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions, type RouteOptions } from 'fastify';
+import Fastify, {
+  type FastifyBaseLogger,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+  type FastifyServerOptions,
+  type RouteOptions,
+} from 'fastify';
 import type { DomainError } from '../errors.js';
 import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
@@ -58,17 +65,34 @@ function installStrictValidation(app: FastifyInstance): void {
   const make = (coerceTypes: boolean | 'array') => {
     // the routes' schemas are the code's own, checked by the OpenAPI conformance tests: checking each against
     // JSON Schema's meta-schema first costs every service 50-70 ms of CPU for compiling that meta-schema
-    const ajv = new Ajv({ coerceTypes, useDefaults: true, removeAdditional: false, allErrors: false, strict: false, validateSchema: false });
+    const ajv = new Ajv({
+      coerceTypes,
+      useDefaults: true,
+      removeAdditional: false,
+      allErrors: false,
+      strict: false,
+      validateSchema: false,
+    });
     addFormats.default(ajv);
     return ajv;
   };
   const strict = make(false);
   const coercing = make('array');
-  app.setValidatorCompiler(({ schema, httpPart }) => compiledOnFirstUse(() => (httpPart === 'body' ? strict : coercing).compile(schema)));
+  app.setValidatorCompiler(({ schema, httpPart }) =>
+    compiledOnFirstUse(() => (httpPart === 'body' ? strict : coercing).compile(schema)),
+  );
   // Ajv's "must NOT have additional properties" does not say which: the message names the field.
   app.setSchemaErrorFormatter((errors, dataVar) => {
-    const unknownField = (params: Record<string, unknown>) => (typeof params.additionalProperty === 'string' ? ` (unknown field "${params.additionalProperty}")` : '');
-    return new Error(errors.map((e) => `${dataVar}${e.instancePath} ${e.message}${e.keyword === 'additionalProperties' ? unknownField(e.params) : ''}`).join(', '));
+    const unknownField = (params: Record<string, unknown>) =>
+      typeof params.additionalProperty === 'string' ? ` (unknown field "${params.additionalProperty}")` : '';
+    return new Error(
+      errors
+        .map(
+          (e) =>
+            `${dataVar}${e.instancePath} ${e.message}${e.keyword === 'additionalProperties' ? unknownField(e.params) : ''}`,
+        )
+        .join(', '),
+    );
   });
 }
 
@@ -81,7 +105,15 @@ function declareFrameworkResponses(route: RouteOptions): void {
   if (!schema || schema.hide) return;
   const methods = [route.method].flat();
   const statuses = new Set<number>([500]);
-  if (schema.body || schema.querystring || schema.params || schema.headers || route.url.includes(':') || methods.some((method) => BODY_METHODS.has(method))) statuses.add(400);
+  if (
+    schema.body ||
+    schema.querystring ||
+    schema.params ||
+    schema.headers ||
+    route.url.includes(':') ||
+    methods.some((method) => BODY_METHODS.has(method))
+  )
+    statuses.add(400);
   if (methods.some((method) => BODY_METHODS.has(method))) {
     statuses.add(413);
     statuses.add(415);
@@ -100,7 +132,14 @@ class RouteTable {
   private readonly fixed = new Map<string, string[]>();
 
   add(route: RouteOptions): void {
-    const pattern = new RegExp(`^${route.url.split('/').map((part) => (part.startsWith(':') ? '[^/]+' : part === '*' ? '.*' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))).join('/')}/?$`);
+    const pattern = new RegExp(
+      `^${route.url
+        .split('/')
+        .map((part) =>
+          part.startsWith(':') ? '[^/]+' : part === '*' ? '.*' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'),
+        )
+        .join('/')}/?$`,
+    );
     const methods = [route.method].flat();
     this.routes.push({ pattern, methods });
     if (!/[:*]/.test(route.url)) this.fixed.set(route.url, [...(this.fixed.get(route.url) ?? []), ...methods]);
@@ -129,16 +168,29 @@ const MAX_HEADER_BYTES = 128 * 1024;
 function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
   if (error.code === 'ECONNRESET' || !socket.writable) return;
   const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
-  const message = status === 431 ? `the request line and headers are larger than this server accepts (${MAX_HEADER_BYTES / 1024} KiB)` : `the request could not be read: ${error.message}`;
+  const message =
+    status === 431
+      ? `the request line and headers are larger than this server accepts (${MAX_HEADER_BYTES / 1024} KiB)`
+      : `the request could not be read: ${error.message}`;
   const body = JSON.stringify(errorBody(codeOfStatus(status), message));
-  socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+  );
 }
 
 function answerMethodNotAllowed(request: FastifyRequest, reply: FastifyReply, path: string, allowed: string[]) {
-  return reply.status(405).header('allow', allowed.join(', ')).send(errorBody('METHOD_NOT_ALLOWED', `${request.method} is not allowed on ${path}; use ${allowed.join(' or ')}`));
+  return reply
+    .status(405)
+    .header('allow', allowed.join(', '))
+    .send(errorBody('METHOD_NOT_ALLOWED', `${request.method} is not allowed on ${path}; use ${allowed.join(' or ')}`));
 }
 
-function answerError(raw: unknown, request: FastifyRequest, reply: FastifyReply, mapError?: ServiceOptions['mapError']) {
+function answerError(
+  raw: unknown,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  mapError?: ServiceOptions['mapError'],
+) {
   const mapped = mapError?.(raw);
   const answer = httpAnswerFor(mapped ?? raw);
   if (answer) return reply.status(answer.status).headers(answer.headers).send(answer.body);
@@ -164,9 +216,13 @@ export async function createService(options: ServiceOptions): Promise<FastifyIns
     routes.add(route);
     declareFrameworkResponses(route);
   });
-  if (options.cors) await app.register(cors, { origin: true, methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] });
+  if (options.cors)
+    await app.register(cors, { origin: true, methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] });
   await app.register(swagger, {
-    openapi: { ...options.openapi, info: { title: options.title, description: options.description, version: options.version } },
+    openapi: {
+      ...options.openapi,
+      info: { title: options.title, description: options.description, version: options.version },
+    },
   } as FastifyDynamicSwaggerOptions);
   await app.register(swaggerUi, { routePrefix: '/docs' });
   app.get('/openapi.json', { schema: { hide: true } }, () => app.swagger());
@@ -176,11 +232,15 @@ export async function createService(options: ServiceOptions): Promise<FastifyIns
     // CORS answers OPTIONS on every path, which says nothing about the path existing
     const allowed = routes.methodsOf(path).filter((method) => method !== request.method && method !== 'OPTIONS');
     if (allowed.length > 0) return answerMethodNotAllowed(request, reply, path, allowed);
-    return reply.status(404).send(errorBody('NOT_FOUND', `no route ${request.method} ${path}; the API is described at /openapi.json`));
+    return reply
+      .status(404)
+      .send(errorBody('NOT_FOUND', `no route ${request.method} ${path}; the API is described at /openapi.json`));
   };
   // A request no route takes is answered so even when Fastify finds fault with it first (a QUERY
   // without a content type): what is wrong is the method or the path.
-  app.setErrorHandler((error, request, reply) => (request.is404 ? answerUnrouted(request, reply) : answerError(error, request, reply, options.mapError)));
+  app.setErrorHandler((error, request, reply) =>
+    request.is404 ? answerUnrouted(request, reply) : answerError(error, request, reply, options.mapError),
+  );
   app.setNotFoundHandler(answerUnrouted);
   // A path that is a route of its own (POST /payments/pay) asked with a method only a route with a
   // parameter takes there (GET /payments/{id}): the caller named the fixed route with the wrong
@@ -189,13 +249,24 @@ export async function createService(options: ServiceOptions): Promise<FastifyIns
     if (!request.routeOptions.url?.includes(':')) return;
     const path = request.url.split('?')[0]!;
     const fixed = routes.fixedMethodsOf(path);
-    if (fixed && !fixed.includes(request.method)) return answerMethodNotAllowed(request, reply, path, fixed.filter((method) => method !== 'OPTIONS'));
+    if (fixed && !fixed.includes(request.method))
+      return answerMethodNotAllowed(
+        request,
+        reply,
+        path,
+        fixed.filter((method) => method !== 'OPTIONS'),
+      );
   });
   return app;
 }
 
 /** Listens on host:port and closes the app (and whatever it registered onClose) on SIGTERM/SIGINT. */
-export async function runService(app: FastifyInstance, host: string, port: number, log: FastifyBaseLogger = app.log): Promise<void> {
+export async function runService(
+  app: FastifyInstance,
+  host: string,
+  port: number,
+  log: FastifyBaseLogger = app.log,
+): Promise<void> {
   let closing = false;
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     process.on(signal, () => {

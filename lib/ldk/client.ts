@@ -142,7 +142,9 @@ const BIGINT_MARK = '\u0000bigint:';
 
 /** JSON with bigints as exact integers. */
 function toJson(body: unknown): string {
-  return JSON.stringify(body, (_key, value: unknown) => (typeof value === 'bigint' ? `${BIGINT_MARK}${value}` : value)).replace(/"\\u0000bigint:(-?\d+)"/g, '$1');
+  return JSON.stringify(body, (_key, value: unknown) =>
+    typeof value === 'bigint' ? `${BIGINT_MARK}${value}` : value,
+  ).replace(/"\\u0000bigint:(-?\d+)"/g, '$1');
 }
 
 export class LdkClient {
@@ -206,10 +208,25 @@ export class LdkClient {
     return (await this.get<{ channels: LdkChannel[] }>('/v1/channels')).channels;
   }
   /** Answers once the funding transaction is signed (202 with nulls when the peer is slower). */
-  openChannel(request: { pubkey: string; address: string; capacity_sat: number; push_msat?: number; public?: boolean }) {
-    return this.post<{ user_channel_id: string; channel_id: string | null; funding_txid: string | null; funding_vout: number | null }>('/v1/channels/open', request);
+  openChannel(request: {
+    pubkey: string;
+    address: string;
+    capacity_sat: number;
+    push_msat?: number;
+    public?: boolean;
+  }) {
+    return this.post<{
+      user_channel_id: string;
+      channel_id: string | null;
+      funding_txid: string | null;
+      funding_vout: number | null;
+    }>('/v1/channels/open', request);
   }
-  async closeChannel(request: { user_channel_id: string; counterparty_node_id: string; force: boolean }): Promise<void> {
+  async closeChannel(request: {
+    user_channel_id: string;
+    counterparty_node_id: string;
+    force: boolean;
+  }): Promise<void> {
     await this.post('/v1/channels/close', request);
   }
   async graphChannels(): Promise<LdkGraphChannel[]> {
@@ -225,11 +242,22 @@ export class LdkClient {
     return this.post<LdkPayment>(`/v1/invoices/${paymentHash}/cancel`);
   }
   /** Pays and waits up to `wait_secs` for the final answer (status pending after that). */
-  payInvoice(request: { invoice: string; amount_msat?: bigint | number; max_fee_msat?: bigint | number; wait_secs?: number }) {
+  payInvoice(request: {
+    invoice: string;
+    amount_msat?: bigint | number;
+    max_fee_msat?: bigint | number;
+    wait_secs?: number;
+  }) {
     return this.post<LdkPayment>('/v1/payments/bolt11', request);
   }
   /** `preimage`: the caller's, so that the payment hash is known before anything is sent. */
-  keysend(request: { pubkey: string; amount_msat: bigint | number; preimage?: string; max_fee_msat?: bigint | number; wait_secs?: number }) {
+  keysend(request: {
+    pubkey: string;
+    amount_msat: bigint | number;
+    preimage?: string;
+    max_fee_msat?: bigint | number;
+    wait_secs?: number;
+  }) {
     return this.post<LdkPayment>('/v1/payments/keysend', request);
   }
   /** A payment by its id or payment hash; undefined when the node has none. */

@@ -5,13 +5,21 @@ import type { LdkEvent } from './client.js';
 
 /** The events of one server-sent-events block (`id:`, `event:`, `data:` lines; `:` lines are keep-alives). */
 function parseBlock(block: string): { id?: string; data?: string } {
-  const field = (name: string) => block.split('\n').filter((line) => line.startsWith(`${name}:`)).map((line) => line.slice(name.length + 1).trimStart());
+  const field = (name: string) =>
+    block
+      .split('\n')
+      .filter((line) => line.startsWith(`${name}:`))
+      .map((line) => line.slice(name.length + 1).trimStart());
   const data = field('data');
   return { id: field('id').at(-1), data: data.length > 0 ? data.join('\n') : undefined };
 }
 
 /** Calls `onEvent` for each new event of the daemon at `url` until the returned function is called. */
-export function followLdkEvents(url: string, onEvent: (event: LdkEvent) => void, options: { retryMs?: number } = {}): () => void {
+export function followLdkEvents(
+  url: string,
+  onEvent: (event: LdkEvent) => void,
+  options: { retryMs?: number } = {},
+): () => void {
   const stopped = new AbortController();
   let lastId: string | undefined;
   const readOnce = async () => {

@@ -52,5 +52,8 @@ export function lndMethodFile(name: LndMethodName): string {
 
 /** Every file of `lightning` the project loads, as lightningRequire() (package.ts) is given it. */
 export function lightningFiles(): string[] {
-  return [...Object.values(LND_CLIENT_FILES), ...(Object.keys(LND_METHOD_FOLDERS) as LndMethodName[]).map(lndMethodFile)];
+  return [
+    ...Object.values(LND_CLIENT_FILES),
+    ...(Object.keys(LND_METHOD_FOLDERS) as LndMethodName[]).map(lndMethodFile),
+  ];
 }

@@ -23,12 +23,27 @@ interface ProtoRoot {
   loadSync(file: string, options: object): ProtoRoot;
   lookupService(name: string): {
     resolveAll(): unknown;
-    methodsArray: { name: string; requestStream?: boolean; responseStream?: boolean; resolvedRequestType: ProtoType; resolvedResponseType: ProtoType }[];
+    methodsArray: {
+      name: string;
+      requestStream?: boolean;
+      responseStream?: boolean;
+      resolvedRequestType: ProtoType;
+      resolvedResponseType: ProtoType;
+    }[];
   };
 }
 
 interface GrpcLibrary {
-  grpc: { makeClientConstructor(methods: object, serviceName: string): new (socket: string, credentials: unknown, options?: object) => unknown };
+  grpc: {
+    makeClientConstructor(
+      methods: object,
+      serviceName: string,
+    ): new (
+      socket: string,
+      credentials: unknown,
+      options?: object,
+    ) => unknown;
+  };
   protobuf: { Root: new () => ProtoRoot };
   camelCase(name: string): string;
   grpcOptions: object;
@@ -99,14 +114,27 @@ function clientClass(service: string): ClientClass {
   const name = `${services.packageTypes[service]}.${service}`;
   const definition = protos.lookupService(name);
   definition.resolveAll();
-  const methods = Object.fromEntries(definition.methodsArray.map(({ name: method, requestStream, responseStream, resolvedRequestType: request, resolvedResponseType: response }) => [method, {
-    path: `/${name}/${method}`,
-    requestStream: !!requestStream,
-    responseStream: !!responseStream,
-    requestSerialize: (message: object) => request.encode(request.fromObject(message)).finish(),
-    responseDeserialize: (buffer: Uint8Array) => response.toObject(response.decode(buffer), grpcOptions),
-    originalName: camelCase(method),
-  }]));
+  const methods = Object.fromEntries(
+    definition.methodsArray.map(
+      ({
+        name: method,
+        requestStream,
+        responseStream,
+        resolvedRequestType: request,
+        resolvedResponseType: response,
+      }) => [
+        method,
+        {
+          path: `/${name}/${method}`,
+          requestStream: !!requestStream,
+          responseStream: !!responseStream,
+          requestSerialize: (message: object) => request.encode(request.fromObject(message)).finish(),
+          responseDeserialize: (buffer: Uint8Array) => response.toObject(response.decode(buffer), grpcOptions),
+          originalName: camelCase(method),
+        },
+      ],
+    ),
+  );
   clientClasses.set(service, (made = grpc.makeClientConstructor(methods, name)));
   return made;
 }
@@ -128,7 +156,8 @@ function lazyServices(types: Record<string, string>, make: (service: string) => 
 /** ln-service sets this for lnd's TLS (ECDSA certificates) before it makes a client. */
 function useLndCipherSuites(): void {
   const { grpcSslCipherSuites } = grpcLibrary().services;
-  if (process.env.GRPC_SSL_CIPHER_SUITES !== grpcSslCipherSuites) process.env.GRPC_SSL_CIPHER_SUITES = grpcSslCipherSuites;
+  if (process.env.GRPC_SSL_CIPHER_SUITES !== grpcSslCipherSuites)
+    process.env.GRPC_SSL_CIPHER_SUITES = grpcSslCipherSuites;
 }
 
 /**
@@ -162,10 +191,19 @@ export interface LndCredentials {
 /** What ln-service's authenticatedLndGrpc returns, its services made on first use. */
 export function connectLnd(credentials: LndCredentials): AuthenticatedLnd {
   const { grpcCredentials, services } = grpcLibrary();
-  const { credentials: channelCredentials } = grpcCredentials({ cert: credentials.certBase64, macaroon: credentials.macaroonHex });
+  const { credentials: channelCredentials } = grpcCredentials({
+    cert: credentials.certBase64,
+    macaroon: credentials.macaroonHex,
+  });
   useLndCipherSuites();
-  const options = { 'grpc.max_receive_message_length': -1, 'grpc.max_send_message_length': -1, ...channelOptions(credentials.socket) };
-  return lazyServices(services.serviceTypes, (service) => serviceClient(service, credentials.socket, channelCredentials, options)) as AuthenticatedLnd;
+  const options = {
+    'grpc.max_receive_message_length': -1,
+    'grpc.max_send_message_length': -1,
+    ...channelOptions(credentials.socket),
+  };
+  return lazyServices(services.serviceTypes, (service) =>
+    serviceClient(service, credentials.socket, channelCredentials, options),
+  ) as AuthenticatedLnd;
 }
 
 /** What ln-service's unauthenticatedLndGrpc returns (lnd's State and WalletUnlocker), made on first use. */
@@ -173,7 +211,9 @@ export function connectLndUnauthenticated(socket: string, certBase64: string): U
   const { grpcSsl, services } = grpcLibrary();
   const { ssl } = grpcSsl({ cert: certBase64 });
   useLndCipherSuites();
-  return lazyServices(services.unauthenticatedServiceTypes, (service) => serviceClient(service, socket, ssl, channelOptions(socket))) as UnauthenticatedLnd;
+  return lazyServices(services.unauthenticatedServiceTypes, (service) =>
+    serviceClient(service, socket, ssl, channelOptions(socket)),
+  ) as UnauthenticatedLnd;
 }
 
 /**
@@ -185,13 +225,20 @@ export async function lndCredentialsFromEnv(env: NodeJS.ProcessEnv = process.env
   const { readFile } = await import('node:fs/promises');
   const socket = env.LND_GRPC_HOST;
   if (!socket) throw new Error('LND_GRPC_HOST is required (host:port of the lnd node gRPC)');
-  const certBase64 = env.LND_CERT_BASE64 ?? (env.LND_CERT_PATH ? (await readFile(env.LND_CERT_PATH)).toString('base64') : undefined);
-  const macaroonHex = env.LND_MACAROON_HEX ?? (env.LND_MACAROON_PATH ? (await readFile(env.LND_MACAROON_PATH)).toString('hex') : undefined);
+  const certBase64 =
+    env.LND_CERT_BASE64 ?? (env.LND_CERT_PATH ? (await readFile(env.LND_CERT_PATH)).toString('base64') : undefined);
+  const macaroonHex =
+    env.LND_MACAROON_HEX ??
+    (env.LND_MACAROON_PATH ? (await readFile(env.LND_MACAROON_PATH)).toString('hex') : undefined);
   if (!certBase64) throw new Error('LND_CERT_BASE64 or LND_CERT_PATH is required (lnd tls.cert)');
   if (!macaroonHex) throw new Error('LND_MACAROON_HEX or LND_MACAROON_PATH is required (lnd admin.macaroon)');
   return { socket, certBase64, macaroonHex };
 }
 
 export function lndCredentialsToEnv(credentials: LndCredentials): Record<string, string> {
-  return { LND_GRPC_HOST: credentials.socket, LND_CERT_BASE64: credentials.certBase64, LND_MACAROON_HEX: credentials.macaroonHex };
+  return {
+    LND_GRPC_HOST: credentials.socket,
+    LND_CERT_BASE64: credentials.certBase64,
+    LND_MACAROON_HEX: credentials.macaroonHex,
+  };
 }

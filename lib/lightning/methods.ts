@@ -9,7 +9,10 @@ import { lightningRequire } from './package.js';
 /** ln-service's `name`, same arguments and result (promise, callback or event emitter), loaded on first call. */
 function method<Name extends LndMethodName>(name: Name): (typeof LnService)[Name] {
   let loaded: ((...args: unknown[]) => unknown) | undefined;
-  return ((...args: unknown[]) => (loaded ??= lightningRequire(lndMethodFile(name)) as (...args: unknown[]) => unknown)(...args)) as (typeof LnService)[Name];
+  return ((...args: unknown[]) =>
+    (loaded ??= lightningRequire(lndMethodFile(name)) as (...args: unknown[]) => unknown)(
+      ...args,
+    )) as (typeof LnService)[Name];
 }
 
 export const addPeer = method('addPeer');

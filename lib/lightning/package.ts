@@ -3,7 +3,9 @@ import { existsSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const fromPackage = createRequire(createRequire(createRequire(import.meta.url).resolve('ln-service')).resolve('lightning'));
+const fromPackage = createRequire(
+  createRequire(createRequire(import.meta.url).resolve('ln-service')).resolve('lightning'),
+);
 
 /** The folder of ln-service's `lightning` package (the package ln-service re-exports). */
 export const lightningDir = dirname(fromPackage.resolve('./package.json'));
@@ -22,7 +24,9 @@ let bundled: Record<string, () => unknown> | undefined;
  * one and it holds `file`, otherwise from node_modules.
  */
 export function lightningRequire(file: string): unknown {
-  bundled ??= existsSync(BUNDLED_FILES) ? (createRequire(import.meta.url)(BUNDLED_FILES) as Record<string, () => unknown>) : {};
+  bundled ??= existsSync(BUNDLED_FILES)
+    ? (createRequire(import.meta.url)(BUNDLED_FILES) as Record<string, () => unknown>)
+    : {};
   const load = bundled[file];
   return load ? load() : fromPackage(file);
 }

@@ -6,9 +6,17 @@ import type { AuthenticatedLnd } from 'ln-service';
  * `service`.`method`(`request`) on lnd, its answer as lnd gives it. A failure is shaped as
  * ln-service shapes its own ([503, `failure`, {err}]), so callers map both kinds alike.
  */
-export function lndRpc<Response>(lnd: AuthenticatedLnd, service: keyof AuthenticatedLnd, method: string, request: object, failure: string): Promise<Response> {
+export function lndRpc<Response>(
+  lnd: AuthenticatedLnd,
+  service: keyof AuthenticatedLnd,
+  method: string,
+  request: object,
+  failure: string,
+): Promise<Response> {
   return new Promise((resolve, reject) => {
-    lnd[service][method](request, (err: unknown, res: Response) => (err ? reject([503, failure, { err }]) : resolve(res)));
+    lnd[service][method](request, (err: unknown, res: Response) =>
+      err ? reject([503, failure, { err }]) : resolve(res),
+    );
   });
 }
 
@@ -20,7 +28,15 @@ export function lndRpc<Response>(lnd: AuthenticatedLnd, service: keyof Authentic
  * 13 ms for the default account; docs/benchmarks-log.md, Snapshots). Accounts imported with
  * ImportAccount (watch-only) are not counted.
  */
-export async function getDefaultAccountBalance(lnd: AuthenticatedLnd): Promise<{ confirmedSat: number; unconfirmedSat: number }> {
-  const balance = await lndRpc<{ confirmed_balance: string; unconfirmed_balance: string }>(lnd, 'default', 'walletBalance', { account: 'default' }, 'UnexpectedErrorWhenGettingChainBalance');
+export async function getDefaultAccountBalance(
+  lnd: AuthenticatedLnd,
+): Promise<{ confirmedSat: number; unconfirmedSat: number }> {
+  const balance = await lndRpc<{ confirmed_balance: string; unconfirmed_balance: string }>(
+    lnd,
+    'default',
+    'walletBalance',
+    { account: 'default' },
+    'UnexpectedErrorWhenGettingChainBalance',
+  );
   return { confirmedSat: Number(balance.confirmed_balance), unconfirmedSat: Number(balance.unconfirmed_balance) };
 }

@@ -33,7 +33,13 @@ export interface RgbLibBinding {
 
 /** The SWIG module under the wrapper, for a call whose wrapper check is wrong (rgb-lib-worker.ts). */
 export interface RgbLibNative {
-  rgblib_fail_transfers(wallet: unknown, online: string, batchTransferIdx: string | null, noAssetOnly: boolean, skipSync: boolean): string;
+  rgblib_fail_transfers(
+    wallet: unknown,
+    online: string,
+    batchTransferIdx: string | null,
+    noAssetOnly: boolean,
+    skipSync: boolean,
+  ): string;
 }
 
 /** The same module the wrapper loaded (Node's module cache), not a second copy of the addon. */

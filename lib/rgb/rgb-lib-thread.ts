@@ -20,7 +20,10 @@ function startWorker(): Worker {
   // From the TypeScript sources (vitest, tsx): the worker registers tsx before it loads its module.
   const tsx = pathToFileURL(join(projectRoot(), 'node_modules', 'tsx', 'dist', 'esm', 'api', 'index.mjs')).href;
   const source = new URL('./rgb-lib-worker.ts', import.meta.url).href;
-  return new Worker(`import(${JSON.stringify(tsx)}).then(({ register }) => { register(); return import(${JSON.stringify(source)}); });`, { eval: true });
+  return new Worker(
+    `import(${JSON.stringify(tsx)}).then(({ register }) => { register(); return import(${JSON.stringify(source)}); });`,
+    { eval: true },
+  );
 }
 
 class RgbLibThread {

@@ -21,7 +21,13 @@ function walletOf(id: number): BindingWallet {
  */
 function failTransfers(wallet: BindingWallet, [online, batchTransferIdx, noAssetOnly, skipSync]: unknown[]): boolean {
   const handle = (wallet as unknown as { wallet: unknown }).wallet;
-  const answer = native.rgblib_fail_transfers(handle, `{"id":${(online as { id: string }).id}}`, batchTransferIdx as string | null, noAssetOnly as boolean, skipSync as boolean);
+  const answer = native.rgblib_fail_transfers(
+    handle,
+    `{"id":${(online as { id: string }).id}}`,
+    batchTransferIdx as string | null,
+    noAssetOnly as boolean,
+    skipSync as boolean,
+  );
   return JSON.parse(answer) as boolean;
 }
 
@@ -32,7 +38,10 @@ function handle(request: WorkerRequest): unknown {
       if (request.fn === 'restoreKeys') return rgbLib.restoreKeys('Regtest', request.args[0]!, 'SegWitV0');
       return rgbLib.invoiceData(request.args[0]!);
     case 'open':
-      wallets.set(request.wallet, new rgbLib.Wallet(new rgbLib.WalletData(request.walletData), new rgbLib.SinglesigKeys(request.keys)));
+      wallets.set(
+        request.wallet,
+        new rgbLib.Wallet(new rgbLib.WalletData(request.walletData), new rgbLib.SinglesigKeys(request.keys)),
+      );
       return null;
     case 'call': {
       const wallet = walletOf(request.wallet);

@@ -105,7 +105,13 @@ export interface SendResult {
   batchTransferIdx: number;
 }
 
-export type TransferStatus = 'WaitingCounterparty' | 'WaitingBroadcast' | 'WaitingSafeHeight' | 'WaitingConfirmations' | 'Settled' | 'Failed';
+export type TransferStatus =
+  | 'WaitingCounterparty'
+  | 'WaitingBroadcast'
+  | 'WaitingSafeHeight'
+  | 'WaitingConfirmations'
+  | 'Settled'
+  | 'Failed';
 export type TransferKind = 'Issuance' | 'ReceiveBlind' | 'ReceiveWitness' | 'Send' | 'Inflation';
 
 export interface Outpoint {

@@ -5,7 +5,23 @@
 import type { BindingWalletData } from './binding.js';
 import { RgbLibError } from './rgb-lib-error.js';
 import { rgbLibRequest } from './rgb-lib-thread.js';
-import type { AssetCfa, AssetLists, AssetNia, AssetSchema, AssetUda, Assignment, Balance, BtcBalance, ReceiveData, Recipient, RefreshResult, RgbKeys, SendResult, Transfer, Unspent } from './types.js';
+import type {
+  AssetCfa,
+  AssetLists,
+  AssetNia,
+  AssetSchema,
+  AssetUda,
+  Assignment,
+  Balance,
+  BtcBalance,
+  ReceiveData,
+  Recipient,
+  RefreshResult,
+  RgbKeys,
+  SendResult,
+  Transfer,
+  Unspent,
+} from './types.js';
 
 /** How many addresses back rgb-lib looks when it syncs the vanilla (BTC-only) keychain: its own default. */
 const VANILLA_SYNC_LOOKBACK = 20;
@@ -20,7 +36,8 @@ const ALL_SCHEMAS: AssetSchema[] = ['Nia', 'Cfa', 'Uda'];
 
 /** A non-negative integer as the binding wants it: a string. JSON numbers are exact only up to 2^53. */
 function integer(value: number, name: string): string {
-  if (!Number.isSafeInteger(value) || value < 0) throw new RangeError(`${name} must be a whole number from 0 to ${Number.MAX_SAFE_INTEGER}, not ${value}`);
+  if (!Number.isSafeInteger(value) || value < 0)
+    throw new RangeError(`${name} must be a whole number from 0 to ${Number.MAX_SAFE_INTEGER}, not ${value}`);
   return String(value);
 }
 
@@ -92,7 +109,11 @@ export class RgbWallet {
 
   /** `tcp://host:port` for an Electrum indexer, `http://host:port/api` for an Esplora one. */
   async goOnline(indexerUrl: string, options: { skipConsistencyCheck?: boolean } = {}): Promise<void> {
-    this.online = await this.call<{ id: string }>('goOnline', { indexerUrl, skipConsistencyCheck: options.skipConsistencyCheck ?? false, vanillaSyncLookback: VANILLA_SYNC_LOOKBACK });
+    this.online = await this.call<{ id: string }>('goOnline', {
+      indexerUrl,
+      skipConsistencyCheck: options.skipConsistencyCheck ?? false,
+      vanillaSyncLookback: VANILLA_SYNC_LOOKBACK,
+    });
   }
 
   /** A new address of the vanilla (BTC-only) keychain, to fund the wallet. */
@@ -105,7 +126,9 @@ export class RgbWallet {
   }
 
   /** Creates colorable UTXOs from the vanilla funds; returns how many. */
-  async createUtxos(options: { num?: number; sizeSat?: number; upTo?: boolean; feeRateSatPerVb?: number; skipSync?: boolean } = {}): Promise<number> {
+  async createUtxos(
+    options: { num?: number; sizeSat?: number; upTo?: boolean; feeRateSatPerVb?: number; skipSync?: boolean } = {},
+  ): Promise<number> {
     // the binding hands the count back as the C library's text
     const created = await this.call<string>(
       'createUtxos',
@@ -120,17 +143,38 @@ export class RgbWallet {
   }
 
   async issueNia(asset: { ticker: string; name: string; precision: number; amounts: number[] }): Promise<AssetNia> {
-    return this.call('issueAssetNIA', asset.ticker, asset.name, integer(asset.precision, 'precision'), asset.amounts.map((amount) => integer(amount, 'amount')));
+    return this.call(
+      'issueAssetNIA',
+      asset.ticker,
+      asset.name,
+      integer(asset.precision, 'precision'),
+      asset.amounts.map((amount) => integer(amount, 'amount')),
+    );
   }
 
   /** A CFA asset (no ticker), without a media file. */
   async issueCfa(asset: { name: string; details?: string; precision: number; amounts: number[] }): Promise<AssetCfa> {
-    return this.call('issueAssetCFA', asset.name, asset.details ?? null, integer(asset.precision, 'precision'), asset.amounts.map((amount) => integer(amount, 'amount')), null);
+    return this.call(
+      'issueAssetCFA',
+      asset.name,
+      asset.details ?? null,
+      integer(asset.precision, 'precision'),
+      asset.amounts.map((amount) => integer(amount, 'amount')),
+      null,
+    );
   }
 
   /** A UDA asset (one token), without media or attachments. */
   async issueUda(asset: { ticker: string; name: string; details?: string; precision: number }): Promise<AssetUda> {
-    return this.call('issueAssetUDA', asset.ticker, asset.name, asset.details ?? null, integer(asset.precision, 'precision'), null, []);
+    return this.call(
+      'issueAssetUDA',
+      asset.ticker,
+      asset.name,
+      asset.details ?? null,
+      integer(asset.precision, 'precision'),
+      null,
+      [],
+    );
   }
 
   async listAssets(schemas: AssetSchema[] = []): Promise<AssetLists> {
@@ -165,7 +209,8 @@ export class RgbWallet {
 
   /** Posts the consignments to the recipients' proxies; the tx is broadcast once they ACK (see refresh). */
   async send(request: SendRequest): Promise<SendResult> {
-    for (const recipients of Object.values(request.recipientMap)) for (const recipient of recipients) assignmentAmounts(recipient.assignment);
+    for (const recipients of Object.values(request.recipientMap))
+      for (const recipient of recipients) assignmentAmounts(recipient.assignment);
     return this.call(
       'send',
       this.onlineHandle,
@@ -191,14 +236,33 @@ export class RgbWallet {
   }
 
   /** Fails pending transfers (one batch, or all that can be); true when any changed. */
-  async failTransfers(options: { batchTransferIdx?: number; noAssetOnly?: boolean; skipSync?: boolean } = {}): Promise<boolean> {
+  async failTransfers(
+    options: { batchTransferIdx?: number; noAssetOnly?: boolean; skipSync?: boolean } = {},
+  ): Promise<boolean> {
     const batch = options.batchTransferIdx === undefined ? null : integer(options.batchTransferIdx, 'batchTransferIdx');
-    return this.call('failTransfers', this.onlineHandle, batch, options.noAssetOnly ?? false, options.skipSync ?? false);
+    return this.call(
+      'failTransfers',
+      this.onlineHandle,
+      batch,
+      options.noAssetOnly ?? false,
+      options.skipSync ?? false,
+    );
   }
 
   /** Sends BTC from the vanilla keychain; returns the txid. */
-  async sendBtc(address: string, amountSat: number, options: { feeRateSatPerVb?: number; skipSync?: boolean } = {}): Promise<string> {
-    return this.call('sendBtc', this.onlineHandle, address, integer(amountSat, 'amountSat'), integer(options.feeRateSatPerVb ?? DEFAULT_FEE_RATE_SAT_PER_VB, 'feeRateSatPerVb'), options.skipSync ?? false);
+  async sendBtc(
+    address: string,
+    amountSat: number,
+    options: { feeRateSatPerVb?: number; skipSync?: boolean } = {},
+  ): Promise<string> {
+    return this.call(
+      'sendBtc',
+      this.onlineHandle,
+      address,
+      integer(amountSat, 'amountSat'),
+      integer(options.feeRateSatPerVb ?? DEFAULT_FEE_RATE_SAT_PER_VB, 'feeRateSatPerVb'),
+      options.skipSync ?? false,
+    );
   }
 
   /** Drops the wallet (its data stays in dataDir). */

@@ -117,7 +117,15 @@ export interface RlnChannel {
 
 /** The chain-sync part of HEAD's /unlock. */
 export type RlnChainSync =
-  | { mode: 'BlockSync'; config: { bitcoind_rpc_username: string; bitcoind_rpc_password: string; bitcoind_rpc_host: string; bitcoind_rpc_port: number } }
+  | {
+      mode: 'BlockSync';
+      config: {
+        bitcoind_rpc_username: string;
+        bitcoind_rpc_password: string;
+        bitcoind_rpc_host: string;
+        bitcoind_rpc_port: number;
+      };
+    }
   | { mode: 'TransactionSync'; config: { indexer_url: string } };
 
 export interface RlnUnlockHead {
@@ -190,7 +198,10 @@ export class RlnClient {
     return this.call<object>('POST', '/unlock', request);
   }
   nodeInfo() {
-    return this.call<{ pubkey: string; num_channels: number; num_usable_channels: number; num_peers: number }>('GET', '/nodeinfo');
+    return this.call<{ pubkey: string; num_channels: number; num_usable_channels: number; num_peers: number }>(
+      'GET',
+      '/nodeinfo',
+    );
   }
   networkInfo() {
     return this.call<{ network: string; height: number }>('GET', '/networkinfo');
@@ -205,14 +216,21 @@ export class RlnClient {
   createUtxos(request: { up_to: boolean; num?: number; size?: number; fee_rate: number; skip_sync: boolean }) {
     return this.call<object>('POST', '/createutxos', request);
   }
-  async issueAssetNia(request: { amounts: number[]; ticker: string; name: string; precision: number }): Promise<RlnAsset> {
+  async issueAssetNia(request: {
+    amounts: number[];
+    ticker: string;
+    name: string;
+    precision: number;
+  }): Promise<RlnAsset> {
     return (await this.call<{ asset: RlnAsset }>('POST', '/issueassetnia', request)).asset;
   }
   async issueAssetCfa(request: { amounts: number[]; name: string; precision: number }): Promise<RlnHeldAsset> {
     return (await this.call<{ asset: RlnHeldAsset }>('POST', '/issueassetcfa', request)).asset;
   }
   async issueAssetUda(request: { ticker: string; name: string; precision: number }): Promise<RlnHeldAsset> {
-    return (await this.call<{ asset: RlnHeldAsset }>('POST', '/issueassetuda', { ...request, attachments_file_digests: [] })).asset;
+    return (
+      await this.call<{ asset: RlnHeldAsset }>('POST', '/issueassetuda', { ...request, attachments_file_digests: [] })
+    ).asset;
   }
   /** Every asset the node knows, by schema. */
   listAssets() {

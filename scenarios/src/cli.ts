@@ -70,24 +70,37 @@ function scenarioFiles(paths: string[]): string[] {
       throw new ScenarioUsageError(`${path}: no such file or folder`);
     }
     if (!isFolder) return [path];
-    const files = readdirSync(path).filter((name) => /\.ya?ml$/.test(name)).sort().map((name) => join(path, name));
+    const files = readdirSync(path)
+      .filter((name) => /\.ya?ml$/.test(name))
+      .sort()
+      .map((name) => join(path, name));
     if (files.length === 0) throw new ScenarioUsageError(`${path}: the folder holds no scenario files (*.yaml)`);
     return files;
   });
 }
 
 /** Runs the scenarios one after another against the lab, printing as it goes, then writes the reports. */
-export async function runScenarios(prepared: PreparedRun, options: { api: LabApi; lab: string; print?: (line: string) => void }): Promise<RunReport> {
+export async function runScenarios(
+  prepared: PreparedRun,
+  options: { api: LabApi; lab: string; print?: (line: string) => void },
+): Promise<RunReport> {
   const print = options.print ?? (() => undefined);
   const scenarios = [];
   for (const scenario of prepared.scenarios) {
     print(`scenario "${scenario.name}" (${scenario.file}) on lab ${options.lab}`);
-    const report = await runScenario(scenario, { api: options.api, lab: options.lab, onStep: (step) => print(formatStep(step)) });
+    const report = await runScenario(scenario, {
+      api: options.api,
+      lab: options.lab,
+      onStep: (step) => print(formatStep(step)),
+    });
     print(`  ${formatSummary(report)}`);
     scenarios.push(report);
   }
   const run: RunReport = { lab: options.lab, passed: scenarios.every((scenario) => scenario.passed), scenarios };
-  if (scenarios.length > 1) print(`${scenarios.length} scenarios: ${scenarios.filter((s) => s.passed).length} passed, ${scenarios.filter((s) => !s.passed).length} failed`);
+  if (scenarios.length > 1)
+    print(
+      `${scenarios.length} scenarios: ${scenarios.filter((s) => s.passed).length} passed, ${scenarios.filter((s) => !s.passed).length} failed`,
+    );
   for (const target of prepared.reports) {
     mkdirSync(dirname(target.file), { recursive: true });
     writeFileSync(target.file, target.format === 'junit' ? junitXml(run) : `${JSON.stringify(run, null, 2)}\n`);

@@ -17,8 +17,12 @@ const dist = join(projectRoot(), 'dist');
 
 describe('the bundled programs', () => {
   it('are what runs, each made from the current compile', () => {
-    const running = Object.fromEntries(Object.entries(BUNDLED_PROGRAMS).map(([name, entry]) => [name, compiledProgram(dist, entry)]));
-    expect(running).toEqual(Object.fromEntries(Object.keys(BUNDLED_PROGRAMS).map((name) => [name, join(dist, 'bundle', `${name}.js`)])));
+    const running = Object.fromEntries(
+      Object.entries(BUNDLED_PROGRAMS).map(([name, entry]) => [name, compiledProgram(dist, entry)]),
+    );
+    expect(running).toEqual(
+      Object.fromEntries(Object.keys(BUNDLED_PROGRAMS).map((name) => [name, join(dist, 'bundle', `${name}.js`)])),
+    );
   });
 
   describe('a service run from its bundle', () => {
@@ -37,7 +41,12 @@ describe('the bundled programs', () => {
       });
       child.stdout!.on('data', (chunk) => (output += chunk));
       child.stderr!.on('data', (chunk) => (output += chunk));
-      await waitFor(async () => (await fetch(`${url}/health`)).ok, { timeoutMs: 30_000, intervalMs: 50, what: 'the bundled rgb-proxy', stopOn: () => child.exitCode !== null }).catch((error: Error) => {
+      await waitFor(async () => (await fetch(`${url}/health`)).ok, {
+        timeoutMs: 30_000,
+        intervalMs: 50,
+        what: 'the bundled rgb-proxy',
+        stopOn: () => child.exitCode !== null,
+      }).catch((error: Error) => {
         throw new Error(`${error.message}\n${output}`);
       });
     });
@@ -57,13 +66,21 @@ describe('the bundled programs', () => {
   });
 
   describe("the lightning package's files, bundled in one", () => {
-    const bundled = createRequire(import.meta.url)(join(dist, 'bundle', 'lightning.cjs')) as Record<string, () => unknown>;
+    const bundled = createRequire(import.meta.url)(join(dist, 'bundle', 'lightning.cjs')) as Record<
+      string,
+      () => unknown
+    >;
 
     /** What a call with no lnd and no arguments gives: ln-service's functions check their arguments first. */
     async function outcome(method: unknown): Promise<unknown> {
       try {
         const result = (method as (args: object) => unknown)({});
-        return result instanceof Promise ? await result.then(() => 'resolved', (error: unknown) => ({ rejected: error })) : { returned: typeof result };
+        return result instanceof Promise
+          ? await result.then(
+              () => 'resolved',
+              (error: unknown) => ({ rejected: error }),
+            )
+          : { returned: typeof result };
       } catch (error) {
         return { threw: String(error) };
       }
@@ -73,10 +90,13 @@ describe('the bundled programs', () => {
       expect(Object.keys(bundled).sort()).toEqual(lightningFiles().sort());
     });
 
-    it.each(Object.keys(LND_METHOD_FOLDERS) as (keyof typeof LND_METHOD_FOLDERS)[])("%s answers a call without lnd as ln-service's own does", async (name) => {
-      const ours = await outcome(bundled[lndMethodFile(name)]!());
-      expect(ours).toEqual(await outcome(lnService[name]));
-      expect(ours).not.toBe('resolved');
-    });
+    it.each(Object.keys(LND_METHOD_FOLDERS) as (keyof typeof LND_METHOD_FOLDERS)[])(
+      "%s answers a call without lnd as ln-service's own does",
+      async (name) => {
+        const ours = await outcome(bundled[lndMethodFile(name)]!());
+        expect(ours).toEqual(await outcome(lnService[name]));
+        expect(ours).not.toBe('resolved');
+      },
+    );
   });
 });

@@ -13,18 +13,31 @@ import { freshKey, startAdapter, waitIndexed, type RunningAdapter } from './supp
 
 const run = promisify(execFile);
 const BDK_PYTHON_VERSION = '3.1.1';
-const venv = process.env.BDK_VENV ?? join(process.env.REGLAB_CACHE_DIR ?? join(homedir(), '.cache', 'reglab'), `bdk-venv-${BDK_PYTHON_VERSION}`);
+const venv =
+  process.env.BDK_VENV ??
+  join(process.env.REGLAB_CACHE_DIR ?? join(homedir(), '.cache', 'reglab'), `bdk-venv-${BDK_PYTHON_VERSION}`);
 const python = join(venv, 'bin', 'python');
 const script = join(import.meta.dirname, 'bdk-wallet.py');
 
 /** bdkpython from PyPI in a venv of the lab's cache, installed on first use. */
 async function ensureBdk(): Promise<void> {
-  if (existsSync(python) && (await run(python, ['-c', 'import bdkpython']).then(() => true, () => false))) return;
+  if (
+    existsSync(python) &&
+    (await run(python, ['-c', 'import bdkpython']).then(
+      () => true,
+      () => false,
+    ))
+  )
+    return;
   try {
     await run('python3', ['-m', 'venv', venv]);
-    await run(join(venv, 'bin', 'pip'), ['install', '--quiet', `bdkpython==${BDK_PYTHON_VERSION}`], { timeout: 300_000 });
+    await run(join(venv, 'bin', 'pip'), ['install', '--quiet', `bdkpython==${BDK_PYTHON_VERSION}`], {
+      timeout: 300_000,
+    });
   } catch (error) {
-    throw new Error(`this test needs BDK's Python bindings: python3 -m venv ${venv} && ${venv}/bin/pip install bdkpython==${BDK_PYTHON_VERSION} (${(error as Error).message})`);
+    throw new Error(
+      `this test needs BDK's Python bindings: python3 -m venv ${venv} && ${venv}/bin/pip install bdkpython==${BDK_PYTHON_VERSION} (${(error as Error).message})`,
+    );
   }
 }
 
@@ -64,15 +77,25 @@ describe('a BDK wallet (bdkpython EsploraClient) against the adapter', () => {
     const fundedHeight = await waitIndexed(adapter, regtest);
 
     const funded = await bdk<WalletView>('sync', wallet.mnemonic, api);
-    expect(funded).toMatchObject({ confirmed_sat: 200_000, pending_sat: 0, tip_height: fundedHeight, server_height: fundedHeight, txs: [{ txid: funding, confirmed: true }] });
+    expect(funded).toMatchObject({
+      confirmed_sat: 200_000,
+      pending_sat: 0,
+      tip_height: fundedHeight,
+      server_height: fundedHeight,
+      txs: [{ txid: funding, confirmed: true }],
+    });
     expect(funded.fee_estimates['1']).toBe(20);
 
     const destination = freshKey().address;
     const { txid } = await bdk<{ txid: string }>('spend', wallet.mnemonic, api, destination, '50000');
-    await waitFor(async () => (await adapter.get<EsploraTx[]>(`/api/address/${destination}/txs/mempool`)).some((tx) => tx.txid === txid), {
-      timeoutMs: 20_000,
-      what: 'the BDK spend in the mempool',
-    });
+    await waitFor(
+      async () =>
+        (await adapter.get<EsploraTx[]>(`/api/address/${destination}/txs/mempool`)).some((tx) => tx.txid === txid),
+      {
+        timeoutMs: 20_000,
+        what: 'the BDK spend in the mempool',
+      },
+    );
     const pending = await bdk<WalletView>('sync', wallet.mnemonic, api);
     expect(pending.txs).toContainEqual({ txid, confirmed: false });
 
@@ -81,7 +104,14 @@ describe('a BDK wallet (bdkpython EsploraClient) against the adapter', () => {
     const spent = await bdk<WalletView>('sync', wallet.mnemonic, api);
     const fee = (await adapter.get<EsploraTx>(`/api/tx/${txid}`)).fee;
     expect(spent.confirmed_sat).toBe(200_000 - 50_000 - fee);
-    expect(spent.txs).toEqual([{ txid: funding, confirmed: true }, { txid, confirmed: true }].sort((a, b) => a.txid.localeCompare(b.txid)));
-    expect(await adapter.get<EsploraUtxo[]>(`/api/address/${destination}/utxo`)).toEqual([expect.objectContaining({ txid, value: 50_000, status: expect.objectContaining({ confirmed: true }) })]);
+    expect(spent.txs).toEqual(
+      [
+        { txid: funding, confirmed: true },
+        { txid, confirmed: true },
+      ].sort((a, b) => a.txid.localeCompare(b.txid)),
+    );
+    expect(await adapter.get<EsploraUtxo[]>(`/api/address/${destination}/utxo`)).toEqual([
+      expect.objectContaining({ txid, value: 50_000, status: expect.objectContaining({ confirmed: true }) }),
+    ]);
   });
 });

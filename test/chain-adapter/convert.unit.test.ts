@@ -1,11 +1,22 @@
 import { Transaction, networks } from 'bitcoinjs-lib';
 import { describe, expect, it } from 'vitest';
 import { parseAddress } from '../../lib/bitcoin/address.js';
-import { difficultyOf, headerInfo, medianTimes, parentTxids, toEsploraTx } from '../../services/chain-adapter/src/esplora/convert.js';
+import {
+  difficultyOf,
+  headerInfo,
+  medianTimes,
+  parentTxids,
+  toEsploraTx,
+} from '../../services/chain-adapter/src/esplora/convert.js';
 import { scriptAsm, scriptType } from '../../services/chain-adapter/src/esplora/script.js';
 
 const REGTEST_GENESIS_HEADER =
-  '01000000' + '00'.repeat(32) + '3ba3edfd7a7b12b27ac72c3e67768f617fc81bc3888a51323a9fb8aa4b1e5e4a' + 'dae5494d' + 'ffff7f20' + '02000000';
+  '01000000' +
+  '00'.repeat(32) +
+  '3ba3edfd7a7b12b27ac72c3e67768f617fc81bc3888a51323a9fb8aa4b1e5e4a' +
+  'dae5494d' +
+  'ffff7f20' +
+  '02000000';
 const P2WPKH = 'bcrt1qw508d6qejxtdg4y5r3zarvary0c5xw7kygt080';
 const P2TR = 'bcrt1p0xlxvlhemja6c4dqv22uapctqupfhlxm9h8z3k2e72q4k9hcz7vqc8gma6';
 
@@ -18,7 +29,10 @@ function coinbase(script: Uint8Array, value: bigint): Transaction {
 
 describe('Esplora conversions', () => {
   it('reads hash and time from a block header (regtest genesis)', () => {
-    expect(headerInfo(REGTEST_GENESIS_HEADER)).toEqual({ hash: '0f9188f13cb7b2c71f2a335e3a4fc328bf5beb436012afca590b1a11466e2206', time: 1296688602 });
+    expect(headerInfo(REGTEST_GENESIS_HEADER)).toEqual({
+      hash: '0f9188f13cb7b2c71f2a335e3a4fc328bf5beb436012afca590b1a11466e2206',
+      time: 1296688602,
+    });
     expect(() => headerInfo('00')).toThrow(/80 bytes/);
   });
 
@@ -36,7 +50,15 @@ describe('Esplora conversions', () => {
 
     expect(parentTxids(child)).toEqual([parent.getId()]);
     const esplora = toEsploraTx(child, new Map([[parent.getId(), parent]]), { confirmed: false }, networks.regtest);
-    expect(esplora).toMatchObject({ txid: child.getId(), version: 2, locktime: 101, fee: 20_000, size: child.byteLength(), weight: child.weight(), status: { confirmed: false } });
+    expect(esplora).toMatchObject({
+      txid: child.getId(),
+      version: 2,
+      locktime: 101,
+      fee: 20_000,
+      size: child.byteLength(),
+      weight: child.weight(),
+      status: { confirmed: false },
+    });
     expect(esplora.vin[0]).toEqual({
       txid: parent.getId(),
       vout: 0,
@@ -54,12 +76,22 @@ describe('Esplora conversions', () => {
       sequence: 0xfffffffd,
     });
     expect(esplora.vout[0]).toMatchObject({ scriptpubkey_type: 'v1_p2tr', scriptpubkey_address: P2TR, value: 30_000 });
-    expect(esplora.vout[1]).toEqual({ scriptpubkey: '6a0568656c6c6f', scriptpubkey_asm: 'OP_RETURN OP_PUSHBYTES_5 68656c6c6f', scriptpubkey_type: 'op_return', value: 0 });
+    expect(esplora.vout[1]).toEqual({
+      scriptpubkey: '6a0568656c6c6f',
+      scriptpubkey_asm: 'OP_RETURN OP_PUSHBYTES_5 68656c6c6f',
+      scriptpubkey_type: 'op_return',
+      value: 0,
+    });
   });
 
   it('gives a coinbase no prevout and no fee', () => {
     const tx = coinbase(parseAddress(P2WPKH, 'regtest').script, 5_000_000_000n);
-    const esplora = toEsploraTx(tx, new Map(), { confirmed: true, block_height: 1, block_hash: 'ab', block_time: 1 }, networks.regtest);
+    const esplora = toEsploraTx(
+      tx,
+      new Map(),
+      { confirmed: true, block_height: 1, block_hash: 'ab', block_time: 1 },
+      networks.regtest,
+    );
     expect(esplora.fee).toBe(0);
     expect(esplora.vin[0]).toMatchObject({ is_coinbase: true, prevout: null });
     expect(esplora.vout[0]!.value).toBe(5_000_000_000);

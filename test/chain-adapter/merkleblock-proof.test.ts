@@ -58,7 +58,8 @@ function extract(hex: string) {
   return { header, count, root, matches };
 }
 
-const fakeTxid = (block: number, i: number) => Buffer.from(sha256(Buffer.from(`block ${block} tx ${i}`))).toString('hex');
+const fakeTxid = (block: number, i: number) =>
+  Buffer.from(sha256(Buffer.from(`block ${block} tx ${i}`))).toString('hex');
 
 describe('BIP37 merkle block of /tx/:txid/merkleblock-proof', () => {
   it('proves every transaction of blocks of 1 to 33 transactions against the header merkle root', () => {
@@ -79,7 +80,9 @@ describe('BIP37 merkle block of /tx/:txid/merkleblock-proof', () => {
   it('is the header, the count and the txid alone for a block of one transaction (a coinbase)', () => {
     const txid = fakeTxid(0, 0);
     const header = Buffer.alloc(80, 1).toString('hex');
-    expect(merkleBlockHex(header, [txid], txid)).toBe(`${header}01000000` + `01${Buffer.from(txid, 'hex').reverse().toString('hex')}` + '0101');
+    expect(merkleBlockHex(header, [txid], txid)).toBe(
+      `${header}01000000` + `01${Buffer.from(txid, 'hex').reverse().toString('hex')}` + '0101',
+    );
   });
 
   it('refuses a transaction that is not in the block', () => {

@@ -26,7 +26,15 @@ export interface RunningAdapter {
 export async function startAdapter(regtest: Regtest): Promise<RunningAdapter> {
   const driver = createChainDriver(regtest.chainRpc);
   const dataDir = mkdtempSync(join(tmpdir(), 'reglab-adapter-index-'));
-  const electrum = await startIndexer({ host: '127.0.0.1', port: 0, dataDir, chain: regtest.chainRpc, pollMs: 100, logLevel: 'warn', banner: 'test' });
+  const electrum = await startIndexer({
+    host: '127.0.0.1',
+    port: 0,
+    dataDir,
+    chain: regtest.chainRpc,
+    pollMs: 100,
+    logLevel: 'warn',
+    banner: 'test',
+  });
   const indexerUrl = `tcp://127.0.0.1:${electrum.port}`;
   const indexer = new ElectrumIndexer(parseIndexerUrl(indexerUrl));
   const app = await buildApp({ network: 'regtest', driver, indexer });
@@ -71,16 +79,27 @@ export interface RunningEntryPoint {
 }
 
 /** Runs a service's main.ts as the lab would (from env, on PORT) and waits until `readyPath` answers 200. */
-export async function runEntryPoint(entry: string, env: Record<string, string>, readyPath: string): Promise<RunningEntryPoint> {
+export async function runEntryPoint(
+  entry: string,
+  env: Record<string, string>,
+  readyPath: string,
+): Promise<RunningEntryPoint> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', entry], { env: { ...process.env, ...env, HOST: '127.0.0.1', PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', entry], {
+    env: { ...process.env, ...env, HOST: '127.0.0.1', PORT: String(port) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   child.stdout!.on('data', (chunk) => (output += chunk));
   child.stderr!.on('data', (chunk) => (output += chunk));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const url = `http://127.0.0.1:${port}`;
   try {
-    await waitFor(async () => (await fetch(`${url}${readyPath}`)).status === 200, { timeoutMs: 60_000, intervalMs: 250, what: `${entry} to answer ${readyPath}` });
+    await waitFor(async () => (await fetch(`${url}${readyPath}`)).status === 200, {
+      timeoutMs: 60_000,
+      intervalMs: 250,
+      what: `${entry} to answer ${readyPath}`,
+    });
   } catch (error) {
     child.kill('SIGKILL');
     throw new Error(`${(error as Error).message}\n${output}`);

@@ -11,7 +11,12 @@ import { marked } from '../support/reaper.mjs';
 
 /** The processes of a run (marked, or recorded as it started them), by pid, with their program names. */
 function runProcesses(registry: string): Map<number, string> {
-  const recorded = existsSync(join(registry, 'pids')) ? readFileSync(join(registry, 'pids'), 'utf8').split('\n').filter(Boolean).map((line) => Number(line.split(' ')[0])) : [];
+  const recorded = existsSync(join(registry, 'pids'))
+    ? readFileSync(join(registry, 'pids'), 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => Number(line.split(' ')[0]))
+    : [];
   const found = new Map<number, string>();
   for (const pid of new Set([...marked(registry, true), ...recorded])) {
     try {
@@ -35,11 +40,19 @@ describe('an interrupted test run', () => {
   });
 
   it('leaves no btcd, lnd, postgres or redis running', async () => {
-    run = spawn(process.execPath, ['node_modules/vitest/vitest.mjs', 'run', '--config', 'test/cleanup/fixture.config.ts'], {
-      env: { ...process.env, REGLAB_FIXTURE_READY: ready },
-      stdio: 'ignore',
+    run = spawn(
+      process.execPath,
+      ['node_modules/vitest/vitest.mjs', 'run', '--config', 'test/cleanup/fixture.config.ts'],
+      {
+        env: { ...process.env, REGLAB_FIXTURE_READY: ready },
+        stdio: 'ignore',
+      },
+    );
+    await waitFor(async () => existsSync(ready), {
+      timeoutMs: 180_000,
+      intervalMs: 250,
+      what: 'the fixture run to have its lab up',
     });
-    await waitFor(async () => existsSync(ready), { timeoutMs: 180_000, intervalMs: 250, what: 'the fixture run to have its lab up' });
     const registry = readFileSync(ready, 'utf8');
     const before = runProcesses(registry);
     expect([...before.values()]).toEqual(expect.arrayContaining(['btcd', 'lnd', 'postgres', 'redis-server']));
@@ -47,10 +60,13 @@ describe('an interrupted test run', () => {
     const exited = new Promise((resolve) => run!.once('exit', resolve));
     run.kill('SIGINT');
     await exited;
-    const left = await waitFor(async () => {
-      const still = [...before].filter(([pid]) => existsSync(`/proc/${pid}`));
-      return still.length === 0 ? still : false;
-    }, { timeoutMs: 30_000, intervalMs: 250, what: 'every process of the interrupted run to end' });
+    const left = await waitFor(
+      async () => {
+        const still = [...before].filter(([pid]) => existsSync(`/proc/${pid}`));
+        return still.length === 0 ? still : false;
+      },
+      { timeoutMs: 30_000, intervalMs: 250, what: 'every process of the interrupted run to end' },
+    );
     expect(left).toEqual([]);
   }, 300_000);
 });

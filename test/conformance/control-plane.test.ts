@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bringUpLab, startTestControlPlane, type TestControlPlane } from '../support/control-plane.js';
 import { checkConformance, ensureSchemathesis } from './schemathesis.js';
 
-const YAML = 'name: conf\nindexer:\n  enabled: false\nnodes:\n  - name: alice\n  - name: bob\nchannels:\n  - from: alice\n    to: bob\n    capacity_sat: 500000\n';
+const YAML =
+  'name: conf\nindexer:\n  enabled: false\nnodes:\n  - name: alice\n  - name: bob\nchannels:\n  - from: alice\n    to: bob\n    capacity_sat: 500000\n';
 
 describe('the control plane conforms to its OpenAPI document (schemathesis)', () => {
   let st: string;
@@ -20,7 +21,10 @@ describe('the control plane conforms to its OpenAPI document (schemathesis)', ()
   });
 
   it('answers every generated request with a declared status and the error shape', async () => {
-    const result = await checkConformance(st, `${cp.plane.url}/openapi.json`, { excludePaths: ['/shutdown'], maxTimeSeconds: 60 });
+    const result = await checkConformance(st, `${cp.plane.url}/openapi.json`, {
+      excludePaths: ['/shutdown'],
+      maxTimeSeconds: 60,
+    });
     expect(result.passed, result.output).toBe(true);
     console.log(`schemathesis, control plane:\n${result.output}`);
     // the lab it ran beside is untouched

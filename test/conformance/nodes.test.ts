@@ -12,13 +12,23 @@ describe('the node APIs and the RGB proxy conform to their OpenAPI documents (sc
 
   beforeAll(async () => {
     st = await ensureSchemathesis();
-    regtest = await startRegtest({ lnd: ['alice'], ldk: ['dave'], rgb: ['erin'], indexer: true, channels: [{ from: 'alice', to: 'dave', capacity_sat: 1_000_000 }] });
+    regtest = await startRegtest({
+      lnd: ['alice'],
+      ldk: ['dave'],
+      rgb: ['erin'],
+      indexer: true,
+      channels: [{ from: 'alice', to: 'dave', capacity_sat: 1_000_000 }],
+    });
   });
   afterAll(async () => {
     await regtest?.stop();
   });
 
-  const expectConformance = async (service: string, port: string, options: { excludePaths?: string[]; excludeChecks?: string[]; requestTimeoutSeconds?: number } = {}) => {
+  const expectConformance = async (
+    service: string,
+    port: string,
+    options: { excludePaths?: string[]; excludeChecks?: string[]; requestTimeoutSeconds?: number } = {},
+  ) => {
     const result = await checkConformance(st, `http://${regtest.address(service, port)}/openapi.json`, options);
     expect(result.passed, result.output).toBe(true);
     console.log(`schemathesis, ${service}:\n${result.output}`);

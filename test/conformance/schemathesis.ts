@@ -25,10 +25,14 @@ export const EXCLUDED_CHECKS = ['positive_data_acceptance', 'use_after_free', 'i
 /** The `st` executable, installed by scripts/install-schemathesis.sh on first use. */
 export async function ensureSchemathesis(): Promise<string> {
   try {
-    const { stdout } = await run('bash', [join(projectRoot(), 'scripts', 'install-schemathesis.sh')], { timeout: 300_000 });
+    const { stdout } = await run('bash', [join(projectRoot(), 'scripts', 'install-schemathesis.sh')], {
+      timeout: 300_000,
+    });
     return stdout.trim().split('\n').at(-1)!;
   } catch (error) {
-    throw new Error(`this test needs schemathesis from PyPI: bash scripts/install-schemathesis.sh (${(error as Error).message})`);
+    throw new Error(
+      `this test needs schemathesis from PyPI: bash scripts/install-schemathesis.sh (${(error as Error).message})`,
+    );
   }
 }
 
@@ -55,25 +59,42 @@ export interface ConformanceResult {
 }
 
 /** Runs schemathesis's conformance checks against the OpenAPI document at `openapiUrl` (the API is its origin). */
-export async function checkConformance(st: string, openapiUrl: string, options: ConformanceRun = {}): Promise<ConformanceResult> {
+export async function checkConformance(
+  st: string,
+  openapiUrl: string,
+  options: ConformanceRun = {},
+): Promise<ConformanceResult> {
   const args = [
-    'run', openapiUrl,
-    '--checks', 'all',
-    '--exclude-checks', [...EXCLUDED_CHECKS, ...(options.excludeChecks ?? [])].join(','),
-    '--max-examples', String(options.maxExamples ?? 10),
-    '--max-time', String(options.maxTimeSeconds ?? 25),
-    '--seed', String(options.seed ?? 12),
-    '--request-timeout', String(options.requestTimeoutSeconds ?? 15),
+    'run',
+    openapiUrl,
+    '--checks',
+    'all',
+    '--exclude-checks',
+    [...EXCLUDED_CHECKS, ...(options.excludeChecks ?? [])].join(','),
+    '--max-examples',
+    String(options.maxExamples ?? 10),
+    '--max-time',
+    String(options.maxTimeSeconds ?? 25),
+    '--seed',
+    String(options.seed ?? 12),
+    '--request-timeout',
+    String(options.requestTimeoutSeconds ?? 15),
     ...(options.requestTimeoutSeconds ? ['--max-response-time', String(options.requestTimeoutSeconds)] : []),
     // one worker: on Python 3.11 parallel workers can trip over each other inside schemathesis
-    '--workers', '1',
+    '--workers',
+    '1',
     '--no-shrink',
-    '--output-truncate', 'false',
+    '--output-truncate',
+    'false',
     ...Object.entries(options.headers ?? {}).flatMap(([name, value]) => ['--header', `${name}: ${value}`]),
     ...(options.excludePaths ?? []).flatMap((path) => ['--exclude-path', path]),
   ];
   try {
-    const { stdout } = await run(st, args, { timeout: ((options.maxTimeSeconds ?? 25) + 60 + (options.requestTimeoutSeconds ?? 15)) * 1000, maxBuffer: 32 * 1024 * 1024, env: { ...process.env, NO_COLOR: '1', SCHEMATHESIS_TELEMETRY: 'false' } });
+    const { stdout } = await run(st, args, {
+      timeout: ((options.maxTimeSeconds ?? 25) + 60 + (options.requestTimeoutSeconds ?? 15)) * 1000,
+      maxBuffer: 32 * 1024 * 1024,
+      env: { ...process.env, NO_COLOR: '1', SCHEMATHESIS_TELEMETRY: 'false' },
+    });
     return { passed: true, output: summaryOf(stdout) };
   } catch (error) {
     const failed = error as { stdout?: string; stderr?: string; message: string };
@@ -83,7 +104,11 @@ export async function checkConformance(st: string, openapiUrl: string, options: 
 
 /** The errors and failures sections of schemathesis's report (each with its reproducing request), bounded. */
 function failuresOf(report: string): string {
-  const start = ['ERRORS', 'FAILURES'].map((section) => report.indexOf(`= ${section} =`)).filter((at) => at >= 0).sort((a, b) => a - b)[0] ?? -1;
+  const start =
+    ['ERRORS', 'FAILURES']
+      .map((section) => report.indexOf(`= ${section} =`))
+      .filter((at) => at >= 0)
+      .sort((a, b) => a - b)[0] ?? -1;
   const failures = start >= 0 ? report.slice(report.lastIndexOf('\n', start) + 1) : report;
   return failures.length > 20_000 ? `${failures.slice(0, 20_000)}\n…` : failures;
 }
@@ -95,7 +120,8 @@ function failuresOf(report: string): string {
  */
 export function summaryOf(report: string): string {
   const start = report.lastIndexOf('SUMMARY');
-  const summary = start >= 0 ? report.slice(report.lastIndexOf('\n', start) + 1) : report.trim().split('\n').slice(-15).join('\n');
+  const summary =
+    start >= 0 ? report.slice(report.lastIndexOf('\n', start) + 1) : report.trim().split('\n').slice(-15).join('\n');
   return summary
     .split('\n')
     .filter((line) => !/^=+( .* =+)?$/.test(line.trim()))

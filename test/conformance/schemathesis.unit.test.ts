@@ -36,6 +36,10 @@ describe('the schemathesis summary a passing conformance test prints', () => {
   it('has no line in the closing-line format of pytest, which CI would read as a run of no test', () => {
     const pytestClosingLine = /^=+ .* in [\d.]+s =+$/;
     expect(REPORT.split('\n').some((line) => pytestClosingLine.test(line))).toBe(true);
-    expect(summaryOf(REPORT).split('\n').filter((line) => pytestClosingLine.test(line) || /^=+/.test(line))).toEqual([]);
+    expect(
+      summaryOf(REPORT)
+        .split('\n')
+        .filter((line) => pytestClosingLine.test(line) || /^=+/.test(line)),
+    ).toEqual([]);
   });
 });

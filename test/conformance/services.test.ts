@@ -17,7 +17,11 @@ describe('the lab services conform to their OpenAPI documents (schemathesis)', (
     regtest = await startRegtest({
       lnd: ['alice'],
       indexer: true,
-      services: { 'wallet-server': { node: 'alice', admin_pubkeys: [admin.pubkey] }, faucet: { node: 'alice' }, 'chain-adapter': {} },
+      services: {
+        'wallet-server': { node: 'alice', admin_pubkeys: [admin.pubkey] },
+        faucet: { node: 'alice' },
+        'chain-adapter': {},
+      },
     });
   });
   afterAll(async () => {
@@ -51,7 +55,11 @@ describe('the lab services conform to their OpenAPI documents (schemathesis)', (
     };
     await post('/auth/enroll', { pubkey: admin.pubkey, bitcoin_address: REGTEST_ADDRESS });
     const { nonce } = await (await fetch(`${base}/auth/challenge?pubkey=${admin.pubkey}`)).json();
-    const { access_token: token } = await post('/auth/verify', { pubkey: admin.pubkey, nonce, signature: await signNonce(admin.secretKey, nonce) });
+    const { access_token: token } = await post('/auth/verify', {
+      pubkey: admin.pubkey,
+      nonce,
+      signature: await signNonce(admin.secretKey, nonce),
+    });
     const { id: wallet } = await post('/wallets', { name: 'conformance' }, token);
     await expectConformance('wallet-server', { authorization: `Bearer ${token}`, 'x-service-wallet-key': wallet });
   });

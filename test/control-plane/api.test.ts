@@ -15,7 +15,11 @@ describe('control plane API on the default lab', () => {
   let home: string;
   let plane: RunningControlPlane;
   const call = async (method: string, path: string, body?: unknown) => {
-    const response = await fetch(`${plane.url}${path}`, { method, headers: body ? { 'content-type': 'application/json' } : {}, body: body ? JSON.stringify(body) : undefined });
+    const response = await fetch(`${plane.url}${path}`, {
+      method,
+      headers: body ? { 'content-type': 'application/json' } : {},
+      body: body ? JSON.stringify(body) : undefined,
+    });
     return { status: response.status, body: await response.json() };
   };
   const height = async () => (await call('GET', '/labs/api')).body.chain.height as number;
@@ -26,11 +30,14 @@ describe('control plane API on the default lab', () => {
     plane = await startControlPlane({ home });
     const created = await call('POST', '/labs', { yaml: LAB });
     expect(created.status).toBe(202);
-    await waitFor(async () => {
-      const { body } = await call('GET', '/labs/api');
-      if (body.status === 'failed') throw new Error(body.error);
-      return body.status === 'ready';
-    }, { timeoutMs: 120_000, what: 'lab api to be ready', stopOn: () => false });
+    await waitFor(
+      async () => {
+        const { body } = await call('GET', '/labs/api');
+        if (body.status === 'failed') throw new Error(body.error);
+        return body.status === 'ready';
+      },
+      { timeoutMs: 120_000, what: 'lab api to be ready', stopOn: () => false },
+    );
   });
 
   afterAll(async () => {
@@ -43,7 +50,18 @@ describe('control plane API on the default lab', () => {
 
   it('inspects services, ports, pubkeys, balances, channels and height', async () => {
     const { body } = await call('GET', '/labs/api');
-    expect(body.services.map((s: { name: string }) => s.name).sort()).toEqual(['alice', 'bob', 'carol', 'chain', 'chain-adapter', 'faucet', 'indexer', 'postgres', 'redis', 'wallet-server']);
+    expect(body.services.map((s: { name: string }) => s.name).sort()).toEqual([
+      'alice',
+      'bob',
+      'carol',
+      'chain',
+      'chain-adapter',
+      'faucet',
+      'indexer',
+      'postgres',
+      'redis',
+      'wallet-server',
+    ]);
     expect(body.services.every((s: { status: string }) => s.status === 'ready')).toBe(true);
     const alice = body.nodes.find((n: { name: string }) => n.name === 'alice');
     expect(alice.pubkey).toMatch(/^0[23][0-9a-f]{64}$/);
@@ -58,7 +76,10 @@ describe('control plane API on the default lab', () => {
   });
 
   it('rejects a broken lab.yaml with the line of the problem', async () => {
-    const { status, body } = await call('POST', '/labs', { yaml: 'name: other\nnodes:\n  - name: a\nchannels:\n  - from: a\n    to: b\n    capacity_sat: 100000\n', file: 'other.yaml' });
+    const { status, body } = await call('POST', '/labs', {
+      yaml: 'name: other\nnodes:\n  - name: a\nchannels:\n  - from: a\n    to: b\n    capacity_sat: 100000\n',
+      file: 'other.yaml',
+    });
     expect(status).toBe(400);
     expect(body.error.problems[0]).toMatchObject({ file: 'other.yaml', line: 6, path: 'channels[0].to' });
   });
@@ -68,7 +89,10 @@ describe('control plane API on the default lab', () => {
     const jobs = await Promise.all(Array.from({ length: 10 }, () => call('POST', '/labs/api/mine', { blocks: 1 })));
     expect(jobs.every((job) => job.status === 202)).toBe(true);
     for (const job of jobs) {
-      await waitFor(async () => (await call('GET', `/jobs/${job.body.job}`)).body.state === 'completed', { timeoutMs: 30_000, what: 'mining job' });
+      await waitFor(async () => (await call('GET', `/jobs/${job.body.job}`)).body.state === 'completed', {
+        timeoutMs: 30_000,
+        what: 'mining job',
+      });
     }
     expect(await height()).toBe(before + 10);
   });
@@ -80,7 +104,11 @@ describe('control plane API on the default lab', () => {
   });
 
   it('pays alice -> carol over bob through the payments queue', async () => {
-    const { body } = await call('POST', '/labs/api/payments?wait=true', { from: 'alice', to: 'carol', amount_sat: 2_000 });
+    const { body } = await call('POST', '/labs/api/payments?wait=true', {
+      from: 'alice',
+      to: 'carol',
+      amount_sat: 2_000,
+    });
     expect(body.state).toBe('completed');
     expect(body.result).toMatchObject({ amountSat: 2_000, hops: 2 });
   });
@@ -92,38 +120,72 @@ describe('control plane API on the default lab', () => {
     expect(health.status).toBe(200);
     const address = 'bcrt1qw508d6qejxtdg4y5r3zarvary0c5xw7kygt080';
     const before = await height();
-    const claim = await fetch(`${url('faucet')}api/claim`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ address }) });
+    const claim = await fetch(`${url('faucet')}api/claim`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ address }),
+    });
     const claimed = await claim.json();
     expect(claim.status, JSON.stringify(claimed)).toBe(200);
     expect(claimed.block_height).toBe(before + 1);
-    const utxos = await waitFor(async () => {
-      const found = await (await fetch(`${url('chain-adapter')}/address/${address}/utxo`)).json();
-      // the indexer follows the chain by polling: the block reaches it a moment after the claim's answer
-      return found.length > 0 && found[0].status.confirmed ? found : undefined;
-    }, { timeoutMs: 10_000, what: 'the claim confirmed in the adapter' });
-    expect(utxos).toEqual([expect.objectContaining({ txid: claimed.txid, value: 100_000, status: expect.objectContaining({ confirmed: true, block_height: before + 1 }) })]);
+    const utxos = await waitFor(
+      async () => {
+        const found = await (await fetch(`${url('chain-adapter')}/address/${address}/utxo`)).json();
+        // the indexer follows the chain by polling: the block reaches it a moment after the claim's answer
+        return found.length > 0 && found[0].status.confirmed ? found : undefined;
+      },
+      { timeoutMs: 10_000, what: 'the claim confirmed in the adapter' },
+    );
+    expect(utxos).toEqual([
+      expect.objectContaining({
+        txid: claimed.txid,
+        value: 100_000,
+        status: expect.objectContaining({ confirmed: true, block_height: before + 1 }),
+      }),
+    ]);
   });
 
   it("lets a user sign in to the lab's wallet server with a real key and receive a payment from bob", async () => {
     const { body: lab } = await call('GET', '/labs/api');
     const base = lab.services.find((s: { name: string }) => s.name === 'wallet-server').info.url as string;
     const send = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
-      const response = await fetch(`${base}${path}`, { method, headers: { ...(body ? { 'content-type': 'application/json' } : {}), ...headers }, body: body ? JSON.stringify(body) : undefined });
+      const response = await fetch(`${base}${path}`, {
+        method,
+        headers: { ...(body ? { 'content-type': 'application/json' } : {}), ...headers },
+        body: body ? JSON.stringify(body) : undefined,
+      });
       return { status: response.status, body: await response.json() };
     };
     // bob pays from a channel of his own to alice, the wallet server's node
-    expect((await call('POST', '/labs/api/channels?wait=true', { from: 'bob', to: 'alice', capacity_sat: 500_000 })).body.state).toBe('completed');
+    expect(
+      (await call('POST', '/labs/api/channels?wait=true', { from: 'bob', to: 'alice', capacity_sat: 500_000 })).body
+        .state,
+    ).toBe('completed');
     const key = newKey();
-    expect((await send('POST', '/auth/enroll', { pubkey: key.pubkey, bitcoin_address: REGTEST_ADDRESS })).status).toBe(200);
+    expect((await send('POST', '/auth/enroll', { pubkey: key.pubkey, bitcoin_address: REGTEST_ADDRESS })).status).toBe(
+      200,
+    );
     const { body: challenge } = await send('GET', `/auth/challenge?pubkey=${key.pubkey}`);
-    const verified = await send('POST', '/auth/verify', { pubkey: key.pubkey, nonce: challenge.nonce, signature: await signNonce(key.secretKey, challenge.nonce) });
+    const verified = await send('POST', '/auth/verify', {
+      pubkey: key.pubkey,
+      nonce: challenge.nonce,
+      signature: await signNonce(key.secretKey, challenge.nonce),
+    });
     expect(verified.status).toBe(200);
     const auth = { authorization: `Bearer ${verified.body.access_token}` };
     const wallet = (await send('POST', '/wallets', { name: 'workshop' }, auth)).body;
-    const invoice = await send('POST', '/payments/invoices', { amount_msat: 21_000_000 }, { ...auth, 'x-service-wallet-key': wallet.id });
+    const invoice = await send(
+      'POST',
+      '/payments/invoices',
+      { amount_msat: 21_000_000 },
+      { ...auth, 'x-service-wallet-key': wallet.id },
+    );
     expect(invoice.status).toBe(200);
     await plane.manager.session('api').lightning('bob').pay(invoice.body.payment_request);
-    await waitFor(async () => (await send('GET', `/wallets/${wallet.id}`, undefined, auth)).body.balance_msat === '21000000', { timeoutMs: 20_000, what: 'the wallet to be credited' });
+    await waitFor(
+      async () => (await send('GET', `/wallets/${wallet.id}`, undefined, auth)).body.balance_msat === '21000000',
+      { timeoutMs: 20_000, what: 'the wallet to be credited' },
+    );
   });
 
   it('auto-mines a block every N seconds until told to stop', async () => {
@@ -133,7 +195,10 @@ describe('control plane API on the default lab', () => {
     expect((await call('PUT', '/labs/api/auto-mining', { seconds: 1 })).status).toBe(200);
     expect(await schedule()).toEqual({ lab: 'api', autoMineSeconds: 1 });
     await waitFor(async () => (await height()) >= before + 2, { timeoutMs: 15_000, what: 'two auto-mined blocks' });
-    expect((await call('PUT', '/labs/api/auto-mining', { seconds: 0 })).body).toEqual({ lab: 'api', autoMineSeconds: 0 });
+    expect((await call('PUT', '/labs/api/auto-mining', { seconds: 0 })).body).toEqual({
+      lab: 'api',
+      autoMineSeconds: 0,
+    });
     expect(await schedule()).toEqual({ lab: 'api', autoMineSeconds: 0 });
     // the mining queue runs one job at a time in order: once this one is done, no auto-mined block is left to come
     const last = await call('POST', '/labs/api/mine?wait=true', { blocks: 1 });
@@ -185,22 +250,36 @@ describe('control plane API on the default lab', () => {
     plane = await startControlPlane({ home });
     const { body } = await call('GET', '/labs/api');
     expect(body.status).toBe('degraded');
-    expect(body.services.find((s: { name: string }) => s.name === 'carol')).toMatchObject({ status: expect.stringMatching(/^(failed|restarting)$/), error: expect.stringContaining('no longer running') });
-    const paid = await waitFor(async () => {
-      const lab = (await call('GET', '/labs/api')).body;
-      if (lab.status !== 'ready') return false;
-      const payment = await call('POST', '/labs/api/payments?wait=true', { from: 'alice', to: 'carol', amount_sat: 1_000 });
-      return payment.body.state === 'completed' && payment.body;
-    }, { timeoutMs: 60_000, intervalMs: 500, what: 'carol back with its channel' });
+    expect(body.services.find((s: { name: string }) => s.name === 'carol')).toMatchObject({
+      status: expect.stringMatching(/^(failed|restarting)$/),
+      error: expect.stringContaining('no longer running'),
+    });
+    const paid = await waitFor(
+      async () => {
+        const lab = (await call('GET', '/labs/api')).body;
+        if (lab.status !== 'ready') return false;
+        const payment = await call('POST', '/labs/api/payments?wait=true', {
+          from: 'alice',
+          to: 'carol',
+          amount_sat: 1_000,
+        });
+        return payment.body.state === 'completed' && payment.body;
+      },
+      { timeoutMs: 60_000, intervalMs: 500, what: 'carol back with its channel' },
+    );
     expect(paid.result.hops).toBe(2);
-    expect((await call('GET', '/labs/api')).body.services.find((s: { name: string }) => s.name === 'carol').restarts).toBe(1);
+    expect(
+      (await call('GET', '/labs/api')).body.services.find((s: { name: string }) => s.name === 'carol').restarts,
+    ).toBe(1);
   });
 
   it('deletes the lab leaving no process and no port', async () => {
     const { body } = await call('GET', '/labs/api');
     const ports = body.services.flatMap((s: { ports: Record<string, number> }) => Object.values(s.ports));
     const { manager } = plane;
-    const pids = Object.values(manager.get('api').services).map((s) => (s.handle?.runtime === 'process' ? s.handle.pid : 0));
+    const pids = Object.values(manager.get('api').services).map((s) =>
+      s.handle?.runtime === 'process' ? s.handle.pid : 0,
+    );
     expect((await call('DELETE', '/labs/api')).status).toBe(200);
     for (const pid of pids) expect(isRunning(pid)).toBe(false);
     for (const port of ports) expect(await isListening(port)).toBe(false);

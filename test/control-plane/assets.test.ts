@@ -24,7 +24,12 @@ describe('RGB assets in a lab', () => {
   /** node -> ticker -> settled amount, from the lab's status. */
   const held = async () => {
     const { body } = await cp.call('GET', '/labs/assets');
-    return Object.fromEntries(body.nodes.map((node: { name: string; assets: Holding[] }) => [node.name, Object.fromEntries(node.assets.map((asset) => [asset.ticker, asset.settled]))]));
+    return Object.fromEntries(
+      body.nodes.map((node: { name: string; assets: Holding[] }) => [
+        node.name,
+        Object.fromEntries(node.assets.map((asset) => [asset.ticker, asset.settled])),
+      ]),
+    );
   };
   const send = (body: object) => cp.call('POST', '/labs/assets/assets/send?wait=true', body);
 
@@ -45,25 +50,51 @@ describe('RGB assets in a lab', () => {
     const { body } = await cp.call('GET', '/labs/assets');
     expect(body.phases.map((phase: { name: string }) => phase.name)).toContain('assets');
     const carol = body.nodes.find((node: { name: string }) => node.name === 'carol');
-    expect(carol.assets.find((asset: Holding) => asset.ticker === 'GOLD')).toMatchObject({ schema: 'cfa', precision: 2, settled: 1000, future: 1000, spendable: 1000, assetId: expect.stringMatching(/^rgb:/) });
+    expect(carol.assets.find((asset: Holding) => asset.ticker === 'GOLD')).toMatchObject({
+      schema: 'cfa',
+      precision: 2,
+      settled: 1000,
+      future: 1000,
+      spendable: 1000,
+      assetId: expect.stringMatching(/^rgb:/),
+    });
   });
 
-  it('lists the lab\'s assets with their schema, supply and holders', async () => {
+  it("lists the lab's assets with their schema, supply and holders", async () => {
     const { status, body } = await cp.call('GET', '/labs/assets/assets');
     expect(status).toBe(200);
     const byTicker = Object.fromEntries(body.assets.map((asset: { ticker: string }) => [asset.ticker, asset]));
-    expect(byTicker.LAB).toMatchObject({ schema: 'nia', name: 'Lab coin', precision: 0, issuedSupply: 1000, holders: { issuer: 500, bob: 300, carol: 200 } });
-    expect(byTicker.GOLD).toMatchObject({ schema: 'cfa', name: 'GOLD', precision: 2, issuedSupply: 5000, holders: { bob: 4000, carol: 1000 } });
+    expect(byTicker.LAB).toMatchObject({
+      schema: 'nia',
+      name: 'Lab coin',
+      precision: 0,
+      issuedSupply: 1000,
+      holders: { issuer: 500, bob: 300, carol: 200 },
+    });
+    expect(byTicker.GOLD).toMatchObject({
+      schema: 'cfa',
+      name: 'GOLD',
+      precision: 2,
+      issuedSupply: 5000,
+      holders: { bob: 4000, carol: 1000 },
+    });
     expect(byTicker.ART).toMatchObject({ schema: 'uda', issuedSupply: 1, holders: { issuer: 0, carol: 1 } });
   });
 
   it('sends exact amounts to a blinded invoice and to a witness invoice', async () => {
     const blinded = await send({ from: 'bob', to: 'carol', asset: 'LAB', amount: 120 });
     expect(blinded.status).toBe(200);
-    expect(blinded.body).toMatchObject({ queue: 'assets', state: 'completed', result: { asset: 'LAB', amount: 120, witness: false, balances: { bob: 180, carol: 320 } } });
+    expect(blinded.body).toMatchObject({
+      queue: 'assets',
+      state: 'completed',
+      result: { asset: 'LAB', amount: 120, witness: false, balances: { bob: 180, carol: 320 } },
+    });
     expect(blinded.body.result.txid).toMatch(/^[0-9a-f]{64}$/);
     const witness = await send({ from: 'carol', to: 'issuer', asset: 'GOLD', amount: 250, witness: true });
-    expect(witness.body).toMatchObject({ state: 'completed', result: { asset: 'GOLD', amount: 250, witness: true, balances: { carol: 750, issuer: 250 } } });
+    expect(witness.body).toMatchObject({
+      state: 'completed',
+      result: { asset: 'GOLD', amount: 250, witness: true, balances: { carol: 750, issuer: 250 } },
+    });
     const art = await send({ from: 'carol', to: 'bob', asset: 'ART', amount: 1 });
     expect(art.body).toMatchObject({ state: 'completed', result: { balances: { carol: 0, bob: 1 } } });
     expect(await held()).toEqual({
@@ -74,9 +105,25 @@ describe('RGB assets in a lab', () => {
   });
 
   it('issues a new asset on a node, named by its ticker from then on; a taken ticker is 409', async () => {
-    const issued = await cp.call('POST', '/labs/assets/assets', { node: 'carol', ticker: 'NEW', amount: 42, name: 'New coin', precision: 3 });
+    const issued = await cp.call('POST', '/labs/assets/assets', {
+      node: 'carol',
+      ticker: 'NEW',
+      amount: 42,
+      name: 'New coin',
+      precision: 3,
+    });
     expect(issued.status).toBe(201);
-    expect(issued.body).toMatchObject({ node: 'carol', asset: { ticker: 'NEW', schema: 'nia', name: 'New coin', precision: 3, issuedSupply: 42, balance: { settled: 42 } } });
+    expect(issued.body).toMatchObject({
+      node: 'carol',
+      asset: {
+        ticker: 'NEW',
+        schema: 'nia',
+        name: 'New coin',
+        precision: 3,
+        issuedSupply: 42,
+        balance: { settled: 42 },
+      },
+    });
     expect((await held()).carol.NEW).toBe(42);
     const again = await cp.call('POST', '/labs/assets/assets', { node: 'bob', ticker: 'NEW', amount: 1 });
     expect(again).toMatchObject({ status: 409, body: { error: { code: 'ASSET_EXISTS' } } });
@@ -98,8 +145,16 @@ describe('RGB assets in a lab', () => {
   it('refuses bad asset input with 400 and a message saying what was wrong, moving nothing', async () => {
     const before = await held();
     const refusals: [object, string, RegExp][] = [
-      [{ from: 'bob', to: 'carol', asset: 'NOPE', amount: 1 }, 'NO_SUCH_ASSET', /no asset "NOPE" \(its assets: LAB, GOLD, ART, NEW, T1, /],
-      [{ from: 'bob', to: 'carol', asset: 'LAB', amount: 181 }, 'INSUFFICIENT_ASSETS', /bob can spend 180 of LAB, not 181/],
+      [
+        { from: 'bob', to: 'carol', asset: 'NOPE', amount: 1 },
+        'NO_SUCH_ASSET',
+        /no asset "NOPE" \(its assets: LAB, GOLD, ART, NEW, T1, /,
+      ],
+      [
+        { from: 'bob', to: 'carol', asset: 'LAB', amount: 181 },
+        'INSUFFICIENT_ASSETS',
+        /bob can spend 180 of LAB, not 181/,
+      ],
       [{ from: 'bob', to: 'bob', asset: 'LAB', amount: 1 }, 'SAME_NODE', /two different nodes/],
       [{ from: 'bob', to: 'carol', asset: 'ART', amount: 2 }, 'INVALID_AMOUNT', /ART is a uda asset, one unique token/],
       [{ from: 'bob', to: 'carol', asset: 'LAB', amount: '5' }, 'BAD_REQUEST', /amount/],
@@ -123,22 +178,36 @@ describe('RGB assets in a lab', () => {
       expect(answer.body.error).toMatchObject({ code, message: expect.stringMatching(message) });
     }
     expect(await held()).toEqual(before);
-    expect((await cp.call('GET', '/labs/assets/assets')).body.assets.map((asset: { ticker: string }) => asset.ticker)).not.toContain('TOK');
+    expect(
+      (await cp.call('GET', '/labs/assets/assets')).body.assets.map((asset: { ticker: string }) => asset.ticker),
+    ).not.toContain('TOK');
   });
 
   it('refuses a lab.yaml with broken assets with the line of each problem', async () => {
-    const broken = 'name: broken\nnodes:\n  - { name: a, kind: rgb }\nassets:\n  - ticker: LAB\n    supply: 10\n    issuer: a\n    distribute: { a: 5 }\n';
+    const broken =
+      'name: broken\nnodes:\n  - { name: a, kind: rgb }\nassets:\n  - ticker: LAB\n    supply: 10\n    issuer: a\n    distribute: { a: 5 }\n';
     const { status, body } = await cp.call('POST', '/labs', { yaml: broken, file: 'broken.yaml' });
     expect(status).toBe(400);
     expect(body.error.code).toBe('INVALID_LAB_SPEC');
-    expect(body.error.problems).toEqual([expect.objectContaining({ file: 'broken.yaml', line: 8, path: 'assets[0].distribute.a' })]);
+    expect(body.error.problems).toEqual([
+      expect.objectContaining({ file: 'broken.yaml', line: 8, path: 'assets[0].distribute.a' }),
+    ]);
   });
 
-  it('shows each node\'s assets in `reglab status` and `reglab asset balance`', async () => {
-    const reglab = async (...args: string[]) => (await promisify(execFile)(process.execPath, ['--import', 'tsx', 'control-plane/src/cli/main.ts', '--lab', 'assets', ...args], { env: { ...process.env, REGLAB_HOME: cp.home }, timeout: 60_000 })).stdout;
+  it("shows each node's assets in `reglab status` and `reglab asset balance`", async () => {
+    const reglab = async (...args: string[]) =>
+      (
+        await promisify(execFile)(
+          process.execPath,
+          ['--import', 'tsx', 'control-plane/src/cli/main.ts', '--lab', 'assets', ...args],
+          { env: { ...process.env, REGLAB_HOME: cp.home }, timeout: 60_000 },
+        )
+      ).stdout;
     const status = await reglab('status');
     expect(status).toMatch(/carol\s+on-chain \d+ sat\n(\s+◆ .*\n)*\s+◆ LAB 320 \(nia rgb:/);
     expect(status).toMatch(/◆ GOLD 4000 \(cfa rgb:/);
-    expect(await reglab('asset', 'balance', 'issuer')).toMatch(/^issuer:\n {2}LAB 500 \(nia rgb:\S+\)\n {2}GOLD 250 \(cfa rgb:\S+\)\n {2}ART 0 \(uda rgb:\S+\)\n$/);
+    expect(await reglab('asset', 'balance', 'issuer')).toMatch(
+      /^issuer:\n {2}LAB 500 \(nia rgb:\S+\)\n {2}GOLD 250 \(cfa rgb:\S+\)\n {2}ART 0 \(uda rgb:\S+\)\n$/,
+    );
   });
 });

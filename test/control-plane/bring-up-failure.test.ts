@@ -38,16 +38,21 @@ describe('a lab service that cannot start during the bring-up', () => {
 
   it('fails the lab with the service named and its reason, and the control plane carries on', async () => {
     expect((await cp.call('POST', '/labs', { yaml: YAML })).status).toBe(202);
-    const lab = await waitFor(async () => {
-      const { body } = await cp.call('GET', `/labs/${LAB}`);
-      return body.status !== 'starting' && body;
-    }, { timeoutMs: 180_000, what: 'the bring-up to end' });
+    const lab = await waitFor(
+      async () => {
+        const { body } = await cp.call('GET', `/labs/${LAB}`);
+        return body.status !== 'starting' && body;
+      },
+      { timeoutMs: 180_000, what: 'the bring-up to end' },
+    );
     expect(lab.status).toBe('failed');
     expect(lab.error).toContain('wallet-server did not start');
     const walletServer = lab.services.find((service: { name: string }) => service.name === 'wallet-server');
     expect(walletServer.status).toBe('failed');
     // the nodes were funded and the channel opened meanwhile: the failure waited for them
-    expect(lab.phases.map((phase: { name: string }) => phase.name)).toEqual(expect.arrayContaining(['nodes', 'funding', 'channels']));
+    expect(lab.phases.map((phase: { name: string }) => phase.name)).toEqual(
+      expect.arrayContaining(['nodes', 'funding', 'channels']),
+    );
     expect((await cp.call('GET', '/labs')).status).toBe(200);
   });
 });

@@ -21,32 +21,43 @@ const RARE_PROBES = 'supervision:\n  probe_interval_seconds: 300\n';
 
 type Service = { name: string; status: string; restarts: number; ports: Record<string, number> };
 
-describe('a restarted chain node comes back with the lab\'s chain', () => {
+describe("a restarted chain node comes back with the lab's chain", () => {
   let cp: TestControlPlane;
   /** The chain node over the credentials the lab hands out, as a user's own tool reaches it. */
   let chain: BtcdDriver;
   /** An Electrum wallet following the indexer's tip. */
   let electrum: LineClient;
 
-  const service = async (name: string): Promise<Service> => (await cp.call('GET', `/labs/${LAB}`)).body.services.find((found: Service) => found.name === name);
+  const service = async (name: string): Promise<Service> =>
+    (await cp.call('GET', `/labs/${LAB}`)).body.services.find((found: Service) => found.name === name);
   const tip = async () => ({ height: await chain.getBlockCount(), hash: await chain.getBestBlockHash() });
-  const headerHeights = () => electrum.notifications.filter((note) => note.method === 'blockchain.headers.subscribe').map((note) => (note.params[0] as { height: number }).height);
+  const headerHeights = () =>
+    electrum.notifications
+      .filter((note) => note.method === 'blockchain.headers.subscribe')
+      .map((note) => (note.params[0] as { height: number }).height);
 
   /** The chain service ready again after `restarts` restarts by the supervisor. */
-  const chainReady = (restarts: number) => waitFor(async () => {
-    const chainService = await service('chain');
-    return chainService.status === 'ready' && chainService.restarts === restarts && chainService;
-  }, { timeoutMs: 60_000, what: 'the chain node ready again' });
+  const chainReady = (restarts: number) =>
+    waitFor(
+      async () => {
+        const chainService = await service('chain');
+        return chainService.status === 'ready' && chainService.restarts === restarts && chainService;
+      },
+      { timeoutMs: 60_000, what: 'the chain node ready again' },
+    );
 
   /** The lab ready again; when it is not within the wait, the error names the services that are not. */
   const labReady = async () => {
     let notReady: Service[] = [];
     try {
-      await waitFor(async () => {
-        const lab = (await cp.call('GET', `/labs/${LAB}`)).body;
-        notReady = lab.services.filter((found: Service) => found.status !== 'ready');
-        return lab.status === 'ready';
-      }, { timeoutMs: 60_000, what: 'the lab ready again' });
+      await waitFor(
+        async () => {
+          const lab = (await cp.call('GET', `/labs/${LAB}`)).body;
+          notReady = lab.services.filter((found: Service) => found.status !== 'ready');
+          return lab.status === 'ready';
+        },
+        { timeoutMs: 60_000, what: 'the lab ready again' },
+      );
     } catch (error) {
       throw new Error(`${(error as Error).message}; not ready: ${JSON.stringify(notReady)}`);
     }
@@ -54,7 +65,11 @@ describe('a restarted chain node comes back with the lab\'s chain', () => {
 
   /** What a user does next: pay alice -> carol, mine a block; every lnd node and the indexer follow it. */
   const payAndMine = async (height: number) => {
-    const paid = await cp.call('POST', `/labs/${LAB}/payments?wait=true`, { from: 'alice', to: 'carol', amount_sat: 1_000 });
+    const paid = await cp.call('POST', `/labs/${LAB}/payments?wait=true`, {
+      from: 'alice',
+      to: 'carol',
+      amount_sat: 1_000,
+    });
     expect(paid.body.state, JSON.stringify(paid.body)).toBe('completed');
     expect(paid.body.result.hops).toBe(2);
     const mined = await cp.call('POST', `/labs/${LAB}/mine?wait=true`, { blocks: 1 });
@@ -62,7 +77,11 @@ describe('a restarted chain node comes back with the lab\'s chain', () => {
     expect(mined.body.result.height).toBe(height + 1);
     const session = cp.plane.manager.session(LAB);
     await Promise.all(LND_NODES.map((node) => session.node(node).waitSynced(height + 1)));
-    await waitFor(async () => ((await electrum.request('blockchain.headers.subscribe')) as { height: number }).height === height + 1, { timeoutMs: 30_000, what: 'the indexer to serve the new block' });
+    await waitFor(
+      async () =>
+        ((await electrum.request('blockchain.headers.subscribe')) as { height: number }).height === height + 1,
+      { timeoutMs: 30_000, what: 'the indexer to serve the new block' },
+    );
   };
 
   beforeAll(async () => {
@@ -76,7 +95,13 @@ describe('a restarted chain node comes back with the lab\'s chain', () => {
     await bringUpLab(cp, defaultLabYaml(LAB) + RARE_PROBES, LAB);
     expect(existsSync(join(leftovers, 'services', 'alice', 'left-by-an-earlier-lab'))).toBe(false);
     const credentials = (await cp.call('GET', `/labs/${LAB}/services/chain/credentials`)).body;
-    chain = new BtcdDriver({ kind: 'btcd', url: credentials.rpcUrl, user: credentials.rpcUser, password: credentials.rpcPassword, tlsCertPem: credentials.rpcCertPem });
+    chain = new BtcdDriver({
+      kind: 'btcd',
+      url: credentials.rpcUrl,
+      user: credentials.rpcUser,
+      password: credentials.rpcPassword,
+      tlsCertPem: credentials.rpcCertPem,
+    });
     electrum = await connectLineClient((await service('indexer')).ports.electrum);
     await electrum.request('blockchain.headers.subscribe');
   });
@@ -91,7 +116,10 @@ describe('a restarted chain node comes back with the lab\'s chain', () => {
   const mineOverRpc = async () => {
     await chain.mine(1, cp.plane.manager.session(LAB).labWallet.address);
     const mined = await tip();
-    await waitFor(async () => (await cp.plane.manager.session(LAB).chainJournal.tip())?.hash === mined.hash, { timeoutMs: 20_000, what: 'the journal to hold the block mined over RPC' });
+    await waitFor(async () => (await cp.plane.manager.session(LAB).chainJournal.tip())?.hash === mined.hash, {
+      timeoutMs: 20_000,
+      what: 'the journal to hold the block mined over RPC',
+    });
     return mined;
   };
 
@@ -106,7 +134,11 @@ describe('a restarted chain node comes back with the lab\'s chain', () => {
     await chainReady(1);
 
     expect(await tip()).toEqual(before);
-    expect(headerHeights().slice(notifiedBefore).filter((height) => height < before.height)).toEqual([]);
+    expect(
+      headerHeights()
+        .slice(notifiedBefore)
+        .filter((height) => height < before.height),
+    ).toEqual([]);
     await payAndMine(before.height);
     await labReady();
     // the lab hears of a user's blocks from the restarted node too
@@ -121,10 +153,13 @@ describe('a restarted chain node comes back with the lab\'s chain', () => {
       if (found.handle?.runtime !== 'process') throw new Error(`${found.name} runs no process`);
       process.kill(found.handle.pid, 'SIGKILL');
     }
-    await waitFor(async () => {
-      const services: Service[] = (await cp.call('GET', `/labs/${LAB}`)).body.services;
-      return services.every((found) => found.status === 'ready' && found.restarts > restartsBefore[found.name]!);
-    }, { timeoutMs: 100_000, what: 'every service restarted and ready' });
+    await waitFor(
+      async () => {
+        const services: Service[] = (await cp.call('GET', `/labs/${LAB}`)).body.services;
+        return services.every((found) => found.status === 'ready' && found.restarts > restartsBefore[found.name]!);
+      },
+      { timeoutMs: 100_000, what: 'every service restarted and ready' },
+    );
     // the Electrum connection ended with the indexer's process: a wallet connects again
     electrum.close();
     electrum = await connectLineClient((await service('indexer')).ports.electrum);
@@ -138,11 +173,21 @@ describe('a restarted chain node comes back with the lab\'s chain', () => {
   it('reglab stop chain, then start: the node comes back with the same height and tip, and the lab carries on', async () => {
     const before = await tip();
     const notifiedBefore = headerHeights().length;
-    expect((await cp.call('POST', `/labs/${LAB}/services/chain/stop`)).body).toEqual({ service: 'chain', status: 'stopped' });
-    expect((await cp.call('POST', `/labs/${LAB}/services/chain/start`)).body).toEqual({ service: 'chain', status: 'ready' });
+    expect((await cp.call('POST', `/labs/${LAB}/services/chain/stop`)).body).toEqual({
+      service: 'chain',
+      status: 'stopped',
+    });
+    expect((await cp.call('POST', `/labs/${LAB}/services/chain/start`)).body).toEqual({
+      service: 'chain',
+      status: 'ready',
+    });
 
     expect(await tip()).toEqual(before);
-    expect(headerHeights().slice(notifiedBefore).filter((height) => height < before.height)).toEqual([]);
+    expect(
+      headerHeights()
+        .slice(notifiedBefore)
+        .filter((height) => height < before.height),
+    ).toEqual([]);
     await payAndMine(before.height);
     await labReady();
   });

@@ -38,7 +38,11 @@ describe('the lab keeps its chain tip young enough for lnd', () => {
   beforeAll(async () => {
     cp = await startTestControlPlane();
     await bringUpLab(cp, YAML, LAB);
-    await bringUpLab(cp, `name: ${DAY_OLD_LAB}\nruntime: process\nchain:\n  kind: btcd\nindexer:\n  enabled: false\n`, DAY_OLD_LAB);
+    await bringUpLab(
+      cp,
+      `name: ${DAY_OLD_LAB}\nruntime: process\nchain:\n  kind: btcd\nindexer:\n  enabled: false\n`,
+      DAY_OLD_LAB,
+    );
   });
 
   afterAll(async () => {
@@ -51,13 +55,22 @@ describe('the lab keeps its chain tip young enough for lnd', () => {
     try {
       // bring-up mined its blocks faster than one a second, and each must be later than the median of
       // the eleven before it: the tip starts out up to a couple of minutes ahead of the clock
-      const announced = await waitFor(async () => events.events.find((event) => event.type === 'blocks' && event.height > before.height), { timeoutMs: (-ageOf(before) + MAX_TIP_AGE_SECONDS + 30) * 1_000, intervalMs: 100, what: 'a block mined on the idle chain' });
+      const announced = await waitFor(
+        async () => events.events.find((event) => event.type === 'blocks' && event.height > before.height),
+        {
+          timeoutMs: (-ageOf(before) + MAX_TIP_AGE_SECONDS + 30) * 1_000,
+          intervalMs: 100,
+          what: 'a block mined on the idle chain',
+        },
+      );
       expect(announced).toMatchObject({ type: 'blocks', lab: LAB, mined: 1 });
       const mined = await session().chain.getBlockSummary(await session().chain.getBlockHash(before.height + 1));
       // mined because the tip it followed had grown too old, not before
       expect(mined.time - before.time).toBeGreaterThan(MAX_TIP_AGE_SECONDS);
       expect((await session().chainJournal.tip())?.height).toBeGreaterThanOrEqual(before.height + 1);
-      await session().node('alice').waitSynced(before.height + 1);
+      await session()
+        .node('alice')
+        .waitSynced(before.height + 1);
     } finally {
       events.stop();
     }
@@ -68,46 +81,83 @@ describe('the lab keeps its chain tip young enough for lnd', () => {
     const height = (await tip()).height;
     try {
       // right after the supervisor's block, the tip has a few seconds before it is too old again
-      await waitFor(async () => events.events.some((event) => event.type === 'blocks' && event.height > height), { timeoutMs: 30_000, intervalMs: 50, what: 'the next block mined on the idle chain' });
+      await waitFor(async () => events.events.some((event) => event.type === 'blocks' && event.height > height), {
+        timeoutMs: 30_000,
+        intervalMs: 50,
+        what: 'the next block mined on the idle chain',
+      });
     } finally {
       events.stop();
     }
     const before = await tip();
-    expect((await cp.call('POST', `/labs/${LAB}/services/chain/stop`)).body).toEqual({ service: 'chain', status: 'stopped' });
+    expect((await cp.call('POST', `/labs/${LAB}/services/chain/stop`)).body).toEqual({
+      service: 'chain',
+      status: 'stopped',
+    });
     expect(await session().chainJournal.tip()).toEqual({ height: before.height, hash: before.hash });
     // stopped, the chain gets no block from the supervisor: the tip it starts again on only ages
-    await waitFor(async () => ageOf(before) > MAX_TIP_AGE_SECONDS + 1, { timeoutMs: 10_000, intervalMs: 200, what: 'the stopped chain\'s tip to grow older than allowed' });
+    await waitFor(async () => ageOf(before) > MAX_TIP_AGE_SECONDS + 1, {
+      timeoutMs: 10_000,
+      intervalMs: 200,
+      what: "the stopped chain's tip to grow older than allowed",
+    });
 
-    expect((await cp.call('POST', `/labs/${LAB}/services/chain/start`)).body).toEqual({ service: 'chain', status: 'ready' });
+    expect((await cp.call('POST', `/labs/${LAB}/services/chain/start`)).body).toEqual({
+      service: 'chain',
+      status: 'ready',
+    });
     const after = await tip();
     expect(after.height).toBe(before.height + 1);
     expect(after.previousBlockHash).toBe(before.hash);
     expect(ageOf(after)).toBeLessThan(MAX_TIP_AGE_SECONDS);
     await session().node('alice').waitSynced(after.height);
-    await waitFor(async () => (await cp.call('GET', `/labs/${LAB}`)).body.status === 'ready', { timeoutMs: 30_000, what: 'the lab ready' });
+    await waitFor(async () => (await cp.call('GET', `/labs/${LAB}`)).body.status === 'ready', {
+      timeoutMs: 30_000,
+      what: 'the lab ready',
+    });
   });
 
   it('a chain node started on blocks a day old gets a new block before it is ready, after which mining to any address works', async () => {
-    expect((await cp.call('POST', `/labs/${DAY_OLD_LAB}/services/chain/stop`)).body).toEqual({ service: 'chain', status: 'stopped' });
+    expect((await cp.call('POST', `/labs/${DAY_OLD_LAB}/services/chain/stop`)).body).toEqual({
+      service: 'chain',
+      status: 'stopped',
+    });
     // the lab's chain, as a snapshot taken a day before holds it: three blocks a minute apart, 30 hours ago
     const dayAgo = Math.floor(Date.now() / 1000) - 30 * 3_600;
     const blocks: string[] = [];
     let previous = REGTEST_GENESIS;
     for (let height = 1; height <= 3; height++) {
-      const block = buildRegtestBlock({ version: 0x20000000, previousblockhash: previous, transactions: [], coinbasevalue: 50 * 100_000_000, bits: '207fffff', curtime: dayAgo + height * 60, height }, SOMEONES_ADDRESS);
+      const block = buildRegtestBlock(
+        {
+          version: 0x20000000,
+          previousblockhash: previous,
+          transactions: [],
+          coinbasevalue: 50 * 100_000_000,
+          bits: '207fffff',
+          curtime: dayAgo + height * 60,
+          height,
+        },
+        SOMEONES_ADDRESS,
+      );
       blocks.push(block.toHex());
       previous = block.getId();
     }
     const journal = cp.plane.manager.session(DAY_OLD_LAB).chainJournal;
     await journal.replace(blocks);
 
-    expect((await cp.call('POST', `/labs/${DAY_OLD_LAB}/services/chain/start`)).body).toEqual({ service: 'chain', status: 'ready' });
+    expect((await cp.call('POST', `/labs/${DAY_OLD_LAB}/services/chain/start`)).body).toEqual({
+      service: 'chain',
+      status: 'ready',
+    });
     const chain = cp.plane.manager.session(DAY_OLD_LAB).chain;
     const tip = await chain.getBlockSummary(await chain.getBestBlockHash());
     expect(tip).toMatchObject({ height: 4, previousBlockHash: previous });
     expect(ageOf(tip)).toBeLessThan(60);
     // on a tip a day old btcd refuses block templates ("Bitcoin is downloading blocks..."), which mining to an address needs
-    const mined = await cp.call('POST', `/labs/${DAY_OLD_LAB}/mine?wait=true`, { blocks: 1, address: SOMEONES_ADDRESS });
+    const mined = await cp.call('POST', `/labs/${DAY_OLD_LAB}/mine?wait=true`, {
+      blocks: 1,
+      address: SOMEONES_ADDRESS,
+    });
     expect(mined.body.state, JSON.stringify(mined.body)).toBe('completed');
     expect(mined.body.result.height).toBe(5);
   });

@@ -10,7 +10,15 @@ function labWith(tip: { height: number; tipAgeSeconds: number }, maxTipAgeSecond
   const mined: number[] = [];
   let height = tip.height;
   const access = {
-    lab: { spec: { mining: { initial_blocks: 432, auto_mine_seconds: 0, ...(maxTipAgeSeconds === undefined ? {} : { max_tip_age_seconds: maxTipAgeSeconds }) } } },
+    lab: {
+      spec: {
+        mining: {
+          initial_blocks: 432,
+          auto_mine_seconds: 0,
+          ...(maxTipAgeSeconds === undefined ? {} : { max_tip_age_seconds: maxTipAgeSeconds }),
+        },
+      },
+    },
     chain: {
       getBestBlockHash: async () => `hash-${height}`,
       getBlockSummary: async (hash: string) => ({ hash, height, time: NOW - tip.tipAgeSeconds, txids: [] }),

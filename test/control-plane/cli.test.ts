@@ -14,7 +14,10 @@ describe('reglab CLI', () => {
   beforeAll(() => {
     home = mkdtempSync(join(tmpdir(), 'reglab-cli-'));
     chmodSync(home, 0o755);
-    writeFileSync(join(home, 'lab.yaml'), 'name: cli\nindexer:\n  enabled: false\nnodes:\n  - name: alice\n  - name: bob\n  - name: carol\nchannels:\n  - from: alice\n    to: bob\n    capacity_sat: 500000\n  - from: bob\n    to: carol\n    capacity_sat: 500000\nservices:\n  faucet:\n    node: alice\n');
+    writeFileSync(
+      join(home, 'lab.yaml'),
+      'name: cli\nindexer:\n  enabled: false\nnodes:\n  - name: alice\n  - name: bob\n  - name: carol\nchannels:\n  - from: alice\n    to: bob\n    capacity_sat: 500000\n  - from: bob\n    to: carol\n    capacity_sat: 500000\nservices:\n  faucet:\n    node: alice\n',
+    );
     writeFileSync(join(home, 'broken.yaml'), 'name: cli\nnodes:\n  - name: alice\n    fundng_sat: 5\n');
   });
   afterAll(async () => {
@@ -37,7 +40,8 @@ describe('reglab CLI', () => {
   it('up prints each service as it becomes ready, then a summary', async () => {
     const result = await reglab('up');
     expect(result.code, result.stderr).toBe(0);
-    for (const service of ['chain', 'alice', 'bob', 'carol']) expect(result.stdout).toMatch(new RegExp(`✓ ${service} ready`));
+    for (const service of ['chain', 'alice', 'bob', 'carol'])
+      expect(result.stdout).toMatch(new RegExp(`✓ ${service} ready`));
     expect(result.stdout).toContain('lab cli: ready');
   });
 
@@ -59,7 +63,9 @@ describe('reglab CLI', () => {
       writeFileSync(daemonFile, JSON.stringify({ ...JSON.parse(written), built: '2026-01-01T00:00:00.000Z' }));
       const other = await reglab('status');
       expect(other.code, other.stderr).toBe(0);
-      expect(other.stderr).toMatch(/the control plane of \S+ \(pid \d+, started \S+\) runs reglab as built at 2026-01-01T00:00:00.000Z, not this build \(\S+\): `reglab down`, then `reglab up`, to run this one/);
+      expect(other.stderr).toMatch(
+        /the control plane of \S+ \(pid \d+, started \S+\) runs reglab as built at 2026-01-01T00:00:00.000Z, not this build \(\S+\): `reglab down`, then `reglab up`, to run this one/,
+      );
     } finally {
       writeFileSync(daemonFile, written, { mode: 0o600 });
     }
@@ -71,10 +77,13 @@ describe('reglab CLI', () => {
     const job = JSON.parse(result.stdout);
     expect(job.result).toMatchObject({ amountSat: 1500, hops: 2 });
     // carol's side of the channel settles a moment after alice's payment returns
-    await waitFor(async () => {
-      const status = JSON.parse((await reglab('--json', 'status')).stdout);
-      return status.nodes.find((node: { name: string }) => node.name === 'carol').channelBalanceSat === 1500;
-    }, { timeoutMs: 15_000, what: "carol's channel balance to show the 1500 sat" });
+    await waitFor(
+      async () => {
+        const status = JSON.parse((await reglab('--json', 'status')).stdout);
+        return status.nodes.find((node: { name: string }) => node.name === 'carol').channelBalanceSat === 1500;
+      },
+      { timeoutMs: 15_000, what: "carol's channel balance to show the 1500 sat" },
+    );
   });
 
   it('runs a scenario file with a pass/fail report', async () => {
@@ -86,7 +95,10 @@ describe('reglab CLI', () => {
   });
 
   it('a failing scenario stops at the failing step and exits 1', async () => {
-    writeFileSync(join(home, 'failing.yaml'), 'name: too much\nsteps:\n  - expect: { node: carol, channel_balance_sat: { at_least: 999999999 } }\n  - mine: { blocks: 1 }\n');
+    writeFileSync(
+      join(home, 'failing.yaml'),
+      'name: too much\nsteps:\n  - expect: { node: carol, channel_balance_sat: { at_least: 999999999 } }\n  - mine: { blocks: 1 }\n',
+    );
     const result = await reglab('scenario', 'run', 'failing.yaml');
     expect(result.code).toBe(1);
     expect(result.stdout).toContain('✗ 1. expect');
@@ -113,11 +125,14 @@ describe('reglab CLI', () => {
     expect(killed.code).toBe(0);
     // the kill is seen as the crash it is before the command answers (not "bob ready")
     expect(killed.stdout).toBe('bob restarting\n');
-    const back = await waitFor(async () => {
-      const status = JSON.parse((await reglab('--json', 'status')).stdout);
-      const bob = status.services.find((service: { name: string }) => service.name === 'bob');
-      return bob.status === 'ready' && bob;
-    }, { timeoutMs: 60_000, intervalMs: 500, what: 'bob restarted by the supervisor' });
+    const back = await waitFor(
+      async () => {
+        const status = JSON.parse((await reglab('--json', 'status')).stdout);
+        const bob = status.services.find((service: { name: string }) => service.name === 'bob');
+        return bob.status === 'ready' && bob;
+      },
+      { timeoutMs: 60_000, intervalMs: 500, what: 'bob restarted by the supervisor' },
+    );
     expect(back.restarts).toBe(1);
     expect((await reglab('open')).stdout).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/\n$/);
   });
@@ -134,46 +149,87 @@ describe('reglab CLI', () => {
     const after = JSON.parse(readFileSync(daemonFile, 'utf8'));
     expect(after.pid).not.toBe(before.pid);
     expect(after.url).toBe(before.url);
-    expect((await reglab('status')).stdout).toMatch(/control plane: started again by its keeper \(1 time\); the last one ended: killed by signal 9 at/);
+    expect((await reglab('status')).stdout).toMatch(
+      /control plane: started again by its keeper \(1 time\); the last one ended: killed by signal 9 at/,
+    );
 
     // its faucet asks the control plane for the block of each claim
     const faucet = lab.services.find((service: { name: string }) => service.name === 'faucet').info.url;
-    const claim = await fetch(`${faucet}api/claim`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ address: lab.labWallet.address }) });
+    const claim = await fetch(`${faucet}api/claim`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ address: lab.labWallet.address }),
+    });
     expect(claim.status).toBe(200);
     expect((await claim.json()).block_height).toBe(lab.chain.height + 1);
 
     const restartsBefore = lab.services.find((service: { name: string }) => service.name === 'bob').restarts;
     expect((await reglab('kill', 'bob')).stdout).toBe('bob restarting\n');
-    await waitFor(async () => {
-      const bob = JSON.parse((await reglab('--json', 'status')).stdout).services.find((service: { name: string }) => service.name === 'bob');
-      return bob.status === 'ready' && bob.restarts === restartsBefore + 1;
-    }, { timeoutMs: 60_000, intervalMs: 500, what: 'bob restarted by the new control plane' });
+    await waitFor(
+      async () => {
+        const bob = JSON.parse((await reglab('--json', 'status')).stdout).services.find(
+          (service: { name: string }) => service.name === 'bob',
+        );
+        return bob.status === 'ready' && bob.restarts === restartsBefore + 1;
+      },
+      { timeoutMs: 60_000, intervalMs: 500, what: 'bob restarted by the new control plane' },
+    );
   });
 
   it('payments in flight when the control plane is killed end once: the new control plane follows them, and `reglab pay` asks it for the same job', async () => {
     const { pid, url } = JSON.parse(readFileSync(join(home, '.reglab', 'daemon.json'), 'utf8'));
     const json = { 'content-type': 'application/json' };
     const holdInvoice = async (): Promise<{ payment_request: string; payment_hash: string; preimage: string }> =>
-      (await fetch(`${url}/labs/cli/nodes/carol/invoices`, { method: 'POST', headers: json, body: JSON.stringify({ amount_msat: 5_000_000, hold: true }) })).json();
-    const invoiceState = async (hash: string) => (await (await fetch(`${url}/labs/cli/nodes/carol/invoices/${hash}`)).json()).state;
+      (
+        await fetch(`${url}/labs/cli/nodes/carol/invoices`, {
+          method: 'POST',
+          headers: json,
+          body: JSON.stringify({ amount_msat: 5_000_000, hold: true }),
+        })
+      ).json();
+    const invoiceState = async (hash: string) =>
+      (await (await fetch(`${url}/labs/cli/nodes/carol/invoices/${hash}`)).json()).state;
     const [throughApi, throughCli] = [await holdInvoice(), await holdInvoice()];
     const key = `pay-${throughApi.payment_hash.slice(0, 16)}`;
-    const payThroughApi = (body: object) => fetch(`${url}/labs/cli/payments?wait=true`, { method: 'POST', headers: { ...json, 'idempotency-key': key }, body: JSON.stringify(body) });
+    const payThroughApi = (body: object) =>
+      fetch(`${url}/labs/cli/payments?wait=true`, {
+        method: 'POST',
+        headers: { ...json, 'idempotency-key': key },
+        body: JSON.stringify(body),
+      });
 
-    const lost = payThroughApi({ from: 'alice', invoice: throughApi.payment_request }).then((response) => response.status, () => 'no answer');
+    const lost = payThroughApi({ from: 'alice', invoice: throughApi.payment_request }).then(
+      (response) => response.status,
+      () => 'no answer',
+    );
     const cli = reglab('pay', 'alice', '--invoice', throughCli.payment_request);
-    await waitFor(async () => (await invoiceState(throughApi.payment_hash)) === 'accepted' && (await invoiceState(throughCli.payment_hash)) === 'accepted', { timeoutMs: 30_000, intervalMs: 100, what: 'both payments held by carol' });
+    await waitFor(
+      async () =>
+        (await invoiceState(throughApi.payment_hash)) === 'accepted' &&
+        (await invoiceState(throughCli.payment_hash)) === 'accepted',
+      { timeoutMs: 30_000, intervalMs: 100, what: 'both payments held by carol' },
+    );
     process.kill(pid, 'SIGKILL');
     expect(await lost).toBe('no answer');
 
     // the keeper's control plane takes the jobs back once their locks expire; only then does carol settle
-    const taken = await waitFor(async () => {
-      const view = await fetch(`${url}/jobs/payments-${key}`).then((response) => (response.ok ? response.json() : undefined), () => undefined);
-      return view?.takenBack === 1 && view.state === 'active' ? view : undefined;
-    }, { timeoutMs: 60_000, intervalMs: 200, what: 'the payment job taken back by the new control plane' });
+    const taken = await waitFor(
+      async () => {
+        const view = await fetch(`${url}/jobs/payments-${key}`).then(
+          (response) => (response.ok ? response.json() : undefined),
+          () => undefined,
+        );
+        return view?.takenBack === 1 && view.state === 'active' ? view : undefined;
+      },
+      { timeoutMs: 60_000, intervalMs: 200, what: 'the payment job taken back by the new control plane' },
+    );
     expect(taken.attempts).toBe(0);
     for (const held of [throughApi, throughCli]) {
-      const settled = await fetch(`${url}/labs/cli/nodes/carol/invoices/${held.payment_hash}/settle`, { method: 'POST', headers: json, body: JSON.stringify({ preimage: held.preimage }) });
+      const settled = await fetch(`${url}/labs/cli/nodes/carol/invoices/${held.payment_hash}/settle`, {
+        method: 'POST',
+        headers: json,
+        body: JSON.stringify({ preimage: held.preimage }),
+      });
       expect(settled.status).toBe(200);
     }
 
@@ -181,17 +237,33 @@ describe('reglab CLI', () => {
     const again = await payThroughApi({ from: 'alice', invoice: throughApi.payment_request });
     expect(again.status).toBe(200);
     // one attempt ended: the one that followed the payment (another would have failed on it, in flight)
-    expect(await again.json()).toMatchObject({ id: `payments-${key}`, state: 'completed', attempts: 1, takenBack: 1, result: { paymentHash: throughApi.payment_hash, preimage: throughApi.preimage, amountSat: 5000 } });
+    expect(await again.json()).toMatchObject({
+      id: `payments-${key}`,
+      state: 'completed',
+      attempts: 1,
+      takenBack: 1,
+      result: { paymentHash: throughApi.payment_hash, preimage: throughApi.preimage, amountSat: 5000 },
+    });
     const paid = await cli;
     expect(paid.code, paid.stderr).toBe(0);
-    expect(paid.stdout).toMatch(new RegExp(`^paid 5000 sat alice -> the invoice over \\d hop\\(s\\), fee \\d+ sat \\(hash ${throughCli.payment_hash}\\)\n$`));
-    expect(paid.stderr).toMatch(/ended before it answered POST \/labs\/cli\/payments \(.+\); its keeper started it again, which is asked again for the same job \(Idempotency-Key [0-9a-f-]{36}\)/);
+    expect(paid.stdout).toMatch(
+      new RegExp(
+        `^paid 5000 sat alice -> the invoice over \\d hop\\(s\\), fee \\d+ sat \\(hash ${throughCli.payment_hash}\\)\n$`,
+      ),
+    );
+    expect(paid.stderr).toMatch(
+      /ended before it answered POST \/labs\/cli\/payments \(.+\); its keeper started it again, which is asked again for the same job \(Idempotency-Key [0-9a-f-]{36}\)/,
+    );
 
     // the key given to another request is refused, and a malformed one; neither queues anything
     const reused = await payThroughApi({ from: 'alice', to: 'carol', amount_sat: 1000 });
     expect(reused.status).toBe(409);
     expect((await reused.json()).error.code).toBe('IDEMPOTENCY_KEY_REUSED');
-    const malformed = await fetch(`${url}/labs/cli/mine`, { method: 'POST', headers: { ...json, 'idempotency-key': 'not a key!' }, body: JSON.stringify({ blocks: 1 }) });
+    const malformed = await fetch(`${url}/labs/cli/mine`, {
+      method: 'POST',
+      headers: { ...json, 'idempotency-key': 'not a key!' },
+      body: JSON.stringify({ blocks: 1 }),
+    });
     expect(malformed.status).toBe(400);
     expect((await malformed.json()).error.message).toContain('idempotency-key');
   });
@@ -218,29 +290,44 @@ describe('reglab CLI', () => {
 
   it('down leaves no process and no port', async () => {
     const status = JSON.parse((await reglab('--json', 'status')).stdout);
-    const ports: number[] = status.services.flatMap((service: { ports: Record<string, number> }) => Object.values(service.ports));
+    const ports: number[] = status.services.flatMap((service: { ports: Record<string, number> }) =>
+      Object.values(service.ports),
+    );
     // a dashboard left open follows the lab's events: the control plane stops all the same
     const daemon = JSON.parse(readFileSync(join(home, '.reglab', 'daemon.json'), 'utf8'));
     const follower = await fetch(`${daemon.url}/labs/cli/events`);
-    const followed = follower.body!.pipeTo(new WritableStream()).then(() => 'ended', () => 'cut');
+    const followed = follower.body!.pipeTo(new WritableStream()).then(
+      () => 'ended',
+      () => 'cut',
+    );
     const result = await reglab('down');
     expect(result.code).toBe(0);
     expect(await followed).toBe('ended');
     for (const port of ports) expect(await isListening(port)).toBe(false);
     // the control plane's keeper and Redis with it
-    for (const left of ['keeper.pid', 'daemon.json', 'redis/server.json']) expect(existsSync(join(home, '.reglab', left)), left).toBe(false);
+    for (const left of ['keeper.pid', 'daemon.json', 'redis/server.json'])
+      expect(existsSync(join(home, '.reglab', left)), left).toBe(false);
     expect((await reglab('status')).code).toBe(3);
   });
 
   it('up whose control plane is killed during the bring-up says so and exits 1; down then removes the half-started lab', async () => {
-    const up = spawn(process.execPath, [resolve('bin/reglab.js'), 'up'], { cwd: home, env: { ...process.env, REGLAB_HOME: join(home, '.reglab') } });
+    const up = spawn(process.execPath, [resolve('bin/reglab.js'), 'up'], {
+      cwd: home,
+      env: { ...process.env, REGLAB_HOME: join(home, '.reglab') },
+    });
     let stdout = '';
     up.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
     const exited = new Promise<number | null>((done) => up.on('exit', done));
-    await waitFor(async () => stdout.includes('✓ chain ready'), { timeoutMs: 60_000, intervalMs: 20, what: 'the bring-up to start' });
+    await waitFor(async () => stdout.includes('✓ chain ready'), {
+      timeoutMs: 60_000,
+      intervalMs: 20,
+      what: 'the bring-up to start',
+    });
     process.kill(JSON.parse(readFileSync(join(home, '.reglab', 'daemon.json'), 'utf8')).pid, 'SIGKILL');
     expect(await exited).toBe(1);
-    expect(stdout).toMatch(/lab cli failed after [\d.]+s \(the control plane ended during the bring-up: killed by signal 9 at [^)]+\): see `reglab logs SERVICE`, then `reglab down`/);
+    expect(stdout).toMatch(
+      /lab cli failed after [\d.]+s \(the control plane ended during the bring-up: killed by signal 9 at [^)]+\): see `reglab logs SERVICE`, then `reglab down`/,
+    );
     expect((await reglab('down')).code).toBe(0);
     expect(existsSync(join(home, '.reglab', 'keeper.pid'))).toBe(false);
   });

@@ -20,7 +20,10 @@ describe('which services of a lab listen beyond loopback', () => {
   };
   const publicServices = (exposed: boolean) => {
     const lab = manager(exposed).newLab(parseLabSpec(YAML), YAML, join(homes.at(-1)!, 'default'));
-    return Object.values(lab.services).filter((service) => service.public).map((service) => service.name).sort();
+    return Object.values(lab.services)
+      .filter((service) => service.public)
+      .map((service) => service.name)
+      .sort();
   };
   afterEach(() => {
     for (const home of homes.splice(0)) rmSync(home, { recursive: true, force: true });

@@ -12,7 +12,7 @@ describe('the job queues on Redis', () => {
   let redis: RunningServer;
   let client: Redis;
   /** Connections to the Redis other than this test's own. */
-  const otherClients = async () => (await client.client('LIST') as string).trim().split('\n').length - 1;
+  const otherClients = async () => ((await client.client('LIST')) as string).trim().split('\n').length - 1;
 
   beforeAll(async () => {
     redis = await startRedis();
@@ -26,10 +26,15 @@ describe('the job queues on Redis', () => {
 
   it("on the control plane's own Redis, started empty, ask for it and connect only when a call needs them", async () => {
     let redisAsked = 0;
-    const jobs = new JobQueues(async () => {
-      redisAsked += 1;
-      return redis.url;
-    }, noLab, () => undefined, true);
+    const jobs = new JobQueues(
+      async () => {
+        redisAsked += 1;
+        return redis.url;
+      },
+      noLab,
+      () => undefined,
+      true,
+    );
     try {
       expect(jobs.mayHoldWork).toBe(false);
       expect(await jobs.autoMiningSeconds('lab')).toBe(0);
@@ -47,13 +52,21 @@ describe('the job queues on Redis', () => {
   });
 
   it('on a Redis that outlives the control plane, find the schedules an earlier one set', async () => {
-    const earlier = new JobQueues(async () => redis.url, noLab, () => undefined);
+    const earlier = new JobQueues(
+      async () => redis.url,
+      noLab,
+      () => undefined,
+    );
     try {
       await earlier.setAutoMining('kept', 30);
     } finally {
       await earlier.close();
     }
-    const later = new JobQueues(async () => redis.url, noLab, () => undefined);
+    const later = new JobQueues(
+      async () => redis.url,
+      noLab,
+      () => undefined,
+    );
     try {
       expect(later.mayHoldWork).toBe(true);
       expect(await later.autoMiningSeconds('kept')).toBe(30);

@@ -4,24 +4,42 @@ import { formatDown, formatEvent } from '../../control-plane/src/cli/print.js';
 
 describe('formatEvent', () => {
   it('prints each line of an image build under the bring-up, indented', () => {
-    expect(formatEvent({ type: 'image', lab: 'dev', line: 'building localhost/reglab-services:local (pin 0123456789ab)' })).toBe('  · building localhost/reglab-services:local (pin 0123456789ab)');
-    expect(formatEvent({ type: 'image', lab: 'dev', line: 'tsc reported problems (exit 2):\nsrc/a.ts(1,1): error TS1005' })).toBe('  · tsc reported problems (exit 2):\n  · src/a.ts(1,1): error TS1005');
+    expect(
+      formatEvent({ type: 'image', lab: 'dev', line: 'building localhost/reglab-services:local (pin 0123456789ab)' }),
+    ).toBe('  · building localhost/reglab-services:local (pin 0123456789ab)');
+    expect(
+      formatEvent({ type: 'image', lab: 'dev', line: 'tsc reported problems (exit 2):\nsrc/a.ts(1,1): error TS1005' }),
+    ).toBe('  · tsc reported problems (exit 2):\n  · src/a.ts(1,1): error TS1005');
   });
 
   it('prints a phase with its time and a service ready with its main endpoint', () => {
     expect(formatEvent({ type: 'phase', lab: 'dev', phase: 'prepare', ms: 25_480 })).toBe('  — prepare done in 25.5s');
-    expect(formatEvent({ type: 'service', lab: 'dev', service: 'faucet', status: 'ready', info: { url: 'http://127.0.0.1:8080/' } })).toBe('  ✓ faucet ready  http://127.0.0.1:8080/');
+    expect(
+      formatEvent({
+        type: 'service',
+        lab: 'dev',
+        service: 'faucet',
+        status: 'ready',
+        info: { url: 'http://127.0.0.1:8080/' },
+      }),
+    ).toBe('  ✓ faucet ready  http://127.0.0.1:8080/');
   });
 });
 
 describe('formatDown', () => {
   it('says the lab is down, and names the containers of others it took off the lab network', () => {
     expect(formatDown('dev', {})).toBe('lab dev is down');
-    expect(formatDown('dev', { detached: ['test-client'] })).toBe('lab dev is down; test-client, a container not of the lab, was disconnected from its network and left in place');
-    expect(formatDown('dev', { detached: ['a', 'b'] })).toBe('lab dev is down; a, b, containers not of the lab, were disconnected from its network and left in place');
+    expect(formatDown('dev', { detached: ['test-client'] })).toBe(
+      'lab dev is down; test-client, a container not of the lab, was disconnected from its network and left in place',
+    );
+    expect(formatDown('dev', { detached: ['a', 'b'] })).toBe(
+      'lab dev is down; a, b, containers not of the lab, were disconnected from its network and left in place',
+    );
   });
 
   it('says a lab whose engine is gone is forgotten, and what stays in the engine', () => {
-    expect(formatDown('dev', { leftInEngine: 'its containers stay there' })).toBe('lab dev is forgotten: its container engine does not answer; its containers stay there');
+    expect(formatDown('dev', { leftInEngine: 'its containers stay there' })).toBe(
+      'lab dev is forgotten: its container engine does not answer; its containers stay there',
+    );
   });
 });

@@ -13,7 +13,17 @@ const CAROL = '03'.padEnd(66, 'c');
 function labWith(dialsNeeded: number) {
   const dials: string[] = [];
   const dialsTo = (pubkey: string) => dials.filter((dialled) => dialled === pubkey).length;
-  const channel = (id: string, partnerPubkey: string) => ({ id, partnerPubkey, active: dialsTo(partnerPubkey) >= dialsNeeded, capacitySat: 500_000, localSat: 0, remoteSat: 0, private: false, fundingTxid: id, fundingVout: 0 });
+  const channel = (id: string, partnerPubkey: string) => ({
+    id,
+    partnerPubkey,
+    active: dialsTo(partnerPubkey) >= dialsNeeded,
+    capacitySat: 500_000,
+    localSat: 0,
+    remoteSat: 0,
+    private: false,
+    fundingTxid: id,
+    fundingVout: 0,
+  });
   const alice = {
     lightning: true,
     channels: async () => [channel('alice-bob', BOB), channel('alice-carol', CAROL)],
@@ -23,7 +33,13 @@ function labWith(dialsNeeded: number) {
   };
   const service = (name: string, status: string, pubkey: string) => ({ name, status, info: { pubkey } });
   const access = {
-    lab: { services: { alice: service('alice', 'starting', '02'.padEnd(66, 'a')), bob: service('bob', 'ready', BOB), carol: service('carol', 'starting', CAROL) } },
+    lab: {
+      services: {
+        alice: service('alice', 'starting', '02'.padEnd(66, 'a')),
+        bob: service('bob', 'ready', BOB),
+        carol: service('carol', 'starting', CAROL),
+      },
+    },
     node: () => alice,
     placementFor: () => ({ reach: (partner: string) => `${partner}:9735` }),
   } as unknown as Parameters<typeof reconnectChannelPeers>[0];

@@ -10,12 +10,16 @@ describe('reglab snapshot commands', () => {
   let home: string;
   const reglab = reglabIn(() => home);
   const status = async () => JSON.parse((await reglab('--json', 'status')).stdout);
-  const channelBalances = (lab: { nodes: { name: string; channelBalanceSat: number }[] }) => Object.fromEntries(lab.nodes.map((node) => [node.name, node.channelBalanceSat]));
+  const channelBalances = (lab: { nodes: { name: string; channelBalanceSat: number }[] }) =>
+    Object.fromEntries(lab.nodes.map((node) => [node.name, node.channelBalanceSat]));
 
   beforeAll(async () => {
     home = mkdtempSync(join(tmpdir(), 'reglab-snapshot-cli-'));
     chmodSync(home, 0o755);
-    writeFileSync(join(home, 'lab.yaml'), 'name: snapcli\nindexer:\n  enabled: false\nnodes:\n  - name: alice\n  - name: bob\nchannels:\n  - from: alice\n    to: bob\n    capacity_sat: 500000\n');
+    writeFileSync(
+      join(home, 'lab.yaml'),
+      'name: snapcli\nindexer:\n  enabled: false\nnodes:\n  - name: alice\n  - name: bob\nchannels:\n  - from: alice\n    to: bob\n    capacity_sat: 500000\n',
+    );
     const up = await reglab('up');
     if (up.code !== 0) throw new Error(`reglab up failed: ${up.stdout}${up.stderr}`);
   });
@@ -36,7 +40,9 @@ describe('reglab snapshot commands', () => {
     expect(saved.code, saved.stderr).toBe(0);
     expect(saved.stdout).toContain(`lab snapcli saved as snapshot base`);
     const listed = JSON.parse((await reglab('--json', 'snapshot', 'list')).stdout);
-    expect(listed.snapshots).toMatchObject([{ name: 'base', lab: 'snapcli', runtime: 'process', height: before.chain.height }]);
+    expect(listed.snapshots).toMatchObject([
+      { name: 'base', lab: 'snapcli', runtime: 'process', height: before.chain.height },
+    ]);
 
     expect((await reglab('pay', 'alice', 'bob', '1500')).code).toBe(0);
     expect(channelBalances(await status())).not.toEqual(channelBalances(before));

@@ -10,39 +10,65 @@ import { engine } from '../docker/support.js';
 
 // alice -> bob pushes 2,000,000 sat to bob, so bob can pay the wallet server (on alice)
 const yamlOf = (lab: string, runtime: string) =>
-  defaultLabYaml(lab).replace(/^runtime: .*$/m, `runtime: ${runtime}`).replace(/(- from: alice\n\s+to: bob\n\s+capacity_sat: 5000000\n\s+push_sat:) 0/, '$1 2000000');
+  defaultLabYaml(lab)
+    .replace(/^runtime: .*$/m, `runtime: ${runtime}`)
+    .replace(/(- from: alice\n\s+to: bob\n\s+capacity_sat: 5000000\n\s+push_sat:) 0/, '$1 2000000');
 
-type Lab = { status: string; chain: { height: number }; labWallet: { spendableSat: number }; nodes: { name: string; chainBalanceSat: number; channelBalanceSat: number }[]; services: { name: string; info: { url?: string } }[] };
+type Lab = {
+  status: string;
+  chain: { height: number };
+  labWallet: { spendableSat: number };
+  nodes: { name: string; chainBalanceSat: number; channelBalanceSat: number }[];
+  services: { name: string; info: { url?: string } }[];
+};
 
 /** What a reset must give back: every node's channel and on-chain balance, the lab wallet, the height. */
 const balancesOf = (lab: Lab) => ({
   height: lab.chain.height,
   labWalletSat: lab.labWallet.spendableSat,
-  nodes: Object.fromEntries(lab.nodes.map((node) => [node.name, { channelSat: node.channelBalanceSat, chainSat: node.chainBalanceSat }])),
+  nodes: Object.fromEntries(
+    lab.nodes.map((node) => [node.name, { channelSat: node.channelBalanceSat, chainSat: node.chainBalanceSat }]),
+  ),
 });
 
 describe.each(['process', 'docker'])('snapshots on the %s runtime', (runtime) => {
   const LAB = `snap-${runtime}`;
   let cp: TestControlPlane;
   const lab = async (): Promise<Lab> => (await cp.call('GET', `/labs/${LAB}`)).body;
-  const pay = async (from: string, to: string, amountSat: number) => (await cp.call('POST', `/labs/${LAB}/payments?wait=true`, { from, to, amount_sat: amountSat })).body;
+  const pay = async (from: string, to: string, amountSat: number) =>
+    (await cp.call('POST', `/labs/${LAB}/payments?wait=true`, { from, to, amount_sat: amountSat })).body;
   /** The lab's wallet server, signed in as one user (the token lives in the lab's Redis). */
   let walletServer: WalletServerCall;
   let wallet: string;
   let snapshotBalances: ReturnType<typeof balancesOf>;
 
   /** Each service's container (docker). */
-  const containers = async () => Object.fromEntries((await (await engine()).listContainers({ filters: { label: [`reglab.lab=${LAB}`] } })).map((container) => [container.Labels['reglab.service'], container.Id]));
-  const walletBalance = async () => (await walletServer('GET', `/wallets/${wallet}`, undefined, wallet)).body.balance_msat as string;
+  const containers = async () =>
+    Object.fromEntries(
+      (await (await engine()).listContainers({ filters: { label: [`reglab.lab=${LAB}`] } })).map((container) => [
+        container.Labels['reglab.service'],
+        container.Id,
+      ]),
+    );
+  const walletBalance = async () =>
+    (await walletServer('GET', `/wallets/${wallet}`, undefined, wallet)).body.balance_msat as string;
 
   beforeAll(async () => {
     cp = await startTestControlPlane();
     await bringUpLab(cp, yamlOf(LAB, runtime), LAB);
-    walletServer = await signInToWalletServer(async () => (await lab()).services.find((service) => service.name === 'wallet-server')!.info.url!);
+    walletServer = await signInToWalletServer(
+      async () => (await lab()).services.find((service) => service.name === 'wallet-server')!.info.url!,
+    );
     wallet = (await walletServer('POST', '/wallets', { name: 'snapshot' })).body.id;
     const invoice = (await walletServer('POST', '/payments/invoices', { amount_msat: 300_000_000 }, wallet)).body;
-    expect((await cp.call('POST', `/labs/${LAB}/payments?wait=true`, { from: 'bob', invoice: invoice.payment_request })).body.state).toBe('completed');
-    await waitFor(async () => (await walletBalance()) === '300000000', { timeoutMs: 20_000, what: 'the wallet funded by bob' });
+    expect(
+      (await cp.call('POST', `/labs/${LAB}/payments?wait=true`, { from: 'bob', invoice: invoice.payment_request })).body
+        .state,
+    ).toBe('completed');
+    await waitFor(async () => (await walletBalance()) === '300000000', {
+      timeoutMs: 20_000,
+      what: 'the wallet funded by bob',
+    });
   });
 
   afterAll(async () => {
@@ -87,9 +113,16 @@ describe.each(['process', 'docker'])('snapshots on the %s runtime', (runtime) =>
     expect(await pay('alice', 'carol', 10_000)).toMatchObject({ state: 'completed' });
     expect(await pay('bob', 'alice', 2_000)).toMatchObject({ state: 'completed' });
     const invoice = (await cp.call('POST', `/labs/${LAB}/nodes/carol/invoices`, { amount_msat: 50_000_000 })).body;
-    expect((await walletServer('POST', '/payments/pay', { invoice: invoice.payment_request }, wallet)).status).toBeLessThan(300);
-    await waitFor(async () => (await walletBalance()) !== '300000000', { timeoutMs: 20_000, what: 'the wallet-server payment' });
-    expect((await cp.call('POST', `/labs/${LAB}/fund?wait=true`, { node: 'carol', amount_sat: 123_456 })).body.state).toBe('completed');
+    expect(
+      (await walletServer('POST', '/payments/pay', { invoice: invoice.payment_request }, wallet)).status,
+    ).toBeLessThan(300);
+    await waitFor(async () => (await walletBalance()) !== '300000000', {
+      timeoutMs: 20_000,
+      what: 'the wallet-server payment',
+    });
+    expect(
+      (await cp.call('POST', `/labs/${LAB}/fund?wait=true`, { node: 'carol', amount_sat: 123_456 })).body.state,
+    ).toBe('completed');
     expect((await cp.call('POST', `/labs/${LAB}/mine?wait=true`, { blocks: 3 })).body.state).toBe('completed');
     expect(balancesOf(await lab())).not.toEqual(snapshotBalances);
     const containersBefore = runtime === 'docker' ? await containers() : undefined;
@@ -110,11 +143,21 @@ describe.each(['process', 'docker'])('snapshots on the %s runtime', (runtime) =>
     const up = await cp.call('POST', '/snapshots/base/up');
     expect(up.status).toBe(202);
     expect(up.body).toMatchObject({ name: LAB, snapshot: 'base' });
-    await waitFor(async () => {
-      const { status } = (await cp.call('GET', '/labs')).body.labs.find((listed: { name: string }) => listed.name === LAB);
-      if (status === 'failed') throw new Error('the lab failed to come up from the snapshot');
-      return status === 'ready';
-    }, { timeoutMs: 120_000, intervalMs: 5, what: 'the lab up from the snapshot', stopOn: (error) => String(error).includes('failed') });
+    await waitFor(
+      async () => {
+        const { status } = (await cp.call('GET', '/labs')).body.labs.find(
+          (listed: { name: string }) => listed.name === LAB,
+        );
+        if (status === 'failed') throw new Error('the lab failed to come up from the snapshot');
+        return status === 'ready';
+      },
+      {
+        timeoutMs: 120_000,
+        intervalMs: 5,
+        what: 'the lab up from the snapshot',
+        stopOn: (error) => String(error).includes('failed'),
+      },
+    );
   };
 
   it('brings a lab up from the snapshot after a down that kept its data, none of which is left', async () => {
@@ -138,7 +181,10 @@ describe.each(['process', 'docker'])('snapshots on the %s runtime', (runtime) =>
     expect((await cp.call('DELETE', '/snapshots/at-ready')).status).toBe(200);
     expect(balancesOf(await lab())).toEqual(snapshotBalances);
     expect(await walletBalance()).toBe('300000000');
-    expect(await pay('alice', 'carol', 1_000)).toMatchObject({ state: 'completed', result: { amountSat: 1_000, hops: 2 } });
+    expect(await pay('alice', 'carol', 1_000)).toMatchObject({
+      state: 'completed',
+      result: { amountSat: 1_000, hops: 2 },
+    });
 
     const twice = await cp.call('POST', '/snapshots/base/up');
     expect(twice.status).toBe(409);

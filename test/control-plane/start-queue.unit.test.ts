@@ -4,11 +4,16 @@ import { StartQueue } from '../../control-plane/src/runtimes/docker/start-queue.
 /** A start that runs until the test ends it, recording when it began. */
 function startsIn(begun: string[]) {
   const ends = new Map<string, { resolve: () => void; reject: (error: Error) => void }>();
-  const start = (name: string) => () => new Promise<string>((resolve, reject) => {
-    begun.push(name);
-    ends.set(name, { resolve: () => resolve(name), reject });
-  });
-  return { start, end: (name: string) => ends.get(name)!.resolve(), fail: (name: string) => ends.get(name)!.reject(new Error(`${name} failed`)) };
+  const start = (name: string) => () =>
+    new Promise<string>((resolve, reject) => {
+      begun.push(name);
+      ends.set(name, { resolve: () => resolve(name), reject });
+    });
+  return {
+    start,
+    end: (name: string) => ends.get(name)!.resolve(),
+    fail: (name: string) => ends.get(name)!.reject(new Error(`${name} failed`)),
+  };
 }
 
 /** Lets every settled start's continuation run. */

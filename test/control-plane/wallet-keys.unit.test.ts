@@ -5,7 +5,11 @@ import { newPrivateKeyHex, regtestKey } from '../../control-plane/src/wallet/key
 
 describe('regtestKey', () => {
   it('answers the compressed public key and P2WPKH address of the key, and signatures that verify against them', () => {
-    for (const privateKeyHex of [newPrivateKeyHex(), newPrivateKeyHex(), '0000000000000000000000000000000000000000000000000000000000000001']) {
+    for (const privateKeyHex of [
+      newPrivateKeyHex(),
+      newPrivateKeyHex(),
+      '0000000000000000000000000000000000000000000000000000000000000001',
+    ]) {
       const key = regtestKey(privateKeyHex);
       const expected = secp.getPublicKey(Buffer.from(privateKeyHex, 'hex'), true);
       expect(Buffer.from(key.signer.publicKey).toString('hex')).toBe(Buffer.from(expected).toString('hex'));

@@ -19,7 +19,8 @@ describe('dashboard: the assets of rgb nodes', () => {
   let cp: TestControlPlane;
   let browser: Browser;
   let page: Page;
-  const held = (node: string, ticker: string) => page.locator(`#nodes tr[data-node="${node}"] .assets li[data-asset="${ticker}"]`);
+  const held = (node: string, ticker: string) =>
+    page.locator(`#nodes tr[data-node="${node}"] .assets li[data-asset="${ticker}"]`);
 
   beforeAll(async () => {
     cp = await startTestControlPlane();
@@ -42,14 +43,25 @@ describe('dashboard: the assets of rgb nodes', () => {
     expect(await page.locator('#nodes tr[data-node="issuer"] .assets li').count()).toBe(1);
     const { body } = await cp.call('GET', '/labs/dash-assets');
     const issuer = body.nodes.find((node: { name: string }) => node.name === 'issuer');
-    expect(await held('issuer', 'LAB').getAttribute('title')).toBe(issuer.assets.find((asset: { ticker: string }) => asset.ticker === 'LAB').assetId);
+    expect(await held('issuer', 'LAB').getAttribute('title')).toBe(
+      issuer.assets.find((asset: { ticker: string }) => asset.ticker === 'LAB').assetId,
+    );
   });
 
   it('follows a transfer made through the API', async () => {
-    const sent = await cp.call('POST', '/labs/dash-assets/assets/send', { from: 'holder', to: 'issuer', asset: 'LAB', amount: 120 });
+    const sent = await cp.call('POST', '/labs/dash-assets/assets/send', {
+      from: 'holder',
+      to: 'issuer',
+      asset: 'LAB',
+      amount: 120,
+    });
     expect(sent.status).toBe(202);
-    await page.locator('#nodes tr[data-node="holder"] .assets li[data-asset="LAB"][data-settled="180"]').waitFor({ timeout: UI_MS });
-    await page.locator('#nodes tr[data-node="issuer"] .assets li[data-asset="LAB"][data-settled="820"]').waitFor({ timeout: UI_MS });
+    await page
+      .locator('#nodes tr[data-node="holder"] .assets li[data-asset="LAB"][data-settled="180"]')
+      .waitFor({ timeout: UI_MS });
+    await page
+      .locator('#nodes tr[data-node="issuer"] .assets li[data-asset="LAB"][data-settled="820"]')
+      .waitFor({ timeout: UI_MS });
     expect(await held('issuer', 'LAB').textContent()).toBe('820 LAB');
   });
 

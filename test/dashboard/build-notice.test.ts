@@ -31,10 +31,16 @@ describe('a control plane older than the reglab installed', () => {
 
   it('says on /health when reglab was built again, and the dashboard says how to run the new build', async () => {
     const plane = await start(BUILT_AGAIN);
-    expect(await (await fetch(`${plane.url}/health`)).json()).toMatchObject({ status: 'ok', built: STARTED_ON, installedBuild: BUILT_AGAIN });
+    expect(await (await fetch(`${plane.url}/health`)).json()).toMatchObject({
+      status: 'ok',
+      built: STARTED_ON,
+      installedBuild: BUILT_AGAIN,
+    });
     const page = await chromium.newPage();
     await openPage(page, `${plane.url}/`, '#build-notice:not([hidden])', 30_000);
-    expect(await page.textContent('#build-notice')).toMatch(/^This control plane runs reglab as built at .+, but reglab was built again at .+: run `reglab down`, then `reglab up`, to run the new build\.$/);
+    expect(await page.textContent('#build-notice')).toMatch(
+      /^This control plane runs reglab as built at .+, but reglab was built again at .+: run `reglab down`, then `reglab up`, to run the new build\.$/,
+    );
     await page.close();
   });
 

@@ -13,7 +13,9 @@ import { launchChromium, openPage } from '../support/chromium.js';
 const LAB = readFileSync('lab.yaml', 'utf8').replace(/^name: default$/m, 'name: dash');
 // docs/dashboard.md shows these: REGLAB_SCREENSHOTS=docs/images npx vitest run test/dashboard renews
 // them; a plain test run writes them aside, so it leaves the repository as it was
-const SCREENSHOTS = process.env.REGLAB_SCREENSHOTS ? resolve(process.env.REGLAB_SCREENSHOTS) : mkdtempSync(join(tmpdir(), 'reglab-dashboard-'));
+const SCREENSHOTS = process.env.REGLAB_SCREENSHOTS
+  ? resolve(process.env.REGLAB_SCREENSHOTS)
+  : mkdtempSync(join(tmpdir(), 'reglab-dashboard-'));
 const FAUCET_ADDRESS = 'bcrt1qw508d6qejxtdg4y5r3zarvary0c5xw7kygt080';
 const UI_MS = 30_000;
 
@@ -38,16 +40,23 @@ describe('dashboard on the default lab', () => {
   let page: Page;
 
   const api = async (method: string, path: string, body?: unknown) => {
-    const response = await fetch(`${plane.url}${path}`, { method, headers: body ? { 'content-type': 'application/json' } : {}, body: body ? JSON.stringify(body) : undefined });
+    const response = await fetch(`${plane.url}${path}`, {
+      method,
+      headers: body ? { 'content-type': 'application/json' } : {},
+      body: body ? JSON.stringify(body) : undefined,
+    });
     return { status: response.status, body: await response.json() };
   };
   const labView = async () => (await api('GET', '/labs/dash')).body as LabView;
   const shownHeight = async () => Number(await page.textContent('#chain-height'));
   const channelItem = (from: string, to: string) => page.locator(`#channels li[data-from="${from}"][data-to="${to}"]`);
-  const sideSat = async (from: string, to: string, side: 'localSat' | 'remoteSat') => Number(await channelItem(from, to).getAttribute(`data-${side === 'localSat' ? 'local' : 'remote'}-sat`));
+  const sideSat = async (from: string, to: string, side: 'localSat' | 'remoteSat') =>
+    Number(await channelItem(from, to).getAttribute(`data-${side === 'localSat' ? 'local' : 'remote'}-sat`));
   const outcome = (form: string) => page.locator(`#${form} .outcome`);
-  const finished = (form: string) => page.locator(`#${form} .outcome:is([data-kind="ok"], [data-kind="error"])`).waitFor({ timeout: 120_000 });
-  const screenshot = (name: string) => page.screenshot({ path: join(SCREENSHOTS, `dashboard-${name}.png`), fullPage: true });
+  const finished = (form: string) =>
+    page.locator(`#${form} .outcome:is([data-kind="ok"], [data-kind="error"])`).waitFor({ timeout: 120_000 });
+  const screenshot = (name: string) =>
+    page.screenshot({ path: join(SCREENSHOTS, `dashboard-${name}.png`), fullPage: true });
 
   beforeAll(async () => {
     home = mkdtempSync(join(tmpdir(), 'reglab-home-'));
@@ -55,11 +64,14 @@ describe('dashboard on the default lab', () => {
     mkdirSync(SCREENSHOTS, { recursive: true });
     plane = await startControlPlane({ home });
     expect((await api('POST', '/labs', { yaml: LAB })).status).toBe(202);
-    await waitFor(async () => {
-      const view = await labView();
-      if (view.status === 'failed') throw new Error(JSON.stringify(view));
-      return view.status === 'ready';
-    }, { timeoutMs: 180_000, what: 'lab dash to be ready', stopOn: (error) => String(error).includes('"failed"') });
+    await waitFor(
+      async () => {
+        const view = await labView();
+        if (view.status === 'failed') throw new Error(JSON.stringify(view));
+        return view.status === 'ready';
+      },
+      { timeoutMs: 180_000, what: 'lab dash to be ready', stopOn: (error) => String(error).includes('"failed"') },
+    );
     browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     await openPage(page, `${plane.url}/?lab=dash`, '#live[data-live="true"]', UI_MS);
@@ -87,8 +99,13 @@ describe('dashboard on the default lab', () => {
       expect(await row.locator('.channel-balance').textContent()).toBe(sat(node.channelBalanceSat));
     }
     // each channel as the first of its two nodes reports it: alice -> bob, bob -> carol
-    for (const [from, to] of [['alice', 'bob'], ['bob', 'carol']]) {
-      const channel = view.nodes.find((node) => node.name === from)!.channels.find((candidate) => candidate.partner === to)!;
+    for (const [from, to] of [
+      ['alice', 'bob'],
+      ['bob', 'carol'],
+    ]) {
+      const channel = view.nodes
+        .find((node) => node.name === from)!
+        .channels.find((candidate) => candidate.partner === to)!;
       expect(await channelItem(from, to).locator('.capacity').textContent()).toBe(sat(channel.capacitySat));
       expect(await channelItem(from, to).locator('.side-local').textContent()).toBe(`${from} ${sat(channel.localSat)}`);
       expect(await channelItem(from, to).locator('.side-remote').textContent()).toBe(`${to} ${sat(channel.remoteSat)}`);
@@ -102,44 +119,64 @@ describe('dashboard on the default lab', () => {
   it('mines three blocks from the keyboard alone and shows the new height', async () => {
     const before = await shownHeight();
     // Tab through the page to the blocks field, as a keyboard user would
-    await waitFor(async () => {
-      await page.keyboard.press('Tab');
-      return (await page.evaluate(() => document.activeElement?.id)) === 'mine-blocks';
-    }, { timeoutMs: 20_000, intervalMs: 0, what: 'Tab to reach the blocks field' });
+    await waitFor(
+      async () => {
+        await page.keyboard.press('Tab');
+        return (await page.evaluate(() => document.activeElement?.id)) === 'mine-blocks';
+      },
+      { timeoutMs: 20_000, intervalMs: 0, what: 'Tab to reach the blocks field' },
+    );
     await page.keyboard.press('Control+A');
     await page.keyboard.type('3');
     await page.keyboard.press('Enter');
     await finished('mine-form');
     expect(await outcome('mine-form').textContent()).toBe(`Mined 3 blocks: the chain is at height ${before + 3}.`);
-    await waitFor(async () => (await shownHeight()) === before + 3, { timeoutMs: UI_MS, what: 'the page to show the new height' });
+    await waitFor(async () => (await shownHeight()) === before + 3, {
+      timeoutMs: UI_MS,
+      what: 'the page to show the new height',
+    });
     expect((await labView()).chain.height).toBe(before + 3);
   });
 
   it('pays alice -> carol from the page and moves both channel bars', async () => {
     const aliceBefore = await sideSat('alice', 'bob', 'localSat');
     const carolBefore = await sideSat('bob', 'carol', 'remoteSat');
-    const barBefore = await channelItem('bob', 'carol').locator('.bar-local').evaluate((bar) => bar.getBoundingClientRect().width);
+    const barBefore = await channelItem('bob', 'carol')
+      .locator('.bar-local')
+      .evaluate((bar) => bar.getBoundingClientRect().width);
     await page.selectOption('#pay-from', 'alice');
     await page.selectOption('#pay-to', 'carol');
     await page.fill('#pay-amount', '1500000');
     await page.click('#pay-form button[type="submit"]');
     await finished('pay-form');
-    expect(await outcome('pay-form').textContent()).toMatch(/^alice paid carol 1,500,000 sat over 2 hops, fee [\d,]+ sat\.$/);
-    await waitFor(async () => (await sideSat('bob', 'carol', 'remoteSat')) === carolBefore + 1_500_000, { timeoutMs: UI_MS, what: "carol's side of bob -> carol to grow by the payment" });
+    expect(await outcome('pay-form').textContent()).toMatch(
+      /^alice paid carol 1,500,000 sat over 2 hops, fee [\d,]+ sat\.$/,
+    );
+    await waitFor(async () => (await sideSat('bob', 'carol', 'remoteSat')) === carolBefore + 1_500_000, {
+      timeoutMs: UI_MS,
+      what: "carol's side of bob -> carol to grow by the payment",
+    });
     expect(await sideSat('alice', 'bob', 'localSat')).toBeLessThanOrEqual(aliceBefore - 1_500_000);
     // bob's part of bob -> carol shrank by 30 %: the bar is visibly shorter
-    const barAfter = await waitFor(async () => {
-      const width = await channelItem('bob', 'carol').locator('.bar-local').evaluate((bar) => bar.getBoundingClientRect().width);
-      return width < barBefore * 0.75 ? width : undefined;
-    }, { timeoutMs: UI_MS, what: "bob's bar to shrink" });
+    const barAfter = await waitFor(
+      async () => {
+        const width = await channelItem('bob', 'carol')
+          .locator('.bar-local')
+          .evaluate((bar) => bar.getBoundingClientRect().width);
+        return width < barBefore * 0.75 ? width : undefined;
+      },
+      { timeoutMs: UI_MS, what: "bob's bar to shrink" },
+    );
     expect(barAfter).toBeGreaterThan(0);
     const view = await labView();
     const carol = view.nodes.find((node) => node.name === 'carol')!;
-    expect(await page.locator('#nodes tr[data-node="carol"] .channel-balance').textContent()).toBe(sat(carol.channelBalanceSat));
+    expect(await page.locator('#nodes tr[data-node="carol"] .channel-balance').textContent()).toBe(
+      sat(carol.channelBalanceSat),
+    );
     await screenshot('payment');
   });
 
-  it('answers bad input with the API\'s error and changes nothing', async () => {
+  it("answers bad input with the API's error and changes nothing", async () => {
     const before = (await labView()).chain.height;
     await page.fill('#fund-target', 'zed');
     await page.fill('#fund-amount', '1000');
@@ -157,14 +194,29 @@ describe('dashboard on the default lab', () => {
     await page.fill('#fund-amount', '250000');
     await page.click('#fund-form button[type="submit"]');
     await finished('fund-form');
-    expect(await outcome('fund-form').textContent()).toMatch(new RegExp(`^Sent 250,000 sat to bob in [0-9a-f]{8}…[0-9a-f]{6}, confirmed at height ${view.chain.height + 1}\\.$`));
-    await waitFor(async () => (await page.textContent('#nodes tr[data-node="bob"] .chain-balance')) === sat(bob.chainBalanceSat + 250_000), { timeoutMs: UI_MS, what: "bob's on-chain balance to grow" });
+    expect(await outcome('fund-form').textContent()).toMatch(
+      new RegExp(
+        `^Sent 250,000 sat to bob in [0-9a-f]{8}…[0-9a-f]{6}, confirmed at height ${view.chain.height + 1}\\.$`,
+      ),
+    );
+    await waitFor(
+      async () =>
+        (await page.textContent('#nodes tr[data-node="bob"] .chain-balance')) === sat(bob.chainBalanceSat + 250_000),
+      { timeoutMs: UI_MS, what: "bob's on-chain balance to grow" },
+    );
 
     await page.fill('#faucet-address', FAUCET_ADDRESS);
     await page.click('#faucet-form button[type="submit"]');
     await finished('faucet-form');
-    expect(await outcome('faucet-form').textContent()).toMatch(new RegExp(`^The faucet sent 100,000 sat to ${FAUCET_ADDRESS} in .+, confirmed in block ${view.chain.height + 2}\\.$`));
-    await waitFor(async () => (await shownHeight()) === view.chain.height + 2, { timeoutMs: UI_MS, what: "the faucet's block on the page" });
+    expect(await outcome('faucet-form').textContent()).toMatch(
+      new RegExp(
+        `^The faucet sent 100,000 sat to ${FAUCET_ADDRESS} in .+, confirmed in block ${view.chain.height + 2}\\.$`,
+      ),
+    );
+    await waitFor(async () => (await shownHeight()) === view.chain.height + 2, {
+      timeoutMs: UI_MS,
+      what: "the faucet's block on the page",
+    });
   });
 
   it('opens a channel carol -> alice from the page and draws it', async () => {
@@ -186,8 +238,13 @@ describe('dashboard on the default lab', () => {
     await page.selectOption('#close-channel', { label: 'alice ⟷ carol, 600,000 sat' });
     await page.click('#close-form button[type="submit"]');
     await finished('close-form');
-    expect(await outcome('close-form').textContent()).toMatch(/^The channel alice ⟷ carol is closed in [0-9a-f]{8}…[0-9a-f]{6}\.$/);
-    await waitFor(async () => (await page.locator('#graph .channel').count()) === 2, { timeoutMs: UI_MS, what: 'the closed channel to leave the graph' });
+    expect(await outcome('close-form').textContent()).toMatch(
+      /^The channel alice ⟷ carol is closed in [0-9a-f]{8}…[0-9a-f]{6}\.$/,
+    );
+    await waitFor(async () => (await page.locator('#graph .channel').count()) === 2, {
+      timeoutMs: UI_MS,
+      what: 'the closed channel to leave the graph',
+    });
     expect(await channelItem('alice', 'carol').count()).toBe(0);
   });
 
@@ -227,22 +284,37 @@ describe('dashboard on the default lab', () => {
       const record = (window as unknown as { recordStatus(status: string): void }).recordStatus;
       const carol = document.querySelector<HTMLElement>('#services li[data-service="carol"]')!;
       const lab = document.querySelector<HTMLElement>('#lab-status')!;
-      new MutationObserver(() => record(`carol ${carol.dataset.status}`)).observe(carol, { attributeFilter: ['data-status'] });
-      new MutationObserver(() => record(`lab ${lab.dataset.status}`)).observe(lab, { attributeFilter: ['data-status'] });
+      new MutationObserver(() => record(`carol ${carol.dataset.status}`)).observe(carol, {
+        attributeFilter: ['data-status'],
+      });
+      new MutationObserver(() => record(`lab ${lab.dataset.status}`)).observe(lab, {
+        attributeFilter: ['data-status'],
+      });
     });
     const handle = plane.manager.get('dash').services.carol.handle;
     if (handle?.runtime !== 'process') throw new Error('expected carol to run as a process');
     process.kill(handle.pid, 'SIGKILL');
 
-    await page.locator('#services li[data-service="carol"]:is([data-status="restarting"], [data-status="failed"])').waitFor({ timeout: UI_MS });
-    expect(await page.locator('#graph [data-node="carol"]').getAttribute('data-status')).toMatch(/^(restarting|failed)$/);
-    expect(await item.locator('.dot').evaluate((dot) => getComputedStyle(dot).backgroundColor)).toBe('rgb(210, 60, 60)');
+    await page
+      .locator('#services li[data-service="carol"]:is([data-status="restarting"], [data-status="failed"])')
+      .waitFor({ timeout: UI_MS });
+    expect(await page.locator('#graph [data-node="carol"]').getAttribute('data-status')).toMatch(
+      /^(restarting|failed)$/,
+    );
+    expect(await item.locator('.dot').evaluate((dot) => getComputedStyle(dot).backgroundColor)).toBe(
+      'rgb(210, 60, 60)',
+    );
     // opened, the service says why it is down, with the last lines of its log
     await item.locator('summary').click();
     await screenshot('failure');
-    expect(await page.locator('#activity li', { hasText: 'carol: restarting' }).first().textContent()).toContain('killed by SIGKILL');
+    expect(await page.locator('#activity li', { hasText: 'carol: restarting' }).first().textContent()).toContain(
+      'killed by SIGKILL',
+    );
     await page.locator('#services li[data-service="carol"][data-status="ready"]').waitFor({ timeout: 120_000 });
-    await waitFor(async () => (await page.getAttribute('#lab-status', 'data-status')) === 'ready', { timeoutMs: 120_000, what: 'the lab to be ready again' });
+    await waitFor(async () => (await page.getAttribute('#lab-status', 'data-status')) === 'ready', {
+      timeoutMs: 120_000,
+      what: 'the lab to be ready again',
+    });
     // red first (after the renders of other events, which leave it ready), ready at the end
     const carol = shown.filter((status) => status.startsWith('carol '));
     const firstRed = carol.findIndex((status) => /^carol (restarting|failed)$/.test(status));
@@ -250,7 +322,9 @@ describe('dashboard on the default lab', () => {
     expect(carol.slice(firstRed + 1)).toContain('carol ready');
     expect(carol.at(-1)).toBe('carol ready');
     expect(shown).toContain('lab degraded');
-    expect(await item.locator('.dot').evaluate((dot) => getComputedStyle(dot).backgroundColor)).toBe('rgb(27, 154, 83)');
+    expect(await item.locator('.dot').evaluate((dot) => getComputedStyle(dot).backgroundColor)).toBe(
+      'rgb(27, 154, 83)',
+    );
     await item.locator('.status', { hasText: /^ready · restarted [1-9]\d*×$/ }).waitFor({ timeout: UI_MS });
   });
 
@@ -259,7 +333,10 @@ describe('dashboard on the default lab', () => {
     await plane.stop();
     await page.locator('#live[data-live="false"]').waitFor({ timeout: UI_MS });
     // what control-plane/keeper.sh gives the control plane it starts again
-    Object.assign(process.env, { REGLAB_CONTROL_PLANE_ENDED: 'killed by signal 9 at 2026-11-27T08:00:00Z', REGLAB_CONTROL_PLANE_RESTARTS: '1' });
+    Object.assign(process.env, {
+      REGLAB_CONTROL_PLANE_ENDED: 'killed by signal 9 at 2026-11-27T08:00:00Z',
+      REGLAB_CONTROL_PLANE_RESTARTS: '1',
+    });
     try {
       plane = await startControlPlane({ home, port });
     } finally {
@@ -267,17 +344,30 @@ describe('dashboard on the default lab', () => {
       delete process.env.REGLAB_CONTROL_PLANE_RESTARTS;
     }
     await page.locator('#live[data-live="true"]').waitFor({ timeout: UI_MS });
-    await page.locator('#activity li', { hasText: 'control plane started again by its keeper; the last one ended: killed by signal 9 at 2026-11-27T08:00:00Z' }).waitFor({ timeout: UI_MS });
+    await page
+      .locator('#activity li', {
+        hasText:
+          'control plane started again by its keeper; the last one ended: killed by signal 9 at 2026-11-27T08:00:00Z',
+      })
+      .waitFor({ timeout: UI_MS });
     // and it runs the lab again: a block mined through it shows on the page
     const before = await shownHeight();
     expect((await api('POST', '/labs/dash/mine?wait=true', { blocks: 1 })).status).toBe(200);
-    await waitFor(async () => (await shownHeight()) === before + 1, { timeoutMs: UI_MS, what: 'the new height on the page' });
+    await waitFor(async () => (await shownHeight()) === before + 1, {
+      timeoutMs: UI_MS,
+      what: 'the new height on the page',
+    });
   });
 
   it('is read-only without the token, hides what is secret, and unlocks with the token', async () => {
     // the control plane of the same lab, as `reglab up --listen` runs it: with a token
     const token = 'workshop-token-of-the-test';
-    const guarded = await buildControlPlaneApp({ manager: plane.manager, jobs: plane.jobs, token, shutdown: () => undefined });
+    const guarded = await buildControlPlaneApp({
+      manager: plane.manager,
+      jobs: plane.jobs,
+      token,
+      shutdown: () => undefined,
+    });
     const url = await guarded.listen({ host: '127.0.0.1', port: 0 });
     const room = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     try {
@@ -314,7 +404,12 @@ describe('dashboard on the default lab', () => {
   });
 
   it('fits a phone screen without sideways scrolling', async () => {
-    const phone = await browser.newPage({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 });
+    const phone = await browser.newPage({
+      viewport: { width: 390, height: 844 },
+      isMobile: true,
+      hasTouch: true,
+      deviceScaleFactor: 2,
+    });
     try {
       await phone.goto(`${plane.url}/?lab=dash`);
       await phone.locator('#graph [data-node]').nth(2).waitFor({ timeout: UI_MS });

@@ -4,9 +4,20 @@ import { labAddresses, macAddressOf } from '../../control-plane/src/runtimes/doc
 describe('labAddresses', () => {
   it('gives each service the same address whatever the order it is named in, skipping the gateway', () => {
     const one = labAddresses('10.89.3.0/24', '10.89.3.1', ['chain', 'alice', 'bob']);
-    expect(one).toEqual(new Map([['alice', '10.89.3.2'], ['bob', '10.89.3.3'], ['chain', '10.89.3.4']]));
+    expect(one).toEqual(
+      new Map([
+        ['alice', '10.89.3.2'],
+        ['bob', '10.89.3.3'],
+        ['chain', '10.89.3.4'],
+      ]),
+    );
     expect(labAddresses('10.89.3.0/24', '10.89.3.1', ['bob', 'chain', 'alice'])).toEqual(one);
-    expect(labAddresses('10.89.3.0/24', '10.89.3.3', ['alice', 'bob'])).toEqual(new Map([['alice', '10.89.3.2'], ['bob', '10.89.3.4']]));
+    expect(labAddresses('10.89.3.0/24', '10.89.3.3', ['alice', 'bob'])).toEqual(
+      new Map([
+        ['alice', '10.89.3.2'],
+        ['bob', '10.89.3.4'],
+      ]),
+    );
   });
 
   it('counts from the network address of a larger subnet, across octets', () => {

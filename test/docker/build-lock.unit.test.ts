@@ -15,14 +15,24 @@ describe('the image-build lock', () => {
   it('makes a second build wait, saying for whom, until the first has finished', async () => {
     const order: string[] = [];
     let release!: () => void;
-    const first = withBuildLock(() => undefined, async () => {
-      order.push('first starts');
-      await new Promise<void>((resolve) => (release = resolve));
-      order.push('first ends');
+    const first = withBuildLock(
+      () => undefined,
+      async () => {
+        order.push('first starts');
+        await new Promise<void>((resolve) => (release = resolve));
+        order.push('first ends');
+      },
+    );
+    await waitFor(async () => order.length === 1, {
+      timeoutMs: 5_000,
+      intervalMs: 20,
+      what: 'the first build to hold the lock',
     });
-    await waitFor(async () => order.length === 1, { timeoutMs: 5_000, intervalMs: 20, what: 'the first build to hold the lock' });
     const lines: string[] = [];
-    const second = withBuildLock((line) => lines.push(line), async () => order.push('second runs'));
+    const second = withBuildLock(
+      (line) => lines.push(line),
+      async () => order.push('second runs'),
+    );
     await waitFor(async () => lines.length > 0, { timeoutMs: 5_000, intervalMs: 20, what: 'the second build to wait' });
     expect(lines).toEqual([`waiting for another image build to finish (pid ${process.pid})`]);
     expect(order).toEqual(['first starts']);
@@ -33,9 +43,14 @@ describe('the image-build lock', () => {
   });
 
   it('releases the lock when the build fails', async () => {
-    await expect(withBuildLock(() => undefined, async () => {
-      throw new Error('the build broke');
-    })).rejects.toThrow('the build broke');
+    await expect(
+      withBuildLock(
+        () => undefined,
+        async () => {
+          throw new Error('the build broke');
+        },
+      ),
+    ).rejects.toThrow('the build broke');
     expect(existsSync(lock)).toBe(false);
   });
 
@@ -44,7 +59,12 @@ describe('the image-build lock', () => {
     mkdirSync(lock);
     writeFileSync(join(lock, 'pid'), String(dead));
     const lines: string[] = [];
-    expect(await withBuildLock((line) => lines.push(line), async () => 'built')).toBe('built');
+    expect(
+      await withBuildLock(
+        (line) => lines.push(line),
+        async () => 'built',
+      ),
+    ).toBe('built');
     expect(lines).toEqual([]);
     expect(existsSync(lock)).toBe(false);
   });

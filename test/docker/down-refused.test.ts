@@ -25,12 +25,17 @@ describe('a docker lab whose tear-down the engine refuses part-way', () => {
   afterAll(async () => {
     await borrower?.remove({ force: true }).catch(() => undefined);
     await cp?.stop();
-    for (const volume of (await labLeftovers(docker, LAB)).volumes) await docker.getVolume(volume).remove({ force: true });
+    for (const volume of (await labLeftovers(docker, LAB)).volumes)
+      await docker.getVolume(volume).remove({ force: true });
   });
 
   it('answers the refusal and shows the lab failed with the reason, until a down succeeds', async () => {
     const { Config } = await docker.getContainer(containerName(LAB, 'chain')).inspect();
-    borrower = await docker.createContainer({ Image: Config.Image, name: `${LAB}-borrower`, HostConfig: { Binds: [`${volumeName(LAB, 'chain')}:/borrowed`] } });
+    borrower = await docker.createContainer({
+      Image: Config.Image,
+      name: `${LAB}-borrower`,
+      HostConfig: { Binds: [`${volumeName(LAB, 'chain')}:/borrowed`] },
+    });
     const refused = await cp.call('DELETE', `/labs/${LAB}?volumes=true`);
     expect(refused.status).toBe(502);
     expect(refused.body.error.code).toBe('CONTAINER_ENGINE_ERROR');
@@ -38,8 +43,12 @@ describe('a docker lab whose tear-down the engine refuses part-way', () => {
 
     const { body: lab } = await cp.call('GET', `/labs/${LAB}`);
     expect(lab.status).toBe('failed');
-    expect(lab.error).toMatch(/^reglab down stopped part-way \(run it again once this is fixed\): .*(being used|in use)/);
-    expect(lab.services.map((service: { status: string }) => service.status)).toEqual(lab.services.map(() => 'stopped'));
+    expect(lab.error).toMatch(
+      /^reglab down stopped part-way \(run it again once this is fixed\): .*(being used|in use)/,
+    );
+    expect(lab.services.map((service: { status: string }) => service.status)).toEqual(
+      lab.services.map(() => 'stopped'),
+    );
   });
 
   it('removes the lab and all it left once the volume is free', async () => {

@@ -29,7 +29,16 @@ const ENGINE_DOWN = /the container engine at unix:\/\/\S+engine\.sock does not a
  * on a machine whose Podman service is stopped: a control plane it starts finds no engine at all.
  */
 const reglabWithoutPodman = (folder: string, ...args: string[]) =>
-  runIn(folder, 'unshare', ['--mount', 'sh', '-c', 'mount -t tmpfs tmpfs /run/podman && exec "$@"', 'sh', process.execPath, CLI, ...args]);
+  runIn(folder, 'unshare', [
+    '--mount',
+    'sh',
+    '-c',
+    'mount -t tmpfs tmpfs /run/podman && exec "$@"',
+    'sh',
+    process.execPath,
+    CLI,
+    ...args,
+  ]);
 
 describe('a docker lab whose container engine stops answering', () => {
   const folder = mkdtempSync(join(tmpdir(), 'reglab-engine-outage-'));
@@ -44,13 +53,18 @@ describe('a docker lab whose container engine stops answering', () => {
   let page: Page;
   const browser = chromiumForSuite();
   const call = async (method: string, path: string) => (await fetch(`${plane.url}${path}`, { method })).json();
-  const indexer = async () => (await call('GET', `/labs/${LAB}`)).services.find((service: { name: string }) => service.name === 'indexer');
+  const indexer = async () =>
+    (await call('GET', `/labs/${LAB}`)).services.find((service: { name: string }) => service.name === 'indexer');
 
   /** The indexer's container, once the supervisor's liveness check (every 2 s) has inspected it: it knows its process. */
   const indexerSeenByLiveness = async () => {
     const container = docker.getContainer(containerName(LAB, 'indexer'));
     const inspected = new RegExp(`GET \\S*/containers/${(await container.inspect()).Id}/json`);
-    await waitFor(async () => inspected.test(proxy.sent()), { timeoutMs: 10_000, intervalMs: 50, what: "the control plane's liveness check of the indexer" });
+    await waitFor(async () => inspected.test(proxy.sent()), {
+      timeoutMs: 10_000,
+      intervalMs: 50,
+      what: "the control plane's liveness check of the indexer",
+    });
     return container;
   };
 
@@ -62,7 +76,13 @@ describe('a docker lab whose container engine stops answering', () => {
     process.env.DOCKER_HOST = `unix://${socket}`;
     mkdirSync(join(folder, '.reglab'));
     plane = await startControlPlane({ home: join(folder, '.reglab') });
-    const yaml = stringify({ name: LAB, runtime: 'docker', indexer: { enabled: true }, nodes: [], supervision: { max_restarts: 2, probe_interval_seconds: 60, unhealthy_after: 1 } });
+    const yaml = stringify({
+      name: LAB,
+      runtime: 'docker',
+      indexer: { enabled: true },
+      nodes: [],
+      supervision: { max_restarts: 2, probe_interval_seconds: 60, unhealthy_after: 1 },
+    });
     writeFileSync(join(folder, 'lab.yaml'), yaml);
     const up = await reglab('up');
     expect(up.code, up.stdout + up.stderr).toBe(0);
@@ -89,42 +109,89 @@ describe('a docker lab whose container engine stops answering', () => {
     await proxy.cut();
     await indexerContainer.kill();
 
-    const engineEvents = () => feed.events.filter((event): event is Extract<LabEvent, { type: 'engine' }> => event.type === 'engine');
-    await waitFor(async () => engineEvents().length > 0, { timeoutMs: 20_000, intervalMs: 100, what: 'an event saying the engine does not answer' });
+    const engineEvents = () =>
+      feed.events.filter((event): event is Extract<LabEvent, { type: 'engine' }> => event.type === 'engine');
+    await waitFor(async () => engineEvents().length > 0, {
+      timeoutMs: 20_000,
+      intervalMs: 100,
+      what: 'an event saying the engine does not answer',
+    });
     expect(engineEvents()[0]).toMatchObject({ lab: LAB, answering: false, address: `unix://${socket}` });
     expect(engineEvents()[0].message).toMatch(ENGINE_DOWN);
 
     // probes every 60 s: what sees the death within seconds is the liveness check, from the container's process
-    const restarting = () => feed.events.find((event) => event.type === 'service' && event.service === 'indexer' && event.status === 'restarting');
-    await waitFor(async () => restarting() !== undefined, { timeoutMs: 10_000, intervalMs: 100, what: 'the indexer seen dead while the engine does not answer' });
-    expect((restarting() as { message: string }).message).toMatch(/^indexer stopped running: its process is gone; restarting \(restart 1\)/);
+    const restarting = () =>
+      feed.events.find(
+        (event) => event.type === 'service' && event.service === 'indexer' && event.status === 'restarting',
+      );
+    await waitFor(async () => restarting() !== undefined, {
+      timeoutMs: 10_000,
+      intervalMs: 100,
+      what: 'the indexer seen dead while the engine does not answer',
+    });
+    expect((restarting() as { message: string }).message).toMatch(
+      /^indexer stopped running: its process is gone; restarting \(restart 1\)/,
+    );
 
     // max_restarts 2: a third attempt is one the limit would not have allowed
-    const attempts = () => feed.events.filter((event) => event.type === 'service' && event.service === 'indexer' && event.status === 'restarting' && ENGINE_DOWN.test(event.message ?? ''));
-    await waitFor(async () => attempts().length >= 3, { timeoutMs: 60_000, intervalMs: 100, what: 'three restarts of the indexer the engine did not answer' });
+    const attempts = () =>
+      feed.events.filter(
+        (event) =>
+          event.type === 'service' &&
+          event.service === 'indexer' &&
+          event.status === 'restarting' &&
+          ENGINE_DOWN.test(event.message ?? ''),
+      );
+    await waitFor(async () => attempts().length >= 3, {
+      timeoutMs: 60_000,
+      intervalMs: 100,
+      what: 'three restarts of the indexer the engine did not answer',
+    });
     const lab = await call('GET', `/labs/${LAB}`);
     expect(lab.engine).toMatchObject({ answering: false, address: `unix://${socket}` });
     expect(lab.engine.message).toMatch(ENGINE_DOWN);
     expect(await indexer()).toMatchObject({ status: 'restarting', restarts: 0 });
-    expect(feed.events.filter((event) => event.type === 'service' && event.service === 'indexer' && event.status === 'failed')).toEqual([]);
+    expect(
+      feed.events.filter(
+        (event) => event.type === 'service' && event.service === 'indexer' && event.status === 'failed',
+      ),
+    ).toEqual([]);
 
     // taking the lab down needs the engine: refused, with nothing changed
     const down = await fetch(`${plane.url}/labs/${LAB}?volumes=true`, { method: 'DELETE' });
     expect(down.status).toBe(503);
-    expect((await down.json()).error).toMatchObject({ code: 'CONTAINER_ENGINE_UNAVAILABLE', message: expect.stringMatching(ENGINE_DOWN) });
+    expect((await down.json()).error).toMatchObject({
+      code: 'CONTAINER_ENGINE_UNAVAILABLE',
+      message: expect.stringMatching(ENGINE_DOWN),
+    });
     expect((await call('GET', `/labs/${LAB}`)).status).toBe('degraded');
 
     const status = await reglab('status');
     expect(status.code).toBe(1);
-    expect(status.stdout, status.stderr).toMatch(/container engine: not answering since \S+ \(the lab's containers run on; none can be started, stopped or restarted until it answers\): the container engine at unix:\/\/\S+engine\.sock does not answer/);
+    expect(status.stdout, status.stderr).toMatch(
+      /container engine: not answering since \S+ \(the lab's containers run on; none can be started, stopped or restarted until it answers\): the container engine at unix:\/\/\S+engine\.sock does not answer/,
+    );
     expect(status.stdout).toMatch(/indexer\s+indexer\s+restarting/);
-    await page.locator('#notice', { hasText: /does not answer .* Since .*, the lab's containers run on but none can be started, stopped or restarted\./ }).waitFor({ timeout: 20_000 });
+    await page
+      .locator('#notice', {
+        hasText:
+          /does not answer .* Since .*, the lab's containers run on but none can be started, stopped or restarted\./,
+      })
+      .waitFor({ timeout: 20_000 });
     await page.locator('#activity li', { hasText: ENGINE_DOWN }).first().waitFor({ timeout: 20_000 });
 
     await proxy.restore();
-    await waitFor(async () => (await indexer()).status === 'ready', { timeoutMs: 90_000, intervalMs: 200, what: 'the indexer ready again once the engine answers' });
+    await waitFor(async () => (await indexer()).status === 'ready', {
+      timeoutMs: 90_000,
+      intervalMs: 200,
+      what: 'the indexer ready again once the engine answers',
+    });
     expect((await indexer()).restarts).toBe(1);
-    await waitFor(async () => engineEvents().some((event) => event.answering), { timeoutMs: 20_000, intervalMs: 100, what: 'an event saying the engine answers again' });
+    await waitFor(async () => engineEvents().some((event) => event.answering), {
+      timeoutMs: 20_000,
+      intervalMs: 100,
+      what: 'an event saying the engine answers again',
+    });
     expect((await call('GET', `/labs/${LAB}`)).engine).toMatchObject({ answering: true });
     const after = await reglab('status');
     expect(after.code, after.stdout).toBe(0);
@@ -138,7 +205,11 @@ describe('a docker lab whose container engine stops answering', () => {
     const restarts = (await indexer()).restarts;
     await proxy.cut();
     await indexerContainer.kill();
-    await waitFor(async () => (await indexer()).status === 'restarting', { timeoutMs: 10_000, intervalMs: 100, what: 'the indexer seen dead' });
+    await waitFor(async () => (await indexer()).status === 'restarting', {
+      timeoutMs: 10_000,
+      intervalMs: 100,
+      what: 'the indexer seen dead',
+    });
     feed.stop();
     await page.close();
     await plane.stop();
@@ -147,13 +218,19 @@ describe('a docker lab whose container engine stops answering', () => {
     const status = await reglabWithoutPodman(folder, 'status');
     expect(status.code, status.stderr).toBe(1);
     expect(status.stderr).toContain('starting it again');
-    expect(status.stdout, status.stderr).toMatch(/container engine: not answering since \S+ .*: no Docker Engine API answers \(tried unix:\/\/\S+engine\.sock \(no socket\), .*unix:\/\/\/run\/podman\/podman\.sock \(no socket\)\)/);
+    expect(status.stdout, status.stderr).toMatch(
+      /container engine: not answering since \S+ .*: no Docker Engine API answers \(tried unix:\/\/\S+engine\.sock \(no socket\), .*unix:\/\/\/run\/podman\/podman\.sock \(no socket\)\)/,
+    );
     expect(status.stdout).toMatch(/indexer\s+indexer\s+restarting/);
     expect(status.stdout).toMatch(/chain\s+btcd\s+ready/);
 
     await proxy.restore();
     const json = async () => JSON.parse((await reglab('status', '--json')).stdout);
-    await waitFor(async () => (await json()).services.find((service: { name: string }) => service.name === 'indexer').status === 'ready', { timeoutMs: 90_000, intervalMs: 500, what: 'the indexer ready again once the engine answers' });
+    await waitFor(
+      async () =>
+        (await json()).services.find((service: { name: string }) => service.name === 'indexer').status === 'ready',
+      { timeoutMs: 90_000, intervalMs: 500, what: 'the indexer ready again once the engine answers' },
+    );
     const lab = await json();
     expect(lab.engine).toMatchObject({ answering: true, address: `unix://${socket}` });
     expect(lab.services.find((service: { name: string }) => service.name === 'indexer').restarts).toBe(restarts + 1);
@@ -161,7 +238,10 @@ describe('a docker lab whose container engine stops answering', () => {
   });
 
   it('`reglab down --force` forgets a lab whose engine does not answer, says what it leaves there, and the next up of that lab on the engine removes it', async () => {
-    const ids = async () => (await docker.listContainers({ all: true, filters: { label: [`reglab.lab=${LAB}`] } })).map((container) => container.Id);
+    const ids = async () =>
+      (await docker.listContainers({ all: true, filters: { label: [`reglab.lab=${LAB}`] } })).map(
+        (container) => container.Id,
+      );
     const before = await labLeftovers(docker, LAB);
     const idsBefore = await ids();
     expect(before.containers.length).toBeGreaterThan(0);
@@ -172,7 +252,11 @@ describe('a docker lab whose container engine stops answering', () => {
 
     const forced = await reglab('down', '--volumes', '--force');
     expect(forced.code, forced.stderr).toBe(0);
-    expect(forced.stdout).toMatch(new RegExp(`lab ${LAB} is forgotten: its container engine does not answer; its containers, network and volumes on unix://\\S+engine\\.sock \\(label reglab\\.lab=${LAB}\\) stay there`));
+    expect(forced.stdout).toMatch(
+      new RegExp(
+        `lab ${LAB} is forgotten: its container engine does not answer; its containers, network and volumes on unix://\\S+engine\\.sock \\(label reglab\\.lab=${LAB}\\) stay there`,
+      ),
+    );
     expect(existsSync(join(folder, '.reglab', 'labs', LAB))).toBe(false);
     expect(await labLeftovers(docker, LAB)).toEqual(before); // the engine itself was not asked anything
 

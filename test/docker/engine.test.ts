@@ -4,7 +4,13 @@ import { chownSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { discoverEngine, dockerClient, engineCandidates, socketOwnedByRoot, WELL_KNOWN_SOCKETS } from '../../control-plane/src/runtimes/docker/engine.js';
+import {
+  discoverEngine,
+  dockerClient,
+  engineCandidates,
+  socketOwnedByRoot,
+  WELL_KNOWN_SOCKETS,
+} from '../../control-plane/src/runtimes/docker/engine.js';
 import { waitFor } from '../../lib/wait.js';
 
 describe('engine discovery', () => {
@@ -18,7 +24,9 @@ describe('engine discovery', () => {
   });
 
   it('tries DOCKER_HOST first, then the Docker and Podman sockets, then rootless Podman', () => {
-    expect(engineCandidates({ env: { DOCKER_HOST: 'tcp://10.0.0.1:2375', XDG_RUNTIME_DIR: '/run/user/1000' } })).toEqual([
+    expect(
+      engineCandidates({ env: { DOCKER_HOST: 'tcp://10.0.0.1:2375', XDG_RUNTIME_DIR: '/run/user/1000' } }),
+    ).toEqual([
       'tcp://10.0.0.1:2375',
       'unix:///var/run/docker.sock',
       'unix:///run/podman/podman.sock',
@@ -43,22 +51,40 @@ describe('engine discovery', () => {
     const socket = join(dir, 'silent.sock');
     silent = createServer(() => undefined);
     await new Promise<void>((resolve) => silent!.listen(socket, resolve));
-    const attempt = discoverEngine({ env: {}, sockets: [`unix://${socket}`, `unix://${join(dir, 'none.sock')}`], timeoutMs: 500 });
-    await expect(attempt).rejects.toThrow(/no Docker Engine API answers .*silent\.sock \(no answer\).*none\.sock \(no socket\).*scripts\/podman-setup\.sh/);
+    const attempt = discoverEngine({
+      env: {},
+      sockets: [`unix://${socket}`, `unix://${join(dir, 'none.sock')}`],
+      timeoutMs: 500,
+    });
+    await expect(attempt).rejects.toThrow(
+      /no Docker Engine API answers .*silent\.sock \(no answer\).*none\.sock \(no socket\).*scripts\/podman-setup\.sh/,
+    );
     await expect(attempt).rejects.toMatchObject({ kind: 'unavailable', code: 'CONTAINER_ENGINE_UNAVAILABLE' });
   });
 
   it('says the engine stopped answering, and how to start it, when it goes after it was found', async () => {
     // an engine killed with -9 leaves its socket with no one listening (connect ECONNREFUSED)
     const socket = join(dir, 'killed.sock');
-    const engine = spawn(process.execPath, ['-e', 'require("node:net").createServer().listen(process.argv[1])', socket], { stdio: 'ignore' });
-    await waitFor(async () => existsSync(socket), { timeoutMs: 10_000, intervalMs: 20, what: 'the stand-in engine to listen' });
+    const engine = spawn(
+      process.execPath,
+      ['-e', 'require("node:net").createServer().listen(process.argv[1])', socket],
+      { stdio: 'ignore' },
+    );
+    await waitFor(async () => existsSync(socket), {
+      timeoutMs: 10_000,
+      intervalMs: 20,
+      what: 'the stand-in engine to listen',
+    });
     const docker = await dockerClient(`unix://${socket}`);
     engine.kill('SIGKILL');
     await new Promise((resolve) => engine.once('exit', resolve));
     const refused = docker.listContainers();
     await expect(refused).rejects.toMatchObject({ kind: 'unavailable', code: 'CONTAINER_ENGINE_UNAVAILABLE' });
-    await expect(refused).rejects.toThrow(new RegExp(`the container engine at unix://${socket} does not answer \\(connect ECONNREFUSED.*scripts/podman-setup\\.sh`));
+    await expect(refused).rejects.toThrow(
+      new RegExp(
+        `the container engine at unix://${socket} does not answer \\(connect ECONNREFUSED.*scripts/podman-setup\\.sh`,
+      ),
+    );
     // and its socket gone (ENOENT)
     rmSync(socket);
     await expect(docker.ping()).rejects.toMatchObject({ code: 'CONTAINER_ENGINE_UNAVAILABLE' });

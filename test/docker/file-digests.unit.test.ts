@@ -10,7 +10,8 @@ const { fileContent, saveFileDigests } = await import('../../control-plane/src/i
 
 const BIG = 5 << 20;
 const sha256 = (bytes: Buffer) => `sha256 ${createHash('sha256').update(bytes).digest('hex')}`;
-const remembered = (file = join(cache, 'file-digests.json')) => (existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : {}) as Record<string, { digest: string }>;
+const remembered = (file = join(cache, 'file-digests.json')) =>
+  (existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : {}) as Record<string, { digest: string }>;
 const later = (path: string) => statSync(path).ctimeMs + 60_000;
 
 afterAll(() => rmSync(cache, { recursive: true, force: true }));

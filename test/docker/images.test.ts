@@ -10,7 +10,8 @@ import { projectRoot } from '../../lib/project-root.js';
 import { createDockerRuntime } from '../../control-plane/src/runtimes/docker/runtime.js';
 import { engine, recipesOf, uniqueLab } from './support.js';
 
-const labelOf = async (docker: Docker, ref: string) => (await docker.getImage(ref).inspect()).Config.Labels?.[PIN_LABEL];
+const labelOf = async (docker: Docker, ref: string) =>
+  (await docker.getImage(ref).inspect()).Config.Labels?.[PIN_LABEL];
 
 describe('image pins', () => {
   it('change with the Containerfile folder, the build arguments, the extra context and the base', () => {
@@ -23,7 +24,9 @@ describe('image pins', () => {
       const pin = recipePin(recipe, images, parts, ['base-1']);
       expect(recipePin(recipe, images, parts, ['base-1'])).toBe(pin);
       expect(recipePin(recipe, images, parts, ['base-2'])).not.toBe(pin);
-      expect(recipePin({ ...recipe, buildArgs: { ...recipe.buildArgs, NODES_PIN: 'x' } }, images, parts, ['base-1'])).not.toBe(pin);
+      expect(
+        recipePin({ ...recipe, buildArgs: { ...recipe.buildArgs, NODES_PIN: 'x' } }, images, parts, ['base-1']),
+      ).not.toBe(pin);
       expect(recipePin(recipe, images, [{ ...parts[0], fingerprint: 'lock-1' }], ['base-1'])).not.toBe(pin);
       writeFileSync(join(images, 'bin-file'), 'other binary');
       const afterBinary = recipePin(recipe, images, parts, ['base-1']);
@@ -87,7 +90,11 @@ describe('buildImages on Podman', () => {
   });
 
   it('uses the images a lab names itself without building them', async () => {
-    const result = await buildImages({ docker, images: recipesOf('redis'), overrides: { redis: 'example.org/my-redis:7' } });
+    const result = await buildImages({
+      docker,
+      images: recipesOf('redis'),
+      overrides: { redis: 'example.org/my-redis:7' },
+    });
     expect(result).toEqual({ images: { redis: 'example.org/my-redis:7' }, built: [] });
   });
 

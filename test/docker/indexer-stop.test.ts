@@ -46,21 +46,70 @@ describe('the indexer container on its stop signal', () => {
 
   it('closes and exits 0 when other containers of the lab stopped just before', async () => {
     const ports = await freePorts(2);
-    await runtime.start(startRequest(lab, 'chain', 'btcd', btcdLaunch(dockerPlacement(layout, 'chain'), { rpcUser: rpc.user, rpcPassword: rpc.password, miningAddress: MINING_ADDRESS }), { rpc: ports[0] }));
-    const cert = (await waitFor(() => runtime.readServiceFile({ lab, service: 'chain' }, BTCD_RPC_CERT_FILE), { timeoutMs: 30_000, what: 'btcd rpc.cert' })).toString();
-    btcd = new BtcdDriver({ kind: 'btcd', url: `https://127.0.0.1:${ports[0]}`, user: rpc.user, password: rpc.password, tlsCertPem: cert });
+    await runtime.start(
+      startRequest(
+        lab,
+        'chain',
+        'btcd',
+        btcdLaunch(dockerPlacement(layout, 'chain'), {
+          rpcUser: rpc.user,
+          rpcPassword: rpc.password,
+          miningAddress: MINING_ADDRESS,
+        }),
+        { rpc: ports[0] },
+      ),
+    );
+    const cert = (
+      await waitFor(() => runtime.readServiceFile({ lab, service: 'chain' }, BTCD_RPC_CERT_FILE), {
+        timeoutMs: 30_000,
+        what: 'btcd rpc.cert',
+      })
+    ).toString();
+    btcd = new BtcdDriver({
+      kind: 'btcd',
+      url: `https://127.0.0.1:${ports[0]}`,
+      user: rpc.user,
+      password: rpc.password,
+      tlsCertPem: cert,
+    });
     await waitFor(() => btcd!.getBlockCount().then((count) => count + 1), { timeoutMs: 30_000, what: 'btcd RPC' });
     await btcd.generate(3);
 
     const placement = dockerPlacement(layout, 'indexer');
-    const chain = { kind: 'btcd' as const, url: `https://${placement.reach('chain', 'rpc')}`, user: rpc.user, password: rpc.password, tlsCertPem: cert };
-    const indexer = await runtime.start(startRequest(lab, 'indexer', 'indexer', indexerLaunch(placement, chain), { electrum: ports[1] }));
-    await waitFor(async () => (await electrumTipHeight(`127.0.0.1:${ports[1]}`)) === 3, { timeoutMs: 60_000, intervalMs: 500, what: 'the indexer at height 3' });
+    const chain = {
+      kind: 'btcd' as const,
+      url: `https://${placement.reach('chain', 'rpc')}`,
+      user: rpc.user,
+      password: rpc.password,
+      tlsCertPem: cert,
+    };
+    const indexer = await runtime.start(
+      startRequest(lab, 'indexer', 'indexer', indexerLaunch(placement, chain), { electrum: ports[1] }),
+    );
+    await waitFor(async () => (await electrumTipHeight(`127.0.0.1:${ports[1]}`)) === 3, {
+      timeoutMs: 60_000,
+      intervalMs: 500,
+      what: 'the indexer at height 3',
+    });
 
     // idle Node processes from the services image, on the lab's network
     const others: RuntimeHandle[] = [];
     for (const name of OTHERS) {
-      others.push(await runtime.start(startRequest(lab, name, 'indexer', { program: { type: 'image', name: 'services' }, args: ['-e', 'setInterval(() => undefined, 1 << 30)'], env: {} }, {})));
+      others.push(
+        await runtime.start(
+          startRequest(
+            lab,
+            name,
+            'indexer',
+            {
+              program: { type: 'image', name: 'services' },
+              args: ['-e', 'setInterval(() => undefined, 1 << 30)'],
+              env: {},
+            },
+            {},
+          ),
+        ),
+      );
     }
     await Promise.all(others.map((handle) => runtime.stop(handle)));
     await runtime.stop(indexer);

@@ -44,16 +44,27 @@ describe('a lab on the docker runtime (btcd, indexer, two lnd nodes with a chann
       Object.keys(lab.services).map((name) => [name, 'ready']),
     );
     const containers = await docker.listContainers({ filters: { label: [`reglab.lab=${lab.name}`] } });
-    expect(containers.map((container) => container.Labels['reglab.service']).sort()).toEqual(Object.keys(lab.services).sort());
+    expect(containers.map((container) => container.Labels['reglab.service']).sort()).toEqual(
+      Object.keys(lab.services).sort(),
+    );
   });
 
   it('gives each container a fixed address, and every container finds every service by name in its /etc/hosts', async () => {
     const containers = await docker.listContainers({ filters: { label: [`reglab.lab=${lab.name}`] } });
-    const addressOf = Object.fromEntries(containers.map((container) => [container.Labels['reglab.service'], container.NetworkSettings.Networks[`reglab-${lab.name}`].IPAddress]));
+    const addressOf = Object.fromEntries(
+      containers.map((container) => [
+        container.Labels['reglab.service'],
+        container.NetworkSettings.Networks[`reglab-${lab.name}`].IPAddress,
+      ]),
+    );
     expect(new Set(Object.values(addressOf)).size).toBe(containers.length);
     for (const container of containers) {
-      const hosts = fileFromTar(await readAll(await docker.getContainer(container.Id).getArchive({ path: '/etc/hosts' })), 'hosts').toString();
-      for (const [service, address] of Object.entries(addressOf)) expect(hosts).toMatch(new RegExp(`^${address.replaceAll('.', '\\.')}\\s+${service}$`, 'm'));
+      const hosts = fileFromTar(
+        await readAll(await docker.getContainer(container.Id).getArchive({ path: '/etc/hosts' })),
+        'hosts',
+      ).toString();
+      for (const [service, address] of Object.entries(addressOf))
+        expect(hosts).toMatch(new RegExp(`^${address.replaceAll('.', '\\.')}\\s+${service}$`, 'm'));
     }
   });
 
@@ -76,7 +87,9 @@ describe('a lab on the docker runtime (btcd, indexer, two lnd nodes with a chann
     // lnd dials its peer from inside its container: the peer's address is the placement's, not the host's
     expect(running.runtimeOptions.placementFor(lab, 'alice').reach('bob', 'p2p')).toBe('bob:9735');
     const channels = (await session.lightning('alice').channels()).filter((channel) => channel.active);
-    expect(channels).toEqual([expect.objectContaining({ capacitySat: 500_000, partnerPubkey: await nodePubkey(session, 'bob') })]);
+    expect(channels).toEqual([
+      expect.objectContaining({ capacitySat: 500_000, partnerPubkey: await nodePubkey(session, 'bob') }),
+    ]);
     const payment = await payBetween(session, { from: 'alice', to: 'bob', amountSat: 1_000 });
     expect(payment.amountSat).toBe(1_000);
   });
@@ -91,7 +104,10 @@ describe('a lab on the docker runtime (btcd, indexer, two lnd nodes with a chann
     const base = `http://${session.host.reach('chain-adapter', 'http')}`;
     const tip = await session.chain.getBlockCount();
     // the indexer follows btcd by polling: it reaches the tip a moment after blocks are mined
-    await waitFor(async () => Number(await (await fetch(`${base}/api/blocks/tip/height`)).text()) === tip, { timeoutMs: 15_000, what: `the adapter at height ${tip}` });
+    await waitFor(async () => Number(await (await fetch(`${base}/api/blocks/tip/height`)).text()) === tip, {
+      timeoutMs: 15_000,
+      what: `the adapter at height ${tip}`,
+    });
   });
 
   it('leaves no container, network or volume after tear-down', async () => {

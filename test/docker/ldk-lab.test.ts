@@ -31,28 +31,52 @@ describe('an ldk node in a docker lab (btcd, the indexer, alice on lnd, bob on l
 
   it('runs bob in a container of the ldk image, announcing the address alice dials it at', async () => {
     const docker = await engine();
-    const [container] = await docker.listContainers({ filters: { label: [`reglab.lab=${lab.name}`, 'reglab.service=bob'] } });
+    const [container] = await docker.listContainers({
+      filters: { label: [`reglab.lab=${lab.name}`, 'reglab.service=bob'] },
+    });
     expect(container.Image).toBe('localhost/reglab-ldk:local');
     const info = await (await fetch(`${lab.services.bob.info.api}/v1/info`)).json();
-    expect(info).toMatchObject({ node_id: lab.services.bob.info.pubkey, announcement_addresses: ['bob:9735'], chain_source: { kind: 'electrum', url: 'tcp://indexer:50001' } });
+    expect(info).toMatchObject({
+      node_id: lab.services.bob.info.pubkey,
+      announcement_addresses: ['bob:9735'],
+      chain_source: { kind: 'electrum', url: 'tcp://indexer:50001' },
+    });
   });
 
   it('opened the declared channel from bob to alice across the lab network, and pays both ways', async () => {
     const channels = await session.lightning('bob').channels();
-    expect(channels).toEqual([expect.objectContaining({ capacitySat: 1_000_000, partnerPubkey: await nodePubkey(session, 'alice'), active: true })]);
-    expect(await payBetween(session, { from: 'bob', to: 'alice', amountSat: 4_000 })).toMatchObject({ amountSat: 4_000 });
-    expect(await payBetween(session, { from: 'alice', to: 'bob', amountSat: 3_000 })).toMatchObject({ amountSat: 3_000, hops: 1 });
+    expect(channels).toEqual([
+      expect.objectContaining({
+        capacitySat: 1_000_000,
+        partnerPubkey: await nodePubkey(session, 'alice'),
+        active: true,
+      }),
+    ]);
+    expect(await payBetween(session, { from: 'bob', to: 'alice', amountSat: 4_000 })).toMatchObject({
+      amountSat: 4_000,
+    });
+    expect(await payBetween(session, { from: 'alice', to: 'bob', amountSat: 3_000 })).toMatchObject({
+      amountSat: 3_000,
+      hops: 1,
+    });
   });
 
   it("keeps bob's node, wallet and channel across a container kill and start", async () => {
     const pubkey = lab.services.bob.info.pubkey;
     const handle = lab.services.bob.handle!;
     await session.runtime.kill(handle);
-    await startService(session, 'bob', { onEvent: () => undefined, persist: async () => undefined }, { as: 'restarting' });
+    await startService(
+      session,
+      'bob',
+      { onEvent: () => undefined, persist: async () => undefined },
+      { as: 'restarting' },
+    );
     expect(lab.services.bob.handle).not.toEqual(handle);
     expect(lab.services.bob.info.pubkey).toBe(pubkey);
     expect((await session.lightning('bob').channels()).map((channel) => channel.active)).toEqual([true]);
-    expect(await keysendBetween(session, { from: 'bob', to: 'alice', amountSat: 1_000 })).toMatchObject({ amountSat: 1_000 });
+    expect(await keysendBetween(session, { from: 'bob', to: 'alice', amountSat: 1_000 })).toMatchObject({
+      amountSat: 1_000,
+    });
   });
 
   it('leaves nothing after tear-down', async () => {

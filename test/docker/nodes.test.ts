@@ -20,7 +20,8 @@ import { engine, labLeftovers, layoutOf, recipesOf, startRequest, uniqueLab } fr
 // a regtest P2WPKH address (any valid one will do as btcd's --miningaddr)
 const MINING_ADDRESS = 'bcrt1qw508d6qejxtdg4y5r3zarvary0c5xw7kygt080';
 
-const electrum = <T>(port: number, method: string, params: unknown[] = []) => electrumCall(`127.0.0.1:${port}`, method, params) as Promise<T>;
+const electrum = <T>(port: number, method: string, params: unknown[] = []) =>
+  electrumCall(`127.0.0.1:${port}`, method, params) as Promise<T>;
 
 describe('btcd and lnd containers from the local images', () => {
   let docker: Docker;
@@ -47,11 +48,26 @@ describe('btcd and lnd containers from the local images', () => {
   });
 
   it('btcd answers RPC over TLS on its published 127.0.0.1 port', async () => {
-    const launch = btcdLaunch(dockerPlacement(layout, 'chain'), { rpcUser: rpc.user, rpcPassword: rpc.password, miningAddress: MINING_ADDRESS });
+    const launch = btcdLaunch(dockerPlacement(layout, 'chain'), {
+      rpcUser: rpc.user,
+      rpcPassword: rpc.password,
+      miningAddress: MINING_ADDRESS,
+    });
     await runtime.start(startRequest(lab, 'chain', 'btcd', launch, { rpc: ports[0] }));
-    const cert = await waitFor(() => runtime.readServiceFile({ lab, service: 'chain' }, BTCD_RPC_CERT_FILE), { timeoutMs: 30_000, what: 'btcd rpc.cert' });
-    btcd = new BtcdDriver({ kind: 'btcd', url: `https://127.0.0.1:${ports[0]}`, user: rpc.user, password: rpc.password, tlsCertPem: cert.toString() });
-    expect(await waitFor(() => btcd!.getBlockCount().then((count) => count + 1), { timeoutMs: 30_000, what: 'btcd RPC' })).toBe(1);
+    const cert = await waitFor(() => runtime.readServiceFile({ lab, service: 'chain' }, BTCD_RPC_CERT_FILE), {
+      timeoutMs: 30_000,
+      what: 'btcd rpc.cert',
+    });
+    btcd = new BtcdDriver({
+      kind: 'btcd',
+      url: `https://127.0.0.1:${ports[0]}`,
+      user: rpc.user,
+      password: rpc.password,
+      tlsCertPem: cert.toString(),
+    });
+    expect(
+      await waitFor(() => btcd!.getBlockCount().then((count) => count + 1), { timeoutMs: 30_000, what: 'btcd RPC' }),
+    ).toBe(1);
     await btcd.generate(3);
     expect(await btcd.getBlockCount()).toBe(3);
   });
@@ -68,26 +84,49 @@ describe('btcd and lnd containers from the local images', () => {
     });
     await runtime.start(startRequest(lab, 'alice', 'lnd', launch, { grpc: ports[1], rest: ports[2] }));
     const location = { lab, service: 'alice' };
-    const macaroon = await waitFor(() => runtime.readServiceFile(location, LND_ADMIN_MACAROON_FILE), { timeoutMs: 90_000, what: 'lnd admin.macaroon' });
+    const macaroon = await waitFor(() => runtime.readServiceFile(location, LND_ADMIN_MACAROON_FILE), {
+      timeoutMs: 90_000,
+      what: 'lnd admin.macaroon',
+    });
     const tls = await runtime.readServiceFile(location, LND_TLS_CERT_FILE);
-    const lnd = connectLnd({ socket: `127.0.0.1:${ports[1]}`, certBase64: tls.toString('base64'), macaroonHex: macaroon.toString('hex') });
-    const info = await waitFor(async () => {
-      const wallet = await getWalletInfo({ lnd });
-      return wallet.current_block_height === 3 && wallet;
-    }, { timeoutMs: 60_000, intervalMs: 1000, what: 'lnd synced to btcd' });
+    const lnd = connectLnd({
+      socket: `127.0.0.1:${ports[1]}`,
+      certBase64: tls.toString('base64'),
+      macaroonHex: macaroon.toString('hex'),
+    });
+    const info = await waitFor(
+      async () => {
+        const wallet = await getWalletInfo({ lnd });
+        return wallet.current_block_height === 3 && wallet;
+      },
+      { timeoutMs: 60_000, intervalMs: 1000, what: 'lnd synced to btcd' },
+    );
     expect(info.alias).toBe('alice');
-    expect(await runtime.logs(location, undefined, 500)).toMatch(/Chain backend is fully synced|Started rescan|Opened wallet/);
+    expect(await runtime.logs(location, undefined, 500)).toMatch(
+      /Chain backend is fully synced|Started rescan|Opened wallet/,
+    );
   });
 
   it('the indexer from the services image follows btcd over the lab network and serves Electrum', async () => {
     const cert = await runtime.readServiceFile({ lab, service: 'chain' }, BTCD_RPC_CERT_FILE);
     const placement = dockerPlacement(layout, 'indexer');
-    const chain = { kind: 'btcd' as const, url: `https://${placement.reach('chain', 'rpc')}`, user: rpc.user, password: rpc.password, tlsCertPem: cert.toString() };
-    await runtime.start(startRequest(lab, 'indexer', 'indexer', indexerLaunch(placement, chain), { electrum: ports[3] }));
-    const tip = await waitFor(async () => {
-      const header = await electrum<{ height: number }>(ports[3], 'blockchain.headers.subscribe');
-      return header.height === 3 && header;
-    }, { timeoutMs: 60_000, intervalMs: 500, what: 'the indexer container at height 3' });
+    const chain = {
+      kind: 'btcd' as const,
+      url: `https://${placement.reach('chain', 'rpc')}`,
+      user: rpc.user,
+      password: rpc.password,
+      tlsCertPem: cert.toString(),
+    };
+    await runtime.start(
+      startRequest(lab, 'indexer', 'indexer', indexerLaunch(placement, chain), { electrum: ports[3] }),
+    );
+    const tip = await waitFor(
+      async () => {
+        const header = await electrum<{ height: number }>(ports[3], 'blockchain.headers.subscribe');
+        return header.height === 3 && header;
+      },
+      { timeoutMs: 60_000, intervalMs: 500, what: 'the indexer container at height 3' },
+    );
     expect(tip.height).toBe(3);
   });
 });

@@ -16,7 +16,8 @@ describe('a docker lab with two rgb nodes', () => {
   let lab: LabState;
   let session: LabSession;
   const client = (node: string) => new RlnClient(`http://${session.host.reach(node, 'api')}`);
-  const settled = async (node: string, ticker: string) => (await client(node).assetBalance(lab.assets![ticker])).settled;
+  const settled = async (node: string, ticker: string) =>
+    (await client(node).assetBalance(lab.assets![ticker])).settled;
 
   beforeAll(async () => {
     docker = await engine();
@@ -41,8 +42,14 @@ describe('a docker lab with two rgb nodes', () => {
 
   it('runs the proxy and both nodes in containers of the services image, initialised, unlocked and funded with colored UTXOs', async () => {
     const containers = await docker.listContainers({ filters: { label: [`reglab.lab=${lab.name}`] } });
-    const images = Object.fromEntries(containers.map((container) => [container.Labels['reglab.service'], container.Image]));
-    expect(images).toMatchObject({ 'rgb-proxy': 'localhost/reglab-services:local', issuer: 'localhost/reglab-services:local', holder: 'localhost/reglab-services:local' });
+    const images = Object.fromEntries(
+      containers.map((container) => [container.Labels['reglab.service'], container.Image]),
+    );
+    expect(images).toMatchObject({
+      'rgb-proxy': 'localhost/reglab-services:local',
+      issuer: 'localhost/reglab-services:local',
+      holder: 'localhost/reglab-services:local',
+    });
     for (const node of ['issuer', 'holder']) {
       expect(lab.services[node].status).toBe('ready');
       expect(lab.services[node].info.pubkey).toMatch(/^0[23][0-9a-f]{64}$/);
@@ -52,13 +59,18 @@ describe('a docker lab with two rgb nodes', () => {
     }
   });
 
-  it('issued the asset lab.yaml declares and handed its share to the other node through the lab\'s proxy', async () => {
+  it("issued the asset lab.yaml declares and handed its share to the other node through the lab's proxy", async () => {
     expect(await settled('issuer', 'LAB')).toBe(700);
     expect(await settled('holder', 'LAB')).toBe(300);
   });
 
-  it('issues an asset on a node\'s API', async () => {
-    const asset = await client('holder').issueAssetNia({ amounts: [1_000], ticker: 'OWN', name: 'Own coin', precision: 0 });
+  it("issues an asset on a node's API", async () => {
+    const asset = await client('holder').issueAssetNia({
+      amounts: [1_000],
+      ticker: 'OWN',
+      name: 'Own coin',
+      precision: 0,
+    });
     expect(asset).toMatchObject({ ticker: 'OWN', issued_supply: 1_000 });
     expect((await client('holder').assetBalance(asset.asset_id)).settled).toBe(1_000);
   });

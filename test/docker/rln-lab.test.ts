@@ -21,7 +21,14 @@ describe('an rln node without its image', () => {
   let failure: Error | undefined;
   // in a hook: the first docker bring-up after a source change rebuilds the services image (a minute)
   beforeAll(async () => {
-    failure = await bringUp(lab, { runtimeOptions: options, onEvent: () => undefined, persist: async () => undefined }).then(() => undefined, (error: Error) => error);
+    failure = await bringUp(lab, {
+      runtimeOptions: options,
+      onEvent: () => undefined,
+      persist: async () => undefined,
+    }).then(
+      () => undefined,
+      (error: Error) => error,
+    );
   });
 
   afterAll(async () => {

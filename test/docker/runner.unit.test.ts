@@ -25,10 +25,11 @@ function runner() {
   let stderr = '';
   child.stdout!.on('data', (chunk) => (stdout += chunk));
   child.stderr!.on('data', (chunk) => (stderr += chunk));
-  const until = (test: () => boolean) => new Promise<void>((resolve) => {
-    const check = () => (test() ? resolve() : setTimeout(check, 2));
-    check();
-  });
+  const until = (test: () => boolean) =>
+    new Promise<void>((resolve) => {
+      const check = () => (test() ? resolve() : setTimeout(check, 2));
+      check();
+    });
   return {
     child,
     exited: new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code))),
@@ -50,11 +51,13 @@ const statOf = (pid: string) => {
 
 /** Whether a live process (not a zombie left to be reaped) of the runner's group is left: the service, or the sleep that waits for resume. */
 const groupLeft = (child: ChildProcess) =>
-  readdirSync('/proc').filter((entry) => /^\d+$/.test(entry)).some((pid) => {
-    const stat = statOf(pid);
-    const [state, , group] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return stat !== '' && Number(group) === child.pid && state !== 'Z';
-  });
+  readdirSync('/proc')
+    .filter((entry) => /^\d+$/.test(entry))
+    .some((pid) => {
+      const stat = statOf(pid);
+      const [state, , group] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      return stat !== '' && Number(group) === child.pid && state !== 'Z';
+    });
 
 afterEach(() => {
   for (const child of running) if (groupLeft(child)) process.kill(-child.pid!, 'SIGKILL');
@@ -74,7 +77,11 @@ describe('the container runner', () => {
       run.child.kill('SIGTERM');
       await run.exited;
       // a killed process ends a moment after kill() returns: a sleep left running would never end
-      await waitFor(async () => !groupLeft(run.child), { timeoutMs: 2_000, intervalMs: 5, what: 'the runner to leave no process behind' });
+      await waitFor(async () => !groupLeft(run.child), {
+        timeoutMs: 2_000,
+        intervalMs: 5,
+        what: 'the runner to leave no process behind',
+      });
     }
     expect(Object.fromEntries(statuses)).toEqual({ 137: 60 });
   });

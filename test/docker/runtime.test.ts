@@ -14,9 +14,14 @@ import type { RuntimeHandle } from '../../control-plane/src/runtimes/types.js';
 import { waitFor } from '../../lib/wait.js';
 import { labLeftovers, layoutOf, redisRuntime, startRequest, uniqueLab } from './support.js';
 
-
 async function ping(port: number): Promise<string> {
-  const client = new Redis({ host: '127.0.0.1', port, lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  const client = new Redis({
+    host: '127.0.0.1',
+    port,
+    lazyConnect: true,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+  });
   client.on('error', () => undefined); // connect() rejects with the same error
   try {
     await client.connect();
@@ -33,7 +38,11 @@ describe('docker runtime without an engine', () => {
   it('says the engine is unavailable and how to start it, then finds the engine started after it', async () => {
     const socket = join(dir, 'engine.sock');
     const runtime = createDockerRuntime({ discovery: { env: {}, sockets: [`unix://${socket}`], timeoutMs: 2_000 } });
-    await expect(runtime.docker()).rejects.toMatchObject({ kind: 'unavailable', code: 'CONTAINER_ENGINE_UNAVAILABLE', message: expect.stringMatching(/engine\.sock \(no socket\).*scripts\/podman-setup\.sh/) });
+    await expect(runtime.docker()).rejects.toMatchObject({
+      kind: 'unavailable',
+      code: 'CONTAINER_ENGINE_UNAVAILABLE',
+      message: expect.stringMatching(/engine\.sock \(no socket\).*scripts\/podman-setup\.sh/),
+    });
     // the engine comes up at that address after the first attempt
     const { address } = await discoverEngine({ env: {} });
     symlinkSync(address.replace(/^unix:\/\//, ''), socket);
@@ -53,7 +62,9 @@ describe('docker runtime on Podman', () => {
 
   beforeAll(async () => {
     ({ docker, runtime, hostPort } = await redisRuntime(lab));
-    handle = await runtime.start(startRequest(lab, 'cache', 'redis', redisServiceLaunch(dockerPlacement(layout, 'cache')), { redis: hostPort }));
+    handle = await runtime.start(
+      startRequest(lab, 'cache', 'redis', redisServiceLaunch(dockerPlacement(layout, 'cache')), { redis: hostPort }),
+    );
   });
 
   afterAll(async () => {
@@ -64,20 +75,29 @@ describe('docker runtime on Podman', () => {
     expect(handle.runtime).toBe('docker');
     const info = await docker.getContainer(handle.runtime === 'docker' ? handle.containerId : '').inspect();
     expect(info.Name.replace(/^\//, '')).toBe(`reglab-${lab.name}-cache`);
-    expect(info.Config.Labels).toMatchObject({ 'reglab.lab': lab.name, 'reglab.service': 'cache', 'reglab.kind': 'redis' });
+    expect(info.Config.Labels).toMatchObject({
+      'reglab.lab': lab.name,
+      'reglab.service': 'cache',
+      'reglab.kind': 'redis',
+    });
     expect(info.HostConfig.Init).toBe(true);
     expect(info.HostConfig.PortBindings).toEqual({ '6379/tcp': [{ HostIp: '127.0.0.1', HostPort: String(hostPort) }] });
-    expect(info.Mounts.map((mount) => [mount.Name, mount.Destination])).toEqual([[`reglab-${lab.name}-cache`, '/data']]);
+    expect(info.Mounts.map((mount) => [mount.Name, mount.Destination])).toEqual([
+      [`reglab-${lab.name}-cache`, '/data'],
+    ]);
     expect(Object.keys(info.NetworkSettings.Networks)).toEqual([`reglab-${lab.name}`]);
     expect(await waitFor(() => ping(hostPort), { timeoutMs: 20_000, what: 'redis in its container' })).toBe('PONG');
     expect(await runtime.isAlive(handle)).toBe(true);
   });
 
   it('gives the last lines of the output, by handle and by service name', async () => {
-    const text = await waitFor(async () => {
-      const logs = await runtime.logs(location, handle, 50);
-      return logs.includes('Ready to accept connections') && logs;
-    }, { timeoutMs: 10_000, what: 'redis start-up logs' });
+    const text = await waitFor(
+      async () => {
+        const logs = await runtime.logs(location, handle, 50);
+        return logs.includes('Ready to accept connections') && logs;
+      },
+      { timeoutMs: 10_000, what: 'redis start-up logs' },
+    );
     expect(text).not.toMatch(/[\x00-\x08]/); // the stream framing is gone
     expect(await runtime.logs(location, undefined, 1)).toMatch(/^[^\n]*\n?$/);
   });
@@ -89,7 +109,9 @@ describe('docker runtime on Podman', () => {
     client.disconnect();
     const dump = await runtime.readServiceFile(location, 'dump.rdb');
     expect(dump.subarray(0, 5).toString()).toBe('REDIS');
-    await expect(runtime.readServiceFile(location, 'no-such-file')).rejects.toThrow(/cache has no file \/data\/no-such-file/);
+    await expect(runtime.readServiceFile(location, 'no-such-file')).rejects.toThrow(
+      /cache has no file \/data\/no-such-file/,
+    );
     await expect(runtime.readServiceFile(location, '.')).rejects.toThrow(/is not a regular file/);
   });
 
@@ -106,7 +128,15 @@ describe('docker runtime on Podman', () => {
   it('is found again by a new runtime from the container labels', async () => {
     const restarted = createDockerRuntime({ docker });
     const found = await restarted.findContainers(lab.name);
-    expect(found).toEqual([{ service: 'cache', kind: 'redis', containerId: handle.runtime === 'docker' ? handle.containerId : '', running: true, hostPorts: { '6379/tcp': hostPort } }]);
+    expect(found).toEqual([
+      {
+        service: 'cache',
+        kind: 'redis',
+        containerId: handle.runtime === 'docker' ? handle.containerId : '',
+        running: true,
+        hostPorts: { '6379/tcp': hostPort },
+      },
+    ]);
     expect(await restarted.isAlive({ runtime: 'docker', containerId: found[0].containerId })).toBe(true);
   });
 
@@ -118,7 +148,9 @@ describe('docker runtime on Podman', () => {
     await runtime.stop(handle); // stopping twice is fine
     expect(await runtime.exitStatus(handle)).toEqual({ code: 0 }); // redis saves and exits on SIGTERM
     expect(await runtime.logs(location, undefined, 200)).toMatch(/Ready to accept connections/);
-    handle = await runtime.start(startRequest(lab, 'cache', 'redis', redisServiceLaunch(dockerPlacement(layout, 'cache')), { redis: hostPort }));
+    handle = await runtime.start(
+      startRequest(lab, 'cache', 'redis', redisServiceLaunch(dockerPlacement(layout, 'cache')), { redis: hostPort }),
+    );
     expect(await waitFor(() => ping(hostPort), { timeoutMs: 20_000, what: 'redis restarted' })).toBe('PONG');
     expect((await runtime.readServiceFile(location, 'dump.rdb')).subarray(0, 5).toString()).toBe('REDIS');
     expect(await runtime.findContainers(lab.name)).toHaveLength(1);
@@ -136,7 +168,9 @@ describe('docker runtime on Podman', () => {
     const resumed = await runtime.start(startRequest(lab, 'cache', 'redis', launch, { redis: hostPort }));
     expect(resumed).toEqual(handle);
     expect(runtime.heldFolder(lab.name, 'cache')).toBeUndefined();
-    expect(await waitFor(() => ping(hostPort), { timeoutMs: 20_000, what: 'redis running again in its container' })).toBe('PONG');
+    expect(
+      await waitFor(() => ping(hostPort), { timeoutMs: 20_000, what: 'redis running again in its container' }),
+    ).toBe('PONG');
 
     await runtime.hold(handle);
     const otherLaunch = { ...launch, args: [...launch.args, '--loglevel', 'verbose'] };
@@ -151,7 +185,11 @@ describe('docker runtime on Podman', () => {
     const unwatch = runtime.watchExits(lab, () => (told += 1));
     try {
       await runtime.kill(handle);
-      await waitFor(async () => told > 0, { timeoutMs: 10_000, intervalMs: 50, what: 'the engine to tell of the death' });
+      await waitFor(async () => told > 0, {
+        timeoutMs: 10_000,
+        intervalMs: 50,
+        what: 'the engine to tell of the death',
+      });
     } finally {
       unwatch();
     }
@@ -163,35 +201,59 @@ describe('docker runtime on Podman', () => {
   it('says which image is missing and how to build it', async () => {
     const bare = createDockerRuntime({ docker, images: { redis: 'localhost/reglab-nothing:here' } });
     const launch = redisServiceLaunch(dockerPlacement(layout, 'cache'));
-    await expect(bare.start(startRequest(lab, 'other', 'redis', launch, {}))).rejects.toThrow(/cannot start other \(redis\): image localhost\/reglab-nothing:here is not in the container engine/);
-    await expect(createDockerRuntime({ docker }).start(startRequest(lab, 'rgb', 'rln', launch, {}))).rejects.toThrow(/cannot start rgb \(rln\).*RGB Lightning Node cannot be built on this machine/);
+    await expect(bare.start(startRequest(lab, 'other', 'redis', launch, {}))).rejects.toThrow(
+      /cannot start other \(redis\): image localhost\/reglab-nothing:here is not in the container engine/,
+    );
+    await expect(createDockerRuntime({ docker }).start(startRequest(lab, 'rgb', 'rln', launch, {}))).rejects.toThrow(
+      /cannot start rgb \(rln\).*RGB Lightning Node cannot be built on this machine/,
+    );
   });
 
   it('removes the lab without leaving a container, a network or a volume', async () => {
     expect((await labLeftovers(docker, lab.name)).volumes).toEqual([`reglab-${lab.name}-cache`]);
     await runtime.removeLab(lab, { volumes: false });
-    expect(await labLeftovers(docker, lab.name)).toEqual({ containers: [], networks: [], volumes: [`reglab-${lab.name}-cache`] });
+    expect(await labLeftovers(docker, lab.name)).toEqual({
+      containers: [],
+      networks: [],
+      volumes: [`reglab-${lab.name}-cache`],
+    });
     await runtime.removeLab(lab, { volumes: true });
     expect(await labLeftovers(docker, lab.name)).toEqual({ containers: [], networks: [], volumes: [] });
   });
 
   it("tells a refusal of the engine by the engine's own message, for the API to answer as a 502", async () => {
-    const refusal = await docker.getNetwork(`reglab-${lab.name}-none`).remove().catch((error: unknown) => error);
-    expect(mapPartError(refusal)).toMatchObject({ kind: 'upstream', code: 'CONTAINER_ENGINE_ERROR', message: expect.stringMatching(/^the container engine refused: .*not found.* \(HTTP 404\)$/) });
+    const refusal = await docker
+      .getNetwork(`reglab-${lab.name}-none`)
+      .remove()
+      .catch((error: unknown) => error);
+    expect(mapPartError(refusal)).toMatchObject({
+      kind: 'upstream',
+      code: 'CONTAINER_ENGINE_ERROR',
+      message: expect.stringMatching(/^the container engine refused: .*not found.* \(HTTP 404\)$/),
+    });
     expect(mapPartError(new Error('not from the engine'))).toBeUndefined();
   });
 
   it('takes containers not of the lab off its network to remove it, and leaves them there', async () => {
     await runtime.prepareLab(lab);
     const image = runtime.imageFor('redis', 'redis');
-    const onNetwork = (name: string, entrypoint: string[]) => docker.createContainer({ name: `${lab.name}-${name}`, Image: image, Entrypoint: entrypoint, HostConfig: { NetworkMode: `reglab-${lab.name}` } });
+    const onNetwork = (name: string, entrypoint: string[]) =>
+      docker.createContainer({
+        name: `${lab.name}-${name}`,
+        Image: image,
+        Entrypoint: entrypoint,
+        HostConfig: { NetworkMode: `reglab-${lab.name}` },
+      });
     const client = await onNetwork('test-client', ['sleep', '120']);
     const finished = await onNetwork('finished', ['true']);
     try {
       await client.start();
       await finished.start();
       await finished.wait();
-      expect((await runtime.removeLab(lab, { volumes: true })).sort()).toEqual([`${lab.name}-finished`, `${lab.name}-test-client`]);
+      expect((await runtime.removeLab(lab, { volumes: true })).sort()).toEqual([
+        `${lab.name}-finished`,
+        `${lab.name}-test-client`,
+      ]);
       expect(await labLeftovers(docker, lab.name)).toEqual({ containers: [], networks: [], volumes: [] });
       const after = await client.inspect();
       expect(after.State.Running).toBe(true);

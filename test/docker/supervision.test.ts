@@ -37,22 +37,30 @@ describe('supervision of a docker lab', () => {
     if (handle?.runtime !== 'docker') throw new Error(`${service} has no container`);
     return docker.getContainer(handle.containerId);
   };
-  const containerRunning = async (service: string) => (await docker.getContainer(containerName(lab.name, service)).inspect()).State.Running;
+  const containerRunning = async (service: string) =>
+    (await docker.getContainer(containerName(lab.name, service)).inspect()).State.Running;
   const readyAgain = (service: string, restarts: number) =>
-    waitFor(async () => lab.services[service].status === 'ready' && lab.services[service].restarts === restarts, { timeoutMs: 120_000, intervalMs: 200, what: `${service} restarted and ready` });
+    waitFor(async () => lab.services[service].status === 'ready' && lab.services[service].restarts === restarts, {
+      timeoutMs: 120_000,
+      intervalMs: 200,
+      what: `${service} restarted and ready`,
+    });
 
   beforeAll(async () => {
     docker = await engine();
-    running = await startDockerLab({
-      name: uniqueLab('sup'),
-      indexer: { enabled: true },
-      nodes: [
-        { name: 'alice', kind: 'lnd', funding_sat: 5_000_000 },
-        { name: 'bob', kind: 'lnd', funding_sat: 5_000_000 },
-      ],
-      channels: [{ from: 'alice', to: 'bob', capacity_sat: 1_000_000 }],
-      services: { 'wallet-server': { node: 'bob' }, faucet: { node: 'alice' } },
-    }, { onEvent });
+    running = await startDockerLab(
+      {
+        name: uniqueLab('sup'),
+        indexer: { enabled: true },
+        nodes: [
+          { name: 'alice', kind: 'lnd', funding_sat: 5_000_000 },
+          { name: 'bob', kind: 'lnd', funding_sat: 5_000_000 },
+        ],
+        channels: [{ from: 'alice', to: 'bob', capacity_sat: 1_000_000 }],
+        services: { 'wallet-server': { node: 'bob' }, faucet: { node: 'alice' } },
+      },
+      { onEvent },
+    );
     ({ lab, session } = running);
     supervisor = new Supervisor(session, { onEvent, persist, livenessIntervalMs: 600_000 });
     faults = new Faults(supervisor, persist, onEvent);
@@ -67,7 +75,9 @@ describe('supervision of a docker lab', () => {
 
   /** The container's address and MAC address on the lab's network. */
   const addressOf = async (service: string) => {
-    const { IPAddress, MacAddress } = (await containerOf(service).inspect()).NetworkSettings.Networks[`reglab-${lab.name}`];
+    const { IPAddress, MacAddress } = (await containerOf(service).inspect()).NetworkSettings.Networks[
+      `reglab-${lab.name}`
+    ];
     return { ip: IPAddress, mac: MacAddress };
   };
 
@@ -77,7 +87,10 @@ describe('supervision of a docker lab', () => {
     expect(address.mac).toBe(macAddressOf(address.ip));
     const killedAt = Date.now();
     await containerOf('wallet-server').kill({ signal: 'SIGKILL' });
-    const reported = await waitFor(async () => events.find((event) => event.service === 'wallet-server' && event.at >= killedAt), { timeoutMs: 30_000, intervalMs: 50, what: 'an event about the wallet server' });
+    const reported = await waitFor(
+      async () => events.find((event) => event.service === 'wallet-server' && event.at >= killedAt),
+      { timeoutMs: 30_000, intervalMs: 50, what: 'an event about the wallet server' },
+    );
     expect(reported.status).toBe('restarting');
     expect(reported.message).toContain('wallet-server stopped running: killed by SIGKILL');
     expect(reported.at - killedAt).toBeLessThan(10_000);
@@ -112,39 +125,75 @@ describe('supervision of a docker lab', () => {
     expect(payment).toMatchObject({ amountSat: 2_000, hops: 1 });
   });
 
-  it('has not restarted the stopped service meanwhile (the engine told of its death and of alice\'s)', async () => {
+  it("has not restarted the stopped service meanwhile (the engine told of its death and of alice's)", async () => {
     expect(lab.services.faucet).toMatchObject({ status: 'stopped', restarts: 0 });
     expect(await containerRunning('faucet')).toBe(false);
-    expect(events.filter((event) => event.service === 'faucet').map((event) => event.status).at(-1)).toBe('stopped');
+    expect(
+      events
+        .filter((event) => event.service === 'faucet')
+        .map((event) => event.status)
+        .at(-1),
+    ).toBe('stopped');
   });
 
   it('starts the stopped service again, which then serves', async () => {
     expect((await faults.act('faucet', 'start')).status).toBe('ready');
     expect(await containerRunning('faucet')).toBe(true);
     const address = await session.node('bob').newAddress();
-    const claim = await fetch(`http://${session.host.reach('faucet', 'http')}/api/claim`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ address }) });
+    const claim = await fetch(`http://${session.host.reach('faucet', 'http')}/api/claim`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ address }),
+    });
     expect(claim.status).toBe(200);
-    expect(await claim.json()).toMatchObject({ address, amount_sat: 100_000, block_height: await session.chain.getBlockCount() });
+    expect(await claim.json()).toMatchObject({
+      address,
+      amount_sat: 100_000,
+      block_height: await session.chain.getBlockCount(),
+    });
     expect(lab.status).toBe('ready');
   });
 
   it('brings the Postgres and Redis containers, killed right after transfers, back with every answered transfer and the sign-in session', async () => {
     const user = await signInToWalletServer(async () => `http://${session.host.reach('wallet-server', 'http')}`);
-    const [from, to] = await Promise.all(['sender', 'receiver'].map(async (name) => (await user('POST', '/wallets', { name })).body.id as string));
+    const [from, to] = await Promise.all(
+      ['sender', 'receiver'].map(async (name) => (await user('POST', '/wallets', { name })).body.id as string),
+    );
     const funding = (await user('POST', '/payments/invoices', { amount_msat: 100_000_000 }, from)).body;
     await payInvoice(session, 'alice', funding.payment_request);
-    await waitFor(async () => (await user('GET', `/wallets/${from}`)).body.balance_msat === '100000000', { timeoutMs: 20_000, what: 'the wallet funded' });
+    await waitFor(async () => (await user('GET', `/wallets/${from}`)).body.balance_msat === '100000000', {
+      timeoutMs: 20_000,
+      what: 'the wallet funded',
+    });
 
-    const transfers = await Promise.all(Array.from({ length: 10 }, (_, i) => user('POST', '/payments/internal', { from_wallet_id: from, to_wallet_id: to, asset_kind: 'btc', amount_msat: 1_000_000 * (i + 1) })));
-    await Promise.all([containerOf('postgres').kill({ signal: 'SIGKILL' }), containerOf('redis').kill({ signal: 'SIGKILL' })]);
+    const transfers = await Promise.all(
+      Array.from({ length: 10 }, (_, i) =>
+        user('POST', '/payments/internal', {
+          from_wallet_id: from,
+          to_wallet_id: to,
+          asset_kind: 'btc',
+          amount_msat: 1_000_000 * (i + 1),
+        }),
+      ),
+    );
+    await Promise.all([
+      containerOf('postgres').kill({ signal: 'SIGKILL' }),
+      containerOf('redis').kill({ signal: 'SIGKILL' }),
+    ]);
     expect(transfers.map((transfer) => transfer.status)).toEqual(Array(10).fill(200));
 
     await Promise.all([readyAgain('postgres', 1), readyAgain('redis', 1)]);
     // the same access token: its session is in the restarted Redis
-    const balances = await waitFor(async () => {
-      const answers = await Promise.all([from, to].map((wallet) => user('GET', `/wallets/${wallet}`)));
-      return answers.every((answer) => answer.status !== 502) && answers.map((answer) => `${answer.status} ${answer.body.balance_msat}`);
-    }, { timeoutMs: 30_000, intervalMs: 250, what: 'the wallet server to answer from the restarted Postgres and Redis' });
+    const balances = await waitFor(
+      async () => {
+        const answers = await Promise.all([from, to].map((wallet) => user('GET', `/wallets/${wallet}`)));
+        return (
+          answers.every((answer) => answer.status !== 502) &&
+          answers.map((answer) => `${answer.status} ${answer.body.balance_msat}`)
+        );
+      },
+      { timeoutMs: 30_000, intervalMs: 250, what: 'the wallet server to answer from the restarted Postgres and Redis' },
+    );
     expect(balances).toEqual([`200 ${100_000_000 - 55_000_000}`, '200 55000000']);
   });
 });

@@ -37,18 +37,38 @@ export const uniqueLab = (prefix: string) => `t${prefix}${randomBytes(3).toStrin
 export async function labLeftovers(docker: Docker, lab: string) {
   const filters = { label: [`reglab.lab=${lab}`] };
   const containers = await docker.listContainers({ all: true, filters });
-  const networks = (await docker.listNetworks()).filter((network) => network.Name === `reglab-${lab}` || network.Labels?.['reglab.lab'] === lab);
+  const networks = (await docker.listNetworks()).filter(
+    (network) => network.Name === `reglab-${lab}` || network.Labels?.['reglab.lab'] === lab,
+  );
   const volumes = (await docker.listVolumes({ filters })).Volumes ?? [];
-  return { containers: containers.map((c) => c.Names[0]), networks: networks.map((n) => n.Name), volumes: volumes.map((v) => v.Name) };
+  return {
+    containers: containers.map((c) => c.Names[0]),
+    networks: networks.map((n) => n.Name),
+    volumes: volumes.map((v) => v.Name),
+  };
 }
 
 /** A lab layout for placements, from the kinds its services run. */
 export function layoutOf(lab: { name: string; dir: string }, kinds: Record<string, ServiceKind>): LabLayout {
-  return { ...lab, services: Object.fromEntries(Object.entries(kinds).map(([service, kind]) => [service, { hostPorts: {}, containerPorts: kindDefinition(kind).ports }])) };
+  return {
+    ...lab,
+    services: Object.fromEntries(
+      Object.entries(kinds).map(([service, kind]) => [
+        service,
+        { hostPorts: {}, containerPorts: kindDefinition(kind).ports },
+      ]),
+    ),
+  };
 }
 
 /** What the planner would ask the runtime, for one service of a test lab. */
-export function startRequest(lab: { name: string; dir: string }, service: string, kind: ServiceKind, launch: LaunchSpec, hostPorts: Record<string, number>): StartRequest {
+export function startRequest(
+  lab: { name: string; dir: string },
+  service: string,
+  kind: ServiceKind,
+  launch: LaunchSpec,
+  hostPorts: Record<string, number>,
+): StartRequest {
   const definition = kindDefinition(kind);
   return { lab, service, kind, image: definition.image, launch, hostPorts, containerPorts: definition.ports };
 }
@@ -57,7 +77,10 @@ export function startRequest(lab: { name: string; dir: string }, service: string
 export const recipesOf = (...kinds: ServiceKind[]) => imageRecipesFor(kinds, 'local');
 
 /** A docker runtime with the Redis image built, lab `lab` prepared (its network), and a free host port for it. */
-export async function redisRuntime(lab: { name: string; dir: string }): Promise<{ docker: Docker; runtime: DockerRuntime; hostPort: number }> {
+export async function redisRuntime(lab: {
+  name: string;
+  dir: string;
+}): Promise<{ docker: Docker; runtime: DockerRuntime; hostPort: number }> {
   const docker = await engine();
   const { images } = await buildImages({ docker, images: recipesOf('redis') });
   const runtime = createDockerRuntime({ docker, images });
@@ -77,7 +100,10 @@ export interface DockerLab {
  * A lab of `spec` (lab.yaml's keys; the runtime is docker) brought up by the lab's own bring-up in a
  * temp folder, as `reglab up` brings it up; torn down again when the bring-up fails halfway.
  */
-export async function startDockerLab(spec: { name: string } & Record<string, unknown>, options: { onEvent?: LabEventListener } = {}): Promise<DockerLab> {
+export async function startDockerLab(
+  spec: { name: string } & Record<string, unknown>,
+  options: { onEvent?: LabEventListener } = {},
+): Promise<DockerLab> {
   const runtimeOptions = dockerRuntimeOptions();
   const dir = mkdtempSync(join(tmpdir(), `reglab-docker-${spec.name}-`));
   const yaml = stringify({ runtime: 'docker', ...spec });
@@ -89,7 +115,12 @@ export async function startDockerLab(spec: { name: string } & Record<string, unk
     rmSync(dir, { recursive: true, force: true });
   };
   try {
-    session = await bringUp(lab, { runtimeOptions, onEvent: options.onEvent ?? (() => undefined), persist: async () => undefined, readyTimeoutMs: 120_000 });
+    session = await bringUp(lab, {
+      runtimeOptions,
+      onEvent: options.onEvent ?? (() => undefined),
+      persist: async () => undefined,
+      readyTimeoutMs: 120_000,
+    });
   } catch (error) {
     await stop();
     throw error;

@@ -31,10 +31,15 @@ describe("a docker service's volume saved and restored for a snapshot", () => {
   const service = { name: 'cache', kind: 'redis' } as ServiceState;
 
   const startCache = async () => {
-    handle = await runtime.start(startRequest(lab, 'cache', 'redis', redisServiceLaunch(dockerPlacement(layout, 'cache')), { redis: hostPort }));
+    handle = await runtime.start(
+      startRequest(lab, 'cache', 'redis', redisServiceLaunch(dockerPlacement(layout, 'cache')), { redis: hostPort }),
+    );
     const client = new Redis({ host: '127.0.0.1', port: hostPort, maxRetriesPerRequest: 0, retryStrategy: () => 100 });
     client.on('error', () => undefined);
-    await waitFor(async () => (await client.ping().catch(() => undefined)) === 'PONG', { timeoutMs: 20_000, what: 'redis in its container' });
+    await waitFor(async () => (await client.ping().catch(() => undefined)) === 'PONG', {
+      timeoutMs: 20_000,
+      what: 'redis in its container',
+    });
     return client;
   };
 
@@ -70,26 +75,31 @@ describe("a docker service's volume saved and restored for a snapshot", () => {
   });
 
   // the engines answer it, though dockerode's types leave it out
-  const volumeCreated = async () => ((await docker.getVolume(volumeName(lab.name, service.name)).inspect()) as { CreatedAt?: string }).CreatedAt;
+  const volumeCreated = async () =>
+    ((await docker.getVolume(volumeName(lab.name, service.name)).inspect()) as { CreatedAt?: string }).CreatedAt;
 
   it.each([
     ['written over the volume the service left (an up after `reglab down`)', {}, 'kept'],
     ['unpacked straight into a new volume folder (after `reglab down --volumes`)', {}, 'removed'],
     ['unpacked through a helper container', { helperOnly: true }, 'kept'],
-  ] as const)('restored %s, the service finds the data of the snapshot and nothing written after it', async (how, options, volume) => {
-    await writeAndStop({ k: 'after', later: 'yes' });
-    expect(await readAll()).toEqual({ k: 'after', later: 'yes' });
-    if (volume === 'removed') {
-      await docker.getContainer(containerName(lab.name, service.name)).remove({ force: true });
-      await runtime.removeVolume(docker, volumeName(lab.name, service.name));
-    }
-    const createdBefore = volume === 'kept' ? await volumeCreated() : undefined;
+  ] as const)(
+    'restored %s, the service finds the data of the snapshot and nothing written after it',
+    async (how, options, volume) => {
+      await writeAndStop({ k: 'after', later: 'yes' });
+      expect(await readAll()).toEqual({ k: 'after', later: 'yes' });
+      if (volume === 'removed') {
+        await docker.getContainer(containerName(lab.name, service.name)).remove({ force: true });
+        await runtime.removeVolume(docker, volumeName(lab.name, service.name));
+      }
+      const createdBefore = volume === 'kept' ? await volumeCreated() : undefined;
 
-    await dockerData(runtime, options).restore(labState, service, snapshotDir);
+      await dockerData(runtime, options).restore(labState, service, snapshotDir);
 
-    expect(await readAll()).toEqual({ k: 'snapshot', later: null });
-    const { containers } = await labLeftovers(docker, lab.name);
-    expect(containers).toEqual([`/reglab-${lab.name}-cache`]); // no helper container left
-    if (how.startsWith('written over')) expect(await volumeCreated()).toBe(createdBefore ?? 'the volume\'s creation time');
-  });
+      expect(await readAll()).toEqual({ k: 'snapshot', later: null });
+      const { containers } = await labLeftovers(docker, lab.name);
+      expect(containers).toEqual([`/reglab-${lab.name}-cache`]); // no helper container left
+      if (how.startsWith('written over'))
+        expect(await volumeCreated()).toBe(createdBefore ?? "the volume's creation time");
+    },
+  );
 });

@@ -75,9 +75,13 @@ export async function encodeBolt11(input: EncodeInput): Promise<string> {
     ...tag(16, toWords(new Uint8Array(32).fill(7))),
     ...tag(13, toWords(Buffer.from(input.description ?? '', 'utf8'))),
     ...tag(6, intWords(BigInt(input.expirySec ?? 3600))),
-    ...(input.asset ? [...tag(30, intWords(input.asset.amount)), ...tag(31, toWords(Buffer.from(input.asset.assetId, 'utf8')))] : []),
+    ...(input.asset
+      ? [...tag(30, intWords(input.asset.amount)), ...tag(31, toWords(Buffer.from(input.asset.assetId, 'utf8')))]
+      : []),
   ];
-  const digest = createHash('sha256').update(Buffer.concat([Buffer.from(hrp, 'utf8'), toBytes(words)])).digest();
+  const digest = createHash('sha256')
+    .update(Buffer.concat([Buffer.from(hrp, 'utf8'), toBytes(words)]))
+    .digest();
   const sig = await signAsync(digest, input.secretKey, { prehash: false, format: 'recovered' });
   const signature = [...sig.slice(1), sig[0]!];
   return bech32(hrp, [...words, ...toWords(Uint8Array.from(signature))]);

@@ -47,7 +47,11 @@ describe('asset faucet in a lab: RGB assets to an rgb-lib wallet of its own', ()
   let ipFreeAt = 0;
 
   const claim = async (invoice: unknown): Promise<Answer> => {
-    const response = await fetch(`${faucetUrl}/api/claim-asset`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ invoice }) });
+    const response = await fetch(`${faucetUrl}/api/claim-asset`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ invoice }),
+    });
     const answer = { status: response.status, body: await response.json() };
     if (answer.status === 200) ipFreeAt = Date.now() + COOLDOWN_SECONDS * 1000;
     return answer;
@@ -55,17 +59,32 @@ describe('asset faucet in a lab: RGB assets to an rgb-lib wallet of its own', ()
   const faucetStatus = async () => (await (await fetch(`${faucetUrl}/api/status`)).json()).asset;
   const labHeight = async () => (await cp.call('GET', '/labs/assetfaucet')).body.chain.height as number;
   /** Every claim comes from this test's one IP: the next paid claim waits out the last one's cool-down. */
-  const ipCooldownOver = () => waitFor(async () => Date.now() > ipFreeAt, { timeoutMs: (COOLDOWN_SECONDS + 5) * 1000, intervalMs: 100, what: "the IP's cool-down to end" });
-  const invoiceFor = (options: { witness?: boolean; amount?: number; assetId?: string; expiresAt?: number } = {}): Promise<ReceiveData> => {
-    const request = { assetId: options.assetId, assignment: options.amount === undefined ? ('Any' as const) : { Fungible: options.amount }, transportEndpoints: [proxyEndpoint], expirationTimestamp: options.expiresAt };
+  const ipCooldownOver = () =>
+    waitFor(async () => Date.now() > ipFreeAt, {
+      timeoutMs: (COOLDOWN_SECONDS + 5) * 1000,
+      intervalMs: 100,
+      what: "the IP's cool-down to end",
+    });
+  const invoiceFor = (
+    options: { witness?: boolean; amount?: number; assetId?: string; expiresAt?: number } = {},
+  ): Promise<ReceiveData> => {
+    const request = {
+      assetId: options.assetId,
+      assignment: options.amount === undefined ? ('Any' as const) : { Fungible: options.amount },
+      transportEndpoints: [proxyEndpoint],
+      expirationTimestamp: options.expiresAt,
+    };
     return options.witness ? wallet.witnessReceive(request) : wallet.blindReceive(request);
   };
   /** Refreshes the wallet until it holds `settled` of the faucet's asset. */
   const walletSettles = (settled: number) =>
-    waitFor(async () => {
-      await wallet.refresh();
-      return (await wallet.assetBalance(assetId).catch(() => undefined))?.settled === settled;
-    }, { timeoutMs: 60_000, intervalMs: 200, what: `the wallet to hold ${settled} LAB settled` });
+    waitFor(
+      async () => {
+        await wallet.refresh();
+        return (await wallet.assetBalance(assetId).catch(() => undefined))?.settled === settled;
+      },
+      { timeoutMs: 60_000, intervalMs: 200, what: `the wallet to hold ${settled} LAB settled` },
+    );
 
   beforeAll(async () => {
     cp = await startTestControlPlane();
@@ -74,18 +93,31 @@ describe('asset faucet in a lab: RGB assets to an rgb-lib wallet of its own', ()
     const service = (name: string) => lab.services.find((candidate: { name: string }) => candidate.name === name);
     faucetUrl = service('faucet').info.url.replace(/\/$/, '');
     proxyEndpoint = service('rgb-proxy').info.endpoint;
-    assetId = (await cp.call('GET', '/labs/assetfaucet/assets')).body.assets.find((asset: { ticker: string }) => asset.ticker === 'LAB').assetId;
+    assetId = (await cp.call('GET', '/labs/assetfaucet/assets')).body.assets.find(
+      (asset: { ticker: string }) => asset.ticker === 'LAB',
+    ).assetId;
 
     walletDir = mkdtempSync(join(tmpdir(), 'reglab-faucet-wallet-'));
     wallet = await RgbWallet.open({ dataDir: walletDir, keys: await generateRgbKeys() });
     await wallet.goOnline(service('indexer').info.electrum);
-    const funded = await cp.call('POST', '/labs/assetfaucet/fund?wait=true', { address: await wallet.address(), amount_sat: 500_000 });
+    const funded = await cp.call('POST', '/labs/assetfaucet/fund?wait=true', {
+      address: await wallet.address(),
+      amount_sat: 500_000,
+    });
     expect(funded.body.state).toBe('completed');
-    await waitFor(async () => (await wallet.btcBalance()).vanilla.settled === 500_000, { timeoutMs: 30_000, intervalMs: 100, what: 'the wallet to see its funding' });
+    await waitFor(async () => (await wallet.btcBalance()).vanilla.settled === 500_000, {
+      timeoutMs: 30_000,
+      intervalMs: 100,
+      what: 'the wallet to see its funding',
+    });
     // colored UTXOs: one per blinded invoice, one for an asset of the wallet's own
     await wallet.createUtxos({ num: 4 });
     await cp.call('POST', '/labs/assetfaucet/mine?wait=true', { blocks: 1 });
-    await waitFor(async () => (await wallet.btcBalance()).colored.settled > 0, { timeoutMs: 30_000, intervalMs: 100, what: 'the colored UTXOs to confirm' });
+    await waitFor(async () => (await wallet.btcBalance()).colored.settled > 0, {
+      timeoutMs: 30_000,
+      intervalMs: 100,
+      what: 'the colored UTXOs to confirm',
+    });
   });
   afterAll(async () => {
     await wallet?.close();
@@ -93,8 +125,13 @@ describe('asset faucet in a lab: RGB assets to an rgb-lib wallet of its own', ()
     if (walletDir) rmSync(walletDir, { recursive: true, force: true });
   });
 
-  it('shows the asset it gives and its node\'s balance of it', async () => {
-    expect(await faucetStatus()).toEqual({ ticker: 'LAB', asset_id: assetId, claim_amount: CLAIM, balance: { settled: SUPPLY, future: SUPPLY, spendable: SUPPLY } });
+  it("shows the asset it gives and its node's balance of it", async () => {
+    expect(await faucetStatus()).toEqual({
+      ticker: 'LAB',
+      asset_id: assetId,
+      claim_amount: CLAIM,
+      balance: { settled: SUPPLY, future: SUPPLY, spendable: SUPPLY },
+    });
   });
 
   it('refuses bad invoices with 400 saying why, taking no cool-down and moving nothing', async () => {
@@ -104,8 +141,16 @@ describe('asset faucet in a lab: RGB assets to an rgb-lib wallet of its own', ()
     const expiring = await invoiceFor({ witness: true, expiresAt });
     const refusals: [unknown, string, RegExp][] = [
       ['not an invoice', 'INVALID_INVOICE', /not an RGB invoice the faucet can read/],
-      [(await invoiceFor({ witness: true, assetId: other.assetId })).invoice, 'WRONG_ASSET', new RegExp(`asks for asset ${other.assetId}; this faucet gives LAB \\(${assetId}\\)`)],
-      [(await invoiceFor({ witness: true, amount: CLAIM + 1 })).invoice, 'AMOUNT_TOO_HIGH', /asks for 51 LAB; this faucet gives at most 50 per claim/],
+      [
+        (await invoiceFor({ witness: true, assetId: other.assetId })).invoice,
+        'WRONG_ASSET',
+        new RegExp(`asks for asset ${other.assetId}; this faucet gives LAB \\(${assetId}\\)`),
+      ],
+      [
+        (await invoiceFor({ witness: true, amount: CLAIM + 1 })).invoice,
+        'AMOUNT_TOO_HIGH',
+        /asks for 51 LAB; this faucet gives at most 50 per claim/,
+      ],
       [42, 'BAD_REQUEST', /invoice must be string/],
     ];
     for (const [invoice, code, message] of refusals) {
@@ -113,9 +158,20 @@ describe('asset faucet in a lab: RGB assets to an rgb-lib wallet of its own', ()
       expect(answer.status, String(invoice)).toBe(400);
       expect(answer.body.error).toMatchObject({ code, message: expect.stringMatching(message) });
     }
-    await waitFor(async () => Date.now() > expiresAt * 1000, { timeoutMs: 10_000, intervalMs: 100, what: 'the invoice to expire' });
-    expect((await claim(expiring.invoice)).body.error).toMatchObject({ code: 'INVOICE_EXPIRED', message: expect.stringMatching(/the invoice expired at .*; make a new one/) });
-    const extra = await fetch(`${faucetUrl}/api/claim-asset`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ invoice: expiring.invoice, amount: 5 }) });
+    await waitFor(async () => Date.now() > expiresAt * 1000, {
+      timeoutMs: 10_000,
+      intervalMs: 100,
+      what: 'the invoice to expire',
+    });
+    expect((await claim(expiring.invoice)).body.error).toMatchObject({
+      code: 'INVOICE_EXPIRED',
+      message: expect.stringMatching(/the invoice expired at .*; make a new one/),
+    });
+    const extra = await fetch(`${faucetUrl}/api/claim-asset`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ invoice: expiring.invoice, amount: 5 }),
+    });
     expect(extra.status).toBe(400);
     expect(await labHeight()).toBe(heightBefore);
     expect((await faucetStatus()).balance.settled).toBe(SUPPLY);
@@ -127,17 +183,44 @@ describe('asset faucet in a lab: RGB assets to an rgb-lib wallet of its own', ()
     // this client's first paid claim: the refusals above took no cool-down of its IP
     const paid = await claim(invoice.invoice);
     expect(paid.status, JSON.stringify(paid.body)).toBe(200);
-    expect(paid.body).toEqual({ txid: expect.stringMatching(/^[0-9a-f]{64}$/), asset_id: assetId, ticker: 'LAB', amount: CLAIM, recipient_id: invoice.recipientId, block_hash: expect.stringMatching(/^[0-9a-f]{64}$/), block_height: heightBefore + 1 });
+    expect(paid.body).toEqual({
+      txid: expect.stringMatching(/^[0-9a-f]{64}$/),
+      asset_id: assetId,
+      ticker: 'LAB',
+      amount: CLAIM,
+      recipient_id: invoice.recipientId,
+      block_hash: expect.stringMatching(/^[0-9a-f]{64}$/),
+      block_height: heightBefore + 1,
+    });
     expect(await labHeight()).toBe(heightBefore + 1);
     // the faucet's side is settled when it answers; the wallet's on its own refresh
-    expect((await faucetStatus()).balance).toEqual({ settled: SUPPLY - CLAIM, future: SUPPLY - CLAIM, spendable: SUPPLY - CLAIM });
+    expect((await faucetStatus()).balance).toEqual({
+      settled: SUPPLY - CLAIM,
+      future: SUPPLY - CLAIM,
+      spendable: SUPPLY - CLAIM,
+    });
     await walletSettles(CLAIM);
-    const received = (await wallet.listTransfers(assetId)).find((transfer) => transfer.recipientId === invoice.recipientId);
-    expect(received).toMatchObject({ kind: 'ReceiveBlind', status: 'Settled', txid: paid.body.txid, assignments: [{ Fungible: CLAIM }] });
+    const received = (await wallet.listTransfers(assetId)).find(
+      (transfer) => transfer.recipientId === invoice.recipientId,
+    );
+    expect(received).toMatchObject({
+      kind: 'ReceiveBlind',
+      status: 'Settled',
+      txid: paid.body.txid,
+      assignments: [{ Fungible: CLAIM }],
+    });
 
     const again = await claim(invoice.invoice);
     expect(again.status).toBe(429);
-    expect(again.body.error).toMatchObject({ code: 'COOLDOWN', blocked_by: ['ip', 'recipient'], message: expect.stringMatching(new RegExp(`your IP .* and invoice recipient ${invoice.recipientId} claimed less than ${COOLDOWN_SECONDS} seconds ago`)) });
+    expect(again.body.error).toMatchObject({
+      code: 'COOLDOWN',
+      blocked_by: ['ip', 'recipient'],
+      message: expect.stringMatching(
+        new RegExp(
+          `your IP .* and invoice recipient ${invoice.recipientId} claimed less than ${COOLDOWN_SECONDS} seconds ago`,
+        ),
+      ),
+    });
     const fresh = await claim((await invoiceFor({ witness: true })).invoice);
     expect(fresh.status).toBe(429);
     expect(fresh.body.error).toMatchObject({ code: 'COOLDOWN', blocked_by: ['ip'] });
@@ -151,8 +234,15 @@ describe('asset faucet in a lab: RGB assets to an rgb-lib wallet of its own', ()
     expect(paid.status, JSON.stringify(paid.body)).toBe(200);
     expect(paid.body).toMatchObject({ amount: 20, recipient_id: invoice.recipientId, ticker: 'LAB' });
     await walletSettles(CLAIM + 20);
-    const received = (await wallet.listTransfers(assetId)).find((transfer) => transfer.recipientId === invoice.recipientId);
-    expect(received).toMatchObject({ kind: 'ReceiveWitness', status: 'Settled', txid: paid.body.txid, assignments: [{ Fungible: 20 }] });
+    const received = (await wallet.listTransfers(assetId)).find(
+      (transfer) => transfer.recipientId === invoice.recipientId,
+    );
+    expect(received).toMatchObject({
+      kind: 'ReceiveWitness',
+      status: 'Settled',
+      txid: paid.body.txid,
+      assignments: [{ Fungible: 20 }],
+    });
     expect((await faucetStatus()).balance.settled).toBe(SUPPLY - CLAIM - 20);
   });
 
@@ -180,7 +270,11 @@ describe('asset faucet in a lab: RGB assets to an rgb-lib wallet of its own', ()
       await page.click('#claim-asset');
       const error = page.locator('#asset-error');
       await error.waitFor({ state: 'visible' });
-      expect(await error.textContent()).toMatch(new RegExp(`^This invoice and your IP claimed less than ${COOLDOWN_SECONDS} seconds ago\\. Cool-down: 0:0\\d left\\.$`));
+      expect(await error.textContent()).toMatch(
+        new RegExp(
+          `^This invoice and your IP claimed less than ${COOLDOWN_SECONDS} seconds ago\\. Cool-down: 0:0\\d left\\.$`,
+        ),
+      );
       expect(await result.isHidden()).toBe(true);
 
       await page.fill('#invoice', 'rgb:nonsense');
@@ -192,7 +286,12 @@ describe('asset faucet in a lab: RGB assets to an rgb-lib wallet of its own', ()
 
   it('answers 503 when its node cannot pay a claim, and frees the cool-down it took', async () => {
     const held = (await faucetStatus()).balance.settled as number;
-    const sent = await cp.call('POST', '/labs/assetfaucet/assets/send?wait=true', { from: 'issuer', to: 'sink', asset: 'LAB', amount: held - 10 });
+    const sent = await cp.call('POST', '/labs/assetfaucet/assets/send?wait=true', {
+      from: 'issuer',
+      to: 'sink',
+      asset: 'LAB',
+      amount: held - 10,
+    });
     expect(sent.body.state, JSON.stringify(sent.body)).toBe('completed');
     expect((await faucetStatus()).balance.spendable).toBe(10);
     await ipCooldownOver();
@@ -201,7 +300,11 @@ describe('asset faucet in a lab: RGB assets to an rgb-lib wallet of its own', ()
     for (let attempt = 0; attempt < 2; attempt++) {
       const answer = await claim(invoice.invoice);
       expect(answer.status).toBe(503);
-      expect(answer.body.error).toMatchObject({ code: 'FAUCET_EMPTY', message: 'the asset faucet is empty: its node can spend 10 LAB and this claim takes 50. Send LAB to the faucet\'s node and try again' });
+      expect(answer.body.error).toMatchObject({
+        code: 'FAUCET_EMPTY',
+        message:
+          "the asset faucet is empty: its node can spend 10 LAB and this claim takes 50. Send LAB to the faucet's node and try again",
+      });
     }
     expect(await labHeight()).toBe(heightBefore);
     expect((await faucetStatus()).balance.settled).toBe(10);

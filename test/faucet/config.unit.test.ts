@@ -5,8 +5,17 @@ const CHAIN = { CHAIN_RPC_URL: 'https://127.0.0.1:18334' };
 
 describe('faucet configuration from env', () => {
   it('has the spec defaults: 100000 sat per claim, 15 minutes cool-down, regtest, direct mining', () => {
-    expect(configFromEnv(CHAIN)).toMatchObject({ host: '127.0.0.1', port: 3001, claimSat: 100_000, cooldownSeconds: 900, mineUrl: undefined, trustProxy: false });
-    expect(configFromEnv({ ...CHAIN, CLAIM_SAT: '50000', COOLDOWN_SECONDS: '60', MINE_URL: 'http://cp/labs/x/mine' })).toMatchObject({ claimSat: 50_000, cooldownSeconds: 60, mineUrl: 'http://cp/labs/x/mine' });
+    expect(configFromEnv(CHAIN)).toMatchObject({
+      host: '127.0.0.1',
+      port: 3001,
+      claimSat: 100_000,
+      cooldownSeconds: 900,
+      mineUrl: undefined,
+      trustProxy: false,
+    });
+    expect(
+      configFromEnv({ ...CHAIN, CLAIM_SAT: '50000', COOLDOWN_SECONDS: '60', MINE_URL: 'http://cp/labs/x/mine' }),
+    ).toMatchObject({ claimSat: 50_000, cooldownSeconds: 60, mineUrl: 'http://cp/labs/x/mine' });
   });
 
   it('refuses other networks and amounts that are not positive whole numbers', () => {
@@ -31,11 +40,20 @@ describe('asset faucet configuration from env', () => {
 
   it('gives no asset without its variables, and the asset with all four', () => {
     expect(configFromEnv(CHAIN).asset).toBeUndefined();
-    expect(configFromEnv({ ...CHAIN, ...ASSET }).asset).toEqual({ nodeUrl: 'http://127.0.0.1:3001', assetId: 'rgb:abc', ticker: 'LAB', amount: 50 });
+    expect(configFromEnv({ ...CHAIN, ...ASSET }).asset).toEqual({
+      nodeUrl: 'http://127.0.0.1:3001',
+      assetId: 'rgb:abc',
+      ticker: 'LAB',
+      amount: 50,
+    });
   });
 
   it('refuses some of the variables without the others, and an amount that is not a positive whole number', () => {
-    expect(() => configFromEnv({ ...CHAIN, RGB_NODE_URL: ASSET.RGB_NODE_URL, ASSET_AMOUNT: '5' })).toThrow('the asset faucet needs RGB_NODE_URL, ASSET_ID, ASSET_TICKER, ASSET_AMOUNT; ASSET_ID, ASSET_TICKER are not set');
-    expect(() => configFromEnv({ ...CHAIN, ...ASSET, ASSET_AMOUNT: '0' })).toThrow(/ASSET_AMOUNT must be a positive whole number/);
+    expect(() => configFromEnv({ ...CHAIN, RGB_NODE_URL: ASSET.RGB_NODE_URL, ASSET_AMOUNT: '5' })).toThrow(
+      'the asset faucet needs RGB_NODE_URL, ASSET_ID, ASSET_TICKER, ASSET_AMOUNT; ASSET_ID, ASSET_TICKER are not set',
+    );
+    expect(() => configFromEnv({ ...CHAIN, ...ASSET, ASSET_AMOUNT: '0' })).toThrow(
+      /ASSET_AMOUNT must be a positive whole number/,
+    );
   });
 });

@@ -47,7 +47,9 @@ describe('faucet cool-downs (real Redis)', () => {
 
   it('grants exactly one of many simultaneous claims for one address', async () => {
     const cooldowns = new Cooldowns(redis, 900, 'test3');
-    const results = await Promise.all(Array.from({ length: 50 }, (_, i) => cooldowns.acquire(`10.1.0.${i}`, 'bcrt1qsame')));
+    const results = await Promise.all(
+      Array.from({ length: 50 }, (_, i) => cooldowns.acquire(`10.1.0.${i}`, 'bcrt1qsame')),
+    );
     expect(results.filter((result) => result.granted)).toHaveLength(1);
   });
 
@@ -56,7 +58,11 @@ describe('faucet cool-downs (real Redis)', () => {
     const claimedBefore = Date.now();
     expect((await cooldowns.acquire('10.0.0.1', 'bcrt1qa')).granted).toBe(true);
     expect((await cooldowns.acquire('10.0.0.1', 'bcrt1qa')).granted).toBe(false);
-    await waitFor(async () => (await cooldowns.acquire('10.0.0.1', 'bcrt1qa')).granted, { timeoutMs: 5_000, intervalMs: 50, what: 'the cool-down to expire' });
+    await waitFor(async () => (await cooldowns.acquire('10.0.0.1', 'bcrt1qa')).granted, {
+      timeoutMs: 5_000,
+      intervalMs: 50,
+      what: 'the cool-down to expire',
+    });
     expect(Date.now() - claimedBefore).toBeGreaterThanOrEqual(1_000);
   });
 });

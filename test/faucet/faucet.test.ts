@@ -57,7 +57,14 @@ describe('faucet against real btcd, lnd and Redis', () => {
   };
 
   const startFaucet = async (claimSat: number, store: Redis, using: Miner = miner) => {
-    const faucet = new Faucet({ wallet, miner: using, cooldowns: new Cooldowns(store, COOLDOWN_SECONDS), driver: regtest.chain, claimSat, adapterUrl: adapter.url });
+    const faucet = new Faucet({
+      wallet,
+      miner: using,
+      cooldowns: new Cooldowns(store, COOLDOWN_SECONDS),
+      driver: regtest.chain,
+      claimSat,
+      adapterUrl: adapter.url,
+    });
     // The tests play many clients from one host: believe X-Forwarded-For (TRUST_PROXY=true).
     const app = await buildApp({ faucet, trustProxy: true });
     return { app, url: await app.listen({ host: '127.0.0.1', port: 0 }) };
@@ -106,18 +113,34 @@ describe('faucet against real btcd, lnd and Redis', () => {
     await sendToChainAddress({ lnd, address, tokens: 50_000, utxo_confirmations: 0 });
     const unconfirmed = await (await fetch(`${faucetUrl}/api/status`)).json();
     expect(unconfirmed.pending_balance_sat).toBeGreaterThan(0);
-    expect([unconfirmed.balance_sat, unconfirmed.pending_balance_sat]).toEqual([(await getChainBalance({ lnd })).chain_balance, (await getPendingChainBalance({ lnd })).pending_chain_balance]);
+    expect([unconfirmed.balance_sat, unconfirmed.pending_balance_sat]).toEqual([
+      (await getChainBalance({ lnd })).chain_balance,
+      (await getPendingChainBalance({ lnd })).pending_chain_balance,
+    ]);
     await miner.mineOne();
     const status = async () => (await fetch(`${faucetUrl}/api/status`)).json();
-    await waitFor(async () => (await status()).pending_balance_sat === 0, { timeoutMs: 20_000, what: 'lnd to see its payment to itself confirmed' });
+    await waitFor(async () => (await status()).pending_balance_sat === 0, {
+      timeoutMs: 20_000,
+      what: 'lnd to see its payment to itself confirmed',
+    });
     const confirmed = await status();
-    expect([confirmed.balance_sat, confirmed.pending_balance_sat]).toEqual([(await getChainBalance({ lnd })).chain_balance, (await getPendingChainBalance({ lnd })).pending_chain_balance]);
+    expect([confirmed.balance_sat, confirmed.pending_balance_sat]).toEqual([
+      (await getChainBalance({ lnd })).chain_balance,
+      (await getPendingChainBalance({ lnd })).pending_chain_balance,
+    ]);
   });
 
   it('answers asset claims with 404 when it gives no asset', async () => {
-    const response = await fetch(`${faucetUrl}/api/claim-asset`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ invoice: 'rgb:anything' }) });
+    const response = await fetch(`${faucetUrl}/api/claim-asset`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ invoice: 'rgb:anything' }),
+    });
     expect(response.status).toBe(404);
-    expect((await response.json()).error).toMatchObject({ code: 'NO_ASSET_OFFERED', message: expect.stringMatching(/gives no RGB asset.*services\.faucet\.asset/) });
+    expect((await response.json()).error).toMatchObject({
+      code: 'NO_ASSET_OFFERED',
+      message: expect.stringMatching(/gives no RGB asset.*services\.faucet\.asset/),
+    });
   });
 
   it('sends the claim amount, mines one block that confirms it, and the adapter shows it', async () => {
@@ -125,13 +148,26 @@ describe('faucet against real btcd, lnd and Redis', () => {
     const heightBefore = await regtest.chain.getBlockCount();
     const answer = await claim(receiver.address);
     expect(answer.status).toBe(200);
-    expect(answer.body).toEqual({ txid: expect.stringMatching(/^[0-9a-f]{64}$/), amount_sat: CLAIM_SAT, address: receiver.address, block_hash: expect.any(String), block_height: heightBefore + 1 });
+    expect(answer.body).toEqual({
+      txid: expect.stringMatching(/^[0-9a-f]{64}$/),
+      amount_sat: CLAIM_SAT,
+      address: receiver.address,
+      block_hash: expect.any(String),
+      block_height: heightBefore + 1,
+    });
     const block = await regtest.chain.getBlockSummary(answer.body.block_hash!);
     expect(block.height).toBe(heightBefore + 1);
     expect(block.txids).toContain(answer.body.txid);
     await waitIndexed(adapter, regtest);
     const utxos = await adapter.get<EsploraUtxo[]>(`/api/address/${receiver.address}/utxo`);
-    expect(utxos).toEqual([{ txid: answer.body.txid, vout: expect.any(Number), value: CLAIM_SAT, status: expect.objectContaining({ confirmed: true, block_height: heightBefore + 1, block_hash: block.hash }) }]);
+    expect(utxos).toEqual([
+      {
+        txid: answer.body.txid,
+        vout: expect.any(Number),
+        value: CLAIM_SAT,
+        status: expect.objectContaining({ confirmed: true, block_height: heightBefore + 1, block_hash: block.hash }),
+      },
+    ]);
   });
 
   it('refuses a second claim within the cool-down, per address and per IP, with the time left', async () => {
@@ -141,7 +177,11 @@ describe('faucet against real btcd, lnd and Redis', () => {
 
     const sameAddress = await claim(first);
     expect(sameAddress.status).toBe(429);
-    expect(sameAddress.body.error).toMatchObject({ code: 'COOLDOWN', blocked_by: ['address'], message: expect.stringMatching(/claimed less than 15 minutes ago; try again in \d+ s/) });
+    expect(sameAddress.body.error).toMatchObject({
+      code: 'COOLDOWN',
+      blocked_by: ['address'],
+      message: expect.stringMatching(/claimed less than 15 minutes ago; try again in \d+ s/),
+    });
     expect(sameAddress.body.error!.retry_after_seconds).toBeGreaterThan(COOLDOWN_SECONDS - 60);
     expect(Number(sameAddress.retryAfter)).toBe(sameAddress.body.error!.retry_after_seconds);
 
@@ -177,7 +217,11 @@ describe('faucet against real btcd, lnd and Redis', () => {
       expect(answer.status, String(address)).toBe(400);
       expect(answer.body.error!.message).toMatch(reason);
     }
-    const noBody = await fetch(`${faucetUrl}/api/claim`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    const noBody = await fetch(`${faucetUrl}/api/claim`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    });
     expect(noBody.status).toBe(400);
     expect((await noBody.json()).error.message).toMatch(/address/);
     // A refused address sets no cool-down: the same client can claim right after.
@@ -189,11 +233,25 @@ describe('faucet against real btcd, lnd and Redis', () => {
   it('takes the claim body strictly (no coercion, no extra fields) and answers GET /api/claim with 405', async () => {
     const receiver = freshKey().address;
     const ip = nextIp();
-    const post = (body: unknown) => fetch(`${faucetUrl}/api/claim`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-forwarded-for': ip }, body: JSON.stringify(body) });
-    for (const body of [{ address: 123 }, { address: true }, { address: [receiver] }, { address: null }, { address: receiver, amount_sat: 1 }]) {
+    const post = (body: unknown) =>
+      fetch(`${faucetUrl}/api/claim`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-forwarded-for': ip },
+        body: JSON.stringify(body),
+      });
+    for (const body of [
+      { address: 123 },
+      { address: true },
+      { address: [receiver] },
+      { address: null },
+      { address: receiver, amount_sat: 1 },
+    ]) {
       const response = await post(body);
       expect(response.status, JSON.stringify(body)).toBe(400);
-      expect((await response.json()).error, JSON.stringify(body)).toMatchObject({ code: 'BAD_REQUEST', message: expect.stringMatching(/address|additional properties/) });
+      expect((await response.json()).error, JSON.stringify(body)).toMatchObject({
+        code: 'BAD_REQUEST',
+        message: expect.stringMatching(/address|additional properties/),
+      });
     }
     // None of them took the cool-down of the address or of the IP.
     expect((await post({ address: receiver })).status).toBe(200);
@@ -201,7 +259,10 @@ describe('faucet against real btcd, lnd and Redis', () => {
     const get = await fetch(`${faucetUrl}/api/claim`);
     expect(get.status).toBe(405);
     expect(get.headers.get('allow')).toBe('POST');
-    expect((await get.json()).error).toMatchObject({ code: 'METHOD_NOT_ALLOWED', message: expect.stringMatching(/use POST/) });
+    expect((await get.json()).error).toMatchObject({
+      code: 'METHOD_NOT_ALLOWED',
+      message: expect.stringMatching(/use POST/),
+    });
   });
 
   it('pays twenty simultaneous claims to different addresses without spending any input twice', async () => {
@@ -228,7 +289,13 @@ describe('faucet against real btcd, lnd and Redis', () => {
     await waitIndexed(adapter, regtest);
     for (const [i, address] of receivers.entries()) {
       const utxos = await adapter.get<EsploraUtxo[]>(`/api/address/${address}/utxo`);
-      expect(utxos).toEqual([expect.objectContaining({ txid: txids[i], value: CLAIM_SAT, status: expect.objectContaining({ confirmed: true }) })]);
+      expect(utxos).toEqual([
+        expect.objectContaining({
+          txid: txids[i],
+          value: CLAIM_SAT,
+          status: expect.objectContaining({ confirmed: true }),
+        }),
+      ]);
     }
   });
 
@@ -239,7 +306,10 @@ describe('faucet against real btcd, lnd and Redis', () => {
       const ip = nextIp();
       const first = await claim(address, ip, rich.url);
       expect(first.status).toBe(503);
-      expect(first.body.error).toMatchObject({ code: 'FAUCET_EMPTY', message: expect.stringMatching(/the faucet is empty/) });
+      expect(first.body.error).toMatchObject({
+        code: 'FAUCET_EMPTY',
+        message: expect.stringMatching(/the faucet is empty/),
+      });
       const again = await claim(address, ip, rich.url);
       expect(again.status).toBe(503);
     } finally {
@@ -250,13 +320,24 @@ describe('faucet against real btcd, lnd and Redis', () => {
   it('answers 502 on /api/status when lnd cannot be reached', async () => {
     const { connectLnd } = await import('../../lib/lightning/lnd.js');
     const { freePort } = await import('../../control-plane/src/util/ports.js');
-    const unreachable = new LndWallet(connectLnd({ ...regtest.lndCredentials('alice'), socket: `127.0.0.1:${await freePort()}` }));
-    const faucet = new Faucet({ wallet: unreachable, miner, cooldowns: new Cooldowns(redis, COOLDOWN_SECONDS), driver: regtest.chain, claimSat: CLAIM_SAT });
+    const unreachable = new LndWallet(
+      connectLnd({ ...regtest.lndCredentials('alice'), socket: `127.0.0.1:${await freePort()}` }),
+    );
+    const faucet = new Faucet({
+      wallet: unreachable,
+      miner,
+      cooldowns: new Cooldowns(redis, COOLDOWN_SECONDS),
+      driver: regtest.chain,
+      claimSat: CLAIM_SAT,
+    });
     const app = await buildApp({ faucet });
     try {
       const response = await app.inject({ method: 'GET', url: '/api/status' });
       expect(response.statusCode).toBe(502);
-      expect(response.json().error).toMatchObject({ code: 'DEPENDENCY_FAILED', message: expect.stringMatching(/cannot read its wallet or the chain/) });
+      expect(response.json().error).toMatchObject({
+        code: 'DEPENDENCY_FAILED',
+        message: expect.stringMatching(/cannot read its wallet or the chain/),
+      });
     } finally {
       await app.close();
     }
@@ -269,7 +350,11 @@ describe('faucet against real btcd, lnd and Redis', () => {
       const address = freshKey().address;
       const answer = await claim(address, nextIp(), faucet.url);
       expect(answer.status).toBe(502);
-      expect(answer.body.error).toMatchObject({ code: 'MINE_FAILED', txid: expect.stringMatching(/^[0-9a-f]{64}$/), message: expect.stringMatching(/no block today.*confirms with the next block/) });
+      expect(answer.body.error).toMatchObject({
+        code: 'MINE_FAILED',
+        txid: expect.stringMatching(/^[0-9a-f]{64}$/),
+        message: expect.stringMatching(/no block today.*confirms with the next block/),
+      });
       expect(await regtest.chain.getRawMempool()).toContain(answer.body.error!.txid);
       expect((await claim(address, nextIp(), faucet.url)).status).toBe(429);
     } finally {
@@ -278,7 +363,13 @@ describe('faucet against real btcd, lnd and Redis', () => {
   });
 
   it('answers 503 and pays nothing while Redis is unreachable', async () => {
-    const offline = new Redis({ port: 1, lazyConnect: true, enableOfflineQueue: false, maxRetriesPerRequest: 0, retryStrategy: () => null });
+    const offline = new Redis({
+      port: 1,
+      lazyConnect: true,
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 0,
+      retryStrategy: () => null,
+    });
     offline.on('error', () => undefined);
     const faucet = await startFaucet(CLAIM_SAT, offline);
     try {
@@ -295,19 +386,34 @@ describe('faucet against real btcd, lnd and Redis', () => {
 
   it("mines through the lab's queue when given the control plane's mine endpoint (MINE_URL)", async () => {
     // The real control-plane API and BullMQ queues; only the lab manager is reduced to this one lab.
-    const jobs = new JobQueues(async () => redisServer.url, () => regtest.session, () => undefined);
+    const jobs = new JobQueues(
+      async () => redisServer.url,
+      () => regtest.session,
+      () => undefined,
+    );
     // its state folder holds nothing here: the API's snapshot routes only need to know where it is
-    const manager = { session: () => regtest.session, home: join(tmpdir(), 'reglab-faucet-test-home') } as unknown as LabManager;
+    const manager = {
+      session: () => regtest.session,
+      home: join(tmpdir(), 'reglab-faucet-test-home'),
+    } as unknown as LabManager;
     const controlPlane = await buildControlPlaneApp({ manager, jobs, shutdown: () => undefined });
     const controlPlaneUrl = await controlPlane.listen({ host: '127.0.0.1', port: 0 });
-    const queued = await startFaucet(CLAIM_SAT, redis, new LabQueueMiner({ mineUrl: `${controlPlaneUrl}/labs/test/mine`, pollMs: 50 }, regtest.chain));
+    const queued = await startFaucet(
+      CLAIM_SAT,
+      redis,
+      new LabQueueMiner({ mineUrl: `${controlPlaneUrl}/labs/test/mine`, pollMs: 50 }, regtest.chain),
+    );
     try {
       expect((await (await fetch(`${queued.url}/api/status`)).json()).mining).toBe('lab-queue');
       const heightBefore = await regtest.chain.getBlockCount();
-      const answers = await Promise.all([claim(freshKey().address, nextIp(), queued.url), claim(freshKey().address, nextIp(), queued.url)]);
+      const answers = await Promise.all([
+        claim(freshKey().address, nextIp(), queued.url),
+        claim(freshKey().address, nextIp(), queued.url),
+      ]);
       expect(answers.map((answer) => answer.status)).toEqual([200, 200]);
       expect(await regtest.chain.getBlockCount()).toBe(heightBefore + 2);
-      for (const answer of answers) expect((await regtest.chain.getBlockSummary(answer.body.block_hash!)).txids).toContain(answer.body.txid);
+      for (const answer of answers)
+        expect((await regtest.chain.getBlockSummary(answer.body.block_hash!)).txids).toContain(answer.body.txid);
     } finally {
       await queued.app.close();
       await controlPlane.close();
@@ -318,11 +424,24 @@ describe('faucet against real btcd, lnd and Redis', () => {
   it('runs from its entry point with the lab env; without TRUST_PROXY the client IP is the TCP peer', async () => {
     const service = await runEntryPoint(
       'services/faucet/src/main.ts',
-      { ...regtest.chainEnv, ...regtest.lndEnv('alice'), REDIS_URL: `${redisServer.url}/3`, NETWORK: 'regtest', CLAIM_SAT: '50000', COOLDOWN_SECONDS: '60', ADAPTER_PUBLIC_URL: adapter.url },
+      {
+        ...regtest.chainEnv,
+        ...regtest.lndEnv('alice'),
+        REDIS_URL: `${redisServer.url}/3`,
+        NETWORK: 'regtest',
+        CLAIM_SAT: '50000',
+        COOLDOWN_SECONDS: '60',
+        ADAPTER_PUBLIC_URL: adapter.url,
+      },
       '/api/status',
     );
     try {
-      expect(await (await fetch(`${service.url}/api/status`)).json()).toMatchObject({ claim_amount_sat: 50_000, cooldown_seconds: 60, mining: 'direct', adapter_url: adapter.url });
+      expect(await (await fetch(`${service.url}/api/status`)).json()).toMatchObject({
+        claim_amount_sat: 50_000,
+        cooldown_seconds: 60,
+        mining: 'direct',
+        adapter_url: adapter.url,
+      });
       const first = await claim(freshKey().address, '10.200.0.1', service.url);
       expect(first.status).toBe(200);
       expect(first.body.amount_sat).toBe(50_000);
@@ -355,8 +474,13 @@ describe('faucet against real btcd, lnd and Redis', () => {
       // The adapter shows the payment confirmed.
       await waitIndexed(adapter, regtest);
       const utxos = await adapter.get<EsploraUtxo[]>(`/api/address/${receiver}/utxo`);
-      expect(utxos).toEqual([expect.objectContaining({ txid, value: CLAIM_SAT, status: expect.objectContaining({ confirmed: true }) })]);
-      expect(await adapter.get(`/api/address/${receiver}`)).toMatchObject({ address: receiver, chain_stats: { funded_txo_count: 1, funded_txo_sum: CLAIM_SAT, tx_count: 1 } });
+      expect(utxos).toEqual([
+        expect.objectContaining({ txid, value: CLAIM_SAT, status: expect.objectContaining({ confirmed: true }) }),
+      ]);
+      expect(await adapter.get(`/api/address/${receiver}`)).toMatchObject({
+        address: receiver,
+        chain_stats: { funded_txo_count: 1, funded_txo_sum: CLAIM_SAT, tx_count: 1 },
+      });
       const txs = await adapter.get<EsploraTx[]>(`/api/address/${receiver}/txs`);
       expect(txs.map((tx) => [tx.txid, tx.status.confirmed])).toEqual([[txid, true]]);
       // The link the page shows opens in the browser (the adapter allows any origin).
@@ -367,7 +491,9 @@ describe('faucet against real btcd, lnd and Redis', () => {
       const error = page.locator('#error');
       await error.waitFor({ state: 'visible' });
       // one text, counting down: not the server's fixed "try again in 900 s" beside it
-      expect(await error.textContent()).toMatch(/^This address and your IP claimed less than 15 minutes ago\. Cool-down: 1[45]:\d\d left\.$/);
+      expect(await error.textContent()).toMatch(
+        /^This address and your IP claimed less than 15 minutes ago\. Cool-down: 1[45]:\d\d left\.$/,
+      );
       expect(await result.isHidden()).toBe(true);
 
       await page.fill('#address', 'bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4');
@@ -396,11 +522,15 @@ describe('faucet against real btcd, lnd and Redis', () => {
     });
 
     it('on a phone-wide screen breaks no word mid-word (only txids, hashes and addresses), and has a favicon', async () => {
-      const page = await browser.newPage({ viewport: { width: 360, height: 740 }, extraHTTPHeaders: { 'x-forwarded-for': nextIp() } });
+      const page = await browser.newPage({
+        viewport: { width: 360, height: 740 },
+        extraHTTPHeaders: { 'x-forwarded-for': nextIp() },
+      });
       const failed: string[] = [];
       page.on('response', (response) => {
         // the page's own resources (the 429 of the second claim below is meant)
-        if (response.status() >= 400 && !response.url().endsWith('/api/claim')) failed.push(`${response.status()} ${response.url()}`);
+        if (response.status() >= 400 && !response.url().endsWith('/api/claim'))
+          failed.push(`${response.status()} ${response.url()}`);
       });
       await page.goto(faucetUrl);
       await page.locator('#status', { hasText: 'Balance' }).waitFor();
@@ -416,7 +546,8 @@ describe('faucet against real btcd, lnd and Redis', () => {
               const range = document.createRange();
               range.setStart(node, word.index!);
               range.setEnd(node, word.index! + word[0].length);
-              if (new Set([...range.getClientRects()].map((rect) => Math.round(rect.top))).size > 1) split.push(word[0]);
+              if (new Set([...range.getClientRects()].map((rect) => Math.round(rect.top))).size > 1)
+                split.push(word[0]);
             }
           }
           return split;

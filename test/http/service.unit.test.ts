@@ -8,8 +8,17 @@ describe('the HTTP service kit', () => {
   let app: FastifyInstance;
 
   beforeAll(async () => {
-    app = await createService({ title: 'kit', description: 'a service made with the kit', version: '1.0.0', logger: false });
-    app.get('/things/:id', { schema: { params: { type: 'object', properties: { id: { type: 'string' } } } } }, async (request) => ({ id: (request.params as { id: string }).id }));
+    app = await createService({
+      title: 'kit',
+      description: 'a service made with the kit',
+      version: '1.0.0',
+      logger: false,
+    });
+    app.get(
+      '/things/:id',
+      { schema: { params: { type: 'object', properties: { id: { type: 'string' } } } } },
+      async (request) => ({ id: (request.params as { id: string }).id }),
+    );
     app.post('/things/count', async () => ({ count: 1 }));
     await app.ready();
   });
@@ -19,10 +28,18 @@ describe('the HTTP service kit', () => {
 
   it('answers 405 with Allow for a method the path does not take, even one Fastify wants a content type for (QUERY)', async () => {
     for (const headers of [{}, { 'content-type': 'application/json' }]) {
-      const answer = await app.inject({ method: 'QUERY' as 'GET', url: '/things/1', headers, ...('content-type' in headers ? { payload: '{}' } : {}) });
+      const answer = await app.inject({
+        method: 'QUERY' as 'GET',
+        url: '/things/1',
+        headers,
+        ...('content-type' in headers ? { payload: '{}' } : {}),
+      });
       expect(answer.statusCode, answer.body).toBe(405);
       expect(answer.headers.allow).toBe('GET, HEAD');
-      expect(answer.json().error).toMatchObject({ code: 'METHOD_NOT_ALLOWED', message: expect.stringMatching(/use GET or HEAD/) });
+      expect(answer.json().error).toMatchObject({
+        code: 'METHOD_NOT_ALLOWED',
+        message: expect.stringMatching(/use GET or HEAD/),
+      });
     }
   });
 
@@ -30,7 +47,10 @@ describe('the HTTP service kit', () => {
     const answer = await app.inject({ url: '/things/count' });
     expect(answer.statusCode, answer.body).toBe(405);
     expect(answer.headers.allow).toBe('POST');
-    expect(answer.json().error).toMatchObject({ code: 'METHOD_NOT_ALLOWED', message: 'GET is not allowed on /things/count; use POST' });
+    expect(answer.json().error).toMatchObject({
+      code: 'METHOD_NOT_ALLOWED',
+      message: 'GET is not allowed on /things/count; use POST',
+    });
     expect((await app.inject({ method: 'POST', url: '/things/count' })).json()).toEqual({ count: 1 });
     expect((await app.inject({ url: '/things/counts' })).json()).toEqual({ id: 'counts' });
   });
@@ -47,7 +67,10 @@ describe('the HTTP service kit', () => {
     expect((await app.inject({ url: `/things/${'x'.repeat(100)}` })).statusCode).toBe(200);
     const answer = await app.inject({ url: `/things/${'x'.repeat(101)}` });
     expect(answer.statusCode).toBe(400);
-    expect(answer.json().error).toEqual({ code: 'PARAM_TOO_LONG', message: expect.stringMatching(/over 100 characters/) });
+    expect(answer.json().error).toEqual({
+      code: 'PARAM_TOO_LONG',
+      message: expect.stringMatching(/over 100 characters/),
+    });
     const document = (await app.inject({ url: '/openapi.json' })).json();
     expect(Object.keys(document.paths['/things/{id}'].get.responses)).toEqual(expect.arrayContaining(['400', '500']));
     expect(Object.keys(document.paths['/things/{id}'].get.responses)).not.toContain('414');

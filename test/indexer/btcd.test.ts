@@ -16,7 +16,8 @@ import { startRegtest, type Regtest } from '../support/regtest.js';
 import { connectNpmElectrum, type NpmElectrum } from './electrum-npm-client.js';
 
 const newAddress = () => payments.p2wpkh({ hash: randomBytes(20), network: networks.regtest }).address!;
-const electrumHash = (address: string) => toDisplayHex(scriptHash(addressLib.toOutputScript(address, networks.regtest)));
+const electrumHash = (address: string) =>
+  toDisplayHex(scriptHash(addressLib.toOutputScript(address, networks.regtest)));
 
 describe('indexer following a real btcd', () => {
   let regtest: Regtest;
@@ -24,10 +25,21 @@ describe('indexer following a real btcd', () => {
   let indexer: RunningIndexer;
   let client: NpmElectrum;
 
-  const config = (): IndexerConfig => ({ host: '127.0.0.1', port: 0, dataDir, chain: regtest.chainRpc, pollMs: 100, logLevel: 'warn', banner: 'test' });
+  const config = (): IndexerConfig => ({
+    host: '127.0.0.1',
+    port: 0,
+    dataDir,
+    chain: regtest.chainRpc,
+    pollMs: 100,
+    logLevel: 'warn',
+    banner: 'test',
+  });
   const caughtUp = async () => {
     const tip = await regtest.chain.getBlockCount();
-    await waitFor(async () => indexer.height() === tip, { timeoutMs: 30_000, what: `the indexer to reach height ${tip}` });
+    await waitFor(async () => indexer.height() === tip, {
+      timeoutMs: 30_000,
+      what: `the indexer to reach height ${tip}`,
+    });
   };
 
   beforeAll(async () => {
@@ -50,7 +62,8 @@ describe('indexer following a real btcd', () => {
     const stranger = new JsonRpcClient({ ...regtest.chainRpc, tlsCertPem: rootCertificates[0]! });
     try {
       expect(regtest.chainRpc.url).toMatch(/^https:/);
-      for (let i = 0; i < 3; i++) expect(await trusting.call<number>('getblockcount')).toBe(await regtest.chain.getBlockCount());
+      for (let i = 0; i < 3; i++)
+        expect(await trusting.call<number>('getblockcount')).toBe(await regtest.chain.getBlockCount());
       await expect(stranger.call('getblockcount')).rejects.toThrow(/certificate/i);
     } finally {
       trusting.close();
@@ -77,12 +90,18 @@ describe('indexer following a real btcd', () => {
     const tip = await regtest.chain.getBlockCount();
     const heights = [0, 1, tip];
     const batched = await regtest.chain.getBlocksAtHeights(heights);
-    const oneByOne = await Promise.all(heights.map(async (height) => {
-      const hash = await regtest.chain.getBlockHash(height);
-      return { height, hash, hex: await regtest.chain.getBlockHex(hash) };
-    }));
+    const oneByOne = await Promise.all(
+      heights.map(async (height) => {
+        const hash = await regtest.chain.getBlockHash(height);
+        return { height, hash, hex: await regtest.chain.getBlockHex(hash) };
+      }),
+    );
     expect(batched).toEqual(oneByOne);
-    await expect(regtest.chain.getBlocksAtHeights([tip, tip + 1])).rejects.toMatchObject({ name: 'ChainRpcError', method: 'getblockhash', message: /out of range/i });
+    await expect(regtest.chain.getBlocksAtHeights([tip, tip + 1])).rejects.toMatchObject({
+      name: 'ChainRpcError',
+      method: 'getblockhash',
+      message: /out of range/i,
+    });
   });
 
   it('sees coins mined to an address: balance, history, unspent outputs', async () => {
@@ -92,10 +111,14 @@ describe('indexer following a real btcd', () => {
     const hash = electrumHash(address);
     const [balance] = await client.batch<{ confirmed: number }>('blockchain.scripthash.get_balance', [hash]);
     const summary = await regtest.chain.getBlockSummary(hashes[0]!);
-    const history = await client.request<{ tx_hash: string; height: number }[]>('blockchain.scripthash.get_history', [hash]);
+    const history = await client.request<{ tx_hash: string; height: number }[]>('blockchain.scripthash.get_history', [
+      hash,
+    ]);
     expect(history).toHaveLength(2);
     expect(history[0]).toEqual({ tx_hash: summary.txids[0], height: summary.height });
-    const unspent = await client.request<{ value: number; height: number }[]>('blockchain.scripthash.listunspent', [hash]);
+    const unspent = await client.request<{ value: number; height: number }[]>('blockchain.scripthash.listunspent', [
+      hash,
+    ]);
     expect(unspent).toHaveLength(2);
     expect(balance!.result!.confirmed).toBe(unspent[0]!.value + unspent[1]!.value);
     expect(balance!.result!.confirmed).toBeGreaterThan(0);
@@ -111,23 +134,45 @@ describe('indexer following a real btcd', () => {
       timeoutMs: 10_000,
       what: 'a status notification for the funded script hash',
     });
-    const mempool = await client.request<{ tx_hash: string; height: number; fee: number }[]>('blockchain.scripthash.get_mempool', [hash]);
+    const mempool = await client.request<{ tx_hash: string; height: number; fee: number }[]>(
+      'blockchain.scripthash.get_mempool',
+      [hash],
+    );
     expect(mempool).toEqual([{ tx_hash: txid, height: 0, fee: expect.any(Number) }]);
     expect(mempool[0]!.fee).toBeGreaterThan(0);
-    expect(await client.request('blockchain.scripthash.get_balance', [hash])).toEqual({ confirmed: 0, unconfirmed: 1_234_567 });
+    expect(await client.request('blockchain.scripthash.get_balance', [hash])).toEqual({
+      confirmed: 0,
+      unconfirmed: 1_234_567,
+    });
 
     const { height } = await mineBlocks(regtest.session, 1);
     await caughtUp();
-    expect(await client.request('blockchain.scripthash.get_balance', [hash])).toEqual({ confirmed: 1_234_567, unconfirmed: 0 });
-    // the notification of the new tip reaches the client on its own, possibly after the answers above
-    await waitFor(async () => (client.notifications('blockchain.headers.subscribe').at(-1)?.[0] as { height?: number } | undefined)?.height === height, {
-      timeoutMs: 10_000,
-      what: `a headers notification for height ${height}`,
+    expect(await client.request('blockchain.scripthash.get_balance', [hash])).toEqual({
+      confirmed: 1_234_567,
+      unconfirmed: 0,
     });
-    const proof = await client.request<{ block_height: number; merkle: string[]; pos: number }>('blockchain.transaction.get_merkle', [txid, height]);
+    // the notification of the new tip reaches the client on its own, possibly after the answers above
+    await waitFor(
+      async () =>
+        (client.notifications('blockchain.headers.subscribe').at(-1)?.[0] as { height?: number } | undefined)
+          ?.height === height,
+      {
+        timeoutMs: 10_000,
+        what: `a headers notification for height ${height}`,
+      },
+    );
+    const proof = await client.request<{ block_height: number; merkle: string[]; pos: number }>(
+      'blockchain.transaction.get_merkle',
+      [txid, height],
+    );
     const header = Buffer.from(await client.request<string>('blockchain.block.header', [height]), 'hex');
     const root = proof.merkle.reduce(
-      (acc, sibling, level) => sha256d((proof.pos >> level) & 1 ? Buffer.concat([fromDisplayHex(sibling), acc]) : Buffer.concat([acc, fromDisplayHex(sibling)])),
+      (acc, sibling, level) =>
+        sha256d(
+          (proof.pos >> level) & 1
+            ? Buffer.concat([fromDisplayHex(sibling), acc])
+            : Buffer.concat([acc, fromDisplayHex(sibling)]),
+        ),
       fromDisplayHex(txid),
     );
     expect(root.equals(header.subarray(36, 68))).toBe(true);
@@ -149,7 +194,10 @@ describe('indexer following a real btcd', () => {
           const { witness, ...rest } = input as { witness?: string[] };
           return witness ? { ...rest, txinwitness: witness } : rest;
         }),
-        vout: btcd.vout.map(({ scriptPubKey: { reqSigs: _reqSigs, addresses: _addresses, ...script }, ...output }) => ({ ...output, scriptPubKey: script })),
+        vout: btcd.vout.map(({ scriptPubKey: { reqSigs: _reqSigs, addresses: _addresses, ...script }, ...output }) => ({
+          ...output,
+          scriptPubKey: script,
+        })),
       };
     };
     const { txid } = await fund(regtest.session, { address: newAddress(), amountSat: 777_000n, confirm: false });
@@ -165,14 +213,18 @@ describe('indexer following a real btcd', () => {
 
     await expect(verbose('ab'.repeat(32))).rejects.toThrow(/No such mempool or blockchain transaction/);
     const genesisCoinbase = '4a5e1e4baab89f3a32518a88c31bc87f618f76673e2cc77ab2127b7afdeda33b';
-    await expect(verbose(genesisCoinbase)).rejects.toThrow(/genesis block coinbase is not considered an ordinary transaction/);
+    await expect(verbose(genesisCoinbase)).rejects.toThrow(
+      /genesis block coinbase is not considered an ordinary transaction/,
+    );
   });
 
-  it('returns the node\'s reason when a broadcast is rejected', async () => {
+  it("returns the node's reason when a broadcast is rejected", async () => {
     const summary = await regtest.chain.getBlockSummary(await regtest.chain.getBestBlockHash());
     const coinbaseHex = await regtest.chain.getRawTransactionHex(summary.txids[0]!);
     // btcd's own words: "TX rejected: transaction is an individual coinbase" / "TX decode failed: ..."
-    await expect(client.request('blockchain.transaction.broadcast', [coinbaseHex])).rejects.toThrow(/^TX rejected: .*coinbase/);
+    await expect(client.request('blockchain.transaction.broadcast', [coinbaseHex])).rejects.toThrow(
+      /^TX rejected: .*coinbase/,
+    );
     await expect(client.request('blockchain.transaction.broadcast', ['00'])).rejects.toThrow(/decode|deserializ/i);
   });
 
@@ -182,7 +234,10 @@ describe('indexer following a real btcd', () => {
     const miner = newAddress();
     const { hashes, height } = await mineBlocks(regtest.session, 1, miner);
     await caughtUp();
-    expect(await client.request('blockchain.scripthash.get_balance', [electrumHash(victim)])).toEqual({ confirmed: 500_000, unconfirmed: 0 });
+    expect(await client.request('blockchain.scripthash.get_balance', [electrumHash(victim)])).toEqual({
+      confirmed: 500_000,
+      unconfirmed: 0,
+    });
     expect(await client.request('blockchain.scripthash.get_history', [electrumHash(miner)])).toHaveLength(1);
 
     // Two blocks on top of height-1, without the payment: btcd switches to them and puts the payment back in its mempool.
@@ -190,7 +245,15 @@ describe('indexer following a real btcd', () => {
     const tipHeader = Block.fromHex(await regtest.chain.getBlockHeaderHex(hashes[0]!));
     for (let i = 0; i < 2; i++) {
       const block = buildRegtestBlock(
-        { version: 0x20000000, previousblockhash: previous, transactions: [], coinbasevalue: 100_000, bits: tipHeader.bits.toString(16), curtime: tipHeader.timestamp + 1 + i, height: height + i },
+        {
+          version: 0x20000000,
+          previousblockhash: previous,
+          transactions: [],
+          coinbasevalue: 100_000,
+          bits: tipHeader.bits.toString(16),
+          curtime: tipHeader.timestamp + 1 + i,
+          height: height + i,
+        },
         newAddress(),
       );
       expect(await regtest.chain.call('submitblock', [block.toHex()])).toBeNull();
@@ -198,19 +261,34 @@ describe('indexer following a real btcd', () => {
     }
     expect(await regtest.chain.getBestBlockHash()).toBe(previous);
     await caughtUp();
-    await waitFor(async () => indexer.store.hashAt(height + 1) !== undefined && toDisplayHex(indexer.store.hashAt(height + 1)!) === previous, {
-      timeoutMs: 10_000,
-      what: 'the indexer to follow the competing chain',
-    });
+    await waitFor(
+      async () =>
+        indexer.store.hashAt(height + 1) !== undefined && toDisplayHex(indexer.store.hashAt(height + 1)!) === previous,
+      {
+        timeoutMs: 10_000,
+        what: 'the indexer to follow the competing chain',
+      },
+    );
     expect(await client.request('blockchain.scripthash.get_history', [electrumHash(miner)])).toEqual([]);
-    await waitFor(async () => {
-      const history = await client.request<{ tx_hash: string; height: number }[]>('blockchain.scripthash.get_history', [electrumHash(victim)]);
-      return history.length === 1 && history[0]!.tx_hash === txid && history[0]!.height === 0;
-    }, { timeoutMs: 10_000, what: 'the replaced payment to be back in the mempool, unconfirmed' });
-    await expect(client.request('blockchain.transaction.get_merkle', [txid, height])).rejects.toThrow(/not in the block/);
+    await waitFor(
+      async () => {
+        const history = await client.request<{ tx_hash: string; height: number }[]>(
+          'blockchain.scripthash.get_history',
+          [electrumHash(victim)],
+        );
+        return history.length === 1 && history[0]!.tx_hash === txid && history[0]!.height === 0;
+      },
+      { timeoutMs: 10_000, what: 'the replaced payment to be back in the mempool, unconfirmed' },
+    );
+    await expect(client.request('blockchain.transaction.get_merkle', [txid, height])).rejects.toThrow(
+      /not in the block/,
+    );
     await mineBlocks(regtest.session, 1);
     await caughtUp();
-    expect(await client.request('blockchain.scripthash.get_balance', [electrumHash(victim)])).toEqual({ confirmed: 500_000, unconfirmed: 0 });
+    expect(await client.request('blockchain.scripthash.get_balance', [electrumHash(victim)])).toEqual({
+      confirmed: 500_000,
+      unconfirmed: 0,
+    });
   });
 
   it('resumes from its index on disk after a restart', async () => {
@@ -221,7 +299,9 @@ describe('indexer following a real btcd', () => {
     let blocksFetched = 0;
     const driver = regtest.chain;
     const counting = Object.assign(Object.create(driver), {
-      getBlocksAtHeights: (heights: number[]) => ((blocksFetched += heights.length), driver.getBlocksAtHeights(heights)),
+      getBlocksAtHeights: (heights: number[]) => (
+        (blocksFetched += heights.length), driver.getBlocksAtHeights(heights)
+      ),
     });
     indexer = await startIndexer(config(), { driver: counting });
     await caughtUp();
@@ -242,13 +322,26 @@ describe('indexer following a real btcd', () => {
     await client.request('blockchain.headers.subscribe');
     // fund and mineBlocks go to btcd's RPC, not through the indexer, which therefore has no reason to look
     const { txid } = await fund(regtest.session, { address, amountSat: 250_000n, confirm: false });
-    await waitFor(async () => client.notifications('blockchain.scripthash.subscribe').some(([h]) => h === hash), { timeoutMs: 10_000, what: 'a status notification for the payment' });
-    expect(await client.request('blockchain.scripthash.get_mempool', [hash])).toEqual([{ tx_hash: txid, height: 0, fee: expect.any(Number) }]);
-    const { height } = await mineBlocks(regtest.session, 1);
-    await waitFor(async () => (client.notifications('blockchain.headers.subscribe').at(-1)?.[0] as { height?: number } | undefined)?.height === height, {
+    await waitFor(async () => client.notifications('blockchain.scripthash.subscribe').some(([h]) => h === hash), {
       timeoutMs: 10_000,
-      what: `a headers notification for height ${height}`,
+      what: 'a status notification for the payment',
     });
-    expect(await client.request('blockchain.scripthash.get_balance', [hash])).toEqual({ confirmed: 250_000, unconfirmed: 0 });
+    expect(await client.request('blockchain.scripthash.get_mempool', [hash])).toEqual([
+      { tx_hash: txid, height: 0, fee: expect.any(Number) },
+    ]);
+    const { height } = await mineBlocks(regtest.session, 1);
+    await waitFor(
+      async () =>
+        (client.notifications('blockchain.headers.subscribe').at(-1)?.[0] as { height?: number } | undefined)
+          ?.height === height,
+      {
+        timeoutMs: 10_000,
+        what: `a headers notification for height ${height}`,
+      },
+    );
+    expect(await client.request('blockchain.scripthash.get_balance', [hash])).toEqual({
+      confirmed: 250_000,
+      unconfirmed: 0,
+    });
   });
 });

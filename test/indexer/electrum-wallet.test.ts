@@ -24,17 +24,27 @@ describe('Debian electrum wallet against the indexer', () => {
   let daemonStarted = false;
 
   const electrum = async (...args: string[]): Promise<string> => {
-    const { stdout } = await run(ELECTRUM, ['--regtest', ...args], { env: { ...process.env, HOME: home }, timeout: 60_000 });
+    const { stdout } = await run(ELECTRUM, ['--regtest', ...args], {
+      env: { ...process.env, HOME: home },
+      timeout: 60_000,
+    });
     return stdout.trim();
   };
   const json = async <T>(...args: string[]): Promise<T> => JSON.parse(await electrum(...args)) as T;
 
   beforeAll(async () => {
-    if (!existsSync(ELECTRUM)) throw new Error(`${ELECTRUM} is missing: apt-get install -y --no-install-recommends electrum`);
+    if (!existsSync(ELECTRUM))
+      throw new Error(`${ELECTRUM} is missing: apt-get install -y --no-install-recommends electrum`);
     home = mkdtempSync(join(tmpdir(), 'indexer-electrum-'));
     regtest = await startRegtest();
     indexer = await startIndexer({
-      host: '127.0.0.1', port: 0, dataDir: join(home, 'index'), chain: regtest.chainRpc, pollMs: 100, logLevel: 'warn', banner: 'test',
+      host: '127.0.0.1',
+      port: 0,
+      dataDir: join(home, 'index'),
+      chain: regtest.chainRpc,
+      pollMs: 100,
+      logLevel: 'warn',
+      banner: 'test',
     });
   });
 
@@ -54,12 +64,17 @@ describe('Debian electrum wallet against the indexer', () => {
     daemonStarted = true;
     await electrum('load_wallet');
     const tip = await regtest.chain.getBlockCount();
-    await waitFor(async () => {
-      const info = await json<{ connected: boolean; blockchain_height: number }>('getinfo');
-      return info.connected && info.blockchain_height === tip;
-    }, { timeoutMs: 60_000, intervalMs: 1_000, what: 'electrum to connect and verify the headers up to the tip' });
+    await waitFor(
+      async () => {
+        const info = await json<{ connected: boolean; blockchain_height: number }>('getinfo');
+        return info.connected && info.blockchain_height === tip;
+      },
+      { timeoutMs: 60_000, intervalMs: 1_000, what: 'electrum to connect and verify the headers up to the tip' },
+    );
     await waitFor(async () => Number((await json<{ confirmed?: string }>('getbalance')).confirmed) === 1, {
-      timeoutMs: 60_000, intervalMs: 1_000, what: 'electrum to show the confirmed 1 BTC',
+      timeoutMs: 60_000,
+      intervalMs: 1_000,
+      what: 'electrum to show the confirmed 1 BTC',
     });
 
     const recipient = payments.p2wpkh({ hash: randomBytes(20), network: networks.regtest }).address!;
@@ -70,10 +85,15 @@ describe('Debian electrum wallet against the indexer', () => {
 
     // txpos_in_block is set only once electrum has checked the tx's Merkle proof against its headers.
     type HistoryItem = { txid: string; height: number; txpos_in_block?: number };
-    await waitFor(async () => {
-      const { transactions } = await json<{ transactions: HistoryItem[] }>('onchain_history');
-      return [fundingTxid, spendTxid].every((txid) => transactions.some((tx) => tx.txid === txid && tx.height > 0 && tx.txpos_in_block !== undefined));
-    }, { timeoutMs: 60_000, intervalMs: 1_000, what: 'electrum to show both transactions confirmed and verified' });
+    await waitFor(
+      async () => {
+        const { transactions } = await json<{ transactions: HistoryItem[] }>('onchain_history');
+        return [fundingTxid, spendTxid].every((txid) =>
+          transactions.some((tx) => tx.txid === txid && tx.height > 0 && tx.txpos_in_block !== undefined),
+        );
+      },
+      { timeoutMs: 60_000, intervalMs: 1_000, what: 'electrum to show both transactions confirmed and verified' },
+    );
     const balance = await json<{ confirmed: string; unconfirmed?: string }>('getbalance');
     expect(balance.unconfirmed).toBeUndefined();
     expect(Number(balance.confirmed)).toBeGreaterThan(0.74);

@@ -27,7 +27,10 @@ describe('indexer entry point (services/indexer/src/main.ts)', () => {
     });
     child.stdout!.on('data', (chunk) => (output += chunk));
     child.stderr!.on('data', (chunk) => (output += chunk));
-    client = await waitFor(() => connectNpmElectrum(port), { timeoutMs: 60_000, what: `the indexer on port ${port}` }).catch((error: Error) => {
+    client = await waitFor(() => connectNpmElectrum(port), {
+      timeoutMs: 60_000,
+      what: `the indexer on port ${port}`,
+    }).catch((error: Error) => {
       throw new Error(`${error.message}\n${output}`);
     });
   });
@@ -43,14 +46,25 @@ describe('indexer entry point (services/indexer/src/main.ts)', () => {
     const tip = await client.request<{ height: number }>('blockchain.headers.subscribe');
     expect(tip.height).toBe(await regtest.chain.getBlockCount());
     const { height } = await mineBlocks(regtest.session, 2);
-    await waitFor(async () => client.notifications('blockchain.headers.subscribe').some(([header]) => (header as { height: number }).height === height), {
-      timeoutMs: 10_000,
-      what: `a header notification for height ${height}`,
-    });
+    await waitFor(
+      async () =>
+        client
+          .notifications('blockchain.headers.subscribe')
+          .some(([header]) => (header as { height: number }).height === height),
+      {
+        timeoutMs: 10_000,
+        what: `a header notification for height ${height}`,
+      },
+    );
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
     child.kill('SIGTERM');
     expect(await exited).toBe(0);
-    const lines = output.trim().split('\n').filter((line) => line.startsWith('{'));
-    expect(lines.map((line) => JSON.parse(line).msg)).toEqual(expect.arrayContaining(['indexer listening', 'indexer stopped']));
+    const lines = output
+      .trim()
+      .split('\n')
+      .filter((line) => line.startsWith('{'));
+    expect(lines.map((line) => JSON.parse(line).msg)).toEqual(
+      expect.arrayContaining(['indexer listening', 'indexer stopped']),
+    );
   });
 });

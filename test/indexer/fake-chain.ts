@@ -20,7 +20,10 @@ export function coinbase(script: Buffer, value: bigint, tag: number): Transactio
   return tx;
 }
 
-export function spend(inputs: { txid: string; vout: number }[], outputs: { script: Buffer; value: bigint }[]): Transaction {
+export function spend(
+  inputs: { txid: string; vout: number }[],
+  outputs: { script: Buffer; value: bigint }[],
+): Transaction {
   const tx = new Transaction();
   for (const input of inputs) tx.addInput(Buffer.from(input.txid, 'hex').reverse(), input.vout);
   for (const output of outputs) tx.addOutput(output.script, output.value);
@@ -75,15 +78,18 @@ export class FakeChain {
       },
       getBlocksAtHeights: async (heights) => {
         const driver = this.asDriver();
-        return Promise.all(heights.map(async (height) => {
-          const hash = await driver.getBlockHash(height);
-          return { height, hash, hex: await driver.getBlockHex(hash) };
-        }));
+        return Promise.all(
+          heights.map(async (height) => {
+            const hash = await driver.getBlockHash(height);
+            return { height, hash, hex: await driver.getBlockHex(hash) };
+          }),
+        );
       },
       getBlockHeaderHex: async (hash) => (await this.asDriver().getBlockHex(hash)).slice(0, 160),
       getRawMempool: async () => [...this.mempool.keys()],
       getRawTransactionHex: async (txid) => {
-        const tx = this.mempool.get(txid) ?? this.blocks.flatMap((b) => b.transactions ?? []).find((t) => t.getId() === txid);
+        const tx =
+          this.mempool.get(txid) ?? this.blocks.flatMap((b) => b.transactions ?? []).find((t) => t.getId() === txid);
         if (!tx) throw new Error(`no tx ${txid}`);
         return tx.toHex();
       },

@@ -66,16 +66,32 @@ describe('indexer on a staged chain', () => {
     const funding = chain.mineTo(alice).transactions![0]!;
     chain.mineTo(p2wpkhScript(9));
     await indexer.follower.poke();
-    expect(await client.request('blockchain.scripthash.get_balance', [aliceHash])).toEqual({ confirmed: 50, unconfirmed: 0 });
-    expect(await client.request('blockchain.scripthash.get_history', [aliceHash])).toEqual([{ tx_hash: funding.getId(), height: 1 }]);
+    expect(await client.request('blockchain.scripthash.get_balance', [aliceHash])).toEqual({
+      confirmed: 50,
+      unconfirmed: 0,
+    });
+    expect(await client.request('blockchain.scripthash.get_history', [aliceHash])).toEqual([
+      { tx_hash: funding.getId(), height: 1 },
+    ]);
     const aliceStatus = await client.request('blockchain.scripthash.subscribe', [aliceHash]);
     expect(aliceStatus).toMatch(/^[0-9a-f]{64}$/);
 
-    const payment = spend([{ txid: funding.getId(), vout: 0 }], [{ script: bob, value: 30n }, { script: alice, value: 19n }]);
+    const payment = spend(
+      [{ txid: funding.getId(), vout: 0 }],
+      [
+        { script: bob, value: 30n },
+        { script: alice, value: 19n },
+      ],
+    );
     chain.mempool.set(payment.getId(), payment);
     await indexer.follower.poke();
-    expect(await client.request('blockchain.scripthash.get_balance', [aliceHash])).toEqual({ confirmed: 50, unconfirmed: -31 });
-    expect(await client.request('blockchain.scripthash.get_mempool', [bobHash])).toEqual([{ tx_hash: payment.getId(), height: 0, fee: 1 }]);
+    expect(await client.request('blockchain.scripthash.get_balance', [aliceHash])).toEqual({
+      confirmed: 50,
+      unconfirmed: -31,
+    });
+    expect(await client.request('blockchain.scripthash.get_mempool', [bobHash])).toEqual([
+      { tx_hash: payment.getId(), height: 0, fee: 1 },
+    ]);
     expect(await client.request('blockchain.scripthash.listunspent', [aliceHash])).toEqual([
       { tx_hash: payment.getId(), tx_pos: 1, height: 0, value: 19 },
     ]);
@@ -83,7 +99,10 @@ describe('indexer on a staged chain', () => {
 
     chain.mineTo(p2wpkhScript(9), [payment]);
     await indexer.follower.poke();
-    expect(await client.request('blockchain.scripthash.get_balance', [bobHash])).toEqual({ confirmed: 30, unconfirmed: 0 });
+    expect(await client.request('blockchain.scripthash.get_balance', [bobHash])).toEqual({
+      confirmed: 30,
+      unconfirmed: 0,
+    });
     expect(await client.request('blockchain.scripthash.get_history', [aliceHash])).toEqual([
       { tx_hash: funding.getId(), height: 1 },
       { tx_hash: payment.getId(), height: 3 },
@@ -98,11 +117,16 @@ describe('indexer on a staged chain', () => {
     expect(indexer.height()).toBe(4);
     expect(toDisplayHex(indexer.store.hashAt(3)!)).toBe(chain.blocks[3]!.getId());
     expect(await client.request('blockchain.scripthash.get_history', [bobHash])).toEqual([]);
-    expect(await client.request('blockchain.scripthash.get_balance', [aliceHash])).toEqual({ confirmed: 50, unconfirmed: 0 });
+    expect(await client.request('blockchain.scripthash.get_balance', [aliceHash])).toEqual({
+      confirmed: 50,
+      unconfirmed: 0,
+    });
     expect(await client.request('blockchain.scripthash.listunspent', [aliceHash])).toEqual([
       { tx_hash: funding.getId(), tx_pos: 0, height: 1, value: 50 },
     ]);
-    await expect(client.request('blockchain.transaction.get_merkle', [payment.getId(), 3])).rejects.toThrow(/not in the block/);
+    await expect(client.request('blockchain.transaction.get_merkle', [payment.getId(), 3])).rejects.toThrow(
+      /not in the block/,
+    );
   });
 
   it('unwinds a block whose transactions spend each other', async () => {
@@ -117,7 +141,10 @@ describe('indexer on a staged chain', () => {
       { tx_hash: parent.getId(), height: 3 },
       { tx_hash: child.getId(), height: 3 },
     ]);
-    expect(await client.request('blockchain.scripthash.get_balance', [aliceHash])).toEqual({ confirmed: 48, unconfirmed: 0 });
+    expect(await client.request('blockchain.scripthash.get_balance', [aliceHash])).toEqual({
+      confirmed: 48,
+      unconfirmed: 0,
+    });
 
     chain.mineTo(p2wpkhScript(8), [], 2);
     chain.mineTo(p2wpkhScript(8));
@@ -144,7 +171,10 @@ describe('indexer on a staged chain', () => {
     expect(await client.request('blockchain.scripthash.listunspent', [bobHash])).toEqual([
       { tx_hash: child.getId(), tx_pos: 0, height: 0, value: 47 },
     ]);
-    expect(await client.request('blockchain.scripthash.get_balance', [bobHash])).toEqual({ confirmed: 0, unconfirmed: 47 });
+    expect(await client.request('blockchain.scripthash.get_balance', [bobHash])).toEqual({
+      confirmed: 0,
+      unconfirmed: 47,
+    });
 
     chain.mineTo(p2wpkhScript(9), [parent]);
     chain.mempool.set(child.getId(), child);
@@ -153,7 +183,10 @@ describe('indexer on a staged chain', () => {
       { tx_hash: parent.getId(), height: 2 },
       { tx_hash: child.getId(), height: 0, fee: 2 },
     ]);
-    expect(await client.request('blockchain.scripthash.get_balance', [bobHash])).toEqual({ confirmed: 49, unconfirmed: -2 });
+    expect(await client.request('blockchain.scripthash.get_balance', [bobHash])).toEqual({
+      confirmed: 49,
+      unconfirmed: -2,
+    });
     await waitFor(async () => client.notifications.length > 0, { timeoutMs: 2_000, what: 'a status notification' });
     expect(client.notifications.at(-1)!.params).toEqual([bobHash, expect.stringMatching(/^[0-9a-f]{64}$/)]);
 
@@ -162,7 +195,10 @@ describe('indexer on a staged chain', () => {
     const notified = client.notifications.length;
     chain.mineTo(p2wpkhScript(9), [child]);
     await indexer.follower.poke();
-    expect(await client.request('blockchain.scripthash.get_balance', [bobHash])).toEqual({ confirmed: 47, unconfirmed: 0 });
+    expect(await client.request('blockchain.scripthash.get_balance', [bobHash])).toEqual({
+      confirmed: 47,
+      unconfirmed: 0,
+    });
     expect(client.notifications.length).toBe(notified);
   });
 
@@ -177,11 +213,16 @@ describe('indexer on a staged chain', () => {
     const payment = spend([{ txid: funding.getId(), vout: 0 }], [{ script: bob, value: 45n }]);
     chain.mempool.set(payment.getId(), payment);
     await indexer.follower.poke();
-    expect(await client.request('blockchain.scripthash.get_mempool', [bobHash])).toEqual([{ tx_hash: payment.getId(), height: 0, fee: 5 }]);
+    expect(await client.request('blockchain.scripthash.get_mempool', [bobHash])).toEqual([
+      { tx_hash: payment.getId(), height: 0, fee: 5 },
+    ]);
 
     frozenHeight = undefined;
     await indexer.follower.poke();
-    expect(await client.request('blockchain.scripthash.get_balance', [aliceHash])).toEqual({ confirmed: 50, unconfirmed: -50 });
+    expect(await client.request('blockchain.scripthash.get_balance', [aliceHash])).toEqual({
+      confirmed: 50,
+      unconfirmed: -50,
+    });
   });
 
   it('starts and serves while the node is down, and catches up once it is back', async () => {
@@ -189,7 +230,10 @@ describe('indexer on a staged chain', () => {
     await indexer.close();
     const driver = chain.asDriver();
     let down = true;
-    const flaky = { ...driver, getBestBlockHash: () => (down ? Promise.reject(new Error('connect ECONNREFUSED')) : driver.getBestBlockHash()) };
+    const flaky = {
+      ...driver,
+      getBestBlockHash: () => (down ? Promise.reject(new Error('connect ECONNREFUSED')) : driver.getBestBlockHash()),
+    };
     chain.mineTo(alice);
     indexer = await startIndexer(config(), { driver: flaky });
     client = await connectLineClient(indexer.port);
@@ -215,12 +259,18 @@ describe('indexer on a staged chain', () => {
     // heard of: the next poll is NOTIFIED_POLL_MS away
     chain.mineTo(alice);
     changed();
-    await waitFor(async () => indexer.height() === 1, { timeoutMs: NOTIFIED_POLL_MS / 2, what: 'the notified block indexed' });
+    await waitFor(async () => indexer.height() === 1, {
+      timeoutMs: NOTIFIED_POLL_MS / 2,
+      what: 'the notified block indexed',
+    });
     // not heard of, the notices lost: the follower polls every 50 ms again
     chain.mineTo(alice);
     subscribed = false;
     lost();
-    await waitFor(async () => indexer.height() === 2, { timeoutMs: NOTIFIED_POLL_MS / 2, what: 'the block indexed by a poll' });
+    await waitFor(async () => indexer.height() === 2, {
+      timeoutMs: NOTIFIED_POLL_MS / 2,
+      what: 'the block indexed by a poll',
+    });
   });
 
   it('waits for a restarted node that is being given its blocks back, instead of unwinding to it', async () => {
@@ -235,14 +285,18 @@ describe('indexer on a staged chain', () => {
     for (replayedUpTo of [0, 1]) {
       await indexer.follower.poke();
       expect(indexer.height()).toBe(2);
-      expect(await client.request('blockchain.scripthash.get_history', [aliceHash])).toEqual([{ tx_hash: funding.getId(), height: 1 }]);
+      expect(await client.request('blockchain.scripthash.get_history', [aliceHash])).toEqual([
+        { tx_hash: funding.getId(), height: 1 },
+      ]);
     }
     replayedUpTo = undefined;
     chain.mineTo(p2wpkhScript(9));
     await indexer.follower.poke();
     expect(indexer.height()).toBe(3);
     // alice's history never changed, so she was never told it had
-    expect(client.notifications.filter((notification) => notification.method === 'blockchain.scripthash.subscribe')).toEqual([]);
+    expect(
+      client.notifications.filter((notification) => notification.method === 'blockchain.scripthash.subscribe'),
+    ).toEqual([]);
   });
 
   it('resumes from its index on disk after a restart', async () => {
@@ -255,13 +309,18 @@ describe('indexer on a staged chain', () => {
     chain.mineTo(bob);
     let fetched = 0;
     const driver = chain.asDriver();
-    const counting = { ...driver, getBlocksAtHeights: (heights: number[]) => ((fetched += heights.length), driver.getBlocksAtHeights(heights)) };
+    const counting = {
+      ...driver,
+      getBlocksAtHeights: (heights: number[]) => ((fetched += heights.length), driver.getBlocksAtHeights(heights)),
+    };
     indexer = await startIndexer(config(), { driver: counting });
     client = await connectLineClient(indexer.port);
     expect(fetched).toBe(1);
     expect(indexer.height()).toBe(2);
     expect(tipBefore).toMatchObject({ height: 1 });
-    expect(await client.request('blockchain.scripthash.get_history', [aliceHash])).toEqual([{ tx_hash: funding.getId(), height: 1 }]);
+    expect(await client.request('blockchain.scripthash.get_history', [aliceHash])).toEqual([
+      { tx_hash: funding.getId(), height: 1 },
+    ]);
   });
 
   it('answers batches, headers with checkpoints, and protocol errors', async () => {
@@ -283,12 +342,20 @@ describe('indexer on a staged chain', () => {
     const headers = (await client.request('blockchain.block.headers', [0, 10])) as { count: number; hex: string };
     expect(headers.count).toBe(3);
     expect(headers.hex).toBe(chain.blocks.map((b) => b.toHex(true)).join(''));
-    const proof = (await client.request('blockchain.block.header', [1, 2])) as { header: string; branch: string[]; root: string };
+    const proof = (await client.request('blockchain.block.header', [1, 2])) as {
+      header: string;
+      branch: string[];
+      root: string;
+    };
     expect(proof.header).toBe(chain.blocks[1]!.toHex(true));
     // Block hashes 0..2: the root pairs (h0, h1) and (h2, h2); the branch of h1 is h0, then hash(h2, h2).
     const h = chain.blocks.map((b) => Buffer.from(b.getHash()));
     expect(proof.branch).toEqual([toDisplayHex(h[0]!), toDisplayHex(sha256d(Buffer.concat([h[2]!, h[2]!])))]);
-    expect(proof.root).toBe(toDisplayHex(sha256d(Buffer.concat([sha256d(Buffer.concat([h[0]!, h[1]!])), sha256d(Buffer.concat([h[2]!, h[2]!]))]))));
+    expect(proof.root).toBe(
+      toDisplayHex(
+        sha256d(Buffer.concat([sha256d(Buffer.concat([h[0]!, h[1]!])), sha256d(Buffer.concat([h[2]!, h[2]!]))])),
+      ),
+    );
 
     expect(await client.raw('not json')).toMatchObject({ error: { code: -32700 } });
     await expect(client.request('blockchain.scripthash.get_balance', ['xyz'])).rejects.toThrow(/64-character hex/);
@@ -305,8 +372,13 @@ describe('indexer on a staged chain', () => {
     for (const unsupported of ['1.5', ['1.5', '1.6'], '1.2', ['1.0', '1.3']]) {
       const other = await connectLineClient(indexer.port);
       const closed = new Promise<void>((resolve) => other.socket.once('close', () => resolve()));
-      const answer = (await other.raw(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'server.version', params: ['test', unsupported] }))) as { error?: { code: number; message: string } };
-      expect(answer.error, JSON.stringify(unsupported)).toMatchObject({ code: 1, message: expect.stringMatching(/unsupported protocol version .*this server speaks 1\.4/) });
+      const answer = (await other.raw(
+        JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'server.version', params: ['test', unsupported] }),
+      )) as { error?: { code: number; message: string } };
+      expect(answer.error, JSON.stringify(unsupported)).toMatchObject({
+        code: 1,
+        message: expect.stringMatching(/unsupported protocol version .*this server speaks 1\.4/),
+      });
       await closed; // no version in common: the server ends the connection
     }
     const malformed = await connectLineClient(indexer.port);
@@ -319,11 +391,16 @@ describe('indexer on a staged chain', () => {
     client.close();
     await indexer.close();
     // The node estimates 6 sat/vB for one block and 2 up to 25 blocks, nothing further out.
-    const rates: Record<number, number> = Object.fromEntries(Array.from({ length: 25 }, (_, i) => [i + 1, i === 0 ? 6 : 2]));
-    indexer = await startIndexer(config(), { driver: { ...chain.asDriver(), estimateFeeRate: async (target) => rates[target] } });
+    const rates: Record<number, number> = Object.fromEntries(
+      Array.from({ length: 25 }, (_, i) => [i + 1, i === 0 ? 6 : 2]),
+    );
+    indexer = await startIndexer(config(), {
+      driver: { ...chain.asDriver(), estimateFeeRate: async (target) => rates[target] },
+    });
     client = await connectLineClient(indexer.port);
     const estimates = [];
-    for (const target of [1, 2, 6, 25, 144, 1008]) estimates.push(await client.request('blockchain.estimatefee', [target]));
+    for (const target of [1, 2, 6, 25, 144, 1008])
+      estimates.push(await client.request('blockchain.estimatefee', [target]));
     expect(estimates).toEqual([0.00006, 0.00002, 0.00002, 0.00002, 0.00001, 0.00001]);
   });
 
@@ -332,11 +409,16 @@ describe('indexer on a staged chain', () => {
     await indexer.close();
     const funding = chain.mineTo(alice).transactions![0]!;
     const driver = chain.asDriver();
-    const withoutTxIndex = { ...driver, getRawTransactionHex: () => Promise.reject(new Error('No information available about transaction')) };
+    const withoutTxIndex = {
+      ...driver,
+      getRawTransactionHex: () => Promise.reject(new Error('No information available about transaction')),
+    };
     indexer = await startIndexer(config(), { driver: withoutTxIndex });
     client = await connectLineClient(indexer.port);
     expect(await client.request('blockchain.transaction.get', [funding.getId()])).toBe(funding.toHex());
-    await expect(client.request('blockchain.transaction.get', ['ab'.repeat(32)])).rejects.toThrow(/No such mempool or blockchain transaction/);
+    await expect(client.request('blockchain.transaction.get', ['ab'.repeat(32)])).rejects.toThrow(
+      /No such mempool or blockchain transaction/,
+    );
     const block = chain.blocks[1]!;
     expect(await client.request('blockchain.transaction.get', [funding.getId(), true])).toMatchObject({
       txid: funding.getId(),

@@ -6,7 +6,8 @@ import { merkleBranch, scriptHash, sha256d, statusHash, toDisplayHex } from '../
 /** What a client does with a proof: fold the leaf with its branch up to the root. */
 function foldBranch(leaf: Buffer, branch: Buffer[], index: number): Buffer {
   return branch.reduce(
-    (hash, sibling, level) => sha256d((index >> level) & 1 ? Buffer.concat([sibling, hash]) : Buffer.concat([hash, sibling])),
+    (hash, sibling, level) =>
+      sha256d((index >> level) & 1 ? Buffer.concat([sibling, hash]) : Buffer.concat([hash, sibling])),
     leaf,
   );
 }
@@ -37,8 +38,18 @@ describe('status hash', () => {
     const a = 'aa'.repeat(32);
     const b = 'bb'.repeat(32);
     const expected = createHash('sha256').update(`${a}:101:${b}:0:`).digest('hex');
-    expect(statusHash([{ txHash: a, height: 101 }, { txHash: b, height: 0 }])).toBe(expected);
-    expect(statusHash([{ txHash: b, height: 0 }, { txHash: a, height: 101 }])).not.toBe(expected);
+    expect(
+      statusHash([
+        { txHash: a, height: 101 },
+        { txHash: b, height: 0 },
+      ]),
+    ).toBe(expected);
+    expect(
+      statusHash([
+        { txHash: b, height: 0 },
+        { txHash: a, height: 101 },
+      ]),
+    ).not.toBe(expected);
   });
 });
 

@@ -39,7 +39,10 @@ export async function connectLineClient(port: number): Promise<LineClient> {
     notifications,
     socket,
     async request(method, params = []) {
-      const response = (await raw(JSON.stringify({ jsonrpc: '2.0', id: ++id, method, params }))) as { result?: unknown; error?: { message: string } };
+      const response = (await raw(JSON.stringify({ jsonrpc: '2.0', id: ++id, method, params }))) as {
+        result?: unknown;
+        error?: { message: string };
+      };
       if (response.error) throw new Error(response.error.message);
       return response.result;
     },

@@ -37,22 +37,41 @@ describe('indexer stop with a silent resolver', () => {
     const url = new URL(regtest.chainEnv.CHAIN_RPC_URL!);
     url.hostname = 'localhost'; // a name, as in a docker lab (btcd's certificate names localhost)
     const port = await freePort();
-    child = spawn(process.execPath, ['--require', join(import.meta.dirname, 'silent-dns.cjs'), '--import', 'tsx', 'services/indexer/src/main.ts'], {
-      env: { ...process.env, ...regtest.chainEnv, CHAIN_RPC_URL: url.href, SILENT_DNS_HOST: 'localhost', PORT: String(port), DATA_DIR: dataDir, POLL_MS: '100' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    child = spawn(
+      process.execPath,
+      ['--require', join(import.meta.dirname, 'silent-dns.cjs'), '--import', 'tsx', 'services/indexer/src/main.ts'],
+      {
+        env: {
+          ...process.env,
+          ...regtest.chainEnv,
+          CHAIN_RPC_URL: url.href,
+          SILENT_DNS_HOST: 'localhost',
+          PORT: String(port),
+          DATA_DIR: dataDir,
+          POLL_MS: '100',
+        },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     child.stdout!.on('data', (chunk) => (output += chunk));
     child.stderr!.on('data', (chunk) => (output += chunk));
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
 
     // it serves once caught up (or after 30 s of trying)
-    await waitFor(() => electrumCall(`127.0.0.1:${port}`, 'server.version', ['test', '1.4']), { timeoutMs: 60_000, intervalMs: 200, what: 'the indexer serving' }).catch((error: Error) => {
+    await waitFor(() => electrumCall(`127.0.0.1:${port}`, 'server.version', ['test', '1.4']), {
+      timeoutMs: 60_000,
+      intervalMs: 200,
+      what: 'the indexer serving',
+    }).catch((error: Error) => {
       throw new Error(`${error.message}\n${output}`);
     });
 
     child.kill('SIGTERM');
     // as long as the docker runtime waits before its SIGKILL
-    const code = await Promise.race([exited, new Promise<string>((resolve) => setTimeout(resolve, STOP_TIMEOUT_MS, 'still running'))]);
+    const code = await Promise.race([
+      exited,
+      new Promise<string>((resolve) => setTimeout(resolve, STOP_TIMEOUT_MS, 'still running')),
+    ]);
     expect(code, output).toBe(0);
     expect(output).toContain('"msg":"indexer stopped"');
   });

@@ -18,7 +18,11 @@ describe('confirmed transactions', () => {
     cache.set('b', 'block1', 'bb');
     expect(cache.get('a', 'block1')).toBe('aa');
     cache.set('c', 'block2', 'cc');
-    expect([cache.get('a', 'block1'), cache.get('b', 'block1'), cache.get('c', 'block2')]).toEqual(['aa', undefined, 'cc']);
+    expect([cache.get('a', 'block1'), cache.get('b', 'block1'), cache.get('c', 'block2')]).toEqual([
+      'aa',
+      undefined,
+      'cc',
+    ]);
     expect(cache.get('c', 'block3')).toBeUndefined();
   });
 
@@ -30,7 +34,15 @@ describe('confirmed transactions', () => {
     const start = async (driver: ChainDriver) => {
       dataDir = mkdtempSync(join(tmpdir(), 'indexer-txget-'));
       // the follower polls once a minute here: only what a request triggers can move it
-      const config = { host: '127.0.0.1', port: 0, dataDir, chain: { kind: 'btcd', url: 'http://127.0.0.1:1', user: 'unused', password: 'unused' }, pollMs: 60_000, logLevel: 'silent', banner: 'test' } as const;
+      const config = {
+        host: '127.0.0.1',
+        port: 0,
+        dataDir,
+        chain: { kind: 'btcd', url: 'http://127.0.0.1:1', user: 'unused', password: 'unused' },
+        pollMs: 60_000,
+        logLevel: 'silent',
+        banner: 'test',
+      } as const;
       indexer = await startIndexer(config, { driver });
       client = await connectLineClient(indexer.port);
     };
@@ -50,7 +62,10 @@ describe('confirmed transactions', () => {
       const unconfirmed = await client.request('blockchain.transaction.get', [payment.getId(), true]);
       expect(unconfirmed).not.toHaveProperty('confirmations');
       const block = chain.mineTo(p2wpkhScript(3), [payment]);
-      expect(await client.request('blockchain.transaction.get', [payment.getId(), true])).toMatchObject({ blockhash: block.getId(), confirmations: 1 });
+      expect(await client.request('blockchain.transaction.get', [payment.getId(), true])).toMatchObject({
+        blockhash: block.getId(),
+        confirmations: 1,
+      });
       expect(indexer.height()).toBe(2);
     });
 
@@ -61,10 +76,21 @@ describe('confirmed transactions', () => {
       const first = chain.mineTo(p2wpkhScript(3), [payment]);
       const driver = chain.asDriver();
       let asked = 0;
-      const counting = { ...driver, getRawTransactionHex: (txid: string) => ((asked += txid === payment.getId() ? 1 : 0), driver.getRawTransactionHex(txid)) };
+      const counting = {
+        ...driver,
+        getRawTransactionHex: (txid: string) => (
+          (asked += txid === payment.getId() ? 1 : 0), driver.getRawTransactionHex(txid)
+        ),
+      };
       await start(counting);
-      const verbose = () => client.request('blockchain.transaction.get', [payment.getId(), true]) as Promise<{ hex: string; blockhash: string; confirmations: number }>;
-      for (let i = 0; i < 3; i++) expect(await verbose()).toMatchObject({ hex: payment.toHex(), blockhash: first.getId(), confirmations: 1 });
+      const verbose = () =>
+        client.request('blockchain.transaction.get', [payment.getId(), true]) as Promise<{
+          hex: string;
+          blockhash: string;
+          confirmations: number;
+        }>;
+      for (let i = 0; i < 3; i++)
+        expect(await verbose()).toMatchObject({ hex: payment.toHex(), blockhash: first.getId(), confirmations: 1 });
       expect(asked).toBe(1);
 
       // a competing branch, one block longer, confirms the payment in another block

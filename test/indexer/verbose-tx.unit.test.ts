@@ -5,7 +5,8 @@ import { scriptAsm, scriptPubKeyJson } from '../../services/indexer/src/script-j
 import { verboseTransaction } from '../../services/indexer/src/verbose-tx.js';
 
 const bytes = (fill: number, length: number) => Buffer.alloc(length, fill);
-const hex = (...parts: (string | Buffer)[]) => Buffer.concat(parts.map((part) => (typeof part === 'string' ? Buffer.from(part, 'hex') : part)));
+const hex = (...parts: (string | Buffer)[]) =>
+  Buffer.concat(parts.map((part) => (typeof part === 'string' ? Buffer.from(part, 'hex') : part)));
 const hash20 = bytes(0x11, 20);
 const key32 = bytes(0x22, 32);
 const pubkey = hex('02', bytes(0x33, 32));
@@ -28,23 +29,52 @@ describe("scripts in bitcoind's words", () => {
       type: 'pubkeyhash',
     });
     const p2sh = hex('a914', hash20, '87');
-    expect(scriptPubKeyJson(p2sh)).toMatchObject({ asm: `OP_HASH160 ${hash20.toString('hex')} OP_EQUAL`, address: payments.p2sh({ hash: hash20, network: networks.regtest }).address, type: 'scripthash' });
+    expect(scriptPubKeyJson(p2sh)).toMatchObject({
+      asm: `OP_HASH160 ${hash20.toString('hex')} OP_EQUAL`,
+      address: payments.p2sh({ hash: hash20, network: networks.regtest }).address,
+      type: 'scripthash',
+    });
     const p2wsh = hex('0020', key32);
-    expect(scriptPubKeyJson(p2wsh)).toMatchObject({ type: 'witness_v0_scripthash', address: payments.p2wsh({ hash: key32, network: networks.regtest }).address });
+    expect(scriptPubKeyJson(p2wsh)).toMatchObject({
+      type: 'witness_v0_scripthash',
+      address: payments.p2wsh({ hash: key32, network: networks.regtest }).address,
+    });
     const p2tr = hex('5120', key32);
-    expect(scriptPubKeyJson(p2tr)).toMatchObject({ asm: `1 ${key32.toString('hex')}`, type: 'witness_v1_taproot', address: expect.stringMatching(/^bcrt1p/) });
-    expect(scriptPubKeyJson(hex('5220', key32))).toMatchObject({ type: 'witness_unknown', address: expect.stringMatching(/^bcrt1z/) });
+    expect(scriptPubKeyJson(p2tr)).toMatchObject({
+      asm: `1 ${key32.toString('hex')}`,
+      type: 'witness_v1_taproot',
+      address: expect.stringMatching(/^bcrt1p/),
+    });
+    expect(scriptPubKeyJson(hex('5220', key32))).toMatchObject({
+      type: 'witness_unknown',
+      address: expect.stringMatching(/^bcrt1z/),
+    });
     // version 0 with a program that is neither 20 nor 32 bytes is no standard output
-    expect(scriptPubKeyJson(hex('0019', bytes(1, 25)))).toEqual({ asm: `0 ${bytes(1, 25).toString('hex')}`, hex: hex('0019', bytes(1, 25)).toString('hex'), type: 'nonstandard' });
+    expect(scriptPubKeyJson(hex('0019', bytes(1, 25)))).toEqual({
+      asm: `0 ${bytes(1, 25).toString('hex')}`,
+      hex: hex('0019', bytes(1, 25)).toString('hex'),
+      type: 'nonstandard',
+    });
   });
 
   it('tells data carriers, bare keys and multisig apart, without an address', () => {
     const commitment = hex('6a20', key32);
-    expect(scriptPubKeyJson(commitment)).toEqual({ asm: `OP_RETURN ${key32.toString('hex')}`, hex: commitment.toString('hex'), type: 'nulldata' });
-    expect(scriptPubKeyJson(hex('21', pubkey, 'ac'))).toEqual({ asm: `${pubkey.toString('hex')} OP_CHECKSIG`, hex: hex('21', pubkey, 'ac').toString('hex'), type: 'pubkey' });
+    expect(scriptPubKeyJson(commitment)).toEqual({
+      asm: `OP_RETURN ${key32.toString('hex')}`,
+      hex: commitment.toString('hex'),
+      type: 'nulldata',
+    });
+    expect(scriptPubKeyJson(hex('21', pubkey, 'ac'))).toEqual({
+      asm: `${pubkey.toString('hex')} OP_CHECKSIG`,
+      hex: hex('21', pubkey, 'ac').toString('hex'),
+      type: 'pubkey',
+    });
     const other = hex('03', bytes(0x66, 32));
     const multisig = hex('5121', pubkey, '21', other, '52ae');
-    expect(scriptPubKeyJson(multisig)).toMatchObject({ asm: `1 ${pubkey.toString('hex')} ${other.toString('hex')} 2 OP_CHECKMULTISIG`, type: 'multisig' });
+    expect(scriptPubKeyJson(multisig)).toMatchObject({
+      asm: `1 ${pubkey.toString('hex')} ${other.toString('hex')} 2 OP_CHECKMULTISIG`,
+      type: 'multisig',
+    });
     expect(scriptPubKeyJson(multisig)).not.toHaveProperty('address');
     // OP_RETURN followed by a non-push opcode is not a data carrier
     expect(scriptPubKeyJson(hex('6aac'))).toMatchObject({ asm: 'OP_RETURN OP_CHECKSIG', type: 'nonstandard' });
@@ -79,20 +109,43 @@ describe('verbose transactions', () => {
 
   it('carries the sizes, inputs and outputs of the transaction', () => {
     const verbose = verboseTransaction(tx.toHex());
-    expect(verbose).toMatchObject({ txid: tx.getId(), hash: Buffer.from(tx.getHash(true)).reverse().toString('hex'), size: tx.byteLength(), vsize: tx.virtualSize(), weight: tx.weight(), version: tx.version, locktime: 120, hex: tx.toHex() });
+    expect(verbose).toMatchObject({
+      txid: tx.getId(),
+      hash: Buffer.from(tx.getHash(true)).reverse().toString('hex'),
+      size: tx.byteLength(),
+      vsize: tx.virtualSize(),
+      weight: tx.weight(),
+      version: tx.version,
+      locktime: 120,
+      hex: tx.toHex(),
+    });
     expect(verbose.hash).not.toBe(verbose.txid);
-    expect(verbose.vin).toEqual([{ txid: bytes(0xaa, 32).toString('hex'), vout: 3, scriptSig: { asm: '81', hex: '0151' }, txinwitness: [derSignature.toString('hex'), pubkey.toString('hex')], sequence: 0xfffffffd }]);
-    expect(verbose.vout.map((output) => [output.value, output.n, output.scriptPubKey.type])).toEqual([[1.23456789, 0, 'witness_v0_keyhash'], [0, 1, 'nulldata']]);
+    expect(verbose.vin).toEqual([
+      {
+        txid: bytes(0xaa, 32).toString('hex'),
+        vout: 3,
+        scriptSig: { asm: '81', hex: '0151' },
+        txinwitness: [derSignature.toString('hex'), pubkey.toString('hex')],
+        sequence: 0xfffffffd,
+      },
+    ]);
+    expect(verbose.vout.map((output) => [output.value, output.n, output.scriptPubKey.type])).toEqual([
+      [1.23456789, 0, 'witness_v0_keyhash'],
+      [0, 1, 'nulldata'],
+    ]);
   });
 
   it('says where a confirmed one is and how deep; an unconfirmed one has no block fields', () => {
-    expect(verboseTransaction(tx.toHex(), { hash: 'ee'.repeat(32), height: 10, time: 1_700_000_000, tipHeight: 12 })).toMatchObject({
+    expect(
+      verboseTransaction(tx.toHex(), { hash: 'ee'.repeat(32), height: 10, time: 1_700_000_000, tipHeight: 12 }),
+    ).toMatchObject({
       blockhash: 'ee'.repeat(32),
       confirmations: 3,
       time: 1_700_000_000,
       blocktime: 1_700_000_000,
     });
     const unconfirmed = verboseTransaction(tx.toHex());
-    for (const field of ['blockhash', 'confirmations', 'time', 'blocktime']) expect(unconfirmed).not.toHaveProperty(field);
+    for (const field of ['blockhash', 'confirmations', 'time', 'blocktime'])
+      expect(unconfirmed).not.toHaveProperty(field);
   });
 });

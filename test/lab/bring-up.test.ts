@@ -19,7 +19,10 @@ describe('a lab of btcd, its indexer and three lnd nodes in a line', () => {
       indexer: true,
     });
     // read together, the moment the lab is reported ready
-    const [chain, indexer] = await Promise.all([regtest.chain.getBlockCount(), electrumTipHeight(regtest.address('indexer', 'electrum'))]);
+    const [chain, indexer] = await Promise.all([
+      regtest.chain.getBlockCount(),
+      electrumTipHeight(regtest.address('indexer', 'electrum')),
+    ]);
     atReady = { chain, indexer };
   });
   afterAll(async () => {
@@ -28,7 +31,9 @@ describe('a lab of btcd, its indexer and three lnd nodes in a line', () => {
 
   it('activated segwit and reported each service as ready', async () => {
     expect(await regtest.chain.getBlockCount()).toBeGreaterThanOrEqual(432 + 1 + 6);
-    const ready = regtest.events.filter((event) => event.type === 'service' && event.status === 'ready').map((event) => event.type === 'service' && event.service);
+    const ready = regtest.events
+      .filter((event) => event.type === 'service' && event.status === 'ready')
+      .map((event) => event.type === 'service' && event.service);
     expect(ready).toEqual(expect.arrayContaining(['chain', 'alice', 'bob', 'carol']));
   });
 
@@ -56,14 +61,22 @@ describe('a lab of btcd, its indexer and three lnd nodes in a line', () => {
   });
 
   it('funds any address from the lab wallet and confirms it', async () => {
-    const result = await fund(regtest.session, { address: 'bcrt1qw508d6qejxtdg4y5r3zarvary0c5xw7kygt080', amountSat: 123_456n });
-    const tx = await regtest.chain.call<{ vout: { value: number }[]; confirmations: number }>('getrawtransaction', [result.txid, 1]);
+    const result = await fund(regtest.session, {
+      address: 'bcrt1qw508d6qejxtdg4y5r3zarvary0c5xw7kygt080',
+      amountSat: 123_456n,
+    });
+    const tx = await regtest.chain.call<{ vout: { value: number }[]; confirmations: number }>('getrawtransaction', [
+      result.txid,
+      1,
+    ]);
     expect(tx.confirmations).toBe(1);
     expect(tx.vout.map((out) => Math.round(out.value * 1e8))).toContain(123_456);
   });
 
   it('leaves no process and no port after tear-down', async () => {
-    const pids = Object.values(regtest.lab.services).map((service) => (service.handle?.runtime === 'process' ? service.handle.pid : 0));
+    const pids = Object.values(regtest.lab.services).map((service) =>
+      service.handle?.runtime === 'process' ? service.handle.pid : 0,
+    );
     const ports = Object.values(regtest.lab.services).flatMap((service) => Object.values(service.hostPorts));
     await regtest.stop();
     for (const pid of pids) expect(isRunning(pid)).toBe(false);

@@ -25,11 +25,16 @@ describe('an ldk node on the chain adapter (chain_source: esplora)', () => {
   });
 
   it('started the chain adapter before bob, which follows the chain through it', async () => {
-    const ready = regtest.events.filter((event) => event.type === 'service' && event.status === 'ready').map((event) => event.type === 'service' && event.service);
+    const ready = regtest.events
+      .filter((event) => event.type === 'service' && event.status === 'ready')
+      .map((event) => event.type === 'service' && event.service);
     expect(ready.indexOf('chain-adapter')).toBeGreaterThanOrEqual(0);
     expect(ready.indexOf('chain-adapter')).toBeLessThan(ready.indexOf('bob'));
     const info = await (await fetch(`http://${regtest.address('bob', 'api')}/v1/info`)).json();
-    expect(info.chain_source).toEqual({ kind: 'esplora', url: `http://${regtest.address('chain-adapter', 'http')}/api` });
+    expect(info.chain_source).toEqual({
+      kind: 'esplora',
+      url: `http://${regtest.address('chain-adapter', 'http')}/api`,
+    });
   });
 
   it('has both channels of bob active, and every node can route over both', async () => {
@@ -37,12 +42,18 @@ describe('an ldk node on the chain adapter (chain_source: esplora)', () => {
     const channels = await bob.channels();
     expect(channels.filter((channel) => channel.active)).toHaveLength(2);
     for (const node of ['alice', 'bob', 'carol']) {
-      for (const channel of channels) expect(await regtest.session.lightning(node).canRouteOver(channel.fundingTxid)).toBe(true);
+      for (const channel of channels)
+        expect(await regtest.session.lightning(node).canRouteOver(channel.fundingTxid)).toBe(true);
     }
   });
 
   it('forwards alice -> carol and pays carol by keysend', async () => {
-    expect(await payBetween(regtest.session, { from: 'alice', to: 'carol', amountSat: 7_000 })).toMatchObject({ amountSat: 7_000, hops: 2 });
-    expect(await keysendBetween(regtest.session, { from: 'bob', to: 'carol', amountSat: 2_000 })).toMatchObject({ amountSat: 2_000 });
+    expect(await payBetween(regtest.session, { from: 'alice', to: 'carol', amountSat: 7_000 })).toMatchObject({
+      amountSat: 7_000,
+      hops: 2,
+    });
+    expect(await keysendBetween(regtest.session, { from: 'bob', to: 'carol', amountSat: 2_000 })).toMatchObject({
+      amountSat: 2_000,
+    });
   });
 });

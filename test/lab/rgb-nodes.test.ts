@@ -17,11 +17,13 @@ describe('a lab with rgb nodes', () => {
 
   it('runs the consignment proxy and each node, initialised, unlocked and funded with colored UTXOs', async () => {
     const services = Object.values(regtest.lab.services);
-    expect(services.map((service) => [service.name, service.kind, service.status])).toEqual(expect.arrayContaining([
-      ['rgb-proxy', 'rgb-proxy', 'ready'],
-      ['issuer', 'rgb', 'ready'],
-      ['holder', 'rgb', 'ready'],
-    ]));
+    expect(services.map((service) => [service.name, service.kind, service.status])).toEqual(
+      expect.arrayContaining([
+        ['rgb-proxy', 'rgb-proxy', 'ready'],
+        ['issuer', 'rgb', 'ready'],
+        ['holder', 'rgb', 'ready'],
+      ]),
+    );
     for (const node of ['issuer', 'holder']) {
       expect(regtest.lab.services[node].info.pubkey).toMatch(/^0[23][0-9a-f]{64}$/);
       const balance = await client(node).btcBalance();
@@ -31,7 +33,12 @@ describe('a lab with rgb nodes', () => {
   });
 
   it('issues an asset on a node of the lab', async () => {
-    const asset = await client('issuer').issueAssetNia({ amounts: [1_000], ticker: 'LAB', name: 'Lab coin', precision: 0 });
+    const asset = await client('issuer').issueAssetNia({
+      amounts: [1_000],
+      ticker: 'LAB',
+      name: 'Lab coin',
+      precision: 0,
+    });
     expect(asset).toMatchObject({ ticker: 'LAB', issued_supply: 1_000 });
   });
 

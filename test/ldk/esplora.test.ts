@@ -46,7 +46,9 @@ describe('reglab-ldk over the lab chain adapter (Esplora)', () => {
     await waitFor(
       async () => {
         await ldk.post('/v1/sync');
-        return (await ldk.get<{ onchain: { spendable_sat: number } }>('/v1/balances')).onchain.spendable_sat === 2_000_000;
+        return (
+          (await ldk.get<{ onchain: { spendable_sat: number } }>('/v1/balances')).onchain.spendable_sat === 2_000_000
+        );
       },
       { timeoutMs: 30_000, what: 'the funding in the LDK wallet' },
     );
@@ -57,17 +59,28 @@ describe('reglab-ldk over the lab chain adapter (Esplora)', () => {
       address: regtest.address('alice', 'p2p'),
       capacity_sat: 500_000,
     });
-    await waitFor(async () => (await regtest.chain.getRawMempool()).includes(opened.funding_txid), { timeoutMs: 30_000, what: 'the funding transaction in the mempool' });
-    const unconfirmed = (await ldk.get<{ channels: { user_channel_id: string; confirmations: number | null; is_channel_ready: boolean }[] }>('/v1/channels')).channels;
-    expect(unconfirmed.find((channel) => channel.user_channel_id === opened.user_channel_id)).toMatchObject({ is_channel_ready: false });
+    await waitFor(async () => (await regtest.chain.getRawMempool()).includes(opened.funding_txid), {
+      timeoutMs: 30_000,
+      what: 'the funding transaction in the mempool',
+    });
+    const unconfirmed = (
+      await ldk.get<{
+        channels: { user_channel_id: string; confirmations: number | null; is_channel_ready: boolean }[];
+      }>('/v1/channels')
+    ).channels;
+    expect(unconfirmed.find((channel) => channel.user_channel_id === opened.user_channel_id)).toMatchObject({
+      is_channel_ready: false,
+    });
 
     await mine(6);
     const channel = await waitFor(
       async () => {
         await ldk.post('/v1/sync');
-        const found = (await ldk.get<{ channels: { user_channel_id: string; confirmations: number | null; is_usable: boolean }[] }>('/v1/channels')).channels.find(
-          (c) => c.user_channel_id === opened.user_channel_id,
-        );
+        const found = (
+          await ldk.get<{ channels: { user_channel_id: string; confirmations: number | null; is_usable: boolean }[] }>(
+            '/v1/channels',
+          )
+        ).channels.find((c) => c.user_channel_id === opened.user_channel_id);
         return found?.is_usable && found;
       },
       { timeoutMs: 60_000, what: 'the channel confirmed and usable through the adapter' },
@@ -75,15 +88,26 @@ describe('reglab-ldk over the lab chain adapter (Esplora)', () => {
     expect(channel.confirmations).toBeGreaterThanOrEqual(6);
     // The proof LDK checked, as the adapter serves it: the block header, then the partial tree.
     const proof = await (await fetch(`${esplora}/tx/${opened.funding_txid}/merkleblock-proof`)).text();
-    const status = (await (await fetch(`${esplora}/tx/${opened.funding_txid}/status`)).json()) as { block_hash: string };
+    const status = (await (await fetch(`${esplora}/tx/${opened.funding_txid}/status`)).json()) as {
+      block_hash: string;
+    };
     expect(proof.slice(0, 160)).toBe(await regtest.chain.getBlockHeaderHex(status.block_hash));
 
-    await waitFor(async () => (await getChannels({ lnd: regtest.lnd('alice'), is_active: true })).channels.some((c) => c.transaction_id === opened.funding_txid), {
-      timeoutMs: 30_000,
-      what: 'the channel active on alice',
-    });
+    await waitFor(
+      async () =>
+        (await getChannels({ lnd: regtest.lnd('alice'), is_active: true })).channels.some(
+          (c) => c.transaction_id === opened.funding_txid,
+        ),
+      {
+        timeoutMs: 30_000,
+        what: 'the channel active on alice',
+      },
+    );
     const invoice = await createInvoice({ lnd: regtest.lnd('alice'), tokens: 12_000 });
-    expect(await ldk.post('/v1/payments/bolt11', { invoice: invoice.request })).toMatchObject({ status: 'succeeded', amount_msat: 12_000_000 });
+    expect(await ldk.post('/v1/payments/bolt11', { invoice: invoice.request })).toMatchObject({
+      status: 'succeeded',
+      amount_msat: 12_000_000,
+    });
     expect((await getInvoice({ lnd: regtest.lnd('alice'), id: invoice.id })).is_confirmed).toBe(true);
   });
 });

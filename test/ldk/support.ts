@@ -53,16 +53,33 @@ export interface StartLdkOptions {
 
 export async function startLdk(options: StartLdkOptions): Promise<LdkNode> {
   const binary = ldkBinary();
-  if (!existsSync(binary)) throw new Error(`${binary} is missing: build it with \`bash scripts/build-ldk.sh\` (needs rustup's cargo)`);
+  if (!existsSync(binary))
+    throw new Error(`${binary} is missing: build it with \`bash scripts/build-ldk.sh\` (needs rustup's cargo)`);
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), `reglab-ldk-${options.name}-`));
   dirs.add(dataDir);
-  const [apiPort, p2pPort] = options.apiPort && options.p2pPort ? [options.apiPort, options.p2pPort] : await freePorts(2);
+  const [apiPort, p2pPort] =
+    options.apiPort && options.p2pPort ? [options.apiPort, options.p2pPort] : await freePorts(2);
   const apiUrl = `http://127.0.0.1:${apiPort}`;
   const p2p = `127.0.0.1:${p2pPort}`;
   const logFile = join(dataDir, 'daemon.log');
   const child = spawn(
     binary,
-    ['--data-dir', dataDir, '--api-listen', `127.0.0.1:${apiPort}`, '--p2p-listen', p2p, '--network', 'regtest', '--chain-source', options.chainSource, '--alias', options.name, ...(process.env.REGLAB_LDK_LOG_LEVEL ? ['--log-level', process.env.REGLAB_LDK_LOG_LEVEL] : []), ...(options.extraArgs ?? [])],
+    [
+      '--data-dir',
+      dataDir,
+      '--api-listen',
+      `127.0.0.1:${apiPort}`,
+      '--p2p-listen',
+      p2p,
+      '--network',
+      'regtest',
+      '--chain-source',
+      options.chainSource,
+      '--alias',
+      options.name,
+      ...(process.env.REGLAB_LDK_LOG_LEVEL ? ['--log-level', process.env.REGLAB_LDK_LOG_LEVEL] : []),
+      ...(options.extraArgs ?? []),
+    ],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
   const out = createWriteStream(logFile, { flags: 'a' });
@@ -89,7 +106,8 @@ export async function startLdk(options: StartLdkOptions): Promise<LdkNode> {
   };
   const ok = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
     const answer = await call<T>(method, path, body);
-    if (answer.status < 200 || answer.status > 299) throw new Error(`${options.name}: ${method} ${path} answered ${answer.status}: ${JSON.stringify(answer.body)}`);
+    if (answer.status < 200 || answer.status > 299)
+      throw new Error(`${options.name}: ${method} ${path} answered ${answer.status}: ${JSON.stringify(answer.body)}`);
     return answer.body;
   };
   const node: LdkNode = {
@@ -159,9 +177,17 @@ export async function ldkEvents(node: LdkNode, since = 0): Promise<{ id: number;
 }
 
 /** Waits for an event of `type` matching `match`, after `since`. */
-export function waitEvent(node: LdkNode, type: string, match: (event: any) => boolean = () => true, options: { since?: number; timeoutMs?: number } = {}) {
-  return waitFor(async () => (await ldkEvents(node, options.since ?? 0)).find((event) => event.type === type && match(event)), {
-    timeoutMs: options.timeoutMs ?? 60_000,
-    what: `${type} on ${node.name}`,
-  });
+export function waitEvent(
+  node: LdkNode,
+  type: string,
+  match: (event: any) => boolean = () => true,
+  options: { since?: number; timeoutMs?: number } = {},
+) {
+  return waitFor(
+    async () => (await ldkEvents(node, options.since ?? 0)).find((event) => event.type === type && match(event)),
+    {
+      timeoutMs: options.timeoutMs ?? 60_000,
+      what: `${type} on ${node.name}`,
+    },
+  );
 }

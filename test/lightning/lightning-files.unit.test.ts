@@ -14,7 +14,9 @@ describe("the lightning package's files", () => {
   });
 
   it.each(['protobuf', 'camelCase'] as const)("%s is the copy ln-service's loader (proto-loader) uses", (key) => {
-    const fromLoader = createRequire(createRequire(createRequire(import.meta.url).resolve('ln-service')).resolve('lightning'));
+    const fromLoader = createRequire(
+      createRequire(createRequire(import.meta.url).resolve('ln-service')).resolve('lightning'),
+    );
     const protoLoader = createRequire(fromLoader.resolve('@grpc/proto-loader'));
     expect(lightningRequire(LND_CLIENT_FILES[key])).toBe(protoLoader(LND_CLIENT_FILES[key]));
   });

@@ -22,8 +22,15 @@ export interface RgbNodeProcess {
 export const testFolder = () => mkdtempSync(join(tmpdir(), 'rgb-node-test-'));
 
 /** A node with its data in `dataDir` (a new folder starts a new node; the same folder restarts one). */
-export async function startRgbNode(env: { INDEXER_URL?: string; PROXY_ENDPOINT?: string }, dataDir: string): Promise<RgbNodeProcess> {
-  const running = await runEntryPoint('services/rgb-node/src/main.ts', { ...env, DATA_DIR: dataDir, LOG_LEVEL: 'warn' }, '/openapi.json');
+export async function startRgbNode(
+  env: { INDEXER_URL?: string; PROXY_ENDPOINT?: string },
+  dataDir: string,
+): Promise<RgbNodeProcess> {
+  const running = await runEntryPoint(
+    'services/rgb-node/src/main.ts',
+    { ...env, DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
+    '/openapi.json',
+  );
   return {
     url: running.url,
     dataDir,
@@ -42,7 +49,11 @@ export async function startRgbNode(env: { INDEXER_URL?: string; PROXY_ENDPOINT?:
 }
 
 export async function startRgbProxy(dataDir: string): Promise<RunningEntryPoint & { endpoint: string }> {
-  const running = await runEntryPoint('services/rgb-proxy/src/main.ts', { DATA_DIR: dataDir, LOG_LEVEL: 'warn' }, '/openapi.json');
+  const running = await runEntryPoint(
+    'services/rgb-proxy/src/main.ts',
+    { DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
+    '/openapi.json',
+  );
   return { ...running, endpoint: `${running.url.replace(/^http/, 'rpc')}/json-rpc` };
 }
 

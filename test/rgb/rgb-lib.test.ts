@@ -29,7 +29,10 @@ describe('rgb-lib through lib/rgb', () => {
     expect(keys.accountXpubColored).toMatch(/^tpub/);
     const address = await wallet.address();
     expect(() => addressLib.toOutputScript(address, networks.regtest)).not.toThrow();
-    expect(await wallet.btcBalance()).toEqual({ vanilla: { settled: 0, future: 0, spendable: 0 }, colored: { settled: 0, future: 0, spendable: 0 } });
+    expect(await wallet.btcBalance()).toEqual({
+      vanilla: { settled: 0, future: 0, spendable: 0 },
+      colored: { settled: 0, future: 0, spendable: 0 },
+    });
   });
 
   it("keeps rgb-lib's error variant and fields", async () => {
@@ -37,7 +40,9 @@ describe('rgb-lib through lib/rgb', () => {
     expect(refusal).toBeInstanceOf(RgbLibError);
     expect((refusal as RgbLibError).variant).toBe('InvalidIndexer');
     expect((refusal as RgbLibError).field('details')).toMatch(/not a valid electrum nor esplora server/);
-    const ticker = await wallet.issueNia({ ticker: 'lower', name: 'x', precision: 0, amounts: [5] }).catch((error: unknown) => error);
+    const ticker = await wallet
+      .issueNia({ ticker: 'lower', name: 'x', precision: 0, amounts: [5] })
+      .catch((error: unknown) => error);
     expect(ticker).toMatchObject({ variant: 'InvalidTicker', message: expect.stringContaining('uppercase') });
   });
 
@@ -47,15 +52,28 @@ describe('rgb-lib through lib/rgb', () => {
   });
 
   it('refuses amounts a JSON number cannot carry exactly, and negative ones, before rgb-lib sees them', async () => {
-    await expect(wallet.issueNia({ ticker: 'BIG', name: 'Big', precision: 0, amounts: [2 ** 53] })).rejects.toThrow(RangeError);
-    await expect(wallet.issueNia({ ticker: 'NEG', name: 'Neg', precision: 0, amounts: [-1] })).rejects.toThrow(/whole number/);
-    await expect(wallet.blindReceive({ assignment: { Fungible: 1.5 }, transportEndpoints: [] })).rejects.toThrow(RangeError);
+    await expect(wallet.issueNia({ ticker: 'BIG', name: 'Big', precision: 0, amounts: [2 ** 53] })).rejects.toThrow(
+      RangeError,
+    );
+    await expect(wallet.issueNia({ ticker: 'NEG', name: 'Neg', precision: 0, amounts: [-1] })).rejects.toThrow(
+      /whole number/,
+    );
+    await expect(wallet.blindReceive({ assignment: { Fungible: 1.5 }, transportEndpoints: [] })).rejects.toThrow(
+      RangeError,
+    );
   });
 
   it('reads a printed rgb-lib error back, quoted and numeric fields alike', () => {
     const error = new RgbLibError('RgbLib(InsufficientBitcoins { needed: 6000, available: 0 })');
-    expect([error.variant, error.field('needed'), error.field('available'), error.field('details')]).toEqual(['InsufficientBitcoins', '6000', '0', undefined]);
-    expect(new RgbLibError('RgbLib(InvalidName { details: "a \\"quoted\\" name" })').field('details')).toBe('a "quoted" name');
+    expect([error.variant, error.field('needed'), error.field('available'), error.field('details')]).toEqual([
+      'InsufficientBitcoins',
+      '6000',
+      '0',
+      undefined,
+    ]);
+    expect(new RgbLibError('RgbLib(InvalidName { details: "a \\"quoted\\" name" })').field('details')).toBe(
+      'a "quoted" name',
+    );
     expect(new RgbLibError('numbers must be passed as strings').variant).toBe('');
   });
 });

@@ -33,24 +33,35 @@ export interface RgbLab {
 const FUNDING_SAT = 1_000_000n;
 
 /** The statuses of one batch's transfers on a wallet. */
-export async function batchStatuses(wallet: RgbWallet, assetId: string, batchTransferIdx: number): Promise<TransferStatus[]> {
+export async function batchStatuses(
+  wallet: RgbWallet,
+  assetId: string,
+  batchTransferIdx: number,
+): Promise<TransferStatus[]> {
   // a receive on an open invoice has no asset until its consignment arrives
   const transfers = [...(await wallet.listTransfers(assetId).catch(() => [])), ...(await wallet.listTransfers())];
-  return transfers.filter((transfer) => transfer.batchTransferIdx === batchTransferIdx).map((transfer) => transfer.status);
+  return transfers
+    .filter((transfer) => transfer.batchTransferIdx === batchTransferIdx)
+    .map((transfer) => transfer.status);
 }
 
 /**
  * Refreshes the wallets, one after the other, until each transfer of each given batch is `status`
  * on its wallet. On time-out the error says where each one was.
  */
-export async function refreshUntil(status: TransferStatus, parties: { wallet: RgbWallet; batchTransferIdx: number; assetId: string }[], timeoutMs = 60_000): Promise<void> {
+export async function refreshUntil(
+  status: TransferStatus,
+  parties: { wallet: RgbWallet; batchTransferIdx: number; assetId: string }[],
+  timeoutMs = 60_000,
+): Promise<void> {
   await waitFor(
     async () => {
       const seen: string[] = [];
       for (const [index, { wallet, batchTransferIdx, assetId }] of parties.entries()) {
         await wallet.refresh();
         const statuses = await batchStatuses(wallet, assetId, batchTransferIdx);
-        if (statuses.length === 0 || statuses.some((current) => current !== status)) seen.push(`party ${index} batch ${batchTransferIdx}: ${statuses.join(', ') || 'no transfer'}`);
+        if (statuses.length === 0 || statuses.some((current) => current !== status))
+          seen.push(`party ${index} batch ${batchTransferIdx}: ${statuses.join(', ') || 'no transfer'}`);
       }
       if (seen.length > 0) throw new Error(`not yet ${status}: ${seen.join('; ')}`);
       return true;
@@ -86,7 +97,10 @@ export async function startRgbLab(): Promise<RgbLab> {
       electrumUrl: electrumIndexerUrl(lab.address('indexer', 'electrum')),
       esploraUrl: esploraIndexerUrl(lab.address('chain-adapter', 'http')),
       async openWallet(indexerUrl) {
-        const wallet = await RgbWallet.open({ dataDir: mkdtempSync(join(dir, 'wallet-')), keys: await generateRgbKeys() });
+        const wallet = await RgbWallet.open({
+          dataDir: mkdtempSync(join(dir, 'wallet-')),
+          keys: await generateRgbKeys(),
+        });
         wallets.push(wallet);
         await wallet.goOnline(indexerUrl);
         return wallet;
@@ -94,11 +108,19 @@ export async function startRgbLab(): Promise<RgbLab> {
       async prepareWallet(wallet, utxos = 5) {
         await fund(lab.session, { address: await wallet.address(), amountSat: FUNDING_SAT });
         // the indexer follows the chain a moment after the block
-        await waitFor(async () => (await wallet.btcBalance()).vanilla.settled === Number(FUNDING_SAT), { timeoutMs: 30_000, intervalMs: 100, what: 'the funding to be seen by the wallet' });
+        await waitFor(async () => (await wallet.btcBalance()).vanilla.settled === Number(FUNDING_SAT), {
+          timeoutMs: 30_000,
+          intervalMs: 100,
+          what: 'the funding to be seen by the wallet',
+        });
         const created = await wallet.createUtxos({ num: utxos });
         if (created !== utxos) throw new Error(`rgb-lib created ${created} colorable UTXOs, not ${utxos}`);
         await mine();
-        await waitFor(async () => (await wallet.btcBalance()).colored.settled > 0, { timeoutMs: 30_000, intervalMs: 100, what: 'the colorable UTXOs to confirm' });
+        await waitFor(async () => (await wallet.btcBalance()).colored.settled > 0, {
+          timeoutMs: 30_000,
+          intervalMs: 100,
+          what: 'the colorable UTXOs to confirm',
+        });
       },
       mine,
       stop,

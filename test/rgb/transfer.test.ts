@@ -37,14 +37,28 @@ describe("real RGB transfers through the lab's indexer and proxy", () => {
       const sent = await issuer.send({
         recipientMap: {
           [asset.assetId]: [
-            { recipientId: blind.recipientId, witnessData: null, assignment: { Fungible: 100 }, transportEndpoints: endpoints },
-            { recipientId: witness.recipientId, witnessData: { amountSat: 1000, blinding: null }, assignment: { Fungible: 50 }, transportEndpoints: endpoints },
+            {
+              recipientId: blind.recipientId,
+              witnessData: null,
+              assignment: { Fungible: 100 },
+              transportEndpoints: endpoints,
+            },
+            {
+              recipientId: witness.recipientId,
+              witnessData: { amountSat: 1000, blinding: null },
+              assignment: { Fungible: 50 },
+              transportEndpoints: endpoints,
+            },
           ],
         },
       });
       // the consignments wait in the lab's proxy under the invoices' recipient ids
       expect(lab.proxyStore.consignment(blind.recipientId)).toMatchObject({ txid: sent.txid, ack: null });
-      expect(lab.proxyStore.consignment(witness.recipientId)).toMatchObject({ txid: sent.txid, vout: expect.any(Number), ack: null });
+      expect(lab.proxyStore.consignment(witness.recipientId)).toMatchObject({
+        txid: sent.txid,
+        vout: expect.any(Number),
+        ack: null,
+      });
 
       // the receiver validates and ACKs them; the issuer reads the ACKs and broadcasts
       await refreshUntil('WaitingConfirmations', [
@@ -64,7 +78,11 @@ describe("real RGB transfers through the lab's indexer and proxy", () => {
       ]);
       expect(await issuer.assetBalance(asset.assetId)).toEqual({ settled: 850, future: 850, spendable: 850 });
       expect(await receiver.assetBalance(asset.assetId)).toEqual({ settled: 150, future: 150, spendable: 150 });
-      const received = (await receiver.listTransfers(asset.assetId)).map((transfer) => [transfer.kind, transfer.assignments, transfer.txid]);
+      const received = (await receiver.listTransfers(asset.assetId)).map((transfer) => [
+        transfer.kind,
+        transfer.assignments,
+        transfer.txid,
+      ]);
       expect(received).toEqual(
         expect.arrayContaining([
           ['ReceiveBlind', [{ Fungible: 100 }], sent.txid],
@@ -80,7 +98,13 @@ describe("real RGB transfers through the lab's indexer and proxy", () => {
     const wanted = await issuer.issueNia({ ticker: 'WANT', name: 'Wanted coin', precision: 0, amounts: [1000] });
     const other = await issuer.issueNia({ ticker: 'OTHER', name: 'Other coin', precision: 0, amounts: [500] });
     const send = (assetId: string, recipientId: string, amount: number) =>
-      issuer.send({ recipientMap: { [assetId]: [{ recipientId, witnessData: null, assignment: { Fungible: amount }, transportEndpoints: endpoints }] } });
+      issuer.send({
+        recipientMap: {
+          [assetId]: [
+            { recipientId, witnessData: null, assignment: { Fungible: amount }, transportEndpoints: endpoints },
+          ],
+        },
+      });
     // the receiver gets to know the wanted asset, so that it can ask for it by id
     const first = await receiver.blindReceive({ assignment: { Fungible: 100 }, transportEndpoints: endpoints });
     const firstSent = await send(wanted.assetId, first.recipientId, 100);
@@ -93,7 +117,11 @@ describe("real RGB transfers through the lab's indexer and proxy", () => {
     await refreshUntil('Settled', firstParties);
 
     // an invoice for the wanted asset, paid with the other one: the receiver refuses it
-    const invoice = await receiver.blindReceive({ assetId: wanted.assetId, assignment: { Fungible: 10 }, transportEndpoints: endpoints });
+    const invoice = await receiver.blindReceive({
+      assetId: wanted.assetId,
+      assignment: { Fungible: 10 },
+      transportEndpoints: endpoints,
+    });
     const sent = await send(other.assetId, invoice.recipientId, 10);
     expect(await issuer.assetBalance(other.assetId)).toMatchObject({ settled: 500, spendable: 0 });
     await refreshUntil('Failed', [

@@ -29,7 +29,12 @@ describe('asset steps on a lab of rgb nodes', () => {
       const report = await runScenario(loadScenarioFile(SCENARIO), { api: lab.client, lab: lab.name });
       expect(failuresOf(report)).toEqual([]);
       expect(report.passed).toBe(true);
-      const issued = (await lab.client.request<{ assets: { ticker: string; holders: Record<string, number> }[] }>('GET', `/labs/${lab.name}/assets`)).assets.filter((asset) => !tickers.includes(asset.ticker));
+      const issued = (
+        await lab.client.request<{ assets: { ticker: string; holders: Record<string, number> }[] }>(
+          'GET',
+          `/labs/${lab.name}/assets`,
+        )
+      ).assets.filter((asset) => !tickers.includes(asset.ticker));
       expect(issued.map((asset) => asset.holders)).toEqual([{ issuer: 820, holder: 180 }]);
       tickers.push(issued[0]!.ticker);
     }

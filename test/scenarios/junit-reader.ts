@@ -8,7 +8,10 @@ import { promisify } from 'node:util';
 
 const run = promisify(execFile);
 const JUNITPARSER_VERSION = '3.2.0';
-const venv = join(process.env.REGLAB_CACHE_DIR ?? join(homedir(), '.cache', 'reglab'), `junitparser-venv-${JUNITPARSER_VERSION}`);
+const venv = join(
+  process.env.REGLAB_CACHE_DIR ?? join(homedir(), '.cache', 'reglab'),
+  `junitparser-venv-${JUNITPARSER_VERSION}`,
+);
 
 export interface ParsedSuite {
   name: string;
@@ -17,7 +20,13 @@ export interface ParsedSuite {
   skipped: number;
   errors: number;
   time: number;
-  cases: { name: string; classname: string; time: number; results: { kind: string; message: string }[]; system_out: string | null }[];
+  cases: {
+    name: string;
+    classname: string;
+    time: number;
+    results: { kind: string; message: string }[];
+    system_out: string | null;
+  }[];
 }
 
 async function junitparserPython(): Promise<string> {
@@ -25,9 +34,13 @@ async function junitparserPython(): Promise<string> {
   if (existsSync(python)) return python;
   try {
     await run('python3', ['-m', 'venv', venv]);
-    await run(join(venv, 'bin', 'pip'), ['install', '--quiet', `junitparser==${JUNITPARSER_VERSION}`], { timeout: 300_000 });
+    await run(join(venv, 'bin', 'pip'), ['install', '--quiet', `junitparser==${JUNITPARSER_VERSION}`], {
+      timeout: 300_000,
+    });
   } catch (error) {
-    throw new Error(`this test needs junitparser: python3 -m venv ${venv} && ${venv}/bin/pip install junitparser==${JUNITPARSER_VERSION} (${(error as Error).message})`);
+    throw new Error(
+      `this test needs junitparser: python3 -m venv ${venv} && ${venv}/bin/pip install junitparser==${JUNITPARSER_VERSION} (${(error as Error).message})`,
+    );
   }
   return python;
 }

@@ -13,15 +13,29 @@ import type { AnyStepKind } from '../../scenarios/src/steps/kind.js';
 import { readJunit } from './junit-reader.js';
 
 const kinds: AnyStepKind[] = [
-  { name: 'echo', summary: 'answers its value', args: { type: 'object', properties: { value: {}, ms: { type: 'integer' } } }, run: async (args: { value?: unknown; ms?: number }) => {
-    await new Promise((resolve) => setTimeout(resolve, args.ms ?? 0));
-    return args.value;
-  } },
-  { name: 'refuse', summary: 'fails', args: { type: 'object', properties: { why: { type: 'string' } } }, run: async (args: { why: string }) => {
-    throw new StepFailure(args.why, { code: 'REFUSED' });
-  } },
+  {
+    name: 'echo',
+    summary: 'answers its value',
+    args: { type: 'object', properties: { value: {}, ms: { type: 'integer' } } },
+    run: async (args: { value?: unknown; ms?: number }) => {
+      await new Promise((resolve) => setTimeout(resolve, args.ms ?? 0));
+      return args.value;
+    },
+  },
+  {
+    name: 'refuse',
+    summary: 'fails',
+    args: { type: 'object', properties: { why: { type: 'string' } } },
+    run: async (args: { why: string }) => {
+      throw new StepFailure(args.why, { code: 'REFUSED' });
+    },
+  },
 ];
-const unusedApi = { request: async () => { throw new Error('not called'); } };
+const unusedApi = {
+  request: async () => {
+    throw new Error('not called');
+  },
+};
 
 async function runOf(yaml: string, file: string) {
   return runScenario(parseScenario(yaml, file, kinds), { api: unusedApi, lab: 'unit', kinds });
@@ -33,8 +47,14 @@ describe('JUnit report', () => {
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'reglab-junit-'));
-    const passing = await runOf('name: all good\nsteps:\n  - echo: { value: { paid: true }, ms: 120 }\n  - parallel:\n      - echo: { value: 1, ms: 30 }\n      - echo: { value: 2 }\n', 'good.yaml');
-    const failing = await runOf('name: "payment <fails> & stops"\nsteps:\n  - echo: { value: "a \\u0001 control & <tag>", ms: 60 }\n  - refuse: { why: "the node said \\"no\\" <twice>\\u0007" }\n  - echo: { value: never }\n', 'bad.yaml');
+    const passing = await runOf(
+      'name: all good\nsteps:\n  - echo: { value: { paid: true }, ms: 120 }\n  - parallel:\n      - echo: { value: 1, ms: 30 }\n      - echo: { value: 2 }\n',
+      'good.yaml',
+    );
+    const failing = await runOf(
+      'name: "payment <fails> & stops"\nsteps:\n  - echo: { value: "a \\u0001 control & <tag>", ms: 60 }\n  - refuse: { why: "the node said \\"no\\" <twice>\\u0007" }\n  - echo: { value: never }\n',
+      'bad.yaml',
+    );
     report = { lab: 'unit', passed: false, scenarios: [passing, failing] };
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -66,6 +86,8 @@ describe('JUnit report', () => {
 
   it('counts every step of the run, groups included, at the top', () => {
     const xml = junitXml(report);
-    expect(xml).toMatch(/^<\?xml version="1.0" encoding="UTF-8"\?>\n<testsuites name="reglab scenarios" tests="7" failures="1" errors="0" skipped="1" time="\d+\.\d{3}">/);
+    expect(xml).toMatch(
+      /^<\?xml version="1.0" encoding="UTF-8"\?>\n<testsuites name="reglab scenarios" tests="7" failures="1" errors="0" skipped="1" time="\d+\.\d{3}">/,
+    );
   });
 });

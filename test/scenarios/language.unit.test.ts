@@ -4,7 +4,14 @@ import { unmetExpectations } from '../../scenarios/src/language/expectations.js'
 import { parsePath, select } from '../../scenarios/src/language/json-path.js';
 import { interpolate, referencedNames } from '../../scenarios/src/language/templates.js';
 
-const node = { name: 'alice', channels: [{ partner: 'bob', localSat: 4_000_000 }, { partner: 'carol', localSat: 250_000 }], 'weird key': true };
+const node = {
+  name: 'alice',
+  channels: [
+    { partner: 'bob', localSat: 4_000_000 },
+    { partner: 'carol', localSat: 250_000 },
+  ],
+  'weird key': true,
+};
 
 describe('paths into a step output', () => {
   it('picks keys, indexes from both ends, lengths and the first item with a field', () => {
@@ -31,7 +38,12 @@ describe('paths into a step output', () => {
 });
 
 describe('${...} templates', () => {
-  const vars: Record<string, unknown> = { invoice: { payment_request: 'lnbcrt1...', amount_msat: '2500' }, before: 1_000, paid: 250, nodes: ['alice', 'bob'] };
+  const vars: Record<string, unknown> = {
+    invoice: { payment_request: 'lnbcrt1...', amount_msat: '2500' },
+    before: 1_000,
+    paid: 250,
+    nodes: ['alice', 'bob'],
+  };
   const lookup = (name: string) => vars[name];
 
   it('keeps the type of a value that is the whole string, and writes it out inside text', () => {
@@ -60,28 +72,32 @@ describe('expectations', () => {
   const output = { status: 'succeeded', amount_msat: '2500', fee: 3, payment_request: 'lnbcrt25u1p...', list: [1, 2] };
 
   it('holds when every path matches', () => {
-    expect(unmetExpectations(output, {
-      '$.status': 'succeeded',
-      '$.amount_msat': 2500,
-      '$.fee': { at_least: 1, at_most: '10' },
-      '$.payment_request': { matches: '^lnbcrt' },
-      '$.status.length': 9,
-      '$.list': { equals: [1, 2] },
-      '$.missing': { exists: false },
-      '$.list[0]': { exists: true },
-    })).toEqual([]);
+    expect(
+      unmetExpectations(output, {
+        '$.status': 'succeeded',
+        '$.amount_msat': 2500,
+        '$.fee': { at_least: 1, at_most: '10' },
+        '$.payment_request': { matches: '^lnbcrt' },
+        '$.status.length': 9,
+        '$.list': { equals: [1, 2] },
+        '$.missing': { exists: false },
+        '$.list[0]': { exists: true },
+      }),
+    ).toEqual([]);
     expect(unmetExpectations(output, { '$.status': { one_of: ['pending', 'succeeded'] } })).toEqual([]);
   });
 
   it('says what was found and what was expected', () => {
-    expect(unmetExpectations(output, {
-      '$.status': 'failed',
-      '$.fee': { at_least: 5 },
-      '$.amount_msat': { at_most: 2000 },
-      '$.payment_request': { matches: '^lnbc1' },
-      '$.status ': { one_of: ['x'] },
-      '$.nothing': 1,
-    })).toEqual([
+    expect(
+      unmetExpectations(output, {
+        '$.status': 'failed',
+        '$.fee': { at_least: 5 },
+        '$.amount_msat': { at_most: 2000 },
+        '$.payment_request': { matches: '^lnbc1' },
+        '$.status ': { one_of: ['x'] },
+        '$.nothing': 1,
+      }),
+    ).toEqual([
       '$.status is "succeeded", expected "failed"',
       '$.fee is 3, expected at least 5',
       '$.amount_msat is "2500", expected at most 2000',
@@ -99,7 +115,14 @@ describe('expectations', () => {
 
 describe('durations', () => {
   it('reads seconds and units', () => {
-    expect([durationMs(30), durationMs(0.5), durationMs('500ms'), durationMs('30s'), durationMs('2m')]).toEqual([30_000, 500, 500, 30_000, 120_000]);
-    expect([durationMs('2h'), durationMs(0), durationMs('fast'), durationMs(true)]).toEqual([undefined, undefined, undefined, undefined]);
+    expect([durationMs(30), durationMs(0.5), durationMs('500ms'), durationMs('30s'), durationMs('2m')]).toEqual([
+      30_000, 500, 500, 30_000, 120_000,
+    ]);
+    expect([durationMs('2h'), durationMs(0), durationMs('fast'), durationMs(true)]).toEqual([
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+    ]);
   });
 });

@@ -14,7 +14,9 @@ import { failuresOf, startLab, type RunningLab } from './support.js';
 
 const run = promisify(execFile);
 const LAB = readFileSync('lab.yaml', 'utf8').replace(/^name: default$/m, 'name: scenarios');
-const LIBRARY = readdirSync('scenarios').filter((name) => name.endsWith('.yaml')).sort();
+const LIBRARY = readdirSync('scenarios')
+  .filter((name) => name.endsWith('.yaml'))
+  .sort();
 
 describe('the scenario library against the default lab', () => {
   let lab: RunningLab;
@@ -38,7 +40,11 @@ describe('the scenario library against the default lab', () => {
     // the CLI from its sources, finding the control plane of this test through REGLAB_HOME
     const reglab = async (...args: string[]) => {
       try {
-        const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', 'control-plane/src/cli/main.ts', ...args], { env: { ...process.env, REGLAB_HOME: lab.home }, timeout: 300_000 });
+        const { stdout, stderr } = await run(
+          process.execPath,
+          ['--import', 'tsx', 'control-plane/src/cli/main.ts', ...args],
+          { env: { ...process.env, REGLAB_HOME: lab.home }, timeout: 300_000 },
+        );
         return { code: 0, stdout, stderr };
       } catch (error) {
         const failed = error as { code: number; stdout: string; stderr: string };
@@ -49,8 +55,14 @@ describe('the scenario library against the default lab', () => {
     it('runs every file of a folder against the lab, writes JUnit and JSON reports, and exits 1 when a step fails', async () => {
       const folder = join(lab.home, 'suite');
       mkdirSync(folder);
-      writeFileSync(join(folder, 'a-mines.yaml'), 'name: mines two blocks\nsteps:\n  - lab: {}\n    save: { before: $.chain.height }\n  - mine: { blocks: 2 }\n    expect: { $.height: "${before + 2}" }\n');
-      writeFileSync(join(folder, 'b-too-much.yaml'), 'name: asks too much\nsteps:\n  - node: { name: carol }\n    expect: { $.channelBalanceSat: { at_least: 999999999999 } }\n  - mine: { blocks: 1 }\n');
+      writeFileSync(
+        join(folder, 'a-mines.yaml'),
+        'name: mines two blocks\nsteps:\n  - lab: {}\n    save: { before: $.chain.height }\n  - mine: { blocks: 2 }\n    expect: { $.height: "${before + 2}" }\n',
+      );
+      writeFileSync(
+        join(folder, 'b-too-much.yaml'),
+        'name: asks too much\nsteps:\n  - node: { name: carol }\n    expect: { $.channelBalanceSat: { at_least: 999999999999 } }\n  - mine: { blocks: 1 }\n',
+      );
       writeFileSync(join(folder, 'notes.txt'), 'not a scenario');
       const junit = join(lab.home, 'reports', 'junit.xml');
       const json = join(lab.home, 'reports', 'run.json');
@@ -58,39 +70,65 @@ describe('the scenario library against the default lab', () => {
       expect(result.code, result.stderr).toBe(1);
       expect(result.stdout).toContain('scenario "mines two blocks"');
       expect(result.stdout).toMatch(/✓ 2\. mine \{"blocks":2\}/);
-      expect(result.stdout).toMatch(/✗ 1\. node \{"name":"carol"\}.*\n\s+\$\.channelBalanceSat is \d+, expected at least 999999999999/);
+      expect(result.stdout).toMatch(
+        /✗ 1\. node \{"name":"carol"\}.*\n\s+\$\.channelBalanceSat is \d+, expected at least 999999999999/,
+      );
       expect(result.stdout).toContain('0 passed, 1 failed, 1 not run');
       expect(result.stdout).toContain('2 scenarios: 1 passed, 1 failed');
       const report = JSON.parse(readFileSync(json, 'utf8')) as RunReport;
-      expect(report.scenarios.map((scenario) => [scenario.scenario, scenario.passed])).toEqual([['mines two blocks', true], ['asks too much', false]]);
+      expect(report.scenarios.map((scenario) => [scenario.scenario, scenario.passed])).toEqual([
+        ['mines two blocks', true],
+        ['asks too much', false],
+      ]);
       const suites = await readJunit(junit);
-      expect(suites.map((suite) => [suite.name, suite.tests, suite.failures, suite.skipped])).toEqual([['mines two blocks', 2, 0, 0], ['asks too much', 2, 1, 1]]);
-      expect(suites[1].cases[0].results[0].message).toMatch(/^\$\.channelBalanceSat is \d+, expected at least 999999999999$/);
+      expect(suites.map((suite) => [suite.name, suite.tests, suite.failures, suite.skipped])).toEqual([
+        ['mines two blocks', 2, 0, 0],
+        ['asks too much', 2, 1, 1],
+      ]);
+      expect(suites[1].cases[0].results[0].message).toMatch(
+        /^\$\.channelBalanceSat is \d+, expected at least 999999999999$/,
+      );
     });
 
     it('prints the report of one scenario with --json, and runs version 1 files as they are', async () => {
       const file = join(lab.home, 'v1-failing.yaml');
-      writeFileSync(file, 'name: too much\nsteps:\n  - expect: { node: carol, channel_balance_sat: { at_least: 999999999 } }\n  - mine: { blocks: 1 }\n');
+      writeFileSync(
+        file,
+        'name: too much\nsteps:\n  - expect: { node: carol, channel_balance_sat: { at_least: 999999999 } }\n  - mine: { blocks: 1 }\n',
+      );
       const human = await reglab('scenario', 'run', file);
       expect(human.code).toBe(1);
-      expect(human.stdout).toMatch(/✗ 1\. expect \{"node":"carol","channel_balance_sat":\{"at_least":999999999\}\} \(\d+(\.\d)? s, \d+ attempts\)/);
+      expect(human.stdout).toMatch(
+        /✗ 1\. expect \{"node":"carol","channel_balance_sat":\{"at_least":999999999\}\} \(\d+(\.\d)? s, \d+ attempts\)/,
+      );
       expect(human.stdout).toContain('0 passed, 1 failed, 1 not run');
       const machine = await reglab('--json', 'scenario', 'run', file);
       const report = JSON.parse(machine.stdout);
-      expect(report).toMatchObject({ scenario: 'too much', passed: false, steps: [{ status: 'failed', passed: false }, { status: 'skipped' }] });
-      expect(report.steps[0].error).toMatch(/^\$\.nodes\[name=carol\]\.channelBalanceSat is \d+, expected at least 999999999 \(after \d+ attempts\)$/);
+      expect(report).toMatchObject({
+        scenario: 'too much',
+        passed: false,
+        steps: [{ status: 'failed', passed: false }, { status: 'skipped' }],
+      });
+      expect(report.steps[0].error).toMatch(
+        /^\$\.nodes\[name=carol\]\.channelBalanceSat is \d+, expected at least 999999999 \(after \d+ attempts\)$/,
+      );
     });
 
     it('exits 2 and runs nothing when a file of the folder is invalid, naming file, line and column', async () => {
       const folder = join(lab.home, 'broken');
       mkdirSync(folder);
       writeFileSync(join(folder, 'a-fine.yaml'), 'name: would mine\nsteps:\n  - mine: { blocks: 1 }\n');
-      writeFileSync(join(folder, 'b-broken.yaml'), 'name: broken\nsteps:\n  - mine: { blocks: 1 }\n  - pay: { from: alice, too: carol }\n');
+      writeFileSync(
+        join(folder, 'b-broken.yaml'),
+        'name: broken\nsteps:\n  - mine: { blocks: 1 }\n  - pay: { from: alice, too: carol }\n',
+      );
       const before = (await lab.client.request<{ chain: { height: number } }>('GET', `/labs/${lab.name}`)).chain.height;
       const result = await reglab('scenario', 'run', folder);
       expect(result.code).toBe(2);
       expect(result.stderr).toContain(`${join(folder, 'b-broken.yaml')}:4:25: steps[1].pay.too: unknown key "too"`);
-      expect((await lab.client.request<{ chain: { height: number } }>('GET', `/labs/${lab.name}`)).chain.height).toBe(before);
+      expect((await lab.client.request<{ chain: { height: number } }>('GET', `/labs/${lab.name}`)).chain.height).toBe(
+        before,
+      );
     });
   });
 });

@@ -37,6 +37,8 @@ describe('the wallet-server kill scenario on a lab that does not restart the wal
     expect(failed[0].error).toMatch(/not tried again: wallet-server stays (failed|stopped) until it is started/);
     expect(failed[0].attempts).toBeLessThan(10);
     expect(report.steps.filter((step) => step.status === 'passed').map((step) => step.id)).toContain(killStep.id);
-    expect(junitXml({ lab: lab.name, passed: false, scenarios: [report] })).toContain(`kill wallet-server at step ${killStep.id}`);
+    expect(junitXml({ lab: lab.name, passed: false, scenarios: [report] })).toContain(
+      `kill wallet-server at step ${killStep.id}`,
+    );
   }, 300_000);
 });

@@ -11,11 +11,19 @@ describe('run statistics', () => {
 
   it('counts outcomes and groups errors, most frequent first', () => {
     const stats = summarise([
-      { ok: true, ms: 10 }, { ok: false, ms: 30, error: 'budget' }, { ok: false, ms: 20, error: 'budget' }, { ok: false, ms: 40, error: 'k1 used' },
+      { ok: true, ms: 10 },
+      { ok: false, ms: 30, error: 'budget' },
+      { ok: false, ms: 20, error: 'budget' },
+      { ok: false, ms: 40, error: 'k1 used' },
     ]);
     expect(stats).toEqual({
-      count: 4, succeeded: 1, failed: 3,
-      errors: [{ message: 'budget', count: 2 }, { message: 'k1 used', count: 1 }],
+      count: 4,
+      succeeded: 1,
+      failed: 3,
+      errors: [
+        { message: 'budget', count: 2 },
+        { message: 'k1 used', count: 1 },
+      ],
       latency_ms: { min: 10, mean: 25, p50: 20, p90: 40, p95: 40, p99: 40, max: 40 },
     });
   });

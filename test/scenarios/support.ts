@@ -30,11 +30,18 @@ export async function startLab(name: string, yaml: string): Promise<RunningLab> 
     plane = await startControlPlane({ home });
     const client = new ControlPlaneClient(plane.url);
     await client.request('POST', '/labs', { yaml });
-    await waitFor(async () => {
-      const lab = await client.request<{ status: string; error?: string }>('GET', `/labs/${name}`);
-      if (lab.status === 'failed') throw new Error(`lab ${name} failed to come up: ${lab.error}`);
-      return lab.status === 'ready';
-    }, { timeoutMs: 240_000, what: `lab ${name} to be ready`, stopOn: (error) => String(error).includes('failed to come up') });
+    await waitFor(
+      async () => {
+        const lab = await client.request<{ status: string; error?: string }>('GET', `/labs/${name}`);
+        if (lab.status === 'failed') throw new Error(`lab ${name} failed to come up: ${lab.error}`);
+        return lab.status === 'ready';
+      },
+      {
+        timeoutMs: 240_000,
+        what: `lab ${name} to be ready`,
+        stopOn: (error) => String(error).includes('failed to come up'),
+      },
+    );
     return { home, name, client, stop };
   } catch (error) {
     await stop();
@@ -43,6 +50,10 @@ export async function startLab(name: string, yaml: string): Promise<RunningLab> 
 }
 
 /** Failed steps as "id label: error", so a failing test shows why. */
-export function failuresOf(report: { steps: { id: string; label: string; status: string; error?: string; steps?: unknown[] }[] }): string[] {
-  return report.steps.filter((step) => step.status === 'failed').map((step) => `${step.id} ${step.label}: ${step.error}`);
+export function failuresOf(report: {
+  steps: { id: string; label: string; status: string; error?: string; steps?: unknown[] }[];
+}): string[] {
+  return report.steps
+    .filter((step) => step.status === 'failed')
+    .map((step) => `${step.id} ${step.label}: ${step.error}`);
 }

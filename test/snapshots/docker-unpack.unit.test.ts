@@ -22,7 +22,8 @@ beforeEach(() => {
   writeFileSync(join(data, 'pg', 'PG_VERSION'), '15\n', { mode: 0o600 });
   chmodSync(data, 0o700);
   if (asRoot) {
-    for (const path of [data, join(data, 'pg'), join(data, 'pg', 'PG_VERSION')]) chownSync(path, CONTAINER_UID, CONTAINER_GID);
+    for (const path of [data, join(data, 'pg'), join(data, 'pg', 'PG_VERSION')])
+      chownSync(path, CONTAINER_UID, CONTAINER_GID);
   }
 });
 

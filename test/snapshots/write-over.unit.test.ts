@@ -31,7 +31,7 @@ let outside: string;
 beforeEach(() => {
   work = mkdtempSync(join(tmpdir(), 'reglab-write-over-'));
   outside = join(work, 'outside.txt');
-  writeFileSync(outside, 'not the service\'s\n');
+  writeFileSync(outside, "not the service's\n");
   const snapshot = join(work, 'snapshot');
   mkdirSync(join(snapshot, 'base', '1'), { recursive: true });
   writeFileSync(join(snapshot, 'PG_VERSION'), '15\n', { mode: 0o600 });
@@ -65,7 +65,7 @@ async function expectSnapshotHeld(folder: string, catalogInode: number) {
   expect(lstatSync(join(folder, 'linked')).isSymbolicLink()).toBe(false);
   expect(statSync(join(folder, 'PG_VERSION')).mode & 0o777).toBe(0o600);
   expect(statSync(join(folder, 'base', '1', '1255')).ino).toBe(catalogInode);
-  expect(readFileSync(outside, 'utf8')).toBe('not the service\'s\n');
+  expect(readFileSync(outside, 'utf8')).toBe("not the service's\n");
 }
 
 describe('a snapshot written over the data a service has', () => {
@@ -83,7 +83,7 @@ describe('a snapshot written over the data a service has', () => {
     await expectSnapshotHeld(volume, catalogInode);
   });
 
-  it('process: the snapshot\'s folder copied over the service\'s', async () => {
+  it("process: the snapshot's folder copied over the service's", async () => {
     const lab = { dir: join(work, 'lab') } as LabState;
     const service = { name: 'postgres' } as ServiceState;
     const snapshotDir = join(work, 'saved');

@@ -28,7 +28,9 @@ describe('lab.yaml', () => {
   });
 
   it('rejects a channel to a node that does not exist, on its line', () => {
-    const problems = problemsOf('name: x\nnodes:\n  - name: a\n  - name: b\nchannels:\n  - from: a\n    to: zed\n    capacity_sat: 100000\n');
+    const problems = problemsOf(
+      'name: x\nnodes:\n  - name: a\n  - name: b\nchannels:\n  - from: a\n    to: zed\n    capacity_sat: 100000\n',
+    );
     expect(problems).toHaveLength(1);
     expect(problems[0]).toMatchObject({ line: 7, path: 'channels[0].to' });
     expect(problems[0].message).toContain('no node named "zed"');
@@ -41,7 +43,9 @@ describe('lab.yaml', () => {
   });
 
   it('rejects two services on one port', () => {
-    const [problem] = problemsOf('name: x\nnodes:\n  - name: a\nservices:\n  faucet:\n    node: a\n    port: 9000\n  chain-adapter:\n    port: 9000\n');
+    const [problem] = problemsOf(
+      'name: x\nnodes:\n  - name: a\nservices:\n  faucet:\n    node: a\n    port: 9000\n  chain-adapter:\n    port: 9000\n',
+    );
     expect(problem).toMatchObject({ line: 9, path: 'services.chain-adapter.port' });
     expect(problem.message).toContain('already taken by faucet');
   });
@@ -57,29 +61,60 @@ describe('lab.yaml', () => {
   });
 
   it('refuses bitcoind, which the planner does not launch yet', () => {
-    expect(problemsOf('name: x\nchain:\n  kind: bitcoind\n')[0]).toMatchObject({ line: 3, path: 'chain.kind', message: expect.stringContaining('use btcd') });
+    expect(problemsOf('name: x\nchain:\n  kind: bitcoind\n')[0]).toMatchObject({
+      line: 3,
+      path: 'chain.kind',
+      message: expect.stringContaining('use btcd'),
+    });
   });
 
   it('keeps rln nodes to what the lab can run: docker, an indexer, no lab.yaml channels', () => {
-    expect(problemsOf('name: x\nnodes:\n  - name: r\n    kind: rln\n')[0]).toMatchObject({ line: 4, message: expect.stringContaining('docker runtime') });
-    expect(problemsOf('name: x\nruntime: docker\nindexer:\n  enabled: false\nnodes:\n  - name: r\n    kind: rln\n')[0].message).toContain('indexer');
-    const [channel] = problemsOf('name: x\nruntime: docker\nnodes:\n  - name: a\n  - name: r\n    kind: rln\nchannels:\n  - from: a\n    to: r\n    capacity_sat: 100000\n');
+    expect(problemsOf('name: x\nnodes:\n  - name: r\n    kind: rln\n')[0]).toMatchObject({
+      line: 4,
+      message: expect.stringContaining('docker runtime'),
+    });
+    expect(
+      problemsOf('name: x\nruntime: docker\nindexer:\n  enabled: false\nnodes:\n  - name: r\n    kind: rln\n')[0]
+        .message,
+    ).toContain('indexer');
+    const [channel] = problemsOf(
+      'name: x\nruntime: docker\nnodes:\n  - name: a\n  - name: r\n    kind: rln\nchannels:\n  - from: a\n    to: r\n    capacity_sat: 100000\n',
+    );
     expect(channel).toMatchObject({ path: 'channels[0].to', message: expect.stringContaining("RLN's API") });
   });
 
   it('accepts the mixed lab of docs/examples: an ldk node between two lnd nodes, with channels', () => {
     const lab = parseLabSpec(readFileSync('docs/examples/mixed-lab.yaml', 'utf8'));
-    expect(lab.nodes.map((node) => [node.name, node.kind, node.chain_source])).toEqual([['alice', 'lnd', undefined], ['bob', 'ldk', 'electrum'], ['carol', 'lnd', undefined]]);
+    expect(lab.nodes.map((node) => [node.name, node.kind, node.chain_source])).toEqual([
+      ['alice', 'lnd', undefined],
+      ['bob', 'ldk', 'electrum'],
+      ['carol', 'lnd', undefined],
+    ]);
     expect(lab.channels.map((channel) => `${channel.from}->${channel.to}`)).toEqual(['alice->bob', 'bob->carol']);
   });
 
   it("keeps an ldk node's chain source to one the lab runs, on its line", () => {
     const ldk = (lines: string) => `name: x\n${lines}nodes:\n  - name: l\n    kind: ldk\n`;
     expect(() => parseLabSpec(ldk(''))).not.toThrow();
-    expect(problemsOf(ldk('indexer:\n  enabled: false\n'))[0]).toMatchObject({ line: 6, path: 'nodes[0].kind', message: expect.stringContaining('chain_source: esplora') });
-    expect(problemsOf(`${ldk('')}    chain_source: esplora\n`)[0]).toMatchObject({ line: 5, path: 'nodes[0].chain_source', message: expect.stringContaining('services: { chain-adapter: {} }') });
+    expect(problemsOf(ldk('indexer:\n  enabled: false\n'))[0]).toMatchObject({
+      line: 6,
+      path: 'nodes[0].kind',
+      message: expect.stringContaining('chain_source: esplora'),
+    });
+    expect(problemsOf(`${ldk('')}    chain_source: esplora\n`)[0]).toMatchObject({
+      line: 5,
+      path: 'nodes[0].chain_source',
+      message: expect.stringContaining('services: { chain-adapter: {} }'),
+    });
     expect(() => parseLabSpec(`${ldk('services:\n  chain-adapter: {}\n')}    chain_source: esplora\n`)).not.toThrow();
-    expect(problemsOf(`${ldk('')}    chain_source: bitcoind\n`)[0]).toMatchObject({ line: 5, path: 'nodes[0].chain_source' });
-    expect(problemsOf('name: x\nnodes:\n  - name: a\n    chain_source: electrum\n')[0]).toMatchObject({ line: 4, path: 'nodes[0].chain_source', message: expect.stringContaining('a setting of ldk nodes') });
+    expect(problemsOf(`${ldk('')}    chain_source: bitcoind\n`)[0]).toMatchObject({
+      line: 5,
+      path: 'nodes[0].chain_source',
+    });
+    expect(problemsOf('name: x\nnodes:\n  - name: a\n    chain_source: electrum\n')[0]).toMatchObject({
+      line: 4,
+      path: 'nodes[0].chain_source',
+      message: expect.stringContaining('a setting of ldk nodes'),
+    });
   });
 });

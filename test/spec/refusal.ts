@@ -14,4 +14,5 @@ export function labSpecProblems(text: string, file: string): LabSpecError['probl
 }
 
 /** The same, each problem as its line, path and message. */
-export const problemLines = (text: string, file: string) => labSpecProblems(text, file).map(({ line, path, message }) => ({ line, path, message }));
+export const problemLines = (text: string, file: string) =>
+  labSpecProblems(text, file).map(({ line, path, message }) => ({ line, path, message }));

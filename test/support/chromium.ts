@@ -2,9 +2,19 @@
 import { chromium, type Browser, type Page, type Request } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
 
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
-export const launchChromium = (): Promise<Browser> => chromium.launch({ executablePath: '/usr/bin/chromium', args: ARGS });
+export const launchChromium = (): Promise<Browser> =>
+  chromium.launch({ executablePath: '/usr/bin/chromium', args: ARGS });
 
 /** Chromium for the enclosing describe block: launched before its tests, closed after them. */
 export function chromiumForSuite(): Pick<Browser, 'newPage'> {
@@ -41,10 +51,13 @@ export async function openPage(page: Page, url: string, ready: string, timeoutMs
     };
     page.on('requestfailed', onFailed);
     try {
-      const opened = await page.goto(url).then(() => true, (error: unknown) => {
-        if (String(error).includes(NETWORK_CHANGED)) return false;
-        throw error;
-      });
+      const opened = await page.goto(url).then(
+        () => true,
+        (error: unknown) => {
+          if (String(error).includes(NETWORK_CHANGED)) return false;
+          throw error;
+        },
+      );
       if (!opened) continue;
       const shown = page.locator(ready).waitFor({ timeout: timeoutMs });
       if ((await Promise.race([shown, networkChanged])) !== 'network changed') return;

@@ -17,7 +17,11 @@ export interface CliResult {
 /** `file ARGS...` run in `folder` with the REGLAB_HOME of that folder (`folder/.reglab`), its exit code kept. */
 export async function runIn(folder: string, file: string, args: string[]): Promise<CliResult> {
   try {
-    const { stdout, stderr } = await run(file, args, { cwd: folder, env: { ...process.env, REGLAB_HOME: join(folder, '.reglab') }, timeout: 180_000 });
+    const { stdout, stderr } = await run(file, args, {
+      cwd: folder,
+      env: { ...process.env, REGLAB_HOME: join(folder, '.reglab') },
+      timeout: 180_000,
+    });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const failed = error as CliResult;

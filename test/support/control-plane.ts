@@ -3,7 +3,11 @@
 import { chmodSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startControlPlane, type ControlPlaneOptions, type RunningControlPlane } from '../../control-plane/src/daemon.js';
+import {
+  startControlPlane,
+  type ControlPlaneOptions,
+  type RunningControlPlane,
+} from '../../control-plane/src/daemon.js';
 import type { LabEvent } from '../../control-plane/src/lab/events.js';
 import { waitFor } from '../../lib/wait.js';
 
@@ -31,10 +35,22 @@ export async function startTestControlPlane(options: ControlPlaneOptions = {}): 
   const home = mkdtempSync(join(tmpdir(), 'reglab-home-'));
   chmodSync(home, 0o755);
   let plane = await startControlPlane({ home, ...options });
-  const call = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<ApiAnswer> => {
-    const response = await fetch(`${plane.url}${path}`, { method, headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers }, body: body === undefined ? undefined : JSON.stringify(body) });
+  const call = async (
+    method: string,
+    path: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<ApiAnswer> => {
+    const response = await fetch(`${plane.url}${path}`, {
+      method,
+      headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
     const text = await response.text();
-    return { status: response.status, body: response.headers.get('content-type')?.includes('json') ? JSON.parse(text) : text };
+    return {
+      status: response.status,
+      body: response.headers.get('content-type')?.includes('json') ? JSON.parse(text) : text,
+    };
   };
   return {
     get plane() {
@@ -47,7 +63,13 @@ export async function startTestControlPlane(options: ControlPlaneOptions = {}): 
       plane = await startControlPlane({ home, ...options, ...restartOptions });
     },
     async stop() {
-      for (const lab of (await call('GET', '/labs')).body.labs ?? []) await call('DELETE', `/labs/${lab.name}`, undefined, plane.token ? { authorization: `Bearer ${plane.token}` } : {}).catch(() => undefined);
+      for (const lab of (await call('GET', '/labs')).body.labs ?? [])
+        await call(
+          'DELETE',
+          `/labs/${lab.name}`,
+          undefined,
+          plane.token ? { authorization: `Bearer ${plane.token}` } : {},
+        ).catch(() => undefined);
       await plane.stop();
       rmSync(home, { recursive: true, force: true });
     },
@@ -55,15 +77,23 @@ export async function startTestControlPlane(options: ControlPlaneOptions = {}): 
 }
 
 /** Posts a lab and waits until it is ready (or throws with its error). */
-export async function bringUpLab(cp: TestControlPlane, yaml: string, name: string, headers: Record<string, string> = {}): Promise<void> {
+export async function bringUpLab(
+  cp: TestControlPlane,
+  yaml: string,
+  name: string,
+  headers: Record<string, string> = {},
+): Promise<void> {
   const created = await cp.call('POST', '/labs', { yaml }, headers);
   if (created.status !== 202) throw new Error(`POST /labs: ${created.status} ${JSON.stringify(created.body)}`);
   let failure: string | undefined;
-  await waitFor(async () => {
-    const { body } = await cp.call('GET', `/labs/${name}`);
-    if (body.status === 'failed') failure = body.error ?? 'failed';
-    return failure !== undefined || body.status === 'ready';
-  }, { timeoutMs: 180_000, what: `lab ${name} to be ready` });
+  await waitFor(
+    async () => {
+      const { body } = await cp.call('GET', `/labs/${name}`);
+      if (body.status === 'failed') failure = body.error ?? 'failed';
+      return failure !== undefined || body.status === 'ready';
+    },
+    { timeoutMs: 180_000, what: `lab ${name} to be ready` },
+  );
   if (failure !== undefined) throw new Error(`lab ${name} failed to come up: ${failure}`);
 }
 
@@ -79,7 +109,10 @@ export function collectEvents(url: string): { events: LabEvent[]; stop(): void }
       buffer += decoder.decode(chunk as Uint8Array, { stream: true });
       let end: number;
       while ((end = buffer.indexOf('\n\n')) >= 0) {
-        const data = buffer.slice(0, end).split('\n').find((line) => line.startsWith('data: '));
+        const data = buffer
+          .slice(0, end)
+          .split('\n')
+          .find((line) => line.startsWith('data: '));
         buffer = buffer.slice(end + 2);
         if (data) events.push(JSON.parse(data.slice(6)) as LabEvent);
       }

@@ -16,12 +16,18 @@ export default function setup(): () => Promise<void> {
   redisServerBinary();
   const registry = mkdtempSync(join(tmpdir(), 'reglab-test-run-'));
   // the watchdog is not marked itself: it outlives the run's teardown by design (it exits once the registry is gone)
-  const watchdog = spawn(process.execPath, [join(import.meta.dirname, 'reaper.mjs'), String(process.pid), registry], { detached: true, stdio: 'ignore' });
+  const watchdog = spawn(process.execPath, [join(import.meta.dirname, 'reaper.mjs'), String(process.pid), registry], {
+    detached: true,
+    stdio: 'ignore',
+  });
   process.env.REGLAB_PROCESS_REGISTRY = registry;
   watchdog.unref();
   return async () => {
     const left = await reap(registry, { spareVitest: true });
     rmSync(registry, { recursive: true, force: true }); // the watchdog sees it gone and exits
-    if (left.processes.length + left.containers > 0) console.warn(`the test run left ${left.processes.length} process(es) [${left.processes.join('; ')}] and ${left.containers} container(s) running; ended them`);
+    if (left.processes.length + left.containers > 0)
+      console.warn(
+        `the test run left ${left.processes.length} process(es) [${left.processes.join('; ')}] and ${left.containers} container(s) running; ended them`,
+      );
   };
 }

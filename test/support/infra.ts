@@ -4,7 +4,12 @@ import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { initPostgresCluster, pingPostgres, postgresLaunch, postgresUrl } from '../../control-plane/src/nodes/postgres/server.js';
+import {
+  initPostgresCluster,
+  pingPostgres,
+  postgresLaunch,
+  postgresUrl,
+} from '../../control-plane/src/nodes/postgres/server.js';
 import { pingRedis, redisLaunch, redisUrl } from '../../control-plane/src/nodes/redis/server.js';
 import { startDetached, stopProcessGroup } from '../../control-plane/src/runtimes/process/child.js';
 import { freePort } from '../../control-plane/src/util/ports.js';
@@ -25,7 +30,10 @@ export async function startPostgres(): Promise<RunningServer & { createDatabase(
   const launch = postgresLaunch(dataDir, port);
   const pid = startDetached(launch, join(dir, 'postgres.log'));
   const url = postgresUrl(port);
-  await waitFor(() => pingPostgres(url), { timeoutMs: 30_000, what: `PostgreSQL on port ${port} (log: ${dir}/postgres.log)` });
+  await waitFor(() => pingPostgres(url), {
+    timeoutMs: 30_000,
+    what: `PostgreSQL on port ${port} (log: ${dir}/postgres.log)`,
+  });
   return {
     url,
     port,

@@ -23,34 +23,47 @@ function proxyTo(target: net.NetConnectOpts) {
   const sockets = new Set<net.Socket>();
   let sent = '';
   let server: net.Server | undefined;
-  const listen = (at: net.ListenOptions) => new Promise<net.Server>((resolve, reject) => {
-    const next = net.createServer((client) => {
-      const upstream = net.connect(target);
-      for (const s of [client, upstream]) {
-        sockets.add(s);
-        s.on('close', () => sockets.delete(s));
-        s.on('error', () => { client.destroy(); upstream.destroy(); });
-      }
-      client.on('data', (chunk: Buffer) => {
-        sent = (sent + chunk.toString('latin1')).slice(-SENT_KEPT);
+  const listen = (at: net.ListenOptions) =>
+    new Promise<net.Server>((resolve, reject) => {
+      const next = net.createServer((client) => {
+        const upstream = net.connect(target);
+        for (const s of [client, upstream]) {
+          sockets.add(s);
+          s.on('close', () => sockets.delete(s));
+          s.on('error', () => {
+            client.destroy();
+            upstream.destroy();
+          });
+        }
+        client.on('data', (chunk: Buffer) => {
+          sent = (sent + chunk.toString('latin1')).slice(-SENT_KEPT);
+        });
+        client.pipe(upstream).pipe(client);
       });
-      client.pipe(upstream).pipe(client);
+      next.once('error', reject);
+      next.listen(at, () => resolve((server = next)));
     });
-    next.once('error', reject);
-    next.listen(at, () => resolve(server = next));
-  });
-  const stop = () => new Promise<void>((resolve) => {
-    for (const s of sockets) s.destroy();
-    if (!server?.listening) return resolve();
-    server.close(() => resolve());
-  });
+  const stop = () =>
+    new Promise<void>((resolve) => {
+      for (const s of sockets) s.destroy();
+      if (!server?.listening) return resolve();
+      server.close(() => resolve());
+    });
   return { listen, stop, sent: () => sent };
 }
 
 export async function startTcpProxy(targetPort: number): Promise<TcpProxy> {
   const proxy = proxyTo({ port: targetPort, host: '127.0.0.1' });
   const { port } = (await proxy.listen({ port: 0, host: '127.0.0.1' })).address() as net.AddressInfo;
-  return { port, sent: proxy.sent, cut: proxy.stop, restore: async () => { await proxy.listen({ port, host: '127.0.0.1' }); }, close: proxy.stop };
+  return {
+    port,
+    sent: proxy.sent,
+    cut: proxy.stop,
+    restore: async () => {
+      await proxy.listen({ port, host: '127.0.0.1' });
+    },
+    close: proxy.stop,
+  };
 }
 
 /** Listens on the Unix socket `path` and passes everything to the one at `targetPath`. */

@@ -56,10 +56,15 @@ const parentOf = (pid) => {
 function recorded(registry) {
   const file = join(registry, 'pids');
   if (!existsSync(file)) return [];
-  return readFileSync(file, 'utf8').split('\n').filter(Boolean).map((line) => line.split(' ')).filter(([pid, started]) => {
-    const now = startTimeOf(Number(pid));
-    return now === undefined || !started || now === started;
-  }).map(([pid]) => Number(pid));
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => line.split(' '))
+    .filter(([pid, started]) => {
+      const now = startTimeOf(Number(pid));
+      return now === undefined || !started || now === started;
+    })
+    .map(([pid]) => Number(pid));
 }
 
 /**
@@ -69,15 +74,18 @@ function recorded(registry) {
  */
 export function marked(registry, spareVitest) {
   const marker = `REGLAB_PROCESS_REGISTRY=${registry}`;
-  return readdirSync('/proc').filter((entry) => /^\d+$/.test(entry)).map(Number).filter((pid) => {
-    if (pid === process.pid || isReaper(pid)) return false;
-    if (spareVitest && (isVitest(pid) || parentOf(pid) === process.pid)) return false;
-    try {
-      return readFileSync(`/proc/${pid}/environ`, 'latin1').split('\0').includes(marker);
-    } catch {
-      return false;
-    }
-  });
+  return readdirSync('/proc')
+    .filter((entry) => /^\d+$/.test(entry))
+    .map(Number)
+    .filter((pid) => {
+      if (pid === process.pid || isReaper(pid)) return false;
+      if (spareVitest && (isVitest(pid) || parentOf(pid) === process.pid)) return false;
+      try {
+        return readFileSync(`/proc/${pid}/environ`, 'latin1').split('\0').includes(marker);
+      } catch {
+        return false;
+      }
+    });
 }
 
 /** Removes a container; true when there was one to remove (one removed already answers 404). */
@@ -85,13 +93,21 @@ function removeContainer(id) {
   const socket = ['/run/podman/podman.sock', '/var/run/docker.sock'].find((path) => existsSync(path));
   if (!socket) return Promise.resolve(false);
   return new Promise((resolve) => {
-    const req = request({ socketPath: socket, method: 'DELETE', path: `/containers/${id}?force=true&v=true` }, (res) => res.resume().on('end', () => resolve(res.statusCode === 200 || res.statusCode === 204)));
+    const req = request({ socketPath: socket, method: 'DELETE', path: `/containers/${id}?force=true&v=true` }, (res) =>
+      res.resume().on('end', () => resolve(res.statusCode === 200 || res.statusCode === 204)),
+    );
     req.on('error', () => resolve(false));
     req.end();
   });
 }
 
-const commandOf = (pid) => commandLine(pid).split('\0').filter(Boolean).map((part) => part.split('/').at(-1)).join(' ').slice(0, 80) || `pid ${pid}`;
+const commandOf = (pid) =>
+  commandLine(pid)
+    .split('\0')
+    .filter(Boolean)
+    .map((part) => part.split('/').at(-1))
+    .join(' ')
+    .slice(0, 80) || `pid ${pid}`;
 
 /**
  * SIGTERM, a grace period, then SIGKILL; then the containers still there. Returns what it found
@@ -115,9 +131,12 @@ export async function reap(registry, { spareVitest = false } = {}) {
     }
   };
   signal('SIGTERM');
-  for (let waited = 0; waited < 5_000 && (found.some(alive) || groups.some((pid) => alive(-pid))); waited += 100) await sleep(100);
+  for (let waited = 0; waited < 5_000 && (found.some(alive) || groups.some((pid) => alive(-pid))); waited += 100)
+    await sleep(100);
   signal('SIGKILL');
-  const recordedContainers = existsSync(join(registry, 'containers')) ? readFileSync(join(registry, 'containers'), 'utf8').split('\n').filter(Boolean) : [];
+  const recordedContainers = existsSync(join(registry, 'containers'))
+    ? readFileSync(join(registry, 'containers'), 'utf8').split('\n').filter(Boolean)
+    : [];
   let containers = 0;
   for (const id of new Set(recordedContainers)) if (await removeContainer(id)) containers++;
   return { processes: commands, containers };

@@ -52,7 +52,8 @@ export interface Regtest {
 
 export async function startRegtest(options: RegtestOptions = {}): Promise<Regtest> {
   for (const binary of ['btcd', 'lnd'] as const) {
-    if (!existsSync(nodeBinary(binary))) throw new Error(`${nodeBinary(binary)} is missing: build the node binaries with \`bash scripts/build-nodes.sh\``);
+    if (!existsSync(nodeBinary(binary)))
+      throw new Error(`${nodeBinary(binary)} is missing: build the node binaries with \`bash scripts/build-nodes.sh\``);
   }
   const dir = mkdtempSync(join(tmpdir(), 'reglab-test-'));
   chmodSync(dir, 0o755);
@@ -61,7 +62,12 @@ export async function startRegtest(options: RegtestOptions = {}): Promise<Regtes
     indexer: { enabled: options.indexer ?? false },
     nodes: [
       ...(options.lnd ?? []).map((name) => ({ name, kind: 'lnd', funding_sat: options.fundingSat ?? 10_000_000 })),
-      ...(options.ldk ?? []).map((name) => ({ name, kind: 'ldk', funding_sat: options.fundingSat ?? 10_000_000, chain_source: options.ldkChainSource })),
+      ...(options.ldk ?? []).map((name) => ({
+        name,
+        kind: 'ldk',
+        funding_sat: options.fundingSat ?? 10_000_000,
+        chain_source: options.ldkChainSource,
+      })),
       ...(options.rgb ?? []).map((name) => ({ name, kind: 'rgb', funding_sat: options.fundingSat ?? 10_000_000 })),
     ],
     channels: options.channels ?? [],
@@ -73,7 +79,11 @@ export async function startRegtest(options: RegtestOptions = {}): Promise<Regtes
   const runtimeOptions = processRuntimeOptions();
   let session: LabSession;
   try {
-    session = await bringUp(lab, { runtimeOptions, onEvent: (event) => events.push(event), persist: async () => undefined });
+    session = await bringUp(lab, {
+      runtimeOptions,
+      onEvent: (event) => events.push(event),
+      persist: async () => undefined,
+    });
   } catch (error) {
     await tearDown(lab, runtimeOptions.runtime, { volumes: true });
     rmSync(dir, { recursive: true, force: true });

@@ -21,32 +21,58 @@ describe('wallet-server sign-in by key proof', () => {
     await infra?.stop();
   });
 
-  const challenge = async (pubkey: string) => (await app.inject({ url: `/auth/challenge?pubkey=${pubkey}` })).json() as { nonce: string; message: string };
+  const challenge = async (pubkey: string) =>
+    (await app.inject({ url: `/auth/challenge?pubkey=${pubkey}` })).json() as { nonce: string; message: string };
 
   it('enrolls, signs a challenge with a real key, and reaches /me with the access token', async () => {
     const key = newKey();
-    const enroll = await app.inject({ method: 'POST', url: '/auth/enroll', payload: { pubkey: key.pubkey, bitcoin_address: REGTEST_ADDRESS } });
+    const enroll = await app.inject({
+      method: 'POST',
+      url: '/auth/enroll',
+      payload: { pubkey: key.pubkey, bitcoin_address: REGTEST_ADDRESS },
+    });
     expect(enroll.statusCode).toBe(200);
     expect(enroll.json().user.pubkey).toBe(key.pubkey);
     const c = await challenge(key.pubkey);
     expect(c.message).toBe(`reglab-wallet-server:login:${c.nonce}`);
-    const verify = await app.inject({ method: 'POST', url: '/auth/verify', payload: { pubkey: key.pubkey, nonce: c.nonce, signature: await signNonce(key.secretKey, c.nonce) } });
+    const verify = await app.inject({
+      method: 'POST',
+      url: '/auth/verify',
+      payload: { pubkey: key.pubkey, nonce: c.nonce, signature: await signNonce(key.secretKey, c.nonce) },
+    });
     expect(verify.statusCode).toBe(200);
     const tokens = verify.json();
     expect(tokens).toMatchObject({ token_type: 'Bearer', expires_in: 900 });
     const me = await as(app, tokens.access_token)({ url: '/me' });
     expect(me.statusCode).toBe(200);
-    expect(me.json()).toMatchObject({ user: { pubkey: key.pubkey, is_admin: false }, credential: { type: 'access_token', scope: 'full' } });
+    expect(me.json()).toMatchObject({
+      user: { pubkey: key.pubkey, is_admin: false },
+      credential: { type: 'access_token', scope: 'full' },
+    });
   });
 
   it('takes compact signatures only: a DER-length signature is a 400, a recovered one too', async () => {
     const key = newKey();
-    await app.inject({ method: 'POST', url: '/auth/enroll', payload: { pubkey: key.pubkey, bitcoin_address: REGTEST_ADDRESS } });
+    await app.inject({
+      method: 'POST',
+      url: '/auth/enroll',
+      payload: { pubkey: key.pubkey, bitcoin_address: REGTEST_ADDRESS },
+    });
     const { nonce } = await challenge(key.pubkey);
-    const recovered = Buffer.from(await signAsync(Buffer.from(loginMessage(nonce)), key.secretKey, { format: 'recovered' })).toString('hex');
-    const res = await app.inject({ method: 'POST', url: '/auth/verify', payload: { pubkey: key.pubkey, nonce, signature: recovered } });
+    const recovered = Buffer.from(
+      await signAsync(Buffer.from(loginMessage(nonce)), key.secretKey, { format: 'recovered' }),
+    ).toString('hex');
+    const res = await app.inject({
+      method: 'POST',
+      url: '/auth/verify',
+      payload: { pubkey: key.pubkey, nonce, signature: recovered },
+    });
     expect(res.statusCode).toBe(400);
-    const derLike = await app.inject({ method: 'POST', url: '/auth/verify', payload: { pubkey: key.pubkey, nonce, signature: '30' + '44'.repeat(70) } });
+    const derLike = await app.inject({
+      method: 'POST',
+      url: '/auth/verify',
+      payload: { pubkey: key.pubkey, nonce, signature: '30' + '44'.repeat(70) },
+    });
     expect(derLike.statusCode).toBe(400);
     expect(derLike.json().error.message).toMatch(/signature/);
   });
@@ -58,14 +84,33 @@ describe('wallet-server sign-in by key proof', () => {
     const again = await app.inject({ method: 'POST', url: '/auth/enroll', payload: body });
     expect(again.statusCode).toBe(409);
     expect(again.json().error.code).toBe('ALREADY_ENROLLED');
-    const mainnet = await app.inject({ method: 'POST', url: '/auth/enroll', payload: { pubkey: newKey().pubkey, bitcoin_address: 'bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4' } });
+    const mainnet = await app.inject({
+      method: 'POST',
+      url: '/auth/enroll',
+      payload: { pubkey: newKey().pubkey, bitcoin_address: 'bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4' },
+    });
     expect(mainnet.statusCode).toBe(400);
     expect(mainnet.json().error.code).toBe('INVALID_ADDRESS');
-    const taproot = await app.inject({ method: 'POST', url: '/auth/enroll', payload: { pubkey: newKey().pubkey, bitcoin_address: 'bcrt1p0xlxvlhemja6c4dqv22uapctqupfhlxm9h8z3k2e72q4k9hcz7vqc8gma6' } });
+    const taproot = await app.inject({
+      method: 'POST',
+      url: '/auth/enroll',
+      payload: {
+        pubkey: newKey().pubkey,
+        bitcoin_address: 'bcrt1p0xlxvlhemja6c4dqv22uapctqupfhlxm9h8z3k2e72q4k9hcz7vqc8gma6',
+      },
+    });
     expect(taproot.statusCode).toBe(200);
-    const notOnCurve = await app.inject({ method: 'POST', url: '/auth/enroll', payload: { pubkey: '02' + 'f'.repeat(64), bitcoin_address: REGTEST_ADDRESS } });
+    const notOnCurve = await app.inject({
+      method: 'POST',
+      url: '/auth/enroll',
+      payload: { pubkey: '02' + 'f'.repeat(64), bitcoin_address: REGTEST_ADDRESS },
+    });
     expect(notOnCurve.statusCode).toBe(400);
-    const uncompressed = await app.inject({ method: 'POST', url: '/auth/enroll', payload: { pubkey: '04' + 'a'.repeat(128), bitcoin_address: REGTEST_ADDRESS } });
+    const uncompressed = await app.inject({
+      method: 'POST',
+      url: '/auth/enroll',
+      payload: { pubkey: '04' + 'a'.repeat(128), bitcoin_address: REGTEST_ADDRESS },
+    });
     expect(uncompressed.statusCode).toBe(400);
     expect(uncompressed.json().error.message).toMatch(/pubkey/);
   });
@@ -78,11 +123,19 @@ describe('wallet-server sign-in by key proof', () => {
 
   it('rejects a replayed nonce, a wrong signer and an invented nonce with 401', async () => {
     const key = newKey();
-    await app.inject({ method: 'POST', url: '/auth/enroll', payload: { pubkey: key.pubkey, bitcoin_address: REGTEST_ADDRESS } });
+    await app.inject({
+      method: 'POST',
+      url: '/auth/enroll',
+      payload: { pubkey: key.pubkey, bitcoin_address: REGTEST_ADDRESS },
+    });
     const { nonce } = await challenge(key.pubkey);
     const payload = { pubkey: key.pubkey, nonce, signature: await signNonce(key.secretKey, nonce) };
     const attacker = newKey();
-    const forged = await app.inject({ method: 'POST', url: '/auth/verify', payload: { ...payload, signature: await signNonce(attacker.secretKey, nonce) } });
+    const forged = await app.inject({
+      method: 'POST',
+      url: '/auth/verify',
+      payload: { ...payload, signature: await signNonce(attacker.secretKey, nonce) },
+    });
     expect(forged.statusCode).toBe(401);
     // the forged attempt did not burn the nonce: the owner still signs in once, then never again
     expect((await app.inject({ method: 'POST', url: '/auth/verify', payload })).statusCode).toBe(200);
@@ -90,9 +143,17 @@ describe('wallet-server sign-in by key proof', () => {
     expect(replay.statusCode).toBe(401);
     expect(replay.json().error.code).toBe('SIGN_IN_FAILED');
     const invented = 'ab'.repeat(32);
-    const made = await app.inject({ method: 'POST', url: '/auth/verify', payload: { pubkey: key.pubkey, nonce: invented, signature: await signNonce(key.secretKey, invented) } });
+    const made = await app.inject({
+      method: 'POST',
+      url: '/auth/verify',
+      payload: { pubkey: key.pubkey, nonce: invented, signature: await signNonce(key.secretKey, invented) },
+    });
     expect(made.statusCode).toBe(401);
-    const malformed = await app.inject({ method: 'POST', url: '/auth/verify', payload: { pubkey: key.pubkey, nonce, signature: 'not-hex' } });
+    const malformed = await app.inject({
+      method: 'POST',
+      url: '/auth/verify',
+      payload: { pubkey: key.pubkey, nonce, signature: 'not-hex' },
+    });
     expect(malformed.statusCode).toBe(400);
   });
 
@@ -100,15 +161,26 @@ describe('wallet-server sign-in by key proof', () => {
     const { app: shortApp } = await appOn(infra, { NONCE_TTL_SEC: '1' });
     try {
       const key = newKey();
-      await shortApp.inject({ method: 'POST', url: '/auth/enroll', payload: { pubkey: key.pubkey, bitcoin_address: REGTEST_ADDRESS } });
+      await shortApp.inject({
+        method: 'POST',
+        url: '/auth/enroll',
+        payload: { pubkey: key.pubkey, bitcoin_address: REGTEST_ADDRESS },
+      });
       const { nonce } = (await shortApp.inject({ url: `/auth/challenge?pubkey=${key.pubkey}` })).json();
       // a verify would spend the nonce, so its expiry is watched where it is kept: Redis ends it
       const stored = `ws:nonce:${key.pubkey}:${nonce}`;
       const ttlMs = await shortApp.redis.pttl(stored);
       expect(ttlMs).toBeGreaterThan(0);
       expect(ttlMs).toBeLessThanOrEqual(1_000);
-      await waitFor(async () => (await shortApp.redis.exists(stored)) === 0, { timeoutMs: 10_000, what: 'Redis to expire the nonce' });
-      const late = await shortApp.inject({ method: 'POST', url: '/auth/verify', payload: { pubkey: key.pubkey, nonce, signature: await signNonce(key.secretKey, nonce) } });
+      await waitFor(async () => (await shortApp.redis.exists(stored)) === 0, {
+        timeoutMs: 10_000,
+        what: 'Redis to expire the nonce',
+      });
+      const late = await shortApp.inject({
+        method: 'POST',
+        url: '/auth/verify',
+        payload: { pubkey: key.pubkey, nonce, signature: await signNonce(key.secretKey, nonce) },
+      });
       expect(late.statusCode).toBe(401);
       expect(late.json().error.code).toBe('SIGN_IN_FAILED');
     } finally {
@@ -118,27 +190,47 @@ describe('wallet-server sign-in by key proof', () => {
 
   it('rotates refresh tokens: the new one works once, the old one is 401', async () => {
     const user = await enrollAndSignIn(app);
-    const first = await app.inject({ method: 'POST', url: '/auth/refresh', payload: { refresh_token: user.refreshToken } });
+    const first = await app.inject({
+      method: 'POST',
+      url: '/auth/refresh',
+      payload: { refresh_token: user.refreshToken },
+    });
     expect(first.statusCode).toBe(200);
     const rotated = first.json();
     expect(rotated.refresh_token).not.toBe(user.refreshToken);
     expect((await as(app, rotated.access_token)({ url: '/me' })).statusCode).toBe(200);
-    const reuse = await app.inject({ method: 'POST', url: '/auth/refresh', payload: { refresh_token: user.refreshToken } });
+    const reuse = await app.inject({
+      method: 'POST',
+      url: '/auth/refresh',
+      payload: { refresh_token: user.refreshToken },
+    });
     expect(reuse.statusCode).toBe(401);
-    expect((await app.inject({ method: 'POST', url: '/auth/refresh', payload: { refresh_token: rotated.refresh_token } })).statusCode).toBe(200);
+    expect(
+      (await app.inject({ method: 'POST', url: '/auth/refresh', payload: { refresh_token: rotated.refresh_token } }))
+        .statusCode,
+    ).toBe(200);
     expect((await app.inject({ method: 'POST', url: '/auth/refresh', payload: {} })).statusCode).toBe(400);
   });
 
   it('logout revokes the refresh token and the session access token', async () => {
     const user = await enrollAndSignIn(app);
-    const out = await app.inject({ method: 'POST', url: '/auth/logout', payload: { refresh_token: user.refreshToken } });
+    const out = await app.inject({
+      method: 'POST',
+      url: '/auth/logout',
+      payload: { refresh_token: user.refreshToken },
+    });
     expect(out.statusCode).toBe(200);
     expect(out.json()).toEqual({ revoked: true });
-    expect((await app.inject({ method: 'POST', url: '/auth/refresh', payload: { refresh_token: user.refreshToken } })).statusCode).toBe(401);
+    expect(
+      (await app.inject({ method: 'POST', url: '/auth/refresh', payload: { refresh_token: user.refreshToken } }))
+        .statusCode,
+    ).toBe(401);
     const me = await as(app, user.accessToken)({ url: '/me' });
     expect(me.statusCode).toBe(401);
     expect(me.json().error.code).toBe('SESSION_ENDED');
-    expect((await app.inject({ method: 'POST', url: '/auth/logout', payload: { refresh_token: user.refreshToken } })).json()).toEqual({ revoked: false });
+    expect(
+      (await app.inject({ method: 'POST', url: '/auth/logout', payload: { refresh_token: user.refreshToken } })).json(),
+    ).toEqual({ revoked: false });
   });
 
   it('rejects missing, tampered and foreign-secret tokens with 401', async () => {
@@ -174,9 +266,14 @@ describe('wallet-server sign-in by key proof', () => {
       ]) {
         const res = await call(req);
         expect(res.statusCode, `${req.method ?? 'GET'} ${req.url}: ${res.body}`).toBe(401);
-        expect(res.json().error).toMatchObject({ code: 'UNKNOWN_USER', message: expect.stringMatching(/sign in again/) });
+        expect(res.json().error).toMatchObject({
+          code: 'UNKNOWN_USER',
+          message: expect.stringMatching(/sign in again/),
+        });
       }
-      const stored = await here.db.query<{ wallets: string; keys: string }>('select (select count(*) from wallets)::text as wallets, (select count(*) from api_keys)::text as keys');
+      const stored = await here.db.query<{ wallets: string; keys: string }>(
+        'select (select count(*) from wallets)::text as wallets, (select count(*) from api_keys)::text as keys',
+      );
       expect(stored.rows[0]).toEqual({ wallets: '0', keys: '0' });
       expect((await as(elsewhere, stranger.accessToken)({ url: '/me' })).statusCode).toBe(200);
     } finally {
@@ -197,7 +294,11 @@ describe('wallet-server sign-in by key proof', () => {
   it('lists sign-ins and enrollments in the admin audit log with cursor paging', async () => {
     const victim = await enrollAndSignIn(app);
     const { nonce } = await challenge(victim.pubkey);
-    await app.inject({ method: 'POST', url: '/auth/verify', payload: { pubkey: victim.pubkey, nonce, signature: await signNonce(newKey().secretKey, nonce) } });
+    await app.inject({
+      method: 'POST',
+      url: '/auth/verify',
+      payload: { pubkey: victim.pubkey, nonce, signature: await signNonce(newKey().secretKey, nonce) },
+    });
     const call = as(app, adminToken);
     const first = await call({ url: '/admin/audit?limit=3' });
     expect(first.statusCode).toBe(200);
@@ -207,7 +308,9 @@ describe('wallet-server sign-in by key proof', () => {
     const page2 = (await call({ url: `/admin/audit?limit=3&before=${page1.next_before}` })).json();
     expect(page2.items[0].id < page1.items[2].id).toBe(true);
     const all = (await call({ url: '/admin/audit?limit=200' })).json().items as Array<{ action: string; id: string }>;
-    expect(all.map((i) => i.action)).toEqual(expect.arrayContaining(['user.enrolled', 'auth.signed_in', 'auth.sign_in_failed']));
+    expect(all.map((i) => i.action)).toEqual(
+      expect.arrayContaining(['user.enrolled', 'auth.signed_in', 'auth.sign_in_failed']),
+    );
     expect(all.map((i) => i.id)).toEqual([...all.map((i) => i.id)].sort().reverse());
     const tooMany = await call({ url: '/admin/audit?limit=201' });
     expect(tooMany.statusCode).toBe(400);

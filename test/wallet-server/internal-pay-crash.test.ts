@@ -29,7 +29,9 @@ const alice = () => regtest.lnd('alice');
 const bob = () => regtest.lnd('bob');
 
 async function balance(wallet: string): Promise<bigint> {
-  const { rows } = await db.query(`select amount::text from balances where wallet_id = $1 and asset_kind = 'btc'`, [wallet]);
+  const { rows } = await db.query(`select amount::text from balances where wallet_id = $1 and asset_kind = 'btc'`, [
+    wallet,
+  ]);
   return BigInt(rows[0]?.amount ?? 0);
 }
 
@@ -38,8 +40,16 @@ async function cancelRow(hash: string): Promise<{ outcome: string | null } | und
   return rows[0];
 }
 
-async function newInvoice(wallet: string, amountMsat: bigint): Promise<{ payment_request: string; payment_hash: string }> {
-  const res = await server.call('POST', '/payments/invoices', { token, wallet }, { amount_msat: amountMsat.toString() });
+async function newInvoice(
+  wallet: string,
+  amountMsat: bigint,
+): Promise<{ payment_request: string; payment_hash: string }> {
+  const res = await server.call(
+    'POST',
+    '/payments/invoices',
+    { token, wallet },
+    { amount_msat: amountMsat.toString() },
+  );
   expect(res.status, JSON.stringify(res.json)).toBe(200);
   return res.json;
 }
@@ -47,15 +57,29 @@ async function newInvoice(wallet: string, amountMsat: bigint): Promise<{ payment
 beforeAll(async () => {
   [infra, regtest] = await Promise.all([
     startInfra(),
-    startRegtest({ lnd: ['alice', 'bob'], channels: [{ from: 'alice', to: 'bob', capacity_sat: 2_000_000, push_sat: 1_000_000 }] }),
+    startRegtest({
+      lnd: ['alice', 'bob'],
+      channels: [{ from: 'alice', to: 'bob', capacity_sat: 2_000_000, push_sat: 1_000_000 }],
+    }),
   ]);
   const databaseUrl = await newDatabase(infra);
   aliceLink = await startTcpProxy(Number(regtest.lndCredentials('alice').socket.split(':').at(-1)));
   const port = await freePort();
-  server = new WalletServerProcess({
-    ...regtest.lndEnv('alice'), LND_GRPC_HOST: `127.0.0.1:${aliceLink.port}`, NODE_KIND: 'lnd', DATABASE_URL: databaseUrl, REDIS_URL: infra.redis.url, HOST: '127.0.0.1',
-    PORT: String(port), TOKEN_SECRET: randomBytes(32).toString('hex'), INVOICE_RECONCILE_MS: '1000', LOG_LEVEL: 'error',
-  }, `http://127.0.0.1:${port}`);
+  server = new WalletServerProcess(
+    {
+      ...regtest.lndEnv('alice'),
+      LND_GRPC_HOST: `127.0.0.1:${aliceLink.port}`,
+      NODE_KIND: 'lnd',
+      DATABASE_URL: databaseUrl,
+      REDIS_URL: infra.redis.url,
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      TOKEN_SECRET: randomBytes(32).toString('hex'),
+      INVOICE_RECONCILE_MS: '1000',
+      LOG_LEVEL: 'error',
+    },
+    `http://127.0.0.1:${port}`,
+  );
   db = new pg.Client({ connectionString: databaseUrl });
   await server.start();
   await db.connect();
@@ -79,7 +103,12 @@ async function payInternallyWithAliceCut(): Promise<{ payment_request: string; p
   const invoice = await newInvoice(payee, AMOUNT_MSAT);
   await aliceLink.cut();
   try {
-    const paid = await server.call('POST', '/payments/pay', { token, wallet: payer }, { invoice: invoice.payment_request });
+    const paid = await server.call(
+      'POST',
+      '/payments/pay',
+      { token, wallet: payer },
+      { invoice: invoice.payment_request },
+    );
     expect(paid.status, JSON.stringify(paid.json)).toBe(200);
     expect(paid.json).toMatchObject({ status: 'succeeded', fee_msat: '0', counterparty_wallet_id: payee });
     expect((await cancelRow(invoice.payment_hash))?.outcome).toBeNull();
@@ -91,8 +120,14 @@ async function payInternallyWithAliceCut(): Promise<{ payment_request: string; p
 }
 
 /** The cancel lands: lnd refuses bob's payment, and the payment moved the amount once. */
-async function expectCancelledAndRefused(invoice: { payment_request: string; payment_hash: string }, before: { payer: bigint; payee: bigint }) {
-  await eventually(async () => (await cancelRow(invoice.payment_hash))?.outcome === 'closed', 'the cancel worker to close the node invoice');
+async function expectCancelledAndRefused(
+  invoice: { payment_request: string; payment_hash: string },
+  before: { payer: bigint; payee: bigint },
+) {
+  await eventually(
+    async () => (await cancelRow(invoice.payment_hash))?.outcome === 'closed',
+    'the cancel worker to close the node invoice',
+  );
   expect((await getInvoice({ lnd: alice(), id: invoice.payment_hash })).is_canceled).toBe(true);
   await expect(pay({ lnd: bob(), request: invoice.payment_request })).rejects.toBeTruthy();
   expect(await balance(payer)).toBe(before.payer - AMOUNT_MSAT);
@@ -118,14 +153,17 @@ test('killed before the cancel: the restarted server cancels it, and bob cannot 
   await expectCancelledAndRefused(invoice, before);
 });
 
-test('killed before the cancel and paid by bob meanwhile: bob\'s payment is credited to the payee once', async () => {
+test("killed before the cancel and paid by bob meanwhile: bob's payment is credited to the payee once", async () => {
   const [payerBefore, payeeBefore] = [await balance(payer), await balance(payee)];
   const invoice = await payInternallyWithAliceCut();
   await server.kill();
   await aliceLink.restore();
   await pay({ lnd: bob(), request: invoice.payment_request });
   await server.start();
-  await eventually(async () => (await cancelRow(invoice.payment_hash))?.outcome === 'paid_on_node', 'the restarted server to find the invoice paid on the node');
+  await eventually(
+    async () => (await cancelRow(invoice.payment_hash))?.outcome === 'paid_on_node',
+    'the restarted server to find the invoice paid on the node',
+  );
   const node = await getInvoice({ lnd: alice(), id: invoice.payment_hash });
   expect(node.is_confirmed).toBe(true);
   // Two payers paid the invoice once each: the payer here in the ledger, bob on the node.
@@ -135,7 +173,10 @@ test('killed before the cancel and paid by bob meanwhile: bob\'s payment is cred
     `select status, transfer_id is not null as internal from payments where payment_hash = $1 and direction = 'in' order by id`,
     [invoice.payment_hash],
   );
-  expect(rows).toEqual([{ status: 'succeeded', internal: true }, { status: 'succeeded', internal: false }]);
+  expect(rows).toEqual([
+    { status: 'succeeded', internal: true },
+    { status: 'succeeded', internal: false },
+  ]);
   // Later passes of the stream, the reconcile and the worker leave it credited once.
   await server.kill();
   await server.start();

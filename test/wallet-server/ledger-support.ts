@@ -22,7 +22,9 @@ export interface LedgerOnPostgres {
  * block's tests (its fields are set once its beforeAll has run). */
 export function ledgerOnPostgres(name: string): LedgerOnPostgres {
   let postgres: Awaited<ReturnType<typeof startPostgres>> | undefined;
-  const fixture = { wallet: async () => (await createWallet(fixture.db, fixture.userId, 'w', null)).id } as LedgerOnPostgres;
+  const fixture = {
+    wallet: async () => (await createWallet(fixture.db, fixture.userId, 'w', null)).id,
+  } as LedgerOnPostgres;
   beforeAll(async () => {
     postgres = await startPostgres();
     fixture.db = await openDatabase({ databaseUrl: await postgres.createDatabase(name) });

@@ -20,12 +20,17 @@ describeOnEachNodeKind((kind, infra) => {
   const api = (method: string, path: string, body?: unknown) => server.call(method, path, { token, wallet }, body);
 
   async function balance(): Promise<bigint> {
-    const { rows } = await db.query(`select amount::text from balances where wallet_id = $1 and asset_kind = 'btc'`, [wallet]);
+    const { rows } = await db.query(`select amount::text from balances where wallet_id = $1 and asset_kind = 'btc'`, [
+      wallet,
+    ]);
     return BigInt(rows[0]?.amount ?? 0);
   }
 
   async function outgoing(hash: string): Promise<{ status: string; fee_msat: string } | undefined> {
-    const { rows } = await db.query(`select status, fee_msat::text from payments where payment_hash = $1 and direction = 'out'`, [hash]);
+    const { rows } = await db.query(
+      `select status, fee_msat::text from payments where payment_hash = $1 and direction = 'out'`,
+      [hash],
+    );
     return rows[0];
   }
 
@@ -33,11 +38,20 @@ describeOnEachNodeKind((kind, infra) => {
     regtest = await startServerLab(kind, { capacity_sat: 2_000_000, push_sat: 500_000 });
     const databaseUrl = await newDatabase(infra());
     const port = await freePort();
-    server = new WalletServerProcess({
-      ...serverNodeEnv(regtest), DATABASE_URL: databaseUrl, REDIS_URL: infra().redis.url, HOST: '127.0.0.1',
-      PORT: String(port), TOKEN_SECRET: randomBytes(32).toString('hex'), PAY_WAIT_MS: '120000', INVOICE_RECONCILE_MS: '1000',
-      LOG_LEVEL: 'warn',
-    }, `http://127.0.0.1:${port}`);
+    server = new WalletServerProcess(
+      {
+        ...serverNodeEnv(regtest),
+        DATABASE_URL: databaseUrl,
+        REDIS_URL: infra().redis.url,
+        HOST: '127.0.0.1',
+        PORT: String(port),
+        TOKEN_SECRET: randomBytes(32).toString('hex'),
+        PAY_WAIT_MS: '120000',
+        INVOICE_RECONCILE_MS: '1000',
+        LOG_LEVEL: 'warn',
+      },
+      `http://127.0.0.1:${port}`,
+    );
     db = new pg.Client({ connectionString: databaseUrl });
     await server.start();
     await db.connect();
@@ -86,10 +100,20 @@ describeOnEachNodeKind((kind, infra) => {
     // What the user sees: the payment succeeded with the preimage bob revealed while the server was down.
     const seen = await api('GET', `/payments/invoices/${id}`);
     expect(seen.status).toBe(200);
-    expect(seen.json).toMatchObject({ direction: 'out', kind: 'pay', status: 'succeeded', amount_msat: '50000000', fee_msat: p.fee_msat, preimage: secret });
+    expect(seen.json).toMatchObject({
+      direction: 'out',
+      kind: 'pay',
+      status: 'succeeded',
+      amount_msat: '50000000',
+      fee_msat: p.fee_msat,
+      preimage: secret,
+    });
     expect(createHash('sha256').update(Buffer.from(seen.json.preimage, 'hex')).digest('hex')).toBe(id);
     // Charged once: the payment's ledger entries add up to amount + fee, and bob was paid exactly the invoice.
-    const { rows } = await db.query(`select coalesce(sum(e.delta), 0)::text as sum from ledger_entries e join payments p on p.id = e.payment_id where p.payment_hash = $1 and p.direction = 'out'`, [id]);
+    const { rows } = await db.query(
+      `select coalesce(sum(e.delta), 0)::text as sum from ledger_entries e join payments p on p.id = e.payment_id where p.payment_hash = $1 and p.direction = 'out'`,
+      [id],
+    );
     expect(BigInt(rows[0].sum)).toBe(-(50_000_000n + BigInt(p.fee_msat)));
     expect((await getInvoice({ lnd: regtest.lnd('bob'), id })).received).toBe(50_000);
     // A later start (the reconcile again) changes nothing.

@@ -23,7 +23,13 @@ const gateway = () => new RlnGateway({ url: rln.url, pollMs: 50 });
 
 beforeAll(async () => {
   [infra, rln] = await Promise.all([startInfra(), startRlnDouble()]);
-  rln.control.assets.set(ASSET, { settled: 1000, future: 1000, spendable: 900, offchain_outbound: 50, offchain_inbound: 25 });
+  rln.control.assets.set(ASSET, {
+    settled: 1000,
+    future: 1000,
+    spendable: 900,
+    offchain_outbound: 50,
+    offchain_inbound: 25,
+  });
   server = await lightningApp(infra, gateway(), { env: { ...env, ADMIN_PUBKEYS: adminKey.pubkey } });
   user = await enrollAndSignIn(server.app, adminKey);
 });
@@ -45,20 +51,35 @@ async function foreignInvoice(amountMsat: bigint): Promise<{ bolt11: string; has
 describe('invoices on RLN', () => {
   test('asset_id/asset_amount pass through to /lninvoice; settlement credits BTC and the asset once', async () => {
     const w = await createWallet(server.app, user.accessToken, 'rgb');
-    const low = await call(w)({ method: 'POST', url: '/payments/invoices', payload: { amount_msat: 1_000_000, asset_id: ASSET, asset_amount: 10 } });
+    const low = await call(w)({
+      method: 'POST',
+      url: '/payments/invoices',
+      payload: { amount_msat: 1_000_000, asset_id: ASSET, asset_amount: 10 },
+    });
     expect(low.statusCode).toBe(400);
     expect(low.json().error.code).toBe('RGB_AMOUNT_TOO_LOW');
-    const half = await call(w)({ method: 'POST', url: '/payments/invoices', payload: { amount_msat: 3_000_000, asset_id: ASSET } });
+    const half = await call(w)({
+      method: 'POST',
+      url: '/payments/invoices',
+      payload: { amount_msat: 3_000_000, asset_id: ASSET },
+    });
     expect(half.json().error.code).toBe('INVALID_ASSET');
 
-    const res = await call(w)({ method: 'POST', url: '/payments/invoices', payload: { amount_msat: 3_000_000, asset_id: ASSET, asset_amount: 10, expiry_sec: 600 } });
+    const res = await call(w)({
+      method: 'POST',
+      url: '/payments/invoices',
+      payload: { amount_msat: 3_000_000, asset_id: ASSET, asset_amount: 10, expiry_sec: 600 },
+    });
     expect(res.statusCode, res.body).toBe(200);
     const inv = res.json();
     expect(inv.payment).toMatchObject({ asset_id: ASSET, asset_amount: '10', status: 'pending' });
     expect(Math.abs(new Date(inv.expires_at).getTime() - Date.now() - 600_000)).toBeLessThan(5_000);
 
     rln.control.payInvoice(inv.payment_hash);
-    await eventually(async () => (await server.app.ledger.btcBalanceMsat(w)) === 3_000_000n, 'the RLN invoice to be seen paid (polling)');
+    await eventually(
+      async () => (await server.app.ledger.btcBalanceMsat(w)) === 3_000_000n,
+      'the RLN invoice to be seen paid (polling)',
+    );
     const balances = await server.app.ledger.balances(w);
     expect(balances).toEqual([
       { assetKind: 'btc', assetId: '', amount: 3_000_000n },
@@ -66,13 +87,19 @@ describe('invoices on RLN', () => {
     ]);
     const got = await call(w)({ url: `/payments/invoices/${inv.payment_hash}` });
     expect(got.json().status).toBe('succeeded');
-    const { rows } = await server.app.db.query<{ n: string }>('select count(*)::text as n from ledger_entries where payment_id = $1', [inv.payment.id]);
+    const { rows } = await server.app.db.query<{ n: string }>(
+      'select count(*)::text as n from ledger_entries where payment_id = $1',
+      [inv.payment.id],
+    );
     expect(rows[0]!.n).toBe('2');
   });
 
   test('LNURL-pay needs a description hash, which RLN cannot put in an invoice: a clear 400', async () => {
     const w = await createWallet(server.app, user.accessToken, 'rln-lnurl');
-    await as(server.app, user.accessToken)({ method: 'PUT', url: `/wallets/${w}/lightning-address`, payload: { username: 'rgbuser' } });
+    await as(
+      server.app,
+      user.accessToken,
+    )({ method: 'PUT', url: `/wallets/${w}/lightning-address`, payload: { username: 'rgbuser' } });
     const cb = await server.app.inject({ url: '/lnurlp/rgbuser/callback?amount=5000' });
     expect(cb.statusCode).toBe(400);
     expect(cb.json().error.code).toBe('DESCRIPTION_HASH_UNSUPPORTED');
@@ -105,7 +132,10 @@ describe('payments on RLN', () => {
     await server.app.close();
     await paying.catch(() => undefined);
     rln.control.resolvePayment(hash, 'Succeeded');
-    server = await lightningApp(infra, gateway(), { databaseUrl: server.databaseUrl, env: { ...env, ADMIN_PUBKEYS: adminKey.pubkey } });
+    server = await lightningApp(infra, gateway(), {
+      databaseUrl: server.databaseUrl,
+      env: { ...env, ADMIN_PUBKEYS: adminKey.pubkey },
+    });
     const p = await server.app.ledger.findByHash(hash, w, 'out');
     expect(p).toMatchObject({ status: 'succeeded', feeMsat: 0n });
     expect(await server.app.ledger.btcBalanceMsat(w)).toBe(8_000_000n);
@@ -115,25 +145,50 @@ describe('payments on RLN', () => {
   test('keysend through RLN (its own preimage)', async () => {
     const w = await createWallet(server.app, user.accessToken, 'rln-keysend');
     await fund(server.app, w, 5_000_000n);
-    const res = await call(w)({ method: 'POST', url: '/payments/keysend', payload: { dest_pubkey: `02${'3'.repeat(64)}`, amount_msat: 1_000_000 } });
+    const res = await call(w)({
+      method: 'POST',
+      url: '/payments/keysend',
+      payload: { dest_pubkey: `02${'3'.repeat(64)}`, amount_msat: 1_000_000 },
+    });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toMatchObject({ status: 'succeeded', kind: 'keysend' });
     const { preimage, payment_hash: hash } = res.json();
     expect(createHash('sha256').update(Buffer.from(preimage, 'hex')).digest('hex')).toBe(hash);
     expect(await server.app.ledger.btcBalanceMsat(w)).toBe(4_000_000n);
-    const self = await call(w)({ method: 'POST', url: '/payments/keysend', payload: { dest_pubkey: rln.pubkey, amount_msat: 1_000 } });
+    const self = await call(w)({
+      method: 'POST',
+      url: '/payments/keysend',
+      payload: { dest_pubkey: rln.pubkey, amount_msat: 1_000 },
+    });
     expect(self.json().error.code).toBe('KEYSEND_TO_SELF');
   });
 });
 
 describe('node health on RLN', () => {
   test('admin node-health reports the node and asset balances', async () => {
-    const res = await as(server.app, user.accessToken)({ url: `/admin/node-health?asset_id=${encodeURIComponent(ASSET)}` });
+    const res = await as(
+      server.app,
+      user.accessToken,
+    )({ url: `/admin/node-health?asset_id=${encodeURIComponent(ASSET)}` });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toMatchObject({
-      kind: 'rln', pubkey: rln.pubkey, synced: true, height: 321, peers: 1, channels: { active: 1, pending: 0, inactive: 0 },
+      kind: 'rln',
+      pubkey: rln.pubkey,
+      synced: true,
+      height: 321,
+      peers: 1,
+      channels: { active: 1, pending: 0, inactive: 0 },
       balances: { onchain_sat: '2500000', lightning_local_msat: '400000000' },
-      assets: [{ asset_id: ASSET, settled: '1000', future: '1000', spendable: '900', offchain_outbound: '50', offchain_inbound: '25' }],
+      assets: [
+        {
+          asset_id: ASSET,
+          settled: '1000',
+          future: '1000',
+          spendable: '900',
+          offchain_outbound: '50',
+          offchain_inbound: '25',
+        },
+      ],
     });
     // An asset RLN does not know (403 UnknownContractId) is the caller's mistake, not a node outage.
     const unknown = await as(server.app, user.accessToken)({ url: '/admin/node-health?asset_ids=rgb:nope' });
@@ -155,15 +210,25 @@ describe('node health on RLN', () => {
     // Routes that need the node answer 502, naming it.
     const someone = await enrollAndSignIn(down.app);
     const w = await createWallet(down.app, someone.accessToken);
-    const inv = await as(down.app, someone.accessToken, w)({ method: 'POST', url: '/payments/invoices', payload: { amount_msat: 1000 } });
+    const inv = await as(
+      down.app,
+      someone.accessToken,
+      w,
+    )({ method: 'POST', url: '/payments/invoices', payload: { amount_msat: 1000 } });
     expect(inv.statusCode).toBe(502);
-    expect(inv.json().error).toMatchObject({ code: 'DEPENDENCY_UNAVAILABLE', message: expect.stringMatching(/^rln is unavailable: RLN at http:\/\/127.0.0.1:9 is unreachable/) });
+    expect(inv.json().error).toMatchObject({
+      code: 'DEPENDENCY_UNAVAILABLE',
+      message: expect.stringMatching(/^rln is unavailable: RLN at http:\/\/127.0.0.1:9 is unreachable/),
+    });
     await down.app.close();
   });
 });
 
 test('LNURL routes allow any origin (LUD-01); the others do not', async () => {
-  const lnurl = await server.app.inject({ url: '/.well-known/lnurlp/nobody', headers: { origin: 'https://wallet.example' } });
+  const lnurl = await server.app.inject({
+    url: '/.well-known/lnurlp/nobody',
+    headers: { origin: 'https://wallet.example' },
+  });
   expect(lnurl.headers['access-control-allow-origin']).toBe('*');
   const health = await server.app.inject({ url: '/health', headers: { origin: 'https://wallet.example' } });
   expect(health.headers['access-control-allow-origin']).toBeUndefined();
@@ -171,8 +236,18 @@ test('LNURL routes allow any origin (LUD-01); the others do not', async () => {
 
 test('the Lightning routes are in the OpenAPI document', async () => {
   const doc = (await server.app.inject({ url: '/openapi.json' })).json();
-  expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining([
-    '/payments/invoices', '/payments/invoices/{hash}', '/payments/pay', '/payments/keysend', '/.well-known/lnurlp/{username}',
-    '/lnurlp/{username}/callback', '/lnurlw/{username}', '/lnurlw/{username}/callback', '/wallets/{id}/lightning-address', '/admin/node-health',
-  ]));
+  expect(Object.keys(doc.paths)).toEqual(
+    expect.arrayContaining([
+      '/payments/invoices',
+      '/payments/invoices/{hash}',
+      '/payments/pay',
+      '/payments/keysend',
+      '/.well-known/lnurlp/{username}',
+      '/lnurlp/{username}/callback',
+      '/lnurlw/{username}',
+      '/lnurlw/{username}/callback',
+      '/wallets/{id}/lightning-address',
+      '/admin/node-health',
+    ]),
+  );
 });

@@ -6,7 +6,11 @@ import { encodeBolt11 } from '../doubles/bolt11-encode.js';
 
 describe('fee limit max(1%, 10 sat)', () => {
   test.each([
-    [1n, 10_000n], [1_000_000n, 10_000n], [1_000_100n, 10_001n], [1_000_101n, 10_002n], [5_000_000_000n, 50_000_000n],
+    [1n, 10_000n],
+    [1_000_000n, 10_000n],
+    [1_000_100n, 10_001n],
+    [1_000_101n, 10_002n],
+    [5_000_000_000n, 50_000_000n],
   ])('%s msat -> %s msat', (amount, limit) => {
     expect(feeLimitMsat(amount)).toBe(limit);
   });
@@ -23,9 +27,20 @@ describe('fee limit max(1%, 10 sat)', () => {
 describe('decodeBolt11', () => {
   const hash = 'ef'.repeat(32);
   test('reads hash, amount, expiry and description of a regtest invoice', async () => {
-    const bolt11 = await encodeBolt11({ secretKey: utils.randomSecretKey(), paymentHash: hash, amountMsat: 2_500n, description: 'coffee', expirySec: 60, timestamp: 1_700_000_000 });
+    const bolt11 = await encodeBolt11({
+      secretKey: utils.randomSecretKey(),
+      paymentHash: hash,
+      amountMsat: 2_500n,
+      description: 'coffee',
+      expirySec: 60,
+      timestamp: 1_700_000_000,
+    });
     expect(decodeBolt11(bolt11.toUpperCase(), 'regtest')).toEqual({
-      paymentHash: hash, amountMsat: 2_500n, expiresAt: new Date(1_700_000_060_000), description: 'coffee', descriptionHash: null,
+      paymentHash: hash,
+      amountMsat: 2_500n,
+      expiresAt: new Date(1_700_000_060_000),
+      description: 'coffee',
+      descriptionHash: null,
     });
   });
 

@@ -5,7 +5,12 @@ import { afterAll, beforeAll, describe } from 'vitest';
 import { waitFor } from '../../lib/wait.js';
 import { buildApp } from '../../services/wallet-server/src/app.js';
 import { loadConfig, type Config } from '../../services/wallet-server/src/config.js';
-import { gatewayFromEnv, lightningPlugin, loadLightningConfig, type NodeGateway } from '../../services/wallet-server/src/lightning/index.js';
+import {
+  gatewayFromEnv,
+  lightningPlugin,
+  loadLightningConfig,
+  type NodeGateway,
+} from '../../services/wallet-server/src/lightning/index.js';
 import { startRegtest, type Regtest } from '../support/regtest.js';
 import { startInfra, type Infra } from './support.js';
 
@@ -26,7 +31,10 @@ export function describeOnEachNodeKind(suite: (kind: ServerNodeKind, infra: () =
 }
 
 /** A lab where alice, the server's node, is of `kind`, and bob, outside the server, is an lnd node with a channel from alice. */
-export function startServerLab(kind: ServerNodeKind, channel: { capacity_sat: number; push_sat: number }): Promise<Regtest> {
+export function startServerLab(
+  kind: ServerNodeKind,
+  channel: { capacity_sat: number; push_sat: number },
+): Promise<Regtest> {
   return startRegtest({
     lnd: kind === 'lnd' ? ['alice', 'bob'] : ['bob'],
     ldk: kind === 'ldk' ? ['alice'] : [],
@@ -37,10 +45,12 @@ export function startServerLab(kind: ServerNodeKind, channel: { capacity_sat: nu
 }
 
 /** What the lab gives the wallet server to reach alice: NODE_KIND and the node's address and credentials. */
-export const serverNodeEnv = (regtest: Regtest): Record<string, string> => regtest.session.clientEnvOf('alice', regtest.session.host);
+export const serverNodeEnv = (regtest: Regtest): Record<string, string> =>
+  regtest.session.clientEnvOf('alice', regtest.session.host);
 
 /** The gateway the server makes from that environment. */
-export const serverGateway = (env: Record<string, string>): Promise<NodeGateway> => gatewayFromEnv(loadLightningConfig(env), env);
+export const serverGateway = (env: Record<string, string>): Promise<NodeGateway> =>
+  gatewayFromEnv(loadLightningConfig(env), env);
 
 let dbCounter = 0;
 
@@ -55,7 +65,11 @@ export interface LightningApp {
 }
 
 /** An app with the Lightning plugin on `gateway`; pass databaseUrl to restart on the same data. */
-export async function lightningApp(infra: Infra, gateway: NodeGateway, opts: { databaseUrl?: string; env?: Record<string, string> } = {}): Promise<LightningApp> {
+export async function lightningApp(
+  infra: Infra,
+  gateway: NodeGateway,
+  opts: { databaseUrl?: string; env?: Record<string, string> } = {},
+): Promise<LightningApp> {
   const databaseUrl = opts.databaseUrl ?? (await newDatabase(infra));
   const env = { DATABASE_URL: databaseUrl, REDIS_URL: infra.redis.url, PUBLIC_URL: 'http://wallet.test', ...opts.env };
   const config = loadConfig(env);
@@ -64,6 +78,10 @@ export async function lightningApp(infra: Infra, gateway: NodeGateway, opts: { d
 }
 
 /** Polls until fn returns a truthy value; an error of fn ends the wait at once. */
-export function eventually<T>(fn: () => Promise<T | undefined | null | false>, what: string, timeoutMs = 30_000): Promise<T> {
+export function eventually<T>(
+  fn: () => Promise<T | undefined | null | false>,
+  what: string,
+  timeoutMs = 30_000,
+): Promise<T> {
   return waitFor(async () => (await fn()) || undefined, { timeoutMs, what, stopOn: () => true });
 }

@@ -16,11 +16,15 @@ class GrpcCallDouble extends EventEmitter {
 /** lnd's Lightning client as far as SubscribeInvoices goes: every call and its arguments, kept. */
 function lndDouble() {
   const calls: { args: { add_index?: string; settle_index?: string }; call: GrpcCallDouble }[] = [];
-  const lnd = { default: { subscribeInvoices: (args: { add_index?: string; settle_index?: string }) => {
-    const call = new GrpcCallDouble();
-    calls.push({ args, call });
-    return call;
-  } } } as unknown as AuthenticatedLnd;
+  const lnd = {
+    default: {
+      subscribeInvoices: (args: { add_index?: string; settle_index?: string }) => {
+        const call = new GrpcCallDouble();
+        calls.push({ args, call });
+        return call;
+      },
+    },
+  } as unknown as AuthenticatedLnd;
   return { lnd, calls, current: () => calls.at(-1)!.call };
 }
 
@@ -28,11 +32,30 @@ function lndDouble() {
 function rpcInvoice(hash: string, addIndex: number, settleIndex = 0) {
   const now = String(Math.floor(Date.now() / 1000));
   return {
-    r_hash: Buffer.from(hash, 'hex'), r_preimage: Buffer.alloc(32, 1), payment_addr: Buffer.alloc(32, 2),
-    memo: '', description_hash: Buffer.alloc(0), value: '1', value_msat: '1000', amt_paid_msat: settleIndex ? '1000' : '0',
-    settled: settleIndex > 0, state: settleIndex ? 'SETTLED' : 'OPEN', add_index: String(addIndex), settle_index: String(settleIndex),
-    creation_date: now, settle_date: settleIndex ? now : '0', expiry: '3600', cltv_expiry: '40', payment_request: 'lnbcrt10n1',
-    fallback_addr: '', features: {}, htlcs: [], is_keysend: false, is_amp: false, route_hints: [], private: false,
+    r_hash: Buffer.from(hash, 'hex'),
+    r_preimage: Buffer.alloc(32, 1),
+    payment_addr: Buffer.alloc(32, 2),
+    memo: '',
+    description_hash: Buffer.alloc(0),
+    value: '1',
+    value_msat: '1000',
+    amt_paid_msat: settleIndex ? '1000' : '0',
+    settled: settleIndex > 0,
+    state: settleIndex ? 'SETTLED' : 'OPEN',
+    add_index: String(addIndex),
+    settle_index: String(settleIndex),
+    creation_date: now,
+    settle_date: settleIndex ? now : '0',
+    expiry: '3600',
+    cltv_expiry: '40',
+    payment_request: 'lnbcrt10n1',
+    fallback_addr: '',
+    features: {},
+    htlcs: [],
+    is_keysend: false,
+    is_amp: false,
+    route_hints: [],
+    private: false,
   };
 }
 
@@ -47,7 +70,11 @@ describe("the wallet server's lnd invoice stream", () => {
     const { lnd, calls, current } = lndDouble();
     const settled: string[] = [];
     const reopened: string[] = [];
-    const stream = new LndInvoiceStream(lnd, { onSettled: (hash) => settled.push(hash), onReopened: (why) => reopened.push(why) }, track);
+    const stream = new LndInvoiceStream(
+      lnd,
+      { onSettled: (hash) => settled.push(hash), onReopened: (why) => reopened.push(why) },
+      track,
+    );
     stream.added(HASH_A, 1);
     current().emit('data', rpcInvoice(HASH_A, 1));
     current().emit('data', rpcInvoice(HASH_A, 1, 1));
@@ -62,7 +89,11 @@ describe("the wallet server's lnd invoice stream", () => {
   it('opens a new stream when an invoice added is not announced in time, and says it fell silent', () => {
     const { lnd, calls } = lndDouble();
     const reopened: string[] = [];
-    const stream = new LndInvoiceStream(lnd, { onSettled: () => undefined, onReopened: (why) => reopened.push(why) }, track);
+    const stream = new LndInvoiceStream(
+      lnd,
+      { onSettled: () => undefined, onReopened: (why) => reopened.push(why) },
+      track,
+    );
     const silent = calls[0]!.call;
     stream.added(HASH_A, 1);
     vi.advanceTimersByTime(STREAM_SILENCE_MS - 1);
@@ -87,7 +118,11 @@ describe("the wallet server's lnd invoice stream", () => {
   it('opens a broken stream again a second later, from the last settlement it delivered', () => {
     const { lnd, calls, current } = lndDouble();
     const reopened: string[] = [];
-    const stream = new LndInvoiceStream(lnd, { onSettled: () => undefined, onReopened: (why) => reopened.push(why) }, track);
+    const stream = new LndInvoiceStream(
+      lnd,
+      { onSettled: () => undefined, onReopened: (why) => reopened.push(why) },
+      track,
+    );
     expect(calls[0]!.args.settle_index).toBeUndefined();
     current().emit('data', rpcInvoice(HASH_A, 3, 5));
     current().emit('error', Object.assign(new Error('14 UNAVAILABLE: Connection dropped'), { code: 14 }));
@@ -105,7 +140,11 @@ describe("the wallet server's lnd invoice stream", () => {
   it('asks a new stream for an invoice added while none was open, and keeps that stream when it announces it', () => {
     const { lnd, calls, current } = lndDouble();
     const reopened: string[] = [];
-    const stream = new LndInvoiceStream(lnd, { onSettled: () => undefined, onReopened: (why) => reopened.push(why) }, track);
+    const stream = new LndInvoiceStream(
+      lnd,
+      { onSettled: () => undefined, onReopened: (why) => reopened.push(why) },
+      track,
+    );
     current().emit('error', Object.assign(new Error('14 UNAVAILABLE: Connection dropped'), { code: 14 }));
     stream.added(HASH_A, 12); // lnd answered AddInvoice before the stream was opened again
     vi.advanceTimersByTime(1_000);
@@ -121,7 +160,11 @@ describe("the wallet server's lnd invoice stream", () => {
   it('takes a new stream that does not replay an unannounced invoice for silent too, and leaves the invoice to the reconciles after two', () => {
     const { lnd, calls, current } = lndDouble();
     const reopened: string[] = [];
-    const stream = new LndInvoiceStream(lnd, { onSettled: () => undefined, onReopened: (why) => reopened.push(why) }, track);
+    const stream = new LndInvoiceStream(
+      lnd,
+      { onSettled: () => undefined, onReopened: (why) => reopened.push(why) },
+      track,
+    );
     current().emit('error', Object.assign(new Error('14 UNAVAILABLE: Connection dropped'), { code: 14 }));
     stream.added(HASH_A, 12);
     vi.advanceTimersByTime(1_000);

@@ -43,7 +43,12 @@ type Rng = ReturnType<typeof prng>;
 // --- the OpenAPI document --------------------------------------------------------------------------
 
 type Schema = Record<string, any>;
-interface Parameter { name: string; in: 'path' | 'query' | 'header'; required?: boolean; schema?: Schema }
+interface Parameter {
+  name: string;
+  in: 'path' | 'query' | 'header';
+  required?: boolean;
+  schema?: Schema;
+}
 interface Operation {
   method: string;
   path: string; // OpenAPI template, e.g. /wallets/{id}
@@ -74,29 +79,112 @@ function operationsOf(doc: any): Operation[] {
 
 const LONG = 'A'.repeat(100_000);
 const NASTY_STRINGS = [
-  '', ' ', '\t\n', '0', '-1', '1e3', '0x10', ' 1', '1.5', 'NaN', 'Infinity', 'null', 'true', '[]', '{}',
-  '9223372036854775807', '9223372036854775808', '18446744073709551616', '99999999999999999999999999',
-  '-9223372036854775809', '00000000000000000001', 'A'.repeat(300), LONG,
-  'é', '😀🧨', '\u0000', 'a\u0000b', '\u202eevil', 'Ω≈ç√∫', '𝕳𝖊𝖑𝖑𝖔', '\ud800', "' OR 1=1 --", '"; drop table wallets; --',
-  '../../etc/passwd', '%00', '%2e%2e%2f', '<script>alert(1)</script>', '${7*7}', '__proto__', 'constructor',
-  'ffffffff-ffff-ffff-ffff-ffffffffffff', '00000000-0000-0000-0000-000000000000', 'zzzzzzzz-zzzz-zzzz-zzzz-zzzzzzzzzzzz',
-  '0'.repeat(64), 'g'.repeat(64), 'f'.repeat(63), 'F'.repeat(66), '02' + '0'.repeat(64), '03' + 'f'.repeat(64),
-  'lnbcrt1', 'lnbcrt10u1garbage', 'LNBC1' + 'q'.repeat(200), 'rgb:abc', 'bcrt1qw508d6qejxtdg4y5r3zarvary0c5xw7kygt080',
-  '2026-13-45T99:99:99Z', '1970-01-01T00:00:00Z', '9999-12-31T23:59:59.999Z', '-000001-01-01T00:00:00Z',
+  '',
+  ' ',
+  '\t\n',
+  '0',
+  '-1',
+  '1e3',
+  '0x10',
+  ' 1',
+  '1.5',
+  'NaN',
+  'Infinity',
+  'null',
+  'true',
+  '[]',
+  '{}',
+  '9223372036854775807',
+  '9223372036854775808',
+  '18446744073709551616',
+  '99999999999999999999999999',
+  '-9223372036854775809',
+  '00000000000000000001',
+  'A'.repeat(300),
+  LONG,
+  'é',
+  '😀🧨',
+  '\u0000',
+  'a\u0000b',
+  '\u202eevil',
+  'Ω≈ç√∫',
+  '𝕳𝖊𝖑𝖑𝖔',
+  '\ud800',
+  "' OR 1=1 --",
+  '"; drop table wallets; --',
+  '../../etc/passwd',
+  '%00',
+  '%2e%2e%2f',
+  '<script>alert(1)</script>',
+  '${7*7}',
+  '__proto__',
+  'constructor',
+  'ffffffff-ffff-ffff-ffff-ffffffffffff',
+  '00000000-0000-0000-0000-000000000000',
+  'zzzzzzzz-zzzz-zzzz-zzzz-zzzzzzzzzzzz',
+  '0'.repeat(64),
+  'g'.repeat(64),
+  'f'.repeat(63),
+  'F'.repeat(66),
+  '02' + '0'.repeat(64),
+  '03' + 'f'.repeat(64),
+  'lnbcrt1',
+  'lnbcrt10u1garbage',
+  'LNBC1' + 'q'.repeat(200),
+  'rgb:abc',
+  'bcrt1qw508d6qejxtdg4y5r3zarvary0c5xw7kygt080',
+  '2026-13-45T99:99:99Z',
+  '1970-01-01T00:00:00Z',
+  '9999-12-31T23:59:59.999Z',
+  '-000001-01-01T00:00:00Z',
 ];
 const NASTY_NUMBERS = [
-  0, -0, 1, -1, 0.5, -0.5, 1e-300, 2 ** 31, 2 ** 32, 2 ** 53 - 1, 2 ** 53, 2 ** 53 + 2, 2 ** 63, 2 ** 64, -(2 ** 63), 1e21, 1e308, -1e308,
+  0,
+  -0,
+  1,
+  -1,
+  0.5,
+  -0.5,
+  1e-300,
+  2 ** 31,
+  2 ** 32,
+  2 ** 53 - 1,
+  2 ** 53,
+  2 ** 53 + 2,
+  2 ** 63,
+  2 ** 64,
+  -(2 ** 63),
+  1e21,
+  1e308,
+  -1e308,
 ];
 // Raw JSON literals that JSON.stringify cannot make (numbers beyond double precision, etc.).
-const RAW_NUMBERS = ['9223372036854775808', '99999999999999999999999999999999', '-99999999999999999999999', '1e400', '-1e400', '1.0', '1e2', '0.0000001', '-0'];
+const RAW_NUMBERS = [
+  '9223372036854775808',
+  '99999999999999999999999999999999',
+  '-99999999999999999999999',
+  '1e400',
+  '-1e400',
+  '1.0',
+  '1e2',
+  '0.0000001',
+  '-0',
+];
 
 function nasty(rng: Rng): unknown {
   switch (rng.int(7)) {
-    case 0: case 1: return rng.pick(NASTY_STRINGS);
-    case 2: case 3: return rng.pick(NASTY_NUMBERS);
-    case 4: return rng.pick([true, false, null]);
-    case 5: return rng.pick([[], [1], ['a'], {}, { a: 1 }, { __proto__: { admin: true } }, [[[[[]]]]]]);
-    default: return { $raw: rng.pick(RAW_NUMBERS) };
+    case 0:
+    case 1:
+      return rng.pick(NASTY_STRINGS);
+    case 2:
+    case 3:
+      return rng.pick(NASTY_NUMBERS);
+    case 4:
+      return rng.pick([true, false, null]);
+    case 5:
+      return rng.pick([[], [1], ['a'], {}, { a: 1 }, { __proto__: { admin: true } }, [[[[[]]]]]]);
+    default:
+      return { $raw: rng.pick(RAW_NUMBERS) };
   }
 }
 
@@ -107,16 +195,30 @@ function valid(rng: Rng, schema: Schema | undefined, ctx: Ctx, depth = 0): unkno
   if (schema.anyOf || schema.oneOf) return valid(rng, rng.pick(schema.anyOf ?? schema.oneOf), ctx, depth + 1);
   const type = Array.isArray(schema.type) ? rng.pick(schema.type) : schema.type;
   switch (type) {
-    case 'null': return null;
-    case 'boolean': return rng.chance(0.5);
+    case 'null':
+      return null;
+    case 'boolean':
+      return rng.chance(0.5);
     case 'integer':
     case 'number': {
       const min = schema.minimum ?? (rng.chance(0.5) ? 0 : -1000);
       const max = schema.maximum ?? Number.MAX_SAFE_INTEGER;
-      return rng.pick([min, max, min + 1, Math.max(min, max - 1), Math.floor(min + rng.next() * Math.min(max - min, 1e9)), 1000, 3_000_000].filter((n) => n >= min && n <= max));
+      return rng.pick(
+        [
+          min,
+          max,
+          min + 1,
+          Math.max(min, max - 1),
+          Math.floor(min + rng.next() * Math.min(max - min, 1e9)),
+          1000,
+          3_000_000,
+        ].filter((n) => n >= min && n <= max),
+      );
     }
-    case 'string': return validString(rng, schema, ctx);
-    case 'array': return Array.from({ length: rng.int(3) }, () => valid(rng, schema.items, ctx, depth + 1));
+    case 'string':
+      return validString(rng, schema, ctx);
+    case 'array':
+      return Array.from({ length: rng.int(3) }, () => valid(rng, schema.items, ctx, depth + 1));
     case 'object':
     default: {
       const out: Record<string, unknown> = {};
@@ -130,19 +232,25 @@ function valid(rng: Rng, schema: Schema | undefined, ctx: Ctx, depth = 0): unkno
 }
 
 function validString(rng: Rng, schema: Schema, ctx: Ctx): string {
-  if (schema.format === 'uuid') return rng.pick([...ctx.walletIds(), rng.uuid(), '00000000-0000-0000-0000-000000000000']);
-  if (schema.format === 'date-time') return rng.pick([new Date(Date.now() + 86_400_000).toISOString(), '1970-01-01T00:00:00Z', '9999-12-31T23:59:59Z']);
+  if (schema.format === 'uuid')
+    return rng.pick([...ctx.walletIds(), rng.uuid(), '00000000-0000-0000-0000-000000000000']);
+  if (schema.format === 'date-time')
+    return rng.pick([new Date(Date.now() + 86_400_000).toISOString(), '1970-01-01T00:00:00Z', '9999-12-31T23:59:59Z']);
   const pattern: string | undefined = schema.pattern;
   if (pattern) {
-    if (pattern.includes('0-9]{1,19}')) return rng.pick(['0', '1', '9223372036854775807', '9223372036854775808', '9999999999999999999', '3000000']);
+    if (pattern.includes('0-9]{1,19}'))
+      return rng.pick(['0', '1', '9223372036854775807', '9223372036854775808', '9999999999999999999', '3000000']);
     if (pattern.includes('{64}')) return rng.hex(64);
-    if (pattern.includes('{66}') || pattern.includes('02|03') || pattern.includes('0[23]')) return rng.pick(['02', '03']) + rng.hex(64);
+    if (pattern.includes('{66}') || pattern.includes('02|03') || pattern.includes('0[23]'))
+      return rng.pick(['02', '03']) + rng.hex(64);
   }
   const min = schema.minLength ?? 0;
   const max = Math.min(schema.maxLength ?? 64, 5000);
   const len = rng.pick([min, max, Math.max(min, 1), Math.floor(min + rng.next() * (max - min))]);
   const alphabet = rng.pick(['abcdefghijklmnopqrstuvwxyz0123456789', 'é😀Ω', 'ABC_-.~ ', '\u0000\u202e\ud800']);
-  return Array.from({ length: len }, () => alphabet[rng.int(alphabet.length)]).join('').slice(0, max);
+  return Array.from({ length: len }, () => alphabet[rng.int(alphabet.length)])
+    .join('')
+    .slice(0, max);
 }
 
 /** A valid-shaped object with one field broken in some way (wrong type, missing, extra, extreme). */
@@ -153,10 +261,29 @@ function mutate(rng: Rng, schema: Schema | undefined, ctx: Ctx): unknown {
   const props = Object.keys(schema?.properties ?? {});
   const required: string[] = schema?.required ?? [];
   switch (rng.int(5)) {
-    case 0: if (required.length) delete obj[rng.pick(required)]; break; // missing required
-    case 1: obj[rng.pick(['admin', 'user_id', 'balance', 'owner_id', '__proto__', 'constructor', 'id', 'wallet_id', 'x'.repeat(500)])] = nasty(rng); break; // extra field
-    case 2: for (const k of props) if (rng.chance(0.5)) obj[k] = nasty(rng); break; // several broken
-    default: if (props.length) obj[rng.pick(props)] = nasty(rng); // one broken
+    case 0:
+      if (required.length) delete obj[rng.pick(required)];
+      break; // missing required
+    case 1:
+      obj[
+        rng.pick([
+          'admin',
+          'user_id',
+          'balance',
+          'owner_id',
+          '__proto__',
+          'constructor',
+          'id',
+          'wallet_id',
+          'x'.repeat(500),
+        ])
+      ] = nasty(rng);
+      break; // extra field
+    case 2:
+      for (const k of props) if (rng.chance(0.5)) obj[k] = nasty(rng);
+      break; // several broken
+    default:
+      if (props.length) obj[rng.pick(props)] = nasty(rng); // one broken
   }
   return obj;
 }
@@ -164,13 +291,20 @@ function mutate(rng: Rng, schema: Schema | undefined, ctx: Ctx): unknown {
 /** JSON text of a value; { $raw } objects become raw literals (e.g. numbers beyond int64). */
 function toJson(value: unknown): string {
   const raws: string[] = [];
-  const text = JSON.stringify(value, (_k, v) => {
-    if (v && typeof v === 'object' && !Array.isArray(v) && typeof v.$raw === 'string' && Object.keys(v).length === 1) {
-      raws.push(v.$raw);
-      return `@@RAW${raws.length - 1}@@`;
-    }
-    return v;
-  }) ?? 'null';
+  const text =
+    JSON.stringify(value, (_k, v) => {
+      if (
+        v &&
+        typeof v === 'object' &&
+        !Array.isArray(v) &&
+        typeof v.$raw === 'string' &&
+        Object.keys(v).length === 1
+      ) {
+        raws.push(v.$raw);
+        return `@@RAW${raws.length - 1}@@`;
+      }
+      return v;
+    }) ?? 'null';
   return text.replace(/"@@RAW(\d+)@@"/g, (_m, i) => raws[Number(i)]!);
 }
 
@@ -185,9 +319,26 @@ interface Ctx {
 }
 
 const BAD_PATH_VALUES = [
-  'x', '0', '-1', 'null', 'undefined', '00000000-0000-0000-0000-00000000000g', '{id}', ':id', 'A'.repeat(2000),
-  '%00', '%2F..%2F', '%E2%80%AE', '%F0%9F%98%80', '%ZZ', "'%20OR%201=1", '1%3Bselect%201', 'ffffffffffffffffffffffffffffffff',
-  '0'.repeat(64), 'g'.repeat(64), '9223372036854775808',
+  'x',
+  '0',
+  '-1',
+  'null',
+  'undefined',
+  '00000000-0000-0000-0000-00000000000g',
+  '{id}',
+  ':id',
+  'A'.repeat(2000),
+  '%00',
+  '%2F..%2F',
+  '%E2%80%AE',
+  '%F0%9F%98%80',
+  '%ZZ',
+  "'%20OR%201=1",
+  '1%3Bselect%201',
+  'ffffffffffffffffffffffffffffffff',
+  '0'.repeat(64),
+  'g'.repeat(64),
+  '9223372036854775808',
 ];
 
 function pathValue(rng: Rng, name: string, ctx: Ctx, mutating: boolean): string {
@@ -206,7 +357,12 @@ function queryValue(rng: Rng, p: Parameter, ctx: Ctx): string {
   return typeof v === 'string' ? v : toJson(v);
 }
 
-function buildRequest(rng: Rng, op: Operation, ctx: Ctx, tokens: { user: string; admin: string }): InjectOptions & { label: string; anonymous: boolean } {
+function buildRequest(
+  rng: Rng,
+  op: Operation,
+  ctx: Ctx,
+  tokens: { user: string; admin: string },
+): InjectOptions & { label: string; anonymous: boolean } {
   const mutating = op.method !== 'GET';
   let url = op.path.replace(/\{(\w+)\}/g, (_m, name: string) => {
     const v = pathValue(rng, name, ctx, mutating);
@@ -217,24 +373,43 @@ function buildRequest(rng: Rng, op: Operation, ctx: Ctx, tokens: { user: string;
     if (p.required || rng.chance(0.6)) query.append(p.name, queryValue(rng, p, ctx));
     if (rng.chance(0.1)) query.append(p.name, queryValue(rng, p, ctx)); // repeated parameter
   }
-  if (rng.chance(0.1)) query.append(rng.pick(['__proto__', 'limit[$gt]', 'x'.repeat(300), 'évil']), rng.pick(NASTY_STRINGS.slice(0, 40)));
+  if (rng.chance(0.1))
+    query.append(rng.pick(['__proto__', 'limit[$gt]', 'x'.repeat(300), 'évil']), rng.pick(NASTY_STRINGS.slice(0, 40)));
   const qs = query.toString();
   if (qs) url += `?${qs}`;
 
   const headers: Record<string, string> = {};
   // Admin routes are also fuzzed as an admin (read-only routes), so their inputs are reached.
   const signedIn = op.path.startsWith('/admin/') ? ['user', 'admin', 'admin', 'admin'] : ['user'];
-  const authMode = !op.secured ? rng.pick(['none', 'user']) : rng.pick(['none', 'garbage', ...signedIn, ...signedIn, ...signedIn]);
+  const authMode = !op.secured
+    ? rng.pick(['none', 'user'])
+    : rng.pick(['none', 'garbage', ...signedIn, ...signedIn, ...signedIn]);
   if (authMode === 'user') headers.authorization = `Bearer ${tokens.user}`;
   if (authMode === 'admin') headers.authorization = `Bearer ${tokens.admin}`;
   if (authMode === 'garbage') {
-    headers.authorization = rng.pick(['Bearer', 'Bearer ', 'Basic dXNlcjpwYXNz', `Bearer ${'x'.repeat(5000)}`, 'Bearer a.b.c', `Bearer wsk_${rng.hex(40)}`, `Bearer ${tokens.user}x`, `bearer  ${tokens.user.split('.').slice(0, 2).join('.')}.AAAA`]);
+    headers.authorization = rng.pick([
+      'Bearer',
+      'Bearer ',
+      'Basic dXNlcjpwYXNz',
+      `Bearer ${'x'.repeat(5000)}`,
+      'Bearer a.b.c',
+      `Bearer wsk_${rng.hex(40)}`,
+      `Bearer ${tokens.user}x`,
+      `bearer  ${tokens.user.split('.').slice(0, 2).join('.')}.AAAA`,
+    ]);
   }
   for (const h of op.parameters.filter((x) => x.in === 'header')) {
     const r = rng.int(10);
     if (r < 6) headers[h.name] = ctx.attackerWallet;
     else if (r < 8) headers[h.name] = rng.pick([ctx.victimWallet, rng.uuid()]);
-    else if (r < 9) headers[h.name] = rng.pick(['', 'x', 'A'.repeat(3000), '00000000-0000-0000-0000-00000000000g', `${ctx.attackerWallet},${ctx.victimWallet}`]);
+    else if (r < 9)
+      headers[h.name] = rng.pick([
+        '',
+        'x',
+        'A'.repeat(3000),
+        '00000000-0000-0000-0000-00000000000g',
+        `${ctx.attackerWallet},${ctx.victimWallet}`,
+      ]);
     // else: missing
   }
 
@@ -243,20 +418,50 @@ function buildRequest(rng: Rng, op: Operation, ctx: Ctx, tokens: { user: string;
   if (op.body || (mutating && rng.chance(0.3))) {
     const r = rng.int(10);
     headers['content-type'] = 'application/json';
-    if (r < 3) { kind = 'valid'; payload = toJson(valid(rng, op.body, ctx)); }
-    else if (r < 7) { kind = 'mutated'; payload = toJson(mutate(rng, op.body, ctx)); }
-    else if (r < 8) { kind = 'top-level'; payload = toJson(rng.pick([[], 'x', 1, null, true, [valid(rng, op.body, ctx)]])); }
-    else if (r < 9) {
+    if (r < 3) {
+      kind = 'valid';
+      payload = toJson(valid(rng, op.body, ctx));
+    } else if (r < 7) {
+      kind = 'mutated';
+      payload = toJson(mutate(rng, op.body, ctx));
+    } else if (r < 8) {
+      kind = 'top-level';
+      payload = toJson(rng.pick([[], 'x', 1, null, true, [valid(rng, op.body, ctx)]]));
+    } else if (r < 9) {
       kind = 'non-json';
-      payload = rng.pick(['{', '{"a":', "{'a':1}", 'not json', '\u0000', '{"a":1}}', '[1,]', '', '{"a":1,"a":2}', `{"x":"${LONG}"}`, '\ufeff{}']);
+      payload = rng.pick([
+        '{',
+        '{"a":',
+        "{'a':1}",
+        'not json',
+        '\u0000',
+        '{"a":1}}',
+        '[1,]',
+        '',
+        '{"a":1,"a":2}',
+        `{"x":"${LONG}"}`,
+        '\ufeff{}',
+      ]);
     } else {
       kind = 'content-type';
       payload = toJson(valid(rng, op.body, ctx));
-      headers['content-type'] = rng.pick(['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/json; charset=latin1', 'application/xml', 'application/json, text/plain', '*/*', '']);
+      headers['content-type'] = rng.pick([
+        'text/plain',
+        'application/x-www-form-urlencoded',
+        'multipart/form-data; boundary=x',
+        'application/json; charset=latin1',
+        'application/xml',
+        'application/json, text/plain',
+        '*/*',
+        '',
+      ]);
     }
   }
   return {
-    method: op.method as InjectOptions['method'], url, headers, payload,
+    method: op.method as InjectOptions['method'],
+    url,
+    headers,
+    payload,
     anonymous: authMode === 'none' || authMode === 'garbage',
     label: `${op.method} ${op.path} [${authMode}, ${kind}] ${url.slice(0, 160)}`,
   };
@@ -264,16 +469,25 @@ function buildRequest(rng: Rng, op: Operation, ctx: Ctx, tokens: { user: string;
 
 // --- checks ----------------------------------------------------------------------------------------
 
-function problemOf(res: { statusCode: number; headers: Record<string, unknown>; body: string }, mustBe401: boolean): string | null {
+function problemOf(
+  res: { statusCode: number; headers: Record<string, unknown>; body: string },
+  mustBe401: boolean,
+): string | null {
   if (res.statusCode >= 500) return `status ${res.statusCode}`;
-  if (mustBe401 && res.statusCode !== 401 && !isRouterError(res)) return `${res.statusCode} instead of 401 without valid credentials`;
+  if (mustBe401 && res.statusCode !== 401 && !isRouterError(res))
+    return `${res.statusCode} instead of 401 without valid credentials`;
   if (res.statusCode < 400) return null;
   const type = String(res.headers['content-type'] ?? '');
   if (!type.startsWith('application/json')) return `${res.statusCode} with content-type "${type}"`;
   let parsed: any;
-  try { parsed = JSON.parse(res.body); } catch { return `${res.statusCode} with a body that is not JSON`; }
+  try {
+    parsed = JSON.parse(res.body);
+  } catch {
+    return `${res.statusCode} with a body that is not JSON`;
+  }
   const e = parsed?.error;
-  if (!e || typeof e.code !== 'string' || typeof e.message !== 'string' || !e.code || !e.message) return `${res.statusCode} without { error: { code, message } }`;
+  if (!e || typeof e.code !== 'string' || typeof e.message !== 'string' || !e.code || !e.message)
+    return `${res.statusCode} without { error: { code, message } }`;
   return null;
 }
 
@@ -308,8 +522,16 @@ async function snapshot() {
   const keys = await v({ url: '/me' });
   const attackerBalance = await app.ledger.balances(attackerWallet);
   const { rows: entries } = await app.db.query<{ n: string; total: string }>(
-    "select count(*)::text as n, coalesce(sum(delta), 0)::text as total from ledger_entries where wallet_id <> $1", [attackerWallet]);
-  return { list: list.json(), perWallet, me: keys.json(), attackerBalance: attackerBalance.map((b) => ({ ...b, amount: b.amount.toString() })), entries };
+    'select count(*)::text as n, coalesce(sum(delta), 0)::text as total from ledger_entries where wallet_id <> $1',
+    [attackerWallet],
+  );
+  return {
+    list: list.json(),
+    perWallet,
+    me: keys.json(),
+    attackerBalance: attackerBalance.map((b) => ({ ...b, amount: b.amount.toString() })),
+    entries,
+  };
 }
 
 beforeAll(async () => {
@@ -321,10 +543,16 @@ beforeAll(async () => {
   victim = await enrollAndSignIn(app);
   attacker = await enrollAndSignIn(app);
   admin = await enrollAndSignIn(app, adminKey);
-  victimWallets = [await createWallet(app, victim.accessToken, 'victim-main'), await createWallet(app, victim.accessToken, 'victim-savings')];
+  victimWallets = [
+    await createWallet(app, victim.accessToken, 'victim-main'),
+    await createWallet(app, victim.accessToken, 'victim-savings'),
+  ];
   await fund(app, victimWallets[0]!, 5_000_000n);
   await fund(app, victimWallets[1]!, 7_000n);
-  const put = await as(app, victim.accessToken)({ method: 'PUT', url: `/wallets/${victimWallets[0]}/lightning-address`, payload: { username: 'victim' } });
+  const put = await as(
+    app,
+    victim.accessToken,
+  )({ method: 'PUT', url: `/wallets/${victimWallets[0]}/lightning-address`, payload: { username: 'victim' } });
   expect(put.statusCode, put.body).toBe(200);
   attackerWallet = await createWallet(app, attacker.accessToken, 'attacker');
   await fund(app, attackerWallet, 2_000_000n);
@@ -342,7 +570,17 @@ describe('what the fuzz found, pinned', () => {
     const cases: InjectOptions[] = [
       { method: 'POST', url: '/wallets', payload: { name: 'a\u0000b' } },
       { method: 'POST', url: '/wallets', payload: { name: 'ok', metadata: { note: '\ud800' } } },
-      { method: 'POST', url: '/payments/internal', payload: { from_wallet_id: attackerWallet, to_wallet_id: victimWallets[0], asset_kind: 'rgb', asset_id: '\ude00', asset_amount: '1' } },
+      {
+        method: 'POST',
+        url: '/payments/internal',
+        payload: {
+          from_wallet_id: attackerWallet,
+          to_wallet_id: victimWallets[0],
+          asset_kind: 'rgb',
+          asset_id: '\ude00',
+          asset_amount: '1',
+        },
+      },
       { url: '/.well-known/lnurlp/%00' },
     ];
     for (const c of cases) {
@@ -362,8 +600,14 @@ describe('what the fuzz found, pinned', () => {
   });
 
   test('an asset RLN does not know is a 400 INVALID_ASSET, not a 502', async () => {
-    const res = await as(app, attacker.accessToken, attackerWallet)({
-      method: 'POST', url: '/payments/invoices', payload: { amount_msat: 3_000_000, asset_id: 'rgb:unknown', asset_amount: 1 },
+    const res = await as(
+      app,
+      attacker.accessToken,
+      attackerWallet,
+    )({
+      method: 'POST',
+      url: '/payments/invoices',
+      payload: { amount_msat: 3_000_000, asset_id: 'rgb:unknown', asset_amount: 1 },
     });
     expect(res.statusCode, res.body).toBe(400);
     expect(res.json().error.code).toBe('INVALID_ASSET');
@@ -376,16 +620,27 @@ describe('OpenAPI schema fuzz', () => {
     expect(docRes.statusCode).toBe(200);
     const ops = operationsOf(docRes.json());
     // The document must carry the Lightning routes too, or the fuzz would miss them.
-    expect(ops.map((o) => `${o.method} ${o.path}`)).toEqual(expect.arrayContaining([
-      'POST /payments/invoices', 'POST /payments/pay', 'POST /payments/keysend', 'PUT /wallets/{id}/lightning-address', 'GET /lnurlp/{username}/callback',
-    ]));
+    expect(ops.map((o) => `${o.method} ${o.path}`)).toEqual(
+      expect.arrayContaining([
+        'POST /payments/invoices',
+        'POST /payments/pay',
+        'POST /payments/keysend',
+        'PUT /wallets/{id}/lightning-address',
+        'GET /lnurlp/{username}/callback',
+      ]),
+    );
 
-    expect(ops.some((o) => o.parameters.some((p) => p.in === 'header' && p.name === 'x-service-wallet-key'))).toBe(true);
+    expect(ops.some((o) => o.parameters.some((p) => p.in === 'header' && p.name === 'x-service-wallet-key'))).toBe(
+      true,
+    );
 
     const before = await snapshot();
     const ctx: Ctx = {
       walletIds: () => [victimWallets[0]!, victimWallets[1]!, attackerWallet],
-      victimWallet: victimWallets[0]!, attackerWallet, attacker, username: 'victim',
+      victimWallet: victimWallets[0]!,
+      attackerWallet,
+      attacker,
+      username: 'victim',
     };
     const failures = new Map<string, string[]>();
     let sent = 0;
@@ -403,7 +658,10 @@ describe('OpenAPI schema fuzz', () => {
         if (problem) {
           const key = `${op.method} ${op.path}: ${problem}`;
           const list = failures.get(key) ?? [];
-          if (list.length < 3) list.push(`${req.label}\n    payload: ${String(req.payload ?? '').slice(0, 200)}\n    -> ${res.body.slice(0, 300)}`);
+          if (list.length < 3)
+            list.push(
+              `${req.label}\n    payload: ${String(req.payload ?? '').slice(0, 200)}\n    -> ${res.body.slice(0, 300)}`,
+            );
           failures.set(key, list);
         }
       }

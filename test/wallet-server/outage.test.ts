@@ -3,7 +3,16 @@ import type { FastifyInstance } from 'fastify';
 import { waitFor } from '../../lib/wait.js';
 import { buildApp } from '../../services/wallet-server/src/app.js';
 import { loadConfig } from '../../services/wallet-server/src/config.js';
-import { as, createWallet, enrollAndSignIn, REGTEST_ADDRESS, newKey, startInfra, type Infra, type TestUser } from './support.js';
+import {
+  as,
+  createWallet,
+  enrollAndSignIn,
+  REGTEST_ADDRESS,
+  newKey,
+  startInfra,
+  type Infra,
+  type TestUser,
+} from './support.js';
 import { startTcpProxy, type TcpProxy } from '../support/proxy.js';
 
 describe('wallet-server when Postgres or Redis goes away', () => {
@@ -38,13 +47,23 @@ describe('wallet-server when Postgres or Redis goes away', () => {
     expect(res.statusCode).toBe(502);
     expect(res.json().error).toMatchObject({ code: 'DEPENDENCY_UNAVAILABLE' });
     expect(res.json().error.message).toMatch(/postgres/);
-    const enroll = await app.inject({ method: 'POST', url: '/auth/enroll', payload: { pubkey: newKey().pubkey, bitcoin_address: REGTEST_ADDRESS } });
+    const enroll = await app.inject({
+      method: 'POST',
+      url: '/auth/enroll',
+      payload: { pubkey: newKey().pubkey, bitcoin_address: REGTEST_ADDRESS },
+    });
     expect(enroll.statusCode).toBe(502);
     const health = await app.inject({ url: '/health' });
     expect(health.statusCode).toBe(502);
-    expect(health.json()).toMatchObject({ status: 'degraded', checks: { postgres: { ok: false }, redis: { ok: true } } });
+    expect(health.json()).toMatchObject({
+      status: 'degraded',
+      checks: { postgres: { ok: false }, redis: { ok: true } },
+    });
     await pgProxy.restore();
-    await waitFor(async () => (await as(app, user.accessToken)({ url: `/wallets/${wallet}` })).statusCode === 200, { timeoutMs: 10_000, what: 'the wallet to be served again' });
+    await waitFor(async () => (await as(app, user.accessToken)({ url: `/wallets/${wallet}` })).statusCode === 200, {
+      timeoutMs: 10_000,
+      what: 'the wallet to be served again',
+    });
     expect((await app.inject({ url: '/health' })).json().status).toBe('ok');
   });
 
@@ -53,12 +72,24 @@ describe('wallet-server when Postgres or Redis goes away', () => {
     const challenge = await app.inject({ url: `/auth/challenge?pubkey=${user.pubkey}` });
     expect(challenge.statusCode).toBe(502);
     expect(challenge.json().error.message).toMatch(/redis/);
-    expect((await app.inject({ method: 'POST', url: '/auth/refresh', payload: { refresh_token: user.refreshToken } })).statusCode).toBe(502);
-    expect((await app.inject({ method: 'POST', url: '/auth/logout', payload: { refresh_token: user.refreshToken } })).statusCode).toBe(502);
+    expect(
+      (await app.inject({ method: 'POST', url: '/auth/refresh', payload: { refresh_token: user.refreshToken } }))
+        .statusCode,
+    ).toBe(502);
+    expect(
+      (await app.inject({ method: 'POST', url: '/auth/logout', payload: { refresh_token: user.refreshToken } }))
+        .statusCode,
+    ).toBe(502);
     expect((await as(app, user.accessToken)({ url: '/me' })).statusCode).toBe(502);
     expect((await app.inject({ url: '/health' })).json().checks.redis.ok).toBe(false);
     await redisProxy.restore();
-    await waitFor(async () => (await as(app, user.accessToken)({ url: '/me' })).statusCode === 200, { timeoutMs: 10_000, what: '/me to be served again' });
-    expect((await app.inject({ method: 'POST', url: '/auth/refresh', payload: { refresh_token: user.refreshToken } })).statusCode).toBe(200);
+    await waitFor(async () => (await as(app, user.accessToken)({ url: '/me' })).statusCode === 200, {
+      timeoutMs: 10_000,
+      what: '/me to be served again',
+    });
+    expect(
+      (await app.inject({ method: 'POST', url: '/auth/refresh', payload: { refresh_token: user.refreshToken } }))
+        .statusCode,
+    ).toBe(200);
   });
 });

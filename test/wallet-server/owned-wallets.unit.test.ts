@@ -27,6 +27,10 @@ describe('owned wallets', () => {
     owned.remember('alice', 'w2');
     owned.remember('alice', 'w1'); // found again: now the newest
     owned.remember('alice', 'w3');
-    expect([owned.owns('alice', 'w1'), owned.owns('alice', 'w2'), owned.owns('alice', 'w3')]).toEqual([true, false, true]);
+    expect([owned.owns('alice', 'w1'), owned.owns('alice', 'w2'), owned.owns('alice', 'w3')]).toEqual([
+      true,
+      false,
+      true,
+    ]);
   });
 });

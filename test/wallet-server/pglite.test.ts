@@ -25,13 +25,26 @@ describe('wallet-server without DATABASE_URL (embedded PGlite)', () => {
     const app = await buildApp(config, { logger: false });
     try {
       expect(app.db.kind).toBe('pglite');
-      expect((await app.inject({ url: '/health' })).json()).toMatchObject({ status: 'ok', checks: { postgres: { ok: true, details: { kind: 'pglite' } } } });
+      expect((await app.inject({ url: '/health' })).json()).toMatchObject({
+        status: 'ok',
+        checks: { postgres: { ok: true, details: { kind: 'pglite' } } },
+      });
       const user = await enrollAndSignIn(app);
       const a = await createWallet(app, user.accessToken, 'a');
       const b = await createWallet(app, user.accessToken, 'b');
       await fund(app, a, 3_000n);
-      const results = await Promise.all(Array.from({ length: 10 }, () =>
-        as(app, user.accessToken)({ method: 'POST', url: '/payments/internal', payload: { from_wallet_id: a, to_wallet_id: b, asset_kind: 'btc', amount_msat: 1_000 } })));
+      const results = await Promise.all(
+        Array.from({ length: 10 }, () =>
+          as(
+            app,
+            user.accessToken,
+          )({
+            method: 'POST',
+            url: '/payments/internal',
+            payload: { from_wallet_id: a, to_wallet_id: b, asset_kind: 'btc', amount_msat: 1_000 },
+          }),
+        ),
+      );
       expect(results.filter((r) => r.statusCode === 200)).toHaveLength(3);
       expect((await as(app, user.accessToken)({ url: `/wallets/${b}` })).json().balance_msat).toBe('3000');
     } finally {

@@ -15,18 +15,30 @@ describe('PUBLIC_URL: the base of the lightning address, the LNURL links and cal
     expect(urls.lnurlp('alice')).toBe('https://pay.example.com/.well-known/lnurlp/alice');
     expect(urls.lnurlw('alice')).toBe('https://pay.example.com/lnurlw/alice');
     expect(urls.withdrawCallback('alice')).toBe('https://pay.example.com/lnurlw/alice/callback');
-    expect(JSON.parse(urls.payMetadata('alice'))).toEqual([['text/plain', 'Payment to alice@pay.example.com'], ['text/identifier', 'alice@pay.example.com']]);
+    expect(JSON.parse(urls.payMetadata('alice'))).toEqual([
+      ['text/plain', 'Payment to alice@pay.example.com'],
+      ['text/identifier', 'alice@pay.example.com'],
+    ]);
   });
 
   test('a non-default port stays in the address (user@host:port) and the links; unset is http://HOST:PORT', () => {
     expect(urlsOf({ PUBLIC_URL: 'http://192.168.1.20:8080' }).address('bob')).toBe('bob@192.168.1.20:8080');
-    expect(urlsOf({ PUBLIC_URL: 'https://pay.example.com:8443' }).payCallback('bob')).toBe('https://pay.example.com:8443/lnurlp/bob/callback');
+    expect(urlsOf({ PUBLIC_URL: 'https://pay.example.com:8443' }).payCallback('bob')).toBe(
+      'https://pay.example.com:8443/lnurlp/bob/callback',
+    );
     const unset = urlsOf({ HOST: '127.0.0.1', PORT: '42187' });
     expect(unset.address('bob')).toBe('bob@127.0.0.1:42187');
   });
 
   test('anything but scheme://host[:port] is refused at start-up, naming PUBLIC_URL', () => {
-    for (const bad of ['wallet.test', 'ftp://wallet.test', 'https://wallet.test/wallet', 'https://wallet.test/?a=1', 'https://wallet.test/#x', 'https://user:pw@wallet.test']) {
+    for (const bad of [
+      'wallet.test',
+      'ftp://wallet.test',
+      'https://wallet.test/wallet',
+      'https://wallet.test/?a=1',
+      'https://wallet.test/#x',
+      'https://user:pw@wallet.test',
+    ]) {
       expect(() => loadLightningConfig({ PUBLIC_URL: bad }), bad).toThrow(/^PUBLIC_URL/);
     }
   });

@@ -6,7 +6,10 @@ import { startReconcileTimer } from '../../services/wallet-server/src/lightning/
 
 function logDouble() {
   const warnings: string[] = [];
-  return { warnings, log: { warn: (_: unknown, message: string) => warnings.push(message) } as unknown as FastifyBaseLogger };
+  return {
+    warnings,
+    log: { warn: (_: unknown, message: string) => warnings.push(message) } as unknown as FastifyBaseLogger,
+  };
 }
 
 /** A pass that records its start and end, and finishes when its test says. */
@@ -16,7 +19,12 @@ function pass(name: string, trace: string[]) {
     what: name,
     run: () => {
       trace.push(`${name} start`);
-      return new Promise<void>((resolve) => pending.push(() => { trace.push(`${name} end`); resolve(); }));
+      return new Promise<void>((resolve) =>
+        pending.push(() => {
+          trace.push(`${name} end`);
+          resolve();
+        }),
+      );
     },
     finish: async () => {
       pending.shift()!();
@@ -26,8 +34,12 @@ function pass(name: string, trace: string[]) {
 }
 
 describe('reconcile timer', () => {
-  beforeEach(() => { vi.useFakeTimers(); });
-  afterEach(() => { vi.useRealTimers(); });
+  beforeEach(() => {
+    vi.useFakeTimers();
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
 
   it('runs its passes one after another, and skips a tick while a round is under way', async () => {
     const trace: string[] = [];
@@ -52,10 +64,24 @@ describe('reconcile timer', () => {
   it('logs a failing pass and goes on to the next', async () => {
     const { log, warnings } = logDouble();
     const ran: string[] = [];
-    const timer = startReconcileTimer(1_000, [
-      { what: 'invoice reconcile', run: async () => { throw new Error('node down'); } },
-      { what: 'payment reconcile', run: async () => { ran.push('payments'); } },
-    ], log);
+    const timer = startReconcileTimer(
+      1_000,
+      [
+        {
+          what: 'invoice reconcile',
+          run: async () => {
+            throw new Error('node down');
+          },
+        },
+        {
+          what: 'payment reconcile',
+          run: async () => {
+            ran.push('payments');
+          },
+        },
+      ],
+      log,
+    );
     await vi.advanceTimersByTimeAsync(1_000);
     expect(warnings).toEqual(['invoice reconcile failed']);
     expect(ran).toEqual(['payments']);
@@ -68,7 +94,9 @@ describe('reconcile timer', () => {
     const timer = startReconcileTimer(1_000, [a], logDouble().log);
     await vi.advanceTimersByTimeAsync(1_000);
     let stopped = false;
-    const stopping = timer.stop().then(() => { stopped = true; });
+    const stopping = timer.stop().then(() => {
+      stopped = true;
+    });
     await vi.advanceTimersByTimeAsync(0);
     expect(stopped).toBe(false);
     await a.finish();

@@ -20,9 +20,14 @@ export class WalletServerProcess {
 
   async start(): Promise<void> {
     this.proc = spawn(process.execPath, ['--import', 'tsx', 'services/wallet-server/src/main.ts'], {
-      env: { ...process.env, ...this.env }, stdio: ['ignore', 'ignore', 'inherit'],
+      env: { ...process.env, ...this.env },
+      stdio: ['ignore', 'ignore', 'inherit'],
     });
-    await eventually(async () => (await fetch(`${this.base}/health`).catch(() => null))?.ok, 'the wallet server to answer /health', 60_000);
+    await eventually(
+      async () => (await fetch(`${this.base}/health`).catch(() => null))?.ok,
+      'the wallet server to answer /health',
+      60_000,
+    );
   }
 
   /** SIGKILL: no shutdown hook runs, as in a crash. */
@@ -35,7 +40,12 @@ export class WalletServerProcess {
     await exited;
   }
 
-  async call(method: string, path: string, auth: { token: string; wallet?: string }, body?: unknown): Promise<ApiAnswer> {
+  async call(
+    method: string,
+    path: string,
+    auth: { token: string; wallet?: string },
+    body?: unknown,
+  ): Promise<ApiAnswer> {
     const res = await fetch(`${this.base}${path}`, {
       method,
       headers: {
@@ -52,10 +62,18 @@ export class WalletServerProcess {
   async signUp(): Promise<string> {
     const key = newKey();
     const post = (path: string, body: unknown) =>
-      fetch(`${this.base}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      fetch(`${this.base}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
     await post('/auth/enroll', { pubkey: key.pubkey, bitcoin_address: REGTEST_ADDRESS });
     const { nonce } = await (await fetch(`${this.base}/auth/challenge?pubkey=${key.pubkey}`)).json();
-    const verify = await post('/auth/verify', { pubkey: key.pubkey, nonce, signature: await signNonce(key.secretKey, nonce) });
+    const verify = await post('/auth/verify', {
+      pubkey: key.pubkey,
+      nonce,
+      signature: await signNonce(key.secretKey, nonce),
+    });
     return (await verify.json()).access_token;
   }
 

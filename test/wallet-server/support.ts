@@ -17,13 +17,22 @@ export interface Infra {
 
 export async function startInfra(): Promise<Infra> {
   const [postgres, redis] = await Promise.all([startPostgres(), startRedis()]);
-  return { postgres, redis, stop: async () => { await Promise.all([postgres.stop(), redis.stop()]); } };
+  return {
+    postgres,
+    redis,
+    stop: async () => {
+      await Promise.all([postgres.stop(), redis.stop()]);
+    },
+  };
 }
 
 let dbCounter = 0;
 
 /** An app on its own new database; env entries override the defaults. */
-export async function appOn(infra: Infra, env: Record<string, string> = {}): Promise<{ app: FastifyInstance; config: Config }> {
+export async function appOn(
+  infra: Infra,
+  env: Record<string, string> = {},
+): Promise<{ app: FastifyInstance; config: Config }> {
   const databaseUrl = await infra.postgres.createDatabase(`ws_${process.pid}_${++dbCounter}`);
   const config = loadConfig({ DATABASE_URL: databaseUrl, REDIS_URL: infra.redis.url, ...env });
   return { app: await buildApp(config, { logger: false }), config };
@@ -47,7 +56,11 @@ export async function signNonce(secretKey: Uint8Array, nonce: string): Promise<s
 }
 
 export async function enrollAndSignIn(app: FastifyInstance, key = newKey()): Promise<TestUser> {
-  const enroll = await app.inject({ method: 'POST', url: '/auth/enroll', payload: { pubkey: key.pubkey, bitcoin_address: REGTEST_ADDRESS } });
+  const enroll = await app.inject({
+    method: 'POST',
+    url: '/auth/enroll',
+    payload: { pubkey: key.pubkey, bitcoin_address: REGTEST_ADDRESS },
+  });
   if (enroll.statusCode !== 200) throw new Error(`enroll: ${enroll.statusCode} ${enroll.body}`);
   return signIn(app, key);
 }
@@ -57,7 +70,8 @@ export async function signIn(app: FastifyInstance, key: { secretKey: Uint8Array;
   if (challenge.statusCode !== 200) throw new Error(`challenge: ${challenge.statusCode} ${challenge.body}`);
   const { nonce } = challenge.json() as { nonce: string };
   const verify = await app.inject({
-    method: 'POST', url: '/auth/verify',
+    method: 'POST',
+    url: '/auth/verify',
     payload: { pubkey: key.pubkey, nonce, signature: await signNonce(key.secretKey, nonce) },
   });
   if (verify.statusCode !== 200) throw new Error(`verify: ${verify.statusCode} ${verify.body}`);
@@ -67,14 +81,15 @@ export async function signIn(app: FastifyInstance, key: { secretKey: Uint8Array;
 
 /** inject with a bearer credential (and optionally the wallet-key header). */
 export function as(app: FastifyInstance, credential: string, walletKey?: string) {
-  return (opts: InjectOptions) => app.inject({
-    ...opts,
-    headers: {
-      ...(opts.headers ?? {}),
-      authorization: `Bearer ${credential}`,
-      ...(walletKey ? { 'x-service-wallet-key': walletKey } : {}),
-    },
-  });
+  return (opts: InjectOptions) =>
+    app.inject({
+      ...opts,
+      headers: {
+        ...(opts.headers ?? {}),
+        authorization: `Bearer ${credential}`,
+        ...(walletKey ? { 'x-service-wallet-key': walletKey } : {}),
+      },
+    });
 }
 
 export async function createWallet(app: FastifyInstance, token: string, name = 'w'): Promise<string> {
@@ -84,9 +99,18 @@ export async function createWallet(app: FastifyInstance, token: string, name = '
 }
 
 /** Funds a wallet through the ledger, as a received payment would. */
-export async function fund(app: FastifyInstance, walletId: string, amountMsat: bigint, asset?: { assetId: string; amount: bigint }) {
+export async function fund(
+  app: FastifyInstance,
+  walletId: string,
+  amountMsat: bigint,
+  asset?: { assetId: string; amount: bigint },
+) {
   await app.ledger.recordReceived({
-    walletId, kind: 'invoice', amountMsat, paymentHash: `fund-${walletId}-${Date.now()}-${Math.random()}`,
-    assetId: asset?.assetId ?? null, assetAmount: asset?.amount ?? null,
+    walletId,
+    kind: 'invoice',
+    amountMsat,
+    paymentHash: `fund-${walletId}-${Date.now()}-${Math.random()}`,
+    assetId: asset?.assetId ?? null,
+    assetAmount: asset?.amount ?? null,
   });
 }

@@ -17,12 +17,23 @@ describe('wallet-server ledger and internal transfers', () => {
     await infra?.stop();
   });
 
-  const transfer = (body: Record<string, unknown>) => as(app, alice.accessToken)({ method: 'POST', url: '/payments/internal', payload: body });
-  const balance = async (id: string) => (await as(app, alice.accessToken)({ url: `/wallets/${id}` })).json() as { balance_msat: string; assets: Array<{ asset_id: string; amount: string }> };
+  const transfer = (body: Record<string, unknown>) =>
+    as(app, alice.accessToken)({ method: 'POST', url: '/payments/internal', payload: body });
+  const balance = async (id: string) =>
+    (await as(app, alice.accessToken)({ url: `/wallets/${id}` })).json() as {
+      balance_msat: string;
+      assets: Array<{ asset_id: string; amount: string }>;
+    };
 
   /** Every balance equals the sum of its ledger entries, and each entry's balance_after chains. */
   async function expectLedgerConsistent() {
-    const { rows } = await app.db.query<{ wallet_id: string; asset_kind: string; asset_id: string; amount: string; entries: string | null }>(
+    const { rows } = await app.db.query<{
+      wallet_id: string;
+      asset_kind: string;
+      asset_id: string;
+      amount: string;
+      entries: string | null;
+    }>(
       `select b.wallet_id::text, b.asset_kind, b.asset_id, b.amount::text,
         (select sum(delta)::text from ledger_entries e where e.wallet_id = b.wallet_id and e.asset_kind = b.asset_kind and e.asset_id = b.asset_id) as entries
        from balances b`,
@@ -40,12 +51,27 @@ describe('wallet-server ledger and internal transfers', () => {
     expect(res.statusCode, res.body).toBe(200);
     const body = res.json();
     expect(body.status).toBe('succeeded');
-    expect(body.out).toMatchObject({ wallet_id: from, direction: 'out', kind: 'internal', status: 'succeeded', amount_msat: '2500', counterparty_wallet_id: to, transfer_id: body.transfer_id });
-    expect(body.in).toMatchObject({ wallet_id: to, direction: 'in', amount_msat: '2500', transfer_id: body.transfer_id });
+    expect(body.out).toMatchObject({
+      wallet_id: from,
+      direction: 'out',
+      kind: 'internal',
+      status: 'succeeded',
+      amount_msat: '2500',
+      counterparty_wallet_id: to,
+      transfer_id: body.transfer_id,
+    });
+    expect(body.in).toMatchObject({
+      wallet_id: to,
+      direction: 'in',
+      amount_msat: '2500',
+      transfer_id: body.transfer_id,
+    });
     expect((await balance(from)).balance_msat).toBe('7500');
     expect((await balance(to)).balance_msat).toBe('2500');
     // large amounts as decimal strings
-    expect((await transfer({ from_wallet_id: from, to_wallet_id: to, asset_kind: 'btc', amount_msat: '500' })).statusCode).toBe(200);
+    expect(
+      (await transfer({ from_wallet_id: from, to_wallet_id: to, asset_kind: 'btc', amount_msat: '500' })).statusCode,
+    ).toBe(200);
     const got = await as(app, alice.accessToken, to)({ url: `/payments/${body.in.id}` });
     expect(got.statusCode).toBe(200);
     expect(got.json().id).toBe(body.in.id);
@@ -59,12 +85,24 @@ describe('wallet-server ledger and internal transfers', () => {
     const from = await createWallet(app, alice.accessToken, 'rgb-from');
     const to = await createWallet(app, alice.accessToken, 'rgb-to');
     await fund(app, from, 0n, { assetId: 'rgb:usdt', amount: 100n });
-    const res = await transfer({ from_wallet_id: from, to_wallet_id: to, asset_kind: 'rgb', asset_id: 'rgb:usdt', asset_amount: '40' });
+    const res = await transfer({
+      from_wallet_id: from,
+      to_wallet_id: to,
+      asset_kind: 'rgb',
+      asset_id: 'rgb:usdt',
+      asset_amount: '40',
+    });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().out).toMatchObject({ asset_id: 'rgb:usdt', asset_amount: '40', amount_msat: '0' });
     expect((await balance(from)).assets).toEqual([{ asset_id: 'rgb:usdt', amount: '60' }]);
     expect((await balance(to)).assets).toEqual([{ asset_id: 'rgb:usdt', amount: '40' }]);
-    const wrongAsset = await transfer({ from_wallet_id: from, to_wallet_id: to, asset_kind: 'rgb', asset_id: 'rgb:other', asset_amount: '1' });
+    const wrongAsset = await transfer({
+      from_wallet_id: from,
+      to_wallet_id: to,
+      asset_kind: 'rgb',
+      asset_id: 'rgb:other',
+      asset_amount: '1',
+    });
     expect(wrongAsset.statusCode).toBe(400);
     expect(wrongAsset.json().error.code).toBe('INSUFFICIENT_FUNDS');
     await expectLedgerConsistent();
@@ -98,7 +136,15 @@ describe('wallet-server ledger and internal transfers', () => {
       expect(res.statusCode, JSON.stringify(body)).toBe(400);
       expect(res.json().error.code).toBeTruthy();
     }
-    const notJson = await as(app, alice.accessToken)({ method: 'POST', url: '/payments/internal', payload: '{"from_wallet_id":', headers: { 'content-type': 'application/json' } });
+    const notJson = await as(
+      app,
+      alice.accessToken,
+    )({
+      method: 'POST',
+      url: '/payments/internal',
+      payload: '{"from_wallet_id":',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(notJson.statusCode).toBe(400);
     const { rows: after } = await app.db.query<{ n: string }>('select count(*)::text as n from ledger_entries');
     expect(after[0]!.n).toBe(before[0]!.n);
@@ -108,10 +154,16 @@ describe('wallet-server ledger and internal transfers', () => {
 
   it('lets exactly 5 of 50 concurrent transfers through from a wallet funded for 5', async () => {
     const from = await createWallet(app, alice.accessToken, 'race');
-    const targets = [await createWallet(app, alice.accessToken, 't1'), await createWallet(app, alice.accessToken, 't2')];
+    const targets = [
+      await createWallet(app, alice.accessToken, 't1'),
+      await createWallet(app, alice.accessToken, 't2'),
+    ];
     await fund(app, from, 5_000n);
-    const results = await Promise.all(Array.from({ length: 50 }, (_, i) =>
-      transfer({ from_wallet_id: from, to_wallet_id: targets[i % 2], asset_kind: 'btc', amount_msat: 1_000 })));
+    const results = await Promise.all(
+      Array.from({ length: 50 }, (_, i) =>
+        transfer({ from_wallet_id: from, to_wallet_id: targets[i % 2], asset_kind: 'btc', amount_msat: 1_000 }),
+      ),
+    );
     const codes = results.map((r) => r.statusCode);
     expect(codes.filter((c) => c === 200)).toHaveLength(5);
     expect(codes.filter((c) => c === 400)).toHaveLength(45);
@@ -127,8 +179,11 @@ describe('wallet-server ledger and internal transfers', () => {
     const b = await createWallet(app, alice.accessToken, 'b');
     await fund(app, a, 100_000n);
     await fund(app, b, 100_000n);
-    const results = await Promise.all(Array.from({ length: 40 }, (_, i) =>
-      transfer({ from_wallet_id: i % 2 ? a : b, to_wallet_id: i % 2 ? b : a, asset_kind: 'btc', amount_msat: 10 })));
+    const results = await Promise.all(
+      Array.from({ length: 40 }, (_, i) =>
+        transfer({ from_wallet_id: i % 2 ? a : b, to_wallet_id: i % 2 ? b : a, asset_kind: 'btc', amount_msat: 10 }),
+      ),
+    );
     // Postgres breaks a deadlock by aborting one transaction, which would surface as a 500 here.
     expect(results.map((r) => r.statusCode)).toEqual(Array(40).fill(200));
     expect((await balance(a)).balance_msat).toBe('100000');
@@ -139,7 +194,8 @@ describe('wallet-server ledger and internal transfers', () => {
     const from = await createWallet(app, alice.accessToken, 'pager');
     const to = await createWallet(app, alice.accessToken, 'pager-to');
     await fund(app, from, 1_000n);
-    for (let i = 0; i < 7; i++) await transfer({ from_wallet_id: from, to_wallet_id: to, asset_kind: 'btc', amount_msat: 1 });
+    for (let i = 0; i < 7; i++)
+      await transfer({ from_wallet_id: from, to_wallet_id: to, asset_kind: 'btc', amount_msat: 1 });
     const call = as(app, alice.accessToken);
     const all = (await call({ url: `/wallets/${from}/transactions` })).json();
     expect(all.items).toHaveLength(8); // 7 transfers + the funding credit

@@ -15,7 +15,9 @@ declare module 'fastify' {
 }
 
 export function accessOf(request: FastifyRequest): Access {
-  return request.routeOptions.config?.access ?? (request.method === 'GET' || request.method === 'HEAD' ? 'read' : 'action');
+  return (
+    request.routeOptions.config?.access ?? (request.method === 'GET' || request.method === 'HEAD' ? 'read' : 'action')
+  );
 }
 
 function bearer(request: FastifyRequest): string | undefined {
@@ -37,12 +39,25 @@ export const isLoopback = (host: string) => host === '127.0.0.1' || host === '::
  * client (the dashboard) whether a token is asked for and whether the one it sends is good.
  */
 export function installAccess(app: FastifyInstance, token: string | undefined): void {
-  app.get('/access', {
-    schema: {
-      summary: 'Whether actions and secrets need a token here, and whether this request carries a good one',
-      response: { 200: { type: 'object', required: ['tokenRequired', 'authorized'], properties: { tokenRequired: { type: 'boolean' }, authorized: { type: 'boolean' } } } },
+  app.get(
+    '/access',
+    {
+      schema: {
+        summary: 'Whether actions and secrets need a token here, and whether this request carries a good one',
+        response: {
+          200: {
+            type: 'object',
+            required: ['tokenRequired', 'authorized'],
+            properties: { tokenRequired: { type: 'boolean' }, authorized: { type: 'boolean' } },
+          },
+        },
+      },
     },
-  }, async (request) => ({ tokenRequired: token !== undefined, authorized: token === undefined || matches(bearer(request), token) }));
+    async (request) => ({
+      tokenRequired: token !== undefined,
+      authorized: token === undefined || matches(bearer(request), token),
+    }),
+  );
   if (token === undefined) return;
   app.addHook('onRequest', async (request) => {
     const access = accessOf(request);

@@ -23,7 +23,8 @@ export interface ControlPlaneApp extends ApiDeps {
 export async function buildControlPlaneApp(options: ControlPlaneApp): Promise<FastifyInstance> {
   const app = await createService({
     title: 'reglab control plane',
-    description: 'Labs, their services and nodes, the work queued on them, and fault commands. See docs/control-plane.md.',
+    description:
+      'Labs, their services and nodes, the work queued on them, and fault commands. See docs/control-plane.md.',
     version: '0.2.0',
     logger: options.logger ?? false,
     mapError: mapPartError,
@@ -37,9 +38,18 @@ export async function buildControlPlaneApp(options: ControlPlaneApp): Promise<Fa
   eventRoutes(app, options);
   snapshotRoutes(app, options);
   await app.register(dashboardPlugin);
-  app.post('/shutdown', { schema: { summary: 'Stop the control plane (labs keep running)', response: { 200: { type: 'object', additionalProperties: true } } } }, async () => {
-    setImmediate(options.shutdown);
-    return { status: 'shutting down' };
-  });
+  app.post(
+    '/shutdown',
+    {
+      schema: {
+        summary: 'Stop the control plane (labs keep running)',
+        response: { 200: { type: 'object', additionalProperties: true } },
+      },
+    },
+    async () => {
+      setImmediate(options.shutdown);
+      return { status: 'shutting down' };
+    },
+  );
   return app;
 }

@@ -8,8 +8,10 @@ import { engineRefusal } from '../runtimes/docker/refusal.js';
  * (its HTTP error, as dockerode gives it).
  */
 export function mapPartError(error: unknown): DomainError | undefined {
-  if (error instanceof ChainRpcError) return upstreamFailed('CHAIN_ERROR', `the chain node answered ${error.method}: ${error.message}`, error);
-  if (Array.isArray(error)) return upstreamFailed('NODE_ERROR', `the node refused or failed: ${describeError(error)}`, error);
+  if (error instanceof ChainRpcError)
+    return upstreamFailed('CHAIN_ERROR', `the chain node answered ${error.method}: ${error.message}`, error);
+  if (Array.isArray(error))
+    return upstreamFailed('NODE_ERROR', `the node refused or failed: ${describeError(error)}`, error);
   const refused = engineRefusal(error);
   if (refused) return upstreamFailed('CONTAINER_ENGINE_ERROR', `the container engine refused: ${refused}`, error);
   return undefined;

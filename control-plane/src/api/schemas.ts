@@ -6,9 +6,21 @@ const anyObject = { type: 'object', additionalProperties: true } as const;
 const hex32 = { type: 'string', pattern: '^[0-9a-f]{64}$' } as const;
 
 export const labParams = { type: 'object', required: ['name'], properties: { name: labName } } as const;
-export const serviceParams = { type: 'object', required: ['name', 'service'], properties: { name: labName, service: nodeName } } as const;
-export const nodeParams = { type: 'object', required: ['name', 'node'], properties: { name: labName, node: nodeName } } as const;
-export const invoiceParams = { type: 'object', required: ['name', 'node', 'hash'], properties: { name: labName, node: nodeName, hash: hex32 } } as const;
+export const serviceParams = {
+  type: 'object',
+  required: ['name', 'service'],
+  properties: { name: labName, service: nodeName },
+} as const;
+export const nodeParams = {
+  type: 'object',
+  required: ['name', 'node'],
+  properties: { name: labName, node: nodeName },
+} as const;
+export const invoiceParams = {
+  type: 'object',
+  required: ['name', 'node', 'hash'],
+  properties: { name: labName, node: nodeName, hash: hex32 },
+} as const;
 
 /** A JSON answer of the lab; its fields are described in docs/control-plane.md. */
 export const answer = (description: string) => ({ description, ...anyObject });
@@ -30,7 +42,9 @@ export const createLabBody = {
 export const waitQuery = {
   type: 'object',
   additionalProperties: false,
-  properties: { wait: { type: 'boolean', default: false, description: 'answer when the job has finished (up to 120 s)' } },
+  properties: {
+    wait: { type: 'boolean', default: false, description: 'answer when the job has finished (up to 120 s)' },
+  },
 } as const;
 
 /** A client's key for a job request it may send again (RFC draft "The Idempotency-Key HTTP Header Field"). */
@@ -40,7 +54,8 @@ export const idempotencyHeaders = {
     'idempotency-key': {
       type: 'string',
       pattern: '^[A-Za-z0-9_-]{1,64}$',
-      description: 'sent again with the same request, answers the job the first one queued (for a day after it ends) instead of queuing another: 1 to 64 letters, digits, _ or -',
+      description:
+        'sent again with the same request, answers the job the first one queued (for a day after it ends) instead of queuing another: 1 to 64 letters, digits, _ or -',
     },
   },
 } as const;
@@ -50,7 +65,12 @@ export const mineBody = {
   additionalProperties: false,
   properties: {
     blocks: { type: 'integer', minimum: 1, maximum: 1000, default: 1 },
-    address: { type: 'string', minLength: 1, maxLength: 100, description: 'pay the coinbase here instead of to the lab wallet' },
+    address: {
+      type: 'string',
+      minLength: 1,
+      maxLength: 100,
+      description: 'pay the coinbase here instead of to the lab wallet',
+    },
   },
 } as const;
 
@@ -58,7 +78,14 @@ export const reorgBody = {
   type: 'object',
   additionalProperties: false,
   required: ['blocks'],
-  properties: { blocks: { type: 'integer', minimum: 1, maximum: 100, description: 'the last N blocks are replaced by N+1 new ones' } },
+  properties: {
+    blocks: {
+      type: 'integer',
+      minimum: 1,
+      maximum: 100,
+      description: 'the last N blocks are replaced by N+1 new ones',
+    },
+  },
 } as const;
 
 export const fundBody = {
@@ -93,7 +120,12 @@ export const closeBody = {
   properties: {
     node: nodeName,
     partner: nodeName,
-    channel_id: { type: 'string', minLength: 1, maxLength: 100, description: 'the channel as the node names it (lnd: funding txid:vout)' },
+    channel_id: {
+      type: 'string',
+      minLength: 1,
+      maxLength: 100,
+      description: 'the channel as the node names it (lnd: funding txid:vout)',
+    },
     force: { type: 'boolean', default: false },
   },
 } as const;
@@ -107,7 +139,12 @@ export const paymentBody = {
     from: nodeName,
     to: nodeName,
     amount_sat: { type: 'integer', minimum: 1, maximum: 2_100_000_000_000_000 },
-    invoice: { type: 'string', minLength: 1, maxLength: 4096, description: 'a BOLT11 invoice to pay (instead of to + amount_sat)' },
+    invoice: {
+      type: 'string',
+      minLength: 1,
+      maxLength: 4096,
+      description: 'a BOLT11 invoice to pay (instead of to + amount_sat)',
+    },
     keysend: { type: 'boolean', default: false, description: 'pay `to` by keysend, without an invoice' },
   },
 } as const;
@@ -134,7 +171,11 @@ export const invoiceBody = {
     amount_msat: { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER },
     memo: { type: 'string', maxLength: 639 },
     expiry_sec: { type: 'integer', minimum: 1, maximum: 31_536_000 },
-    hold: { type: 'boolean', default: false, description: 'a hold invoice: the lab makes the preimage and answers it; settle or cancel it later' },
+    hold: {
+      type: 'boolean',
+      default: false,
+      description: 'a hold invoice: the lab makes the preimage and answers it; settle or cancel it later',
+    },
   },
 } as const;
 

@@ -30,7 +30,11 @@ export class ControlPlaneClient {
   ) {}
 
   private headers(json: boolean, idempotencyKey?: string): Record<string, string> {
-    return { ...(json ? { 'content-type': 'application/json' } : {}), ...(this.token ? { authorization: `Bearer ${this.token}` } : {}), ...(idempotencyKey ? { 'idempotency-key': idempotencyKey } : {}) };
+    return {
+      ...(json ? { 'content-type': 'application/json' } : {}),
+      ...(this.token ? { authorization: `Bearer ${this.token}` } : {}),
+      ...(idempotencyKey ? { 'idempotency-key': idempotencyKey } : {}),
+    };
   }
 
   /**
@@ -39,22 +43,40 @@ export class ControlPlaneClient {
    * one with an `idempotencyKey`: a job queued once whatever happens) goes to the new one, which is
    * said on stderr; any other is a CONTROL_PLANE_LOST error.
    */
-  async request<T>(method: string, path: string, body?: unknown, options: { signal?: AbortSignal; idempotencyKey?: string } = {}): Promise<T> {
-    for (let asked: ControlPlaneClient = this; ;) {
+  async request<T>(
+    method: string,
+    path: string,
+    body?: unknown,
+    options: { signal?: AbortSignal; idempotencyKey?: string } = {},
+  ): Promise<T> {
+    for (let asked: ControlPlaneClient = this; ; ) {
       try {
         return await asked.send<T>(method, path, body, options);
       } catch (error) {
         const resendable = method === 'GET' || options.idempotencyKey !== undefined;
-        if (!(error instanceof ApiError) || error.code !== 'CONTROL_PLANE_LOST' || !resendable || !this.home) throw error;
+        if (!(error instanceof ApiError) || error.code !== 'CONTROL_PLANE_LOST' || !resendable || !this.home)
+          throw error;
         const again = await keptControlPlane(this.home);
-        if (!again) throw new ApiError(503, 'CONTROL_PLANE_LOST', `${error.message}, and no keeper starts it again${method === 'GET' ? '' : ': whether the job was queued is unknown'} (\`reglab status\` starts a control plane and shows the lab)`);
-        console.error(`reglab: ${error.message}; its keeper started it again, which is asked again${options.idempotencyKey ? ` for the same job (Idempotency-Key ${options.idempotencyKey})` : ''}`);
+        if (!again)
+          throw new ApiError(
+            503,
+            'CONTROL_PLANE_LOST',
+            `${error.message}, and no keeper starts it again${method === 'GET' ? '' : ': whether the job was queued is unknown'} (\`reglab status\` starts a control plane and shows the lab)`,
+          );
+        console.error(
+          `reglab: ${error.message}; its keeper started it again, which is asked again${options.idempotencyKey ? ` for the same job (Idempotency-Key ${options.idempotencyKey})` : ''}`,
+        );
         asked = again;
       }
     }
   }
 
-  private async send<T>(method: string, path: string, body: unknown, options: { signal?: AbortSignal; idempotencyKey?: string }): Promise<T> {
+  private async send<T>(
+    method: string,
+    path: string,
+    body: unknown,
+    options: { signal?: AbortSignal; idempotencyKey?: string },
+  ): Promise<T> {
     const response = await fetch(`${this.url}${path}`, {
       method,
       headers: this.headers(body !== undefined, options.idempotencyKey),
@@ -63,7 +85,11 @@ export class ControlPlaneClient {
     }).catch((error: unknown) => {
       if (options.signal?.aborted || !(error instanceof TypeError)) throw error;
       const cause = (error.cause as Error | undefined)?.message ?? error.message;
-      throw new ApiError(503, 'CONTROL_PLANE_LOST', `the control plane at ${this.url} ended before it answered ${method} ${path.replace(/\?.*$/, '')} (${cause})`);
+      throw new ApiError(
+        503,
+        'CONTROL_PLANE_LOST',
+        `the control plane at ${this.url} ended before it answered ${method} ${path.replace(/\?.*$/, '')} (${cause})`,
+      );
     });
     const text = await response.text();
     const parsed = text && response.headers.get('content-type')?.includes('json') ? JSON.parse(text) : text;
@@ -76,7 +102,9 @@ export class ControlPlaneClient {
 
   /** Reads the server-sent events of `path`, calling `onEvent` until it returns true. */
   async follow(path: string, onEvent: (event: { type: string; [key: string]: unknown }) => boolean): Promise<void> {
-    const response = await fetch(`${this.url}${path}`, { headers: { accept: 'text/event-stream', ...this.headers(false) } });
+    const response = await fetch(`${this.url}${path}`, {
+      headers: { accept: 'text/event-stream', ...this.headers(false) },
+    });
     if (!response.ok || !response.body) throw new ApiError(response.status, 'error', `cannot follow ${path}`);
     const decoder = new TextDecoder();
     let buffer = '';
@@ -124,7 +152,9 @@ function warnOfAnotherBuild(home: string, info: DaemonInfo): void {
   const built = builtAt();
   if (warnedOfBuild || !info.built || !built || info.built === built) return;
   warnedOfBuild = true;
-  console.error(`reglab: the control plane of ${home} (pid ${info.pid}, started ${info.startedAt}) runs reglab as built at ${info.built}, not this build (${built}): \`reglab down\`, then \`reglab up\`, to run this one`);
+  console.error(
+    `reglab: the control plane of ${home} (pid ${info.pid}, started ${info.startedAt}) runs reglab as built at ${info.built}, not this build (${built}): \`reglab down\`, then \`reglab up\`, to run this one`,
+  );
 }
 
 /** The pid of the keeper (control-plane/keeper.sh) of this home folder's control plane, while it runs. */
@@ -149,18 +179,29 @@ export async function keptControlPlane(home: string): Promise<ControlPlaneClient
     return client;
   };
   try {
-    return await waitFor(found, { timeoutMs: 30_000, intervalMs: 50, what: 'the control plane its keeper starts again', stopOn: (error) => error === keeperGone });
+    return await waitFor(found, {
+      timeoutMs: 30_000,
+      intervalMs: 50,
+      what: 'the control plane its keeper starts again',
+      stopOn: (error) => error === keeperGone,
+    });
   } catch (error) {
     if (error === keeperGone) return undefined;
     // another control plane started beside it would supervise the same labs
-    throw new ApiError(503, 'CONTROL_PLANE_UNAVAILABLE', `the control plane its keeper (pid ${keeper}) started again does not answer after 30 s: see ${join(home, 'logs', 'control-plane.log')}`);
+    throw new ApiError(
+      503,
+      'CONTROL_PLANE_UNAVAILABLE',
+      `the control plane its keeper (pid ${keeper}) started again does not answer after 30 s: see ${join(home, 'logs', 'control-plane.log')}`,
+    );
   }
 }
 
 /** The names of the labs this home folder's state holds: labs up, or that were when its control plane ended. */
 export function recordedLabs(home: string): string[] {
   try {
-    return Object.keys((JSON.parse(readFileSync(join(home, 'state.json'), 'utf8')) as { labs?: Record<string, unknown> }).labs ?? {});
+    return Object.keys(
+      (JSON.parse(readFileSync(join(home, 'state.json'), 'utf8')) as { labs?: Record<string, unknown> }).labs ?? {},
+    );
   } catch {
     return [];
   }
@@ -175,12 +216,19 @@ export function lastListen(home: string): string | undefined {
  * The control plane of this home folder, started in the background (listening on `listen`) under
  * its keeper when none runs. `started` says whether this call started it.
  */
-export async function ensureControlPlane(home: string, listen?: string): Promise<ControlPlaneClient & { started?: boolean }> {
+export async function ensureControlPlane(
+  home: string,
+  listen?: string,
+): Promise<ControlPlaneClient & { started?: boolean }> {
   const running = (await findControlPlane(home)) ?? (await keptControlPlane(home));
   if (running) {
     const current = readDaemonInfo(home)?.listen ?? '127.0.0.1';
     if (listen !== undefined && listen !== current) {
-      throw new ApiError(409, 'CONTROL_PLANE_RUNNING', `the control plane of ${home} already listens on ${current}; bring its labs down first (\`reglab down\`) to listen on ${listen}`);
+      throw new ApiError(
+        409,
+        'CONTROL_PLANE_RUNNING',
+        `the control plane of ${home} already listens on ${current}; bring its labs down first (\`reglab down\`) to listen on ${listen}`,
+      );
     }
     return running;
   }
@@ -188,12 +236,20 @@ export async function ensureControlPlane(home: string, listen?: string): Promise
   const log = openSync(join(home, 'logs', 'control-plane.log'), 'a');
   const entry = programArguments(BUNDLED_PROGRAMS.cli);
   const keeper = join(projectRoot(), 'control-plane', 'keeper.sh');
-  const child = spawn('/bin/sh', [keeper, process.execPath, ...LOW_RATE_NODE_FLAGS, ...entry, 'serve', ...(listen ? ['--listen', listen] : [])], { detached: true, stdio: ['ignore', log, log], env: { ...process.env, REGLAB_HOME: home } });
+  const child = spawn(
+    '/bin/sh',
+    [keeper, process.execPath, ...LOW_RATE_NODE_FLAGS, ...entry, 'serve', ...(listen ? ['--listen', listen] : [])],
+    { detached: true, stdio: ['ignore', log, log], env: { ...process.env, REGLAB_HOME: home } },
+  );
   child.unref();
-  const started = await waitFor(async () => {
-    if (child.exitCode !== null) throw new Error(`the control plane exited at start (log: ${join(home, 'logs', 'control-plane.log')})`);
-    return findControlPlane(home);
-  }, { timeoutMs: 30_000, intervalMs: 20, what: 'the control plane to start', stopOn: () => child.exitCode !== null });
+  const started = await waitFor(
+    async () => {
+      if (child.exitCode !== null)
+        throw new Error(`the control plane exited at start (log: ${join(home, 'logs', 'control-plane.log')})`);
+      return findControlPlane(home);
+    },
+    { timeoutMs: 30_000, intervalMs: 20, what: 'the control plane to start', stopOn: () => child.exitCode !== null },
+  );
   return Object.assign(started, { started: true });
 }
 

@@ -7,7 +7,17 @@ import type { LabEvent } from '../lab/events.js';
 import { daemonInfoFile, reglabHome, type DaemonInfo } from '../home.js';
 import { formatProblem } from '../../../lib/yaml-problems.js';
 import { LabSpecError } from '../spec/spec-error.js';
-import { ApiError, ensureControlPlane, findControlPlane, keptControlPlane, lastListen, readDaemonInfo, recordedLabs, stopControlPlane, type ControlPlaneClient } from './client.js';
+import {
+  ApiError,
+  ensureControlPlane,
+  findControlPlane,
+  keptControlPlane,
+  lastListen,
+  readDaemonInfo,
+  recordedLabs,
+  stopControlPlane,
+  type ControlPlaneClient,
+} from './client.js';
 import { formatAssetBalances, formatAssetList, formatDown, formatEvent, formatLab } from './print.js';
 import { snapshotCommands } from './snapshots.js';
 
@@ -23,7 +33,11 @@ export const EXIT = { ok: 0, failed: 1, invalidInput: 2, conflictOrMissing: 3 } 
 
 const program = new Command('reglab')
   .description('A regtest lab for Lightning and RGB payments')
-  .version((JSON.parse(readFileSync(join(projectRoot(), 'package.json'), 'utf8')) as { version: string }).version, '-V, --version', "print reglab's version")
+  .version(
+    (JSON.parse(readFileSync(join(projectRoot(), 'package.json'), 'utf8')) as { version: string }).version,
+    '-V, --version',
+    "print reglab's version",
+  )
   .option('--json', 'machine-readable output')
   .option('--lab <name>', 'the lab to act on (default: the only lab that is up)')
   .showHelpAfterError();
@@ -36,12 +50,21 @@ async function labName(client: ControlPlaneClient): Promise<string> {
   if (chosen) return chosen;
   const { labs } = await client.request<{ labs: { name: string }[] }>('GET', '/labs');
   if (labs.length === 1) return labs[0].name;
-  throw new ApiError(404, 'NO_SUCH_LAB', labs.length === 0 ? 'no lab is up: start one with `reglab up`' : `several labs are up (${labs.map((lab) => lab.name).join(', ')}): choose one with --lab`);
+  throw new ApiError(
+    404,
+    'NO_SUCH_LAB',
+    labs.length === 0
+      ? 'no lab is up: start one with `reglab up`'
+      : `several labs are up (${labs.map((lab) => lab.name).join(', ')}): choose one with --lab`,
+  );
 }
 
 /** The dashboard as a browser on this machine (or, listening beyond loopback, the room) reaches it. */
 function dashboardUrl(url: string, daemon: DaemonInfo | undefined, token?: string): string {
-  const base = daemon && daemon.listen !== '127.0.0.1' && daemon.listen !== '0.0.0.0' ? url.replace('127.0.0.1', daemon.listen) : url;
+  const base =
+    daemon && daemon.listen !== '127.0.0.1' && daemon.listen !== '0.0.0.0'
+      ? url.replace('127.0.0.1', daemon.listen)
+      : url;
   return `${base}/${token ? `#token=${token}` : ''}`;
 }
 
@@ -49,10 +72,15 @@ function dashboardUrl(url: string, daemon: DaemonInfo | undefined, token?: strin
 async function controlPlaneAfterItEnded(home: string, lab: string): Promise<ControlPlaneClient> {
   const again = (await findControlPlane(home)) ?? (await keptControlPlane(home));
   if (again) return again;
-  throw new ApiError(500, 'CONTROL_PLANE_ENDED', `the control plane ended during the bring-up of lab ${lab} and was not started again (its log: ${join(home, 'logs', 'control-plane.log')}): \`reglab down\`, then \`reglab up\``);
+  throw new ApiError(
+    500,
+    'CONTROL_PLANE_ENDED',
+    `the control plane ended during the bring-up of lab ${lab} and was not started again (its log: ${join(home, 'logs', 'control-plane.log')}): \`reglab down\`, then \`reglab up\``,
+  );
 }
 
-const lastEndedOf = async (client: ControlPlaneClient) => (await client.request<{ lastEnded?: string }>('GET', '/health')).lastEnded ?? 'its stream of events ended';
+const lastEndedOf = async (client: ControlPlaneClient) =>
+  (await client.request<{ lastEnded?: string }>('GET', '/health')).lastEnded ?? 'its stream of events ended';
 
 /**
  * The control plane of this folder. One that ended without its stop and was not started again
@@ -64,55 +92,91 @@ async function runningClient(): Promise<ControlPlaneClient> {
   const client = (await findControlPlane(home)) ?? (await keptControlPlane(home));
   if (client) return client;
   const labs = recordedLabs(home);
-  if (labs.length === 0) throw new ApiError(404, 'NO_SUCH_LAB', 'no lab is up here (no control plane runs for this folder): start one with `reglab up`');
-  console.error(`reglab: the control plane of ${home} was not running (its log: ${join(home, 'logs', 'control-plane.log')}); starting it again, to take back lab ${labs.join(', ')}`);
+  if (labs.length === 0)
+    throw new ApiError(
+      404,
+      'NO_SUCH_LAB',
+      'no lab is up here (no control plane runs for this folder): start one with `reglab up`',
+    );
+  console.error(
+    `reglab: the control plane of ${home} was not running (its log: ${join(home, 'logs', 'control-plane.log')}); starting it again, to take back lab ${labs.join(', ')}`,
+  );
   return ensureControlPlane(home, lastListen(home));
 }
 
-program.command('validate').description('check lab.yaml without starting anything')
+program
+  .command('validate')
+  .description('check lab.yaml without starting anything')
   .option('-f, --file <path>', 'lab file', 'lab.yaml')
   .action(async (options: { file: string }) => {
     const spec = (await labSpec()).parseLabSpec(readFileSync(options.file, 'utf8'), options.file);
-    out(`${options.file}: valid (lab ${spec.name}, ${spec.nodes.length} nodes, ${spec.channels.length} channels)`, { valid: true, spec });
+    out(`${options.file}: valid (lab ${spec.name}, ${spec.nodes.length} nodes, ${spec.channels.length} channels)`, {
+      valid: true,
+      spec,
+    });
   });
 
-program.command('up').description('bring a lab up and wait until it is ready')
+program
+  .command('up')
+  .description('bring a lab up and wait until it is ready')
   .option('-f, --file <path>', 'lab file', 'lab.yaml')
-  .option('--listen <address>', 'where the control plane and its dashboard listen: 127.0.0.1 (the default), or 0.0.0.0 for a workshop (a token is then printed once)')
-  .option('--from-snapshot <name>', 'bring up the lab a snapshot holds, as it was saved (`reglab snapshot save`), instead of lab.yaml')
+  .option(
+    '--listen <address>',
+    'where the control plane and its dashboard listen: 127.0.0.1 (the default), or 0.0.0.0 for a workshop (a token is then printed once)',
+  )
+  .option(
+    '--from-snapshot <name>',
+    'bring up the lab a snapshot holds, as it was saved (`reglab snapshot save`), instead of lab.yaml',
+  )
   .action(async (options: { file: string; listen?: string; fromSnapshot?: string }) => {
     const yaml = options.fromSnapshot === undefined ? readFileSync(resolve(options.file), 'utf8') : undefined;
     if (yaml !== undefined) (await labSpec()).parseLabSpec(yaml, options.file);
     const home = reglabHome();
     const client = await ensureControlPlane(home, options.listen);
     const started = Date.now();
-    const lab = yaml !== undefined
-      ? await client.request<{ name: string }>('POST', '/labs', { yaml, file: options.file })
-      : await client.request<{ name: string }>('POST', `/snapshots/${encodeURIComponent(options.fromSnapshot!)}/up`);
-    if (!json()) console.log(`bringing lab ${lab.name} up${yaml === undefined ? ` from snapshot ${options.fromSnapshot}` : ''} (control plane ${client.url})`);
+    const lab =
+      yaml !== undefined
+        ? await client.request<{ name: string }>('POST', '/labs', { yaml, file: options.file })
+        : await client.request<{ name: string }>('POST', `/snapshots/${encodeURIComponent(options.fromSnapshot!)}/up`);
+    if (!json())
+      console.log(
+        `bringing lab ${lab.name} up${yaml === undefined ? ` from snapshot ${options.fromSnapshot}` : ''} (control plane ${client.url})`,
+      );
     const daemon = readDaemonInfo(home);
     if (client.started && daemon?.token && !json()) {
-      console.log(`the control plane listens on ${daemon.listen}: actions and credentials need this token (shown once; also in ${daemonInfoFile(home)}):\n  ${daemon.token}`);
+      console.log(
+        `the control plane listens on ${daemon.listen}: actions and credentials need this token (shown once; also in ${daemonInfoFile(home)}):\n  ${daemon.token}`,
+      );
     }
     let final: LabEvent | undefined;
     // the stream ends early when the control plane does (a crash, kill -9)
-    await client.follow(`/labs/${lab.name}/events`, (event) => {
-      const line = formatEvent(event as LabEvent);
-      if (line && !json()) console.log(line);
-      if (event.type === 'lab' && ['ready', 'failed', 'degraded'].includes(event.status as string)) final = event as LabEvent;
-      return final !== undefined;
-    }).catch(() => undefined);
+    await client
+      .follow(`/labs/${lab.name}/events`, (event) => {
+        const line = formatEvent(event as LabEvent);
+        if (line && !json()) console.log(line);
+        if (event.type === 'lab' && ['ready', 'failed', 'degraded'].includes(event.status as string))
+          final = event as LabEvent;
+        return final !== undefined;
+      })
+      .catch(() => undefined);
     const answering = final ? client : await controlPlaneAfterItEnded(home, lab.name);
     const inspected = await answering.request<Parameters<typeof formatLab>[0]>('GET', `/labs/${lab.name}`);
     const failed = inspected.status !== 'ready';
     const elapsed = ((Date.now() - started) / 1000).toFixed(1);
     const dashboard = dashboardUrl(client.url, daemon, client.started ? daemon?.token : undefined);
     const why = final ? '' : ` (the control plane ended during the bring-up: ${await lastEndedOf(answering)})`;
-    out(`\n${formatLab(inspected)}\n${failed ? `lab ${lab.name} ${inspected.status} after ${elapsed}s${why}: see \`reglab logs SERVICE\`, then \`reglab down\`` : `ready in ${elapsed}s`}\ndashboard: ${dashboard}`, { ...inspected, dashboard });
+    out(
+      `\n${formatLab(inspected)}\n${failed ? `lab ${lab.name} ${inspected.status} after ${elapsed}s${why}: see \`reglab logs SERVICE\`, then \`reglab down\`` : `ready in ${elapsed}s`}\ndashboard: ${dashboard}`,
+      { ...inspected, dashboard },
+    );
     if (failed) process.exitCode = EXIT.failed;
   });
 
-program.command('down').description("stop the lab and remove its processes, containers and folder (a docker lab's volumes stay, for the next up of its name to remove, or an up from a snapshot to write over)")
+program
+  .command('down')
+  .description(
+    "stop the lab and remove its processes, containers and folder (a docker lab's volumes stay, for the next up of its name to remove, or an up from a snapshot to write over)",
+  )
   .option('--volumes', "also remove a docker lab's volumes")
   .option('--force', 'forget a docker lab whose container engine no longer answers (what it runs there stays there)')
   .action(async (options: { volumes?: boolean; force?: boolean }) => {
@@ -125,24 +189,50 @@ program.command('down').description("stop the lab and remove its processes, cont
       out('no lab is up', { stopped: [] });
       return;
     }
-    if (!name) throw new ApiError(404, 'NO_SUCH_LAB', `several labs are up (${labs.map((lab) => lab.name).join(', ')}): choose one with --lab`);
-    const { leftInEngine, detached } = await client.request<{ leftInEngine?: string; detached?: string[] }>('DELETE', `/labs/${name}?volumes=${Boolean(options.volumes)}${options.force ? '&force=true' : ''}`);
+    if (!name)
+      throw new ApiError(
+        404,
+        'NO_SUCH_LAB',
+        `several labs are up (${labs.map((lab) => lab.name).join(', ')}): choose one with --lab`,
+      );
+    const { leftInEngine, detached } = await client.request<{ leftInEngine?: string; detached?: string[] }>(
+      'DELETE',
+      `/labs/${name}?volumes=${Boolean(options.volumes)}${options.force ? '&force=true' : ''}`,
+    );
     const rest = await client.request<{ labs: unknown[] }>('GET', '/labs');
     if (rest.labs.length === 0) await stopControlPlane(home, client);
-    out(formatDown(name, { leftInEngine, detached }), { stopped: [name], ...(leftInEngine ? { leftInEngine } : {}), ...(detached ? { detached } : {}) });
+    out(formatDown(name, { leftInEngine, detached }), {
+      stopped: [name],
+      ...(leftInEngine ? { leftInEngine } : {}),
+      ...(detached ? { detached } : {}),
+    });
   });
 
-program.command('status').description('services, ports, node pubkeys, balances, channels and chain height (exit code 1 when something is not ready, or the container engine does not answer)')
+program
+  .command('status')
+  .description(
+    'services, ports, node pubkeys, balances, channels and chain height (exit code 1 when something is not ready, or the container engine does not answer)',
+  )
   .action(async () => {
     const client = await runningClient();
     const inspected = await client.request<Parameters<typeof formatLab>[0]>('GET', `/labs/${await labName(client)}`);
     const { restarts, lastEnded } = await client.request<{ restarts: number; lastEnded?: string }>('GET', '/health');
-    const restarted = restarts > 0 ? `\ncontrol plane: started again by its keeper (${restarts} time${restarts === 1 ? '' : 's'}); the last one ended: ${lastEnded}` : '';
+    const restarted =
+      restarts > 0
+        ? `\ncontrol plane: started again by its keeper (${restarts} time${restarts === 1 ? '' : 's'}); the last one ended: ${lastEnded}`
+        : '';
     out(formatLab(inspected) + restarted, { ...inspected, controlPlane: { restarts, lastEnded } });
-    if (inspected.status !== 'ready' || inspected.engine?.answering === false || inspected.services.some((service) => service.status !== 'ready')) process.exitCode = EXIT.failed;
+    if (
+      inspected.status !== 'ready' ||
+      inspected.engine?.answering === false ||
+      inspected.services.some((service) => service.status !== 'ready')
+    )
+      process.exitCode = EXIT.failed;
   });
 
-program.command('open').description("print the dashboard's URL")
+program
+  .command('open')
+  .description("print the dashboard's URL")
   .action(async () => {
     const home = reglabHome();
     const client = await runningClient();
@@ -150,31 +240,54 @@ program.command('open').description("print the dashboard's URL")
     out(url, { dashboard: url });
   });
 
-for (const [action, what] of [['stop', 'stop a service cleanly (the supervisor leaves it stopped)'], ['start', 'start a stopped or failed service'], ['restart', 'stop and start a service'], ['kill', 'SIGKILL a service: a crash, restarted by its policy']] as const) {
-  program.command(action).description(what)
+for (const [action, what] of [
+  ['stop', 'stop a service cleanly (the supervisor leaves it stopped)'],
+  ['start', 'start a stopped or failed service'],
+  ['restart', 'stop and start a service'],
+  ['kill', 'SIGKILL a service: a crash, restarted by its policy'],
+] as const) {
+  program
+    .command(action)
+    .description(what)
     .argument('<service>', 'a service of the lab (see reglab status)')
     .action(async (service: string) => {
       const client = await runningClient();
-      const done = await client.request<{ service: string; status: string }>('POST', `/labs/${await labName(client)}/services/${service}/${action}`);
+      const done = await client.request<{ service: string; status: string }>(
+        'POST',
+        `/labs/${await labName(client)}/services/${service}/${action}`,
+      );
       out(`${done.service} ${done.status}`, done);
     });
 }
 
 for (const action of ['connect', 'disconnect'] as const) {
-  program.command(action).description(`${action} two Lightning nodes as peers`)
-    .argument('<a>').argument('<b>')
+  program
+    .command(action)
+    .description(`${action} two Lightning nodes as peers`)
+    .argument('<a>')
+    .argument('<b>')
     .action(async (a: string, b: string) => {
       const client = await runningClient();
-      const done = await client.request<{ a: string; b: string }>('POST', `/labs/${await labName(client)}/peers/${action}`, { a, b });
+      const done = await client.request<{ a: string; b: string }>(
+        'POST',
+        `/labs/${await labName(client)}/peers/${action}`,
+        { a, b },
+      );
       out(`${a} and ${b} ${action}ed`, done);
     });
 }
 
 type JobView = { id: string; state: string; result?: Record<string, unknown>; error?: string };
 
-async function runJob(path: string, body: unknown, describe: (result: Record<string, unknown>) => string): Promise<void> {
+async function runJob(
+  path: string,
+  body: unknown,
+  describe: (result: Record<string, unknown>) => string,
+): Promise<void> {
   const client = await runningClient();
-  const job = await client.request<JobView>('POST', `/labs/${await labName(client)}${path}?wait=true`, body, { idempotencyKey: randomUUID() });
+  const job = await client.request<JobView>('POST', `/labs/${await labName(client)}${path}?wait=true`, body, {
+    idempotencyKey: randomUUID(),
+  });
   if (job.state !== 'completed') {
     out(`${job.id} ${job.state}: ${job.error ?? 'not finished within 120 s'}`, job);
     process.exitCode = EXIT.failed;
@@ -184,114 +297,233 @@ async function runJob(path: string, body: unknown, describe: (result: Record<str
 }
 
 const integer = (name: string) => (value: string) => {
-  if (!/^\d+$/.test(value)) throw new ApiError(400, 'INVALID_ARGUMENT', `${name} must be a whole number, not "${value}"`);
+  if (!/^\d+$/.test(value))
+    throw new ApiError(400, 'INVALID_ARGUMENT', `${name} must be a whole number, not "${value}"`);
   return Number(value);
 };
 
-program.command('mine').description('mine blocks (to the lab wallet, or to --address)')
+program
+  .command('mine')
+  .description('mine blocks (to the lab wallet, or to --address)')
   .argument('[blocks]', 'how many', integer('blocks'), 1)
   .option('--address <address>', 'pay the block rewards to this regtest address')
-  .action((blocks: number, options: { address?: string }) => runJob('/mine', { blocks, address: options.address }, (result) => `mined ${blocks} block(s); height ${result.height}`));
+  .action((blocks: number, options: { address?: string }) =>
+    runJob(
+      '/mine',
+      { blocks, address: options.address },
+      (result) => `mined ${blocks} block(s); height ${result.height}`,
+    ),
+  );
 
-program.command('fund').description('send coins from the lab wallet to a node or an address, and confirm them')
+program
+  .command('fund')
+  .description('send coins from the lab wallet to a node or an address, and confirm them')
   .argument('<target>', 'a node name or a regtest address')
   .argument('<amount_sat>', 'amount in satoshis', integer('amount_sat'))
   .action((target: string, amount: number) => {
     const isAddress = /^(bcrt1|[mn2])/.test(target) && target.length > 25;
-    return runJob('/fund', { ...(isAddress ? { address: target } : { node: target }), amount_sat: amount }, (result) => `sent ${amount} sat to ${result.address} in ${result.txid} (confirmed at height ${result.height})`);
+    return runJob(
+      '/fund',
+      { ...(isAddress ? { address: target } : { node: target }), amount_sat: amount },
+      (result) => `sent ${amount} sat to ${result.address} in ${result.txid} (confirmed at height ${result.height})`,
+    );
   });
 
 const channel = program.command('channel').description('channels between the lab nodes');
-channel.command('close')
-  .argument('<node>').argument('<partner>')
+channel
+  .command('close')
+  .argument('<node>')
+  .argument('<partner>')
   .option('--force', 'force close (the funds wait for their timelock)')
   .action((node: string, partner: string, options: { force?: boolean }) =>
-    runJob('/channels/close', { node, partner, force: Boolean(options.force) }, (result) => `channel ${result.channelId} closing in ${result.closingTxid}${result.maturityBlocks !== undefined ? `; ${node}'s funds are swept after ${result.maturityBlocks} more blocks` : ''}`));
-channel.command('open')
-  .argument('<from>').argument('<to>')
+    runJob(
+      '/channels/close',
+      { node, partner, force: Boolean(options.force) },
+      (result) =>
+        `channel ${result.channelId} closing in ${result.closingTxid}${result.maturityBlocks !== undefined ? `; ${node}'s funds are swept after ${result.maturityBlocks} more blocks` : ''}`,
+    ),
+  );
+channel
+  .command('open')
+  .argument('<from>')
+  .argument('<to>')
   .argument('<capacity_sat>', 'capacity in satoshis', integer('capacity_sat'))
   .option('--push <sat>', 'satoshis given to the other side', integer('push'), 0)
   .action((from: string, to: string, capacity: number, options: { push: number }) =>
-    runJob('/channels', { from, to, capacity_sat: capacity, push_sat: options.push }, (result) => `channel ${from} -> ${to} open (${result.fundingTxid}:${result.fundingVout})`));
+    runJob(
+      '/channels',
+      { from, to, capacity_sat: capacity, push_sat: options.push },
+      (result) => `channel ${from} -> ${to} open (${result.fundingTxid}:${result.fundingVout})`,
+    ),
+  );
 
-program.command('pay').description('an invoice on <to>, paid by <from> over the lab channels; or, with --invoice, any BOLT11 invoice paid by <from>')
-  .argument('<from>').argument('[to]')
+program
+  .command('pay')
+  .description(
+    'an invoice on <to>, paid by <from> over the lab channels; or, with --invoice, any BOLT11 invoice paid by <from>',
+  )
+  .argument('<from>')
+  .argument('[to]')
   .argument('[amount_sat]', 'amount in satoshis', integer('amount_sat'))
   .option('--keysend', 'pay by keysend, without an invoice')
-  .option('--invoice <bolt11>', "pay this invoice (a wallet server's, LNbits', any regtest node's) instead of one of <to>")
-  .action((from: string, to: string | undefined, amount: number | undefined, options: { keysend?: boolean; invoice?: string }) => {
-    const paid = (result: Record<string, unknown>, payee: string) => `paid ${result.amountSat} sat ${from} -> ${payee}${result.hops === undefined ? '' : ` over ${result.hops} hop(s)`}, fee ${result.feeSat} sat (hash ${result.paymentHash})`;
-    if (options.invoice !== undefined) {
-      if (to !== undefined || options.keysend) throw new ApiError(400, 'INVALID_ARGUMENT', 'with --invoice, name only the payer: reglab pay <from> --invoice <bolt11>');
-      return runJob('/payments', { from, invoice: options.invoice }, (result) => paid(result, 'the invoice'));
-    }
-    if (to === undefined || amount === undefined) throw new ApiError(400, 'INVALID_ARGUMENT', 'name the payee and the amount (reglab pay <from> <to> <amount_sat>), or an invoice (reglab pay <from> --invoice <bolt11>)');
-    return runJob('/payments', { from, to, amount_sat: amount, keysend: Boolean(options.keysend) }, (result) => paid(result, to));
-  });
+  .option(
+    '--invoice <bolt11>',
+    "pay this invoice (a wallet server's, LNbits', any regtest node's) instead of one of <to>",
+  )
+  .action(
+    (
+      from: string,
+      to: string | undefined,
+      amount: number | undefined,
+      options: { keysend?: boolean; invoice?: string },
+    ) => {
+      const paid = (result: Record<string, unknown>, payee: string) =>
+        `paid ${result.amountSat} sat ${from} -> ${payee}${result.hops === undefined ? '' : ` over ${result.hops} hop(s)`}, fee ${result.feeSat} sat (hash ${result.paymentHash})`;
+      if (options.invoice !== undefined) {
+        if (to !== undefined || options.keysend)
+          throw new ApiError(
+            400,
+            'INVALID_ARGUMENT',
+            'with --invoice, name only the payer: reglab pay <from> --invoice <bolt11>',
+          );
+        return runJob('/payments', { from, invoice: options.invoice }, (result) => paid(result, 'the invoice'));
+      }
+      if (to === undefined || amount === undefined)
+        throw new ApiError(
+          400,
+          'INVALID_ARGUMENT',
+          'name the payee and the amount (reglab pay <from> <to> <amount_sat>), or an invoice (reglab pay <from> --invoice <bolt11>)',
+        );
+      return runJob('/payments', { from, to, amount_sat: amount, keysend: Boolean(options.keysend) }, (result) =>
+        paid(result, to),
+      );
+    },
+  );
 
-program.command('reorg').description('replace the last N blocks by N+1 new ones (their transactions go back to the mempool)')
+program
+  .command('reorg')
+  .description('replace the last N blocks by N+1 new ones (their transactions go back to the mempool)')
   .argument('<blocks>', 'how many blocks to replace', integer('blocks'))
-  .action((blocks: number) => runJob('/reorg', { blocks }, (result) => `replaced ${result.replaced} block(s) above height ${result.forkHeight}; height ${result.newHeight}`));
+  .action((blocks: number) =>
+    runJob(
+      '/reorg',
+      { blocks },
+      (result) => `replaced ${result.replaced} block(s) above height ${result.forkHeight}; height ${result.newHeight}`,
+    ),
+  );
 
-const asset = program.command('asset').description("RGB assets on the lab's rgb and rln nodes (amounts in the asset's smallest unit)");
-asset.command('issue').description('issue an asset on a node; the lab names it by TICKER from then on')
-  .argument('<node>').argument('<ticker>', '1-8 upper-case letters and digits, starting with a letter')
+const asset = program
+  .command('asset')
+  .description("RGB assets on the lab's rgb and rln nodes (amounts in the asset's smallest unit)");
+asset
+  .command('issue')
+  .description('issue an asset on a node; the lab names it by TICKER from then on')
+  .argument('<node>')
+  .argument('<ticker>', '1-8 upper-case letters and digits, starting with a letter')
   .argument('<amount>', 'the supply (a uda asset: 1)', integer('amount'))
   .option('--name <name>', 'its name (default: the ticker)')
   .option('--precision <digits>', 'decimal places a wallet shows', integer('precision'), 0)
-  .addOption(new Option('--schema <schema>', 'nia (fungible, with a ticker), cfa (fungible, no ticker on-chain) or uda (one unique token)').choices(['nia', 'cfa', 'uda']).default('nia'))
-  .action(async (node: string, ticker: string, amount: number, options: { name?: string; precision: number; schema: string }) => {
-    const client = await runningClient();
-    const issued = await client.request<{ asset: { assetId: string } }>('POST', `/labs/${await labName(client)}/assets`, { node, ticker, amount, name: options.name, precision: options.precision, schema: options.schema });
-    out(`issued ${amount} ${ticker} on ${node} (${options.schema} ${issued.asset.assetId})`, issued);
-  });
-asset.command('send').description('an invoice of TO (blinded, or --witness), paid by FROM, a block, settled on both sides')
-  .argument('<from>').argument('<to>')
+  .addOption(
+    new Option(
+      '--schema <schema>',
+      'nia (fungible, with a ticker), cfa (fungible, no ticker on-chain) or uda (one unique token)',
+    )
+      .choices(['nia', 'cfa', 'uda'])
+      .default('nia'),
+  )
+  .action(
+    async (
+      node: string,
+      ticker: string,
+      amount: number,
+      options: { name?: string; precision: number; schema: string },
+    ) => {
+      const client = await runningClient();
+      const issued = await client.request<{ asset: { assetId: string } }>(
+        'POST',
+        `/labs/${await labName(client)}/assets`,
+        { node, ticker, amount, name: options.name, precision: options.precision, schema: options.schema },
+      );
+      out(`issued ${amount} ${ticker} on ${node} (${options.schema} ${issued.asset.assetId})`, issued);
+    },
+  );
+asset
+  .command('send')
+  .description('an invoice of TO (blinded, or --witness), paid by FROM, a block, settled on both sides')
+  .argument('<from>')
+  .argument('<to>')
   .argument('<asset>', "the lab's ticker of the asset, or its asset id")
   .argument('<amount>', "in the asset's smallest unit", integer('amount'))
   .option('--witness', 'pay to a new output of TO instead of a blinded UTXO of its own')
   .action((from: string, to: string, asset: string, amount: number, options: { witness?: boolean }) =>
     runJob('/assets/send', { from, to, asset, amount, witness: Boolean(options.witness) }, (result) => {
-      const balances = Object.entries(result.balances as Record<string, number>).map(([node, held]) => `${node} ${held}`).join(', ');
+      const balances = Object.entries(result.balances as Record<string, number>)
+        .map(([node, held]) => `${node} ${held}`)
+        .join(', ');
       return `sent ${amount} ${result.asset} ${from} -> ${to} in ${result.txid} (${options.witness ? 'witness' : 'blinded'}); now ${balances}`;
-    }));
-asset.command('balance').description('what each rgb and rln node holds (or NODE only)')
+    }),
+  );
+asset
+  .command('balance')
+  .description('what each rgb and rln node holds (or NODE only)')
   .argument('[node]')
   .action(async (node?: string) => {
     const client = await runningClient();
-    const { nodes } = await client.request<{ nodes: Parameters<typeof formatAssetBalances>[0] }>('GET', `/labs/${await labName(client)}/assets/balances${node ? `?node=${encodeURIComponent(node)}` : ''}`);
+    const { nodes } = await client.request<{ nodes: Parameters<typeof formatAssetBalances>[0] }>(
+      'GET',
+      `/labs/${await labName(client)}/assets/balances${node ? `?node=${encodeURIComponent(node)}` : ''}`,
+    );
     out(formatAssetBalances(nodes), { nodes });
   });
-asset.command('list').description("the lab's assets, with who holds how much")
+asset
+  .command('list')
+  .description("the lab's assets, with who holds how much")
   .action(async () => {
     const client = await runningClient();
-    const { assets } = await client.request<{ assets: Parameters<typeof formatAssetList>[0] }>('GET', `/labs/${await labName(client)}/assets`);
+    const { assets } = await client.request<{ assets: Parameters<typeof formatAssetList>[0] }>(
+      'GET',
+      `/labs/${await labName(client)}/assets`,
+    );
     out(formatAssetList(assets), { assets });
   });
 
-program.command('auto-mine').description('mine one block every N seconds (0 stops)')
+program
+  .command('auto-mine')
+  .description('mine one block every N seconds (0 stops)')
   .argument('<seconds>', 'interval', integer('seconds'))
   .action(async (seconds: number) => {
     const client = await runningClient();
     const name = await labName(client);
     await client.request('PUT', `/labs/${name}/auto-mining`, { seconds });
-    out(seconds > 0 ? `lab ${name} mines a block every ${seconds}s` : `auto-mining of lab ${name} stopped`, { lab: name, seconds });
+    out(seconds > 0 ? `lab ${name} mines a block every ${seconds}s` : `auto-mining of lab ${name} stopped`, {
+      lab: name,
+      seconds,
+    });
   });
 
-program.command('logs').description("the last lines of a service's log")
+program
+  .command('logs')
+  .description("the last lines of a service's log")
   .argument('<service>')
   .addOption(new Option('-n, --lines <n>', 'how many lines').argParser(integer('lines')).default(100))
   .action(async (service: string, options: { lines: number }) => {
     const client = await runningClient();
-    const text = await client.request<string>('GET', `/labs/${await labName(client)}/logs/${service}?lines=${options.lines}`);
+    const text = await client.request<string>(
+      'GET',
+      `/labs/${await labName(client)}/logs/${service}?lines=${options.lines}`,
+    );
     process.stdout.write(json() ? JSON.stringify({ service, log: text }) + '\n' : text);
   });
 
 snapshotCommands(program, { client: runningClient, labName, out });
 
-program.command('images').description('container images for the docker runtime')
+program
+  .command('images')
+  .description('container images for the docker runtime')
   .command('build')
-  .description('build the images a lab needs (local: from a debootstrap base and binaries built here), skipping those built for the same pins')
+  .description(
+    'build the images a lab needs (local: from a debootstrap base and binaries built here), skipping those built for the same pins',
+  )
   .option('-f, --file <path>', 'lab file', 'lab.yaml')
   .option('--upstream', 'the upstream flavour (official releases and sources: needs the internet)')
   .option('--local', 'the local flavour (the default): no registry needed')
@@ -308,27 +540,41 @@ program.command('images').description('container images for the docker runtime')
     out(`images for lab ${spec.name} ready`, result);
   });
 
-program.command('scenario').description('scenario files: flows run against a lab, with console, JUnit and JSON reports (docs/scenarios.md)')
+program
+  .command('scenario')
+  .description('scenario files: flows run against a lab, with console, JUnit and JSON reports (docs/scenarios.md)')
   .command('run')
   .argument('<paths...>', 'scenario files, or folders whose *.yaml files run in name order')
-  .option('--report <format=file>', 'also write junit=FILE or json=FILE (repeatable)', (value: string, all: string[]) => [...all, value], [] as string[])
+  .option(
+    '--report <format=file>',
+    'also write junit=FILE or json=FILE (repeatable)',
+    (value: string, all: string[]) => [...all, value],
+    [] as string[],
+  )
   .action(async (paths: string[], options: { report: string[] }) => {
     const { prepareScenarioRun, runScenarios, ScenarioUsageError } = await scenarioRunner();
     let prepared;
     try {
       prepared = prepareScenarioRun(paths, options.report);
     } catch (error) {
-      if (error instanceof ScenarioUsageError) throw new ApiError(400, 'INVALID_SCENARIO', error.message, error.problems);
+      if (error instanceof ScenarioUsageError)
+        throw new ApiError(400, 'INVALID_SCENARIO', error.message, error.problems);
       throw error;
     }
     const client = await runningClient();
     const lab = await labName(client);
-    const report = await runScenarios(prepared, { api: client, lab, print: json() ? undefined : (line) => console.log(line) });
+    const report = await runScenarios(prepared, {
+      api: client,
+      lab,
+      print: json() ? undefined : (line) => console.log(line),
+    });
     if (json()) console.log(JSON.stringify(report.scenarios.length === 1 ? report.scenarios[0] : report, null, 2));
     process.exitCode = report.passed ? EXIT.ok : EXIT.failed;
   });
 
-program.command('serve').description('run the control plane in the foreground (reglab up starts it when needed)')
+program
+  .command('serve')
+  .description('run the control plane in the foreground (reglab up starts it when needed)')
   .option('--listen <address>', 'where the API and the dashboard listen (default 127.0.0.1)')
   .action(async (options: { listen?: string }) => {
     const { startControlPlane } = await import('../daemon.js'); // the CLI's other commands need none of it
@@ -341,13 +587,23 @@ program.command('serve').description('run the control plane in the foreground (r
 
 program.parseAsync().catch((error: unknown) => {
   if (error instanceof LabSpecError) {
-    out(error.problems.map(formatProblem).join('\n'), { error: { code: 'INVALID_LAB_SPEC', problems: error.problems } });
+    out(error.problems.map(formatProblem).join('\n'), {
+      error: { code: 'INVALID_LAB_SPEC', problems: error.problems },
+    });
     process.exitCode = EXIT.invalidInput;
   } else if (error instanceof ApiError) {
     const message = error.problems ? error.problems.map(formatProblem).join('\n') : error.message;
-    if (json()) console.log(JSON.stringify({ error: { code: error.code, message: error.message, problems: error.problems } }, null, 2));
+    if (json())
+      console.log(
+        JSON.stringify({ error: { code: error.code, message: error.message, problems: error.problems } }, null, 2),
+      );
     else console.error(`reglab: ${message}`);
-    process.exitCode = error.status === 400 ? EXIT.invalidInput : error.status === 404 || error.status === 409 ? EXIT.conflictOrMissing : EXIT.failed;
+    process.exitCode =
+      error.status === 400
+        ? EXIT.invalidInput
+        : error.status === 404 || error.status === 409
+          ? EXIT.conflictOrMissing
+          : EXIT.failed;
   } else {
     const message = error instanceof Error ? error.message : String(error);
     if (json()) console.log(JSON.stringify({ error: { code: 'FAILED', message } }));

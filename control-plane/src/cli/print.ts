@@ -12,8 +12,24 @@ type Inspected = {
   engine?: { answering: boolean; since: string; message?: string };
   chain?: { kind: string; height: number };
   labWallet?: { address: string; spendableSat: number };
-  services: { name: string; kind: string; status: string; info: Record<string, string>; error?: string; restarts?: number }[];
-  nodes: { name: string; status?: string; pubkey?: string; chainBalanceSat?: number; channelBalanceSat?: number; channels?: { partner: string; capacitySat: number; localSat: number; remoteSat: number; active: boolean }[]; assets?: Holding[]; error?: string }[];
+  services: {
+    name: string;
+    kind: string;
+    status: string;
+    info: Record<string, string>;
+    error?: string;
+    restarts?: number;
+  }[];
+  nodes: {
+    name: string;
+    status?: string;
+    pubkey?: string;
+    chainBalanceSat?: number;
+    channelBalanceSat?: number;
+    channels?: { partner: string; capacitySat: number; localSat: number; remoteSat: number; active: boolean }[];
+    assets?: Holding[];
+    error?: string;
+  }[];
   phases: { name: string; ms: number }[];
 };
 
@@ -23,21 +39,31 @@ const seconds = (ms: number) => `${(ms / 1000).toFixed(1)}s`;
 export function formatEvent(event: LabEvent): string | undefined {
   switch (event.type) {
     case 'service':
-      if (event.status === 'ready') return `  ✓ ${event.service} ready${mainEndpoint(event.info) ? `  ${mainEndpoint(event.info)}` : ''}`;
+      if (event.status === 'ready')
+        return `  ✓ ${event.service} ready${mainEndpoint(event.info) ? `  ${mainEndpoint(event.info)}` : ''}`;
       if (event.status === 'starting') return `  … ${event.service} starting`;
       if (event.status === 'failed') return `  ✗ ${event.service} failed: ${event.message ?? ''}`;
-      if (event.status === 'restarting') return `  ↻ ${event.service} restarting: ${(event.message ?? '').split('\n')[0]}`;
-      if (event.status === 'unhealthy') return `  ! ${event.service} unhealthy: ${(event.message ?? '').split('\n')[0]}`;
+      if (event.status === 'restarting')
+        return `  ↻ ${event.service} restarting: ${(event.message ?? '').split('\n')[0]}`;
+      if (event.status === 'unhealthy')
+        return `  ! ${event.service} unhealthy: ${(event.message ?? '').split('\n')[0]}`;
       if (event.status === 'stopped') return `  ■ ${event.service} stopped`;
       return undefined;
     case 'phase':
       return `  — ${event.phase} done in ${seconds(event.ms)}`;
     case 'image':
-      return event.line.split('\n').map((line) => `  · ${line}`).join('\n');
+      return event.line
+        .split('\n')
+        .map((line) => `  · ${line}`)
+        .join('\n');
     case 'engine':
-      return event.answering ? '  ✓ the container engine answers again' : `  ! ${event.message ?? 'the container engine does not answer'}`;
+      return event.answering
+        ? '  ✓ the container engine answers again'
+        : `  ! ${event.message ?? 'the container engine does not answer'}`;
     case 'lab':
-      return event.status === 'failed' ? `lab ${event.lab} failed: ${event.message ?? ''}` : `lab ${event.lab} ${event.status}`;
+      return event.status === 'failed'
+        ? `lab ${event.lab} failed: ${event.message ?? ''}`
+        : `lab ${event.lab} ${event.status}`;
     default:
       return undefined;
   }
@@ -51,30 +77,44 @@ function mainEndpoint(info?: Record<string, string>): string | undefined {
 export function formatLab(lab: Inspected): string {
   const lines = [`lab ${lab.name}: ${lab.status} (${lab.runtime} runtime, folder ${lab.dir})`];
   if (lab.error) lines.push(`  error: ${lab.error}`);
-  if (lab.engine && !lab.engine.answering) lines.push(`  container engine: not answering since ${lab.engine.since} (the lab's containers run on; none can be started, stopped or restarted until it answers): ${lab.engine.message ?? ''}`);
+  if (lab.engine && !lab.engine.answering)
+    lines.push(
+      `  container engine: not answering since ${lab.engine.since} (the lab's containers run on; none can be started, stopped or restarted until it answers): ${lab.engine.message ?? ''}`,
+    );
   if (lab.chain) lines.push(`  chain: ${lab.chain.kind} at height ${lab.chain.height}`);
   if (lab.labWallet) lines.push(`  lab wallet: ${lab.labWallet.spendableSat} sat spendable (${lab.labWallet.address})`);
   lines.push('  services:');
   for (const service of lab.services) {
-    const details = Object.entries(service.info).map(([key, value]) => `${key}=${value}`).join(' ');
+    const details = Object.entries(service.info)
+      .map(([key, value]) => `${key}=${value}`)
+      .join(' ');
     const restarts = service.restarts ? ` (restarted ${service.restarts}×)` : '';
-    lines.push(`    ${service.name.padEnd(14)} ${service.kind.padEnd(14)} ${service.status.padEnd(10)} ${details}${restarts}`);
+    lines.push(
+      `    ${service.name.padEnd(14)} ${service.kind.padEnd(14)} ${service.status.padEnd(10)} ${details}${restarts}`,
+    );
     if (service.error) lines.push(`      ${service.error.split('\n')[0]}`);
   }
-  const nodes = lab.nodes.filter((node) => node.chainBalanceSat !== undefined || node.error || (node.status && node.status !== 'ready'));
+  const nodes = lab.nodes.filter(
+    (node) => node.chainBalanceSat !== undefined || node.error || (node.status && node.status !== 'ready'),
+  );
   if (nodes.length > 0) lines.push('  nodes:');
   for (const node of nodes) {
     if (node.error || node.chainBalanceSat === undefined) {
       lines.push(`    ${node.name}: ${node.error ?? node.status}`);
       continue;
     }
-    lines.push(`    ${node.name.padEnd(10)} on-chain ${node.chainBalanceSat} sat${node.channelBalanceSat === undefined ? '' : `, in channels ${node.channelBalanceSat} sat`}`);
+    lines.push(
+      `    ${node.name.padEnd(10)} on-chain ${node.chainBalanceSat} sat${node.channelBalanceSat === undefined ? '' : `, in channels ${node.channelBalanceSat} sat`}`,
+    );
     for (const channel of node.channels ?? []) {
-      lines.push(`      ↔ ${channel.partner}: ${channel.localSat}/${channel.capacitySat} sat local${channel.active ? '' : ' (inactive)'}`);
+      lines.push(
+        `      ↔ ${channel.partner}: ${channel.localSat}/${channel.capacitySat} sat local${channel.active ? '' : ' (inactive)'}`,
+      );
     }
     for (const asset of node.assets ?? []) lines.push(`      ◆ ${holding(asset)}`);
   }
-  if (lab.phases.length > 0) lines.push(`  bring-up: ${lab.phases.map((phase) => `${phase.name} ${seconds(phase.ms)}`).join(', ')}`);
+  if (lab.phases.length > 0)
+    lines.push(`  bring-up: ${lab.phases.map((phase) => `${phase.name} ${seconds(phase.ms)}`).join(', ')}`);
   return lines.join('\n');
 }
 
@@ -96,18 +136,35 @@ export function formatAssetBalances(nodes: { node: string; status: string; asset
 }
 
 /** `reglab asset list`: the lab's assets with who holds how much. */
-export function formatAssetList(assets: { ticker?: string; assetId: string; schema?: string; name?: string; precision?: number; issuedSupply?: number; holders: Record<string, number> }[]): string {
+export function formatAssetList(
+  assets: {
+    ticker?: string;
+    assetId: string;
+    schema?: string;
+    name?: string;
+    precision?: number;
+    issuedSupply?: number;
+    holders: Record<string, number>;
+  }[],
+): string {
   if (assets.length === 0) return 'no assets in this lab: issue one with `reglab asset issue NODE TICKER AMOUNT`';
-  return assets.map((asset) => {
-    const what = asset.schema ? `${asset.schema}, "${asset.name}", precision ${asset.precision}, supply ${asset.issuedSupply}` : 'not held by any ready node';
-    const holders = Object.entries(asset.holders).map(([node, amount]) => `${node} ${amount}`).join(', ');
-    return `${(asset.ticker ?? '-').padEnd(9)} ${asset.assetId}\n          ${what}${holders ? `; held: ${holders}` : ''}`;
-  }).join('\n');
+  return assets
+    .map((asset) => {
+      const what = asset.schema
+        ? `${asset.schema}, "${asset.name}", precision ${asset.precision}, supply ${asset.issuedSupply}`
+        : 'not held by any ready node';
+      const holders = Object.entries(asset.holders)
+        .map(([node, amount]) => `${node} ${amount}`)
+        .join(', ');
+      return `${(asset.ticker ?? '-').padEnd(9)} ${asset.assetId}\n          ${what}${holders ? `; held: ${holders}` : ''}`;
+    })
+    .join('\n');
 }
 
 /** What `reglab down` says: the lab down, or forgotten (its engine gone), and the containers of others it took off the lab's network. */
 export function formatDown(lab: string, removed: { leftInEngine?: string; detached?: string[] }): string {
-  if (removed.leftInEngine) return `lab ${lab} is forgotten: its container engine does not answer; ${removed.leftInEngine}`;
+  if (removed.leftInEngine)
+    return `lab ${lab} is forgotten: its container engine does not answer; ${removed.leftInEngine}`;
   const detached = removed.detached ?? [];
   if (detached.length === 0) return `lab ${lab} is down`;
   const which = detached.length === 1 ? 'a container not of the lab, was' : 'containers not of the lab, were';

@@ -36,38 +36,62 @@ async function inStore<T>(work: (store: SnapshotStore) => T | Promise<T>): Promi
 }
 
 export function snapshotCommands(program: Command, cli: CliContext): void {
-  const snapshot = program.command('snapshot').description('snapshots of a lab: chain, nodes, channels, databases, secrets (docs/control-plane.md)');
+  const snapshot = program
+    .command('snapshot')
+    .description('snapshots of a lab: chain, nodes, channels, databases, secrets (docs/control-plane.md)');
 
-  snapshot.command('save').description('save the lab as a snapshot: its services stop while their data is copied, then start again')
+  snapshot
+    .command('save')
+    .description('save the lab as a snapshot: its services stop while their data is copied, then start again')
     .argument('<name>', 'letters, digits, ".", "_" and "-"')
     .action(async (name: string) => {
       const client = await cli.client();
       const lab = await cli.labName(client);
       const started = Date.now();
       const saved = await client.request<Snapshot>('POST', `/labs/${lab}/snapshots`, { name });
-      cli.out(`lab ${lab} saved as snapshot ${name} in ${seconds(Date.now() - started)}: height ${saved.height}, ${mib(saved.bytes)}; \`reglab reset\` goes back to it, \`reglab up --from-snapshot ${name}\` brings it up after \`reglab down\``, saved);
+      cli.out(
+        `lab ${lab} saved as snapshot ${name} in ${seconds(Date.now() - started)}: height ${saved.height}, ${mib(saved.bytes)}; \`reglab reset\` goes back to it, \`reglab up --from-snapshot ${name}\` brings it up after \`reglab down\``,
+        saved,
+      );
     });
 
-  snapshot.command('list').description('the snapshots of this folder')
+  snapshot
+    .command('list')
+    .description('the snapshots of this folder')
     .action(async () => {
       const snapshots = await inStore((store) => store.list().map(describeSnapshot));
-      const lines = snapshots.map((saved) => `  ${saved.name.padEnd(20)} lab ${saved.lab} (${saved.runtime}), height ${saved.height}, ${mib(saved.bytes)}, ${saved.createdAt}`);
-      cli.out(snapshots.length === 0 ? 'no snapshots: save one with `reglab snapshot save NAME`' : lines.join('\n'), { snapshots });
+      const lines = snapshots.map(
+        (saved) =>
+          `  ${saved.name.padEnd(20)} lab ${saved.lab} (${saved.runtime}), height ${saved.height}, ${mib(saved.bytes)}, ${saved.createdAt}`,
+      );
+      cli.out(snapshots.length === 0 ? 'no snapshots: save one with `reglab snapshot save NAME`' : lines.join('\n'), {
+        snapshots,
+      });
     });
 
-  snapshot.command('rm').description('remove a snapshot')
+  snapshot
+    .command('rm')
+    .description('remove a snapshot')
     .argument('<name>')
     .action(async (name: string) => {
       await inStore((store) => store.remove(name));
       cli.out(`snapshot ${name} removed`, { name, removed: true });
     });
 
-  program.command('reset').description('put the lab back to the snapshot it was brought up from (or last saved)')
+  program
+    .command('reset')
+    .description('put the lab back to the snapshot it was brought up from (or last saved)')
     .action(async () => {
       const client = await cli.client();
       const lab = await cli.labName(client);
       const started = Date.now();
-      const reset = await client.request<{ name: string; snapshot: string; phases: Phase[] }>('POST', `/labs/${lab}/reset`);
-      cli.out(`lab ${lab} reset to snapshot ${reset.snapshot} in ${seconds(Date.now() - started)} (${phases(reset.phases)})`, reset);
+      const reset = await client.request<{ name: string; snapshot: string; phases: Phase[] }>(
+        'POST',
+        `/labs/${lab}/reset`,
+      );
+      cli.out(
+        `lab ${lab} reset to snapshot ${reset.snapshot} in ${seconds(Date.now() - started)} (${phases(reset.phases)})`,
+        reset,
+      );
     });
 }

@@ -17,13 +17,16 @@ const lockDir = () => join(reglabCacheDir(), 'image-build.lock');
 /** Runs `work` holding the machine's image-build lock, waiting for another holder to finish first. */
 export async function withBuildLock<T>(onProgress: (line: string) => void, work: () => Promise<T>): Promise<T> {
   let told = false;
-  await waitFor(async () => {
-    const holder = tryLock();
-    if (holder === undefined) return true;
-    if (!told) onProgress(`waiting for another image build to finish (pid ${holder || 'unknown'})`);
-    told = true;
-    return false;
-  }, { timeoutMs: WAIT_MS, intervalMs: 500, what: `the image build lock ${lockDir()}` });
+  await waitFor(
+    async () => {
+      const holder = tryLock();
+      if (holder === undefined) return true;
+      if (!told) onProgress(`waiting for another image build to finish (pid ${holder || 'unknown'})`);
+      told = true;
+      return false;
+    },
+    { timeoutMs: WAIT_MS, intervalMs: 500, what: `the image build lock ${lockDir()}` },
+  );
   try {
     return await work();
   } finally {

@@ -58,7 +58,13 @@ export async function buildImages(options: BuildImagesOptions): Promise<BuildIma
     images[kind] = RECIPES[id].ref;
     wanted.add(id);
   }
-  const builder = new Builder(options.docker, onProgress, options.force ?? false, flavour === 'local', options.reportUpToDate ?? true);
+  const builder = new Builder(
+    options.docker,
+    onProgress,
+    options.force ?? false,
+    flavour === 'local',
+    options.reportUpToDate ?? true,
+  );
   await withBuildLock(onProgress, async () => {
     for (const id of wanted) await builder.ensure(RECIPES[id]);
   });
@@ -93,7 +99,9 @@ class Builder {
       if (this.reportUpToDate) this.onProgress(`${recipe.ref} is up to date (pin ${pin.slice(0, 12)})`);
       this.done.push({ id: recipe.id, ref: recipe.ref, pin, action: 'up-to-date' });
     } else {
-      this.onProgress(`building ${recipe.ref} (pin ${pin.slice(0, 12)}${current ? `, was ${current.slice(0, 12)}` : ''})`);
+      this.onProgress(
+        `building ${recipe.ref} (pin ${pin.slice(0, 12)}${current ? `, was ${current.slice(0, 12)}` : ''})`,
+      );
       await this.build(recipe, parts, pin);
       this.done.push({ id: recipe.id, ref: recipe.ref, pin, action: 'built' });
       // earlier builds of reglab images that nothing tags or runs any more
@@ -104,10 +112,13 @@ class Builder {
   }
 
   private async requirePresent(recipe: ImageRecipe): Promise<string> {
-    const image = await this.docker.getImage(recipe.ref).inspect().catch((error: unknown) => {
-      if ((error as { statusCode?: number }).statusCode === 404) throw new Error(missingUpstream(recipe));
-      throw error;
-    });
+    const image = await this.docker
+      .getImage(recipe.ref)
+      .inspect()
+      .catch((error: unknown) => {
+        if ((error as { statusCode?: number }).statusCode === 404) throw new Error(missingUpstream(recipe));
+        throw error;
+      });
     const pin = image.Config?.Labels?.[PIN_LABEL] ?? `unpinned ${image.Id}`;
     if (this.reportUpToDate) this.onProgress(`${recipe.ref} is present (built elsewhere: ${pin.slice(0, 20)})`);
     this.done.push({ id: recipe.id, ref: recipe.ref, pin, action: 'up-to-date' });
@@ -142,14 +153,18 @@ class Builder {
       throw new Error(buildFailure(recipe, error));
     }
     const built = (await this.inspect(recipe.ref))?.pin;
-    if (built !== pin) throw new Error(`building ${recipe.ref} finished but the image does not carry pin ${pin} (found ${built ?? 'no image'})`);
+    if (built !== pin)
+      throw new Error(
+        `building ${recipe.ref} finished but the image does not carry pin ${pin} (found ${built ?? 'no image'})`,
+      );
   }
 }
 
 /** What to tell a user whose lab needs image `ref` that is not in the engine. */
 export function missingImageMessage(ref: string): string {
   const recipe = Object.values(RECIPES).find((candidate) => candidate.ref === ref);
-  if (recipe === undefined) return `image ${ref} is not in the container engine: build or load it, or name another image in lab.yaml`;
+  if (recipe === undefined)
+    return `image ${ref} is not in the container engine: build or load it, or name another image in lab.yaml`;
   if (!recipe.offline) return missingUpstream(recipe);
   return `image ${ref} is not built yet: run \`reglab images build\` (it builds what the lab needs, once)`;
 }

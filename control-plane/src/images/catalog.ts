@@ -22,7 +22,13 @@ function nodeBinaries(names: string[], buildScript = 'scripts/build-nodes.sh'): 
 }
 
 export const RECIPES: Record<ImageId, ImageRecipe> = {
-  debian: { id: 'debian', ref: DEBIAN_BASE_REF, buildArgs: { SUITE: 'bookworm', VARIANT: 'minbase' }, from: [], offline: true },
+  debian: {
+    id: 'debian',
+    ref: DEBIAN_BASE_REF,
+    buildArgs: { SUITE: 'bookworm', VARIANT: 'minbase' },
+    from: [],
+    offline: true,
+  },
   btcd: {
     id: 'btcd',
     ref: 'localhost/reglab-btcd:local',
@@ -59,11 +65,46 @@ export const RECIPES: Record<ImageId, ImageRecipe> = {
     offline: true,
     parts: (onProgress) => servicesParts(projectRoot(), onProgress),
   },
-  postgres: { id: 'postgres', ref: 'localhost/reglab-postgres:local', folder: 'local/postgres', buildArgs: { ...localArgs(), POSTGRES_MAJOR: '15' }, from: ['debian'], offline: true },
-  redis: { id: 'redis', ref: 'localhost/reglab-redis:local', folder: 'local/redis', buildArgs: localArgs(), from: ['debian'], offline: true },
-  bitcoind: { id: 'bitcoind', ref: 'localhost/reglab-bitcoind:29.1', folder: 'upstream/bitcoind', buildArgs: { BITCOIN_VERSION: '29.1' }, from: [], offline: false },
-  electrs: { id: 'electrs', ref: 'localhost/reglab-electrs:0.11.1', folder: 'upstream/electrs', buildArgs: { ELECTRS_VERSION: '0.11.1' }, from: [], offline: false },
-  'lnd-upstream': { id: 'lnd-upstream', ref: 'localhost/reglab-lnd:v0.20.1-beta', folder: 'upstream/lnd', buildArgs: { LND_VERSION: 'v0.20.1-beta' }, from: [], offline: false },
+  postgres: {
+    id: 'postgres',
+    ref: 'localhost/reglab-postgres:local',
+    folder: 'local/postgres',
+    buildArgs: { ...localArgs(), POSTGRES_MAJOR: '15' },
+    from: ['debian'],
+    offline: true,
+  },
+  redis: {
+    id: 'redis',
+    ref: 'localhost/reglab-redis:local',
+    folder: 'local/redis',
+    buildArgs: localArgs(),
+    from: ['debian'],
+    offline: true,
+  },
+  bitcoind: {
+    id: 'bitcoind',
+    ref: 'localhost/reglab-bitcoind:29.1',
+    folder: 'upstream/bitcoind',
+    buildArgs: { BITCOIN_VERSION: '29.1' },
+    from: [],
+    offline: false,
+  },
+  electrs: {
+    id: 'electrs',
+    ref: 'localhost/reglab-electrs:0.11.1',
+    folder: 'upstream/electrs',
+    buildArgs: { ELECTRS_VERSION: '0.11.1' },
+    from: [],
+    offline: false,
+  },
+  'lnd-upstream': {
+    id: 'lnd-upstream',
+    ref: 'localhost/reglab-lnd:v0.20.1-beta',
+    folder: 'upstream/lnd',
+    buildArgs: { LND_VERSION: 'v0.20.1-beta' },
+    from: [],
+    offline: false,
+  },
   rln: {
     id: 'rln',
     ref: 'localhost/reglab-rln:0c3bf104',
@@ -72,5 +113,12 @@ export const RECIPES: Record<ImageId, ImageRecipe> = {
     from: [],
     offline: false,
   },
-  'rgb-proxy-server': { id: 'rgb-proxy-server', ref: 'localhost/reglab-rgb-proxy-server:0.3.0', folder: 'upstream/rgb-proxy-server', buildArgs: { RGB_PROXY_REF: '0.3.0' }, from: [], offline: false },
+  'rgb-proxy-server': {
+    id: 'rgb-proxy-server',
+    ref: 'localhost/reglab-rgb-proxy-server:0.3.0',
+    folder: 'upstream/rgb-proxy-server',
+    buildArgs: { RGB_PROXY_REF: '0.3.0' },
+    from: [],
+    offline: false,
+  },
 };

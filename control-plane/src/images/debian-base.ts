@@ -29,14 +29,19 @@ export async function buildDebianBase(docker: Docker, pin: string, onProgress: (
     changes: [`LABEL ${PIN_LABEL}=${pin}`, `LABEL ${IMAGE_LABEL}=debian`, 'CMD ["/bin/bash"]'],
   } as object);
   const events = await followBuild(docker, stream, onProgress);
-  const id = events.map((event) => event.id ?? event.status).find((value): value is string => typeof value === 'string' && value.startsWith('sha256:'));
+  const id = events
+    .map((event) => event.id ?? event.status)
+    .find((value): value is string => typeof value === 'string' && value.startsWith('sha256:'));
   if (!id) throw new Error(`importing the Debian base gave no image id: ${JSON.stringify(events).slice(0, 500)}`);
   // Podman's import ignores the tag parameter: tag the imported image explicitly.
   await docker.getImage(id).tag({ repo, tag });
 }
 
 async function debootstrap(dir: string, onProgress: (line: string) => void): Promise<void> {
-  if (process.getuid?.() !== 0) throw new Error('building the Debian base needs root (debootstrap); run as root or build images on a machine that can');
+  if (process.getuid?.() !== 0)
+    throw new Error(
+      'building the Debian base needs root (debootstrap); run as root or build images on a machine that can',
+    );
   const { SUITE, VARIANT } = RECIPES.debian.buildArgs;
   const work = `${dir}.partial`;
   rmSync(work, { recursive: true, force: true });
@@ -61,8 +66,12 @@ function run(command: string, args: string[], onProgress: (line: string) => void
     };
     child.stdout.on('data', onData);
     child.stderr.on('data', onData);
-    child.on('error', (error) => reject(new Error(`${command} could not start (${error.message}): install it with scripts/podman-setup.sh`)));
-    child.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`${command} failed (exit ${code}):\n${tail.join('\n')}`))));
+    child.on('error', (error) =>
+      reject(new Error(`${command} could not start (${error.message}): install it with scripts/podman-setup.sh`)),
+    );
+    child.on('close', (code) =>
+      code === 0 ? resolve() : reject(new Error(`${command} failed (exit ${code}):\n${tail.join('\n')}`)),
+    );
   });
 }
 

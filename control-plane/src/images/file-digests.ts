@@ -36,7 +36,10 @@ function load(): Map<string, Remembered> {
 }
 
 const sameFile = (entry: Remembered, stat: Stats) =>
-  entry.size === stat.size && entry.mtimeMs === stat.mtimeMs && entry.ctimeMs === stat.ctimeMs && entry.ino === stat.ino;
+  entry.size === stat.size &&
+  entry.mtimeMs === stat.mtimeMs &&
+  entry.ctimeMs === stat.ctimeMs &&
+  entry.ino === stat.ino;
 
 /**
  * What a file holds, for an image pin: its bytes when small, else the SHA-256 of its bytes,

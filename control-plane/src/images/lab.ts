@@ -11,5 +11,12 @@ export function buildLabImages(
   spec: LabSpec,
   options: { flavour?: ImageFlavour; force?: boolean; onProgress?: (line: string) => void } = {},
 ): Promise<BuildImagesResult> {
-  return buildImages({ docker, images: imageRecipesFor(planLab(spec).map((service) => service.kind), options.flavour ?? 'local'), ...options });
+  return buildImages({
+    docker,
+    images: imageRecipesFor(
+      planLab(spec).map((service) => service.kind),
+      options.flavour ?? 'local',
+    ),
+    ...options,
+  });
 }

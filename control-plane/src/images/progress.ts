@@ -10,7 +10,11 @@ export interface ProgressEvent {
 }
 
 /** Follows a build or import stream to its end, reporting lines; rejects on an error event. */
-export function followBuild(docker: Docker, stream: NodeJS.ReadableStream, onProgress: (line: string) => void): Promise<ProgressEvent[]> {
+export function followBuild(
+  docker: Docker,
+  stream: NodeJS.ReadableStream,
+  onProgress: (line: string) => void,
+): Promise<ProgressEvent[]> {
   return new Promise((resolve, reject) => {
     docker.modem.followProgress(
       stream,

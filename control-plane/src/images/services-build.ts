@@ -14,7 +14,9 @@ export function servicesStageDir(): string {
 
 /** Folders of static files the services read from the project root (services/<name>/public). */
 const assetFolders = (root: string) =>
-  readdirSync(join(root, 'services')).filter((service) => existsSync(join(root, 'services', service, 'public'))).map((service) => join('services', service, 'public'));
+  readdirSync(join(root, 'services'))
+    .filter((service) => existsSync(join(root, 'services', service, 'public')))
+    .map((service) => join('services', service, 'public'));
 
 /** Bumped when the stage's layout changes, so an older stage is not reused. */
 const STAGE_LAYOUT = 'dist+bundle+services-public';
@@ -23,7 +25,8 @@ const STAGE_LAYOUT = 'dist+bundle+services-public';
 export function sourcesPin(root: string): string {
   const hash = createHash('sha256').update(STAGE_LAYOUT);
   for (const file of ['tsconfig.json', 'package.json']) hash.update(readFileSync(join(root, file)));
-  for (const folder of ['lib', 'control-plane/src', 'scenarios/src', 'bench']) if (existsSync(join(root, folder))) hashTree(hash, join(root, folder), folder);
+  for (const folder of ['lib', 'control-plane/src', 'scenarios/src', 'bench'])
+    if (existsSync(join(root, folder))) hashTree(hash, join(root, folder), folder);
   for (const service of readdirSync(join(root, 'services'))) {
     for (const sub of ['src', 'public']) {
       const folder = join('services', service, sub);
@@ -46,7 +49,15 @@ function runNode(root: string, args: string[]): Promise<{ status: number | null;
 }
 
 const compile = (root: string, outDir: string) =>
-  runNode(root, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(root, 'tsconfig.json'), '--outDir', outDir, '--sourceMap', 'false']);
+  runNode(root, [
+    join(root, 'node_modules', 'typescript', 'bin', 'tsc'),
+    '-p',
+    join(root, 'tsconfig.json'),
+    '--outDir',
+    outDir,
+    '--sourceMap',
+    'false',
+  ]);
 
 /** Bundles the programs of a compiled tree (scripts/bundle.mjs), which the image runs. */
 async function bundle(root: string, dist: string): Promise<void> {
@@ -59,7 +70,10 @@ async function bundle(root: string, dist: string): Promise<void> {
  * assets: the services image runs this, so the repo's own dist/ (which the process runtime prefers)
  * is left alone.
  */
-export async function stageServices(root: string, onProgress: (line: string) => void): Promise<{ dir: string; pin: string }> {
+export async function stageServices(
+  root: string,
+  onProgress: (line: string) => void,
+): Promise<{ dir: string; pin: string }> {
   const dir = servicesStageDir();
   const pin = sourcesPin(root);
   const stamp = join(dir, '.pin');
@@ -69,8 +83,10 @@ export async function stageServices(root: string, onProgress: (line: string) => 
   mkdirSync(join(dir, 'services'), { recursive: true });
   const tsc = await compile(root, join(dir, 'dist'));
   // tsc emits even with type errors (exit 2); refuse only when it emitted nothing usable
-  if (tsc.status !== 0) onProgress(`tsc reported problems (exit ${tsc.status}):\n${tsc.output.trim().split('\n').slice(0, 20).join('\n')}`);
-  if (!existsSync(join(dir, 'dist', 'services'))) throw new Error(`compiling the project for the services image failed:\n${tsc.output}`);
+  if (tsc.status !== 0)
+    onProgress(`tsc reported problems (exit ${tsc.status}):\n${tsc.output.trim().split('\n').slice(0, 20).join('\n')}`);
+  if (!existsSync(join(dir, 'dist', 'services')))
+    throw new Error(`compiling the project for the services image failed:\n${tsc.output}`);
   await bundle(root, join(dir, 'dist'));
   for (const folder of assetFolders(root)) cpSync(join(root, folder), join(dir, folder), { recursive: true });
   writeFileSync(stamp, pin);

@@ -31,34 +31,58 @@ export async function mineIndexed(session: LabSession, onMined?: OnMined): Promi
 }
 
 /** Refreshes every side of the transfer until all of them are Settled; mines its block once the sender has broadcast. */
-export async function settleAssetTransfer(session: LabSession, transfer: TransferToSettle, onMined?: OnMined): Promise<void> {
+export async function settleAssetTransfer(
+  session: LabSession,
+  transfer: TransferToSettle,
+  onMined?: OnMined,
+): Promise<void> {
   const refreshed = async (name: string): Promise<AssetTransferView[]> => {
     const holder = session.assets(name);
     await holder.refreshTransfers();
     const mine = (await holder.assetTransfers(transfer.assetId)).filter((view) => view.txid === transfer.txid);
     if (mine.some((view) => view.status === 'Failed')) {
-      throw upstreamFailed('ASSET_TRANSFER_FAILED', `the transfer ${transfer.txid} failed on ${name} (a receiver refused the consignment, or it expired): nothing moved`);
+      throw upstreamFailed(
+        'ASSET_TRANSFER_FAILED',
+        `the transfer ${transfer.txid} failed on ${name} (a receiver refused the consignment, or it expired): nothing moved`,
+      );
     }
     return mine;
   };
   let mined = false;
-  await waitFor(async () => {
-    const received = await Promise.all(transfer.receivers.map(refreshed));
-    const sent = await refreshed(transfer.sender);
-    if (!mined && sent.length > 0 && sent.every((view) => view.status === 'WaitingConfirmations')) {
-      await mineIndexed(session, onMined);
-      mined = true;
-      return false;
-    }
-    return mined && received.every((views) => views.length > 0) && [...received.flat(), ...sent].every((view) => view.status === 'Settled');
-  }, { timeoutMs: SETTLE_TIMEOUT_MS, intervalMs: 200, what: `asset transfer ${transfer.txid} to settle on ${[transfer.sender, ...transfer.receivers].join(', ')}`, stopOn: failedTransfer });
+  await waitFor(
+    async () => {
+      const received = await Promise.all(transfer.receivers.map(refreshed));
+      const sent = await refreshed(transfer.sender);
+      if (!mined && sent.length > 0 && sent.every((view) => view.status === 'WaitingConfirmations')) {
+        await mineIndexed(session, onMined);
+        mined = true;
+        return false;
+      }
+      return (
+        mined &&
+        received.every((views) => views.length > 0) &&
+        [...received.flat(), ...sent].every((view) => view.status === 'Settled')
+      );
+    },
+    {
+      timeoutMs: SETTLE_TIMEOUT_MS,
+      intervalMs: 200,
+      what: `asset transfer ${transfer.txid} to settle on ${[transfer.sender, ...transfer.receivers].join(', ')}`,
+      stopOn: failedTransfer,
+    },
+  );
 }
 
 /**
  * Runs `work` on asset node `name`. A node with no free colored UTXO (each receipt and issuance
  * takes one) is given new ones, confirmed by a block, and `work` runs again.
  */
-export async function withFreeUtxos<T>(session: LabSession, name: string, work: (holder: AssetHolder) => Promise<T>, onMined?: OnMined): Promise<T> {
+export async function withFreeUtxos<T>(
+  session: LabSession,
+  name: string,
+  work: (holder: AssetHolder) => Promise<T>,
+  onMined?: OnMined,
+): Promise<T> {
   const holder = session.assets(name);
   try {
     return await work(holder);

@@ -23,7 +23,12 @@ export interface LabDriverOptions extends PhaseOptions {
 }
 
 /** `exposed`: the lab's user-facing services listen beyond loopback (a control plane open to the network). */
-export function newLabState(spec: LabSpec, specText: string, dir: string, options: { exposed?: boolean } = {}): LabState {
+export function newLabState(
+  spec: LabSpec,
+  specText: string,
+  dir: string,
+  options: { exposed?: boolean } = {},
+): LabState {
   const services: Record<string, ServiceState> = {};
   const now = new Date().toISOString();
   for (const planned of planLab(spec)) {
@@ -82,10 +87,18 @@ export async function bringUp(lab: LabState, options: LabDriverOptions): Promise
     });
     await phase('chain', () => startAll([CHAIN_SERVICE]));
     await phase('initial blocks', () => mineBlocks(session, lab.spec.mining.initial_blocks));
-    await phase('nodes', () => startAll(Object.values(lab.services).filter((s) => s.name !== CHAIN_SERVICE && (!labServiceKinds.has(s.kind) || neededByNodes.has(s.name))).map((s) => s.name)));
+    await phase('nodes', () =>
+      startAll(
+        Object.values(lab.services)
+          .filter((s) => s.name !== CHAIN_SERVICE && (!labServiceKinds.has(s.kind) || neededByNodes.has(s.name)))
+          .map((s) => s.name),
+      ),
+    );
     // the lab services need their nodes up, not funded nor joined by channels, so they start while
     // those are made; but after the lab's assets are issued, when it declares some (an asset faucet gives one)
-    const rest = Object.values(lab.services).filter((s) => s.status === 'pending' && !nodeNames.has(s.name)).map((s) => s.name);
+    const rest = Object.values(lab.services)
+      .filter((s) => s.status === 'pending' && !nodeNames.has(s.name))
+      .map((s) => s.name);
     let services = Promise.resolve();
     const startServices = () => {
       services = startAll(rest);
@@ -95,7 +108,10 @@ export async function bringUp(lab: LabState, options: LabDriverOptions): Promise
     try {
       await phase('funding', () => fundNodes(session));
       const finishing = lab.spec.nodes.filter((node) => node.funding_sat > 0 && kindDefinition(node.kind).afterFunding);
-      if (finishing.length > 0) await phase('node set-up', () => Promise.all(finishing.map((node) => kindDefinition(node.kind).afterFunding!(session, node.name))));
+      if (finishing.length > 0)
+        await phase('node set-up', () =>
+          Promise.all(finishing.map((node) => kindDefinition(node.kind).afterFunding!(session, node.name))),
+        );
       if (lab.spec.assets.length > 0) {
         await phase('assets', () => issueDeclaredAssets(session));
         startServices();
@@ -114,9 +130,19 @@ export async function bringUp(lab: LabState, options: LabDriverOptions): Promise
  * its long work sent as `image` events; with `dataRestored`, the services whose data a snapshot's
  * restore writes over.
  */
-export function prepareRuntime(lab: LabState, options: LabDriverOptions, dataRestored?: readonly string[]): Promise<void> {
-  const images = imageRecipesFor(Object.values(lab.services).map((service) => service.kind), 'local');
-  return options.runtimeOptions.runtime.prepareLab(lab, images, { dataRestored, onProgress: (line) => options.onEvent({ type: 'image', lab: lab.name, line }) });
+export function prepareRuntime(
+  lab: LabState,
+  options: LabDriverOptions,
+  dataRestored?: readonly string[],
+): Promise<void> {
+  const images = imageRecipesFor(
+    Object.values(lab.services).map((service) => service.kind),
+    'local',
+  );
+  return options.runtimeOptions.runtime.prepareLab(lab, images, {
+    dataRestored,
+    onProgress: (line) => options.onEvent({ type: 'image', lab: lab.name, line }),
+  });
 }
 
 /**
@@ -124,7 +150,11 @@ export function prepareRuntime(lab: LabState, options: LabDriverOptions, dataRes
  * (nothing has started yet: the user sees which service cannot run, not a lab failed with every
  * service pending). Rethrows the error.
  */
-async function failServicesWithoutImage(session: LabSession, options: LabDriverOptions, error: unknown): Promise<never> {
+async function failServicesWithoutImage(
+  session: LabSession,
+  options: LabDriverOptions,
+  error: unknown,
+): Promise<never> {
   if (error instanceof ImageUnavailableError) {
     for (const service of Object.values(session.lab.services).filter((candidate) => candidate.kind === error.kind)) {
       setStatus(service, 'failed', error.message);
@@ -139,7 +169,10 @@ async function failServicesWithoutImage(session: LabSession, options: LabDriverO
  * Gives every service its host ports: those lab.yaml fixes (which must be free), else the
  * `preferred` ones (a restored snapshot's) when free, else free ones.
  */
-export async function allocateHostPorts(lab: LabState, preferred: Record<string, Record<string, number>> = {}): Promise<void> {
+export async function allocateHostPorts(
+  lab: LabState,
+  preferred: Record<string, Record<string, number>> = {},
+): Promise<void> {
   const requested = requestedHostPorts(lab.spec);
   const taken = new Set<number>();
   for (const service of Object.values(lab.services)) {
@@ -168,16 +201,23 @@ async function fundNodes(session: LabSession): Promise<void> {
   for (const node of funded) {
     const outputs = 1 + spec.channels.filter((channel) => channel.from === node.name).length;
     const wallet = session.node(node.name);
-    for (let i = 0; i < outputs; i++) payouts.push({ address: await wallet.newAddress(), amountSat: BigInt(Math.floor(node.funding_sat / outputs)) });
+    for (let i = 0; i < outputs; i++)
+      payouts.push({ address: await wallet.newAddress(), amountSat: BigInt(Math.floor(node.funding_sat / outputs)) });
   }
   if (payouts.length === 0) return;
   await session.labWallet.send(payouts);
   const { height } = await mineBlocks(session, 1);
-  await Promise.all(funded.map(async (node) => {
-    const wallet = session.node(node.name);
-    await wallet.waitSynced(height);
-    await waitFor(async () => (await wallet.onchainBalance()).confirmedSat > 0, { timeoutMs: 60_000, intervalMs: 100, what: `${node.name} to see its funding confirmed` });
-  }));
+  await Promise.all(
+    funded.map(async (node) => {
+      const wallet = session.node(node.name);
+      await wallet.waitSynced(height);
+      await waitFor(async () => (await wallet.onchainBalance()).confirmedSat > 0, {
+        timeoutMs: 60_000,
+        intervalMs: 100,
+        what: `${node.name} to see its funding confirmed`,
+      });
+    }),
+  );
 }
 
 /** lnd announces a channel once it has 6 confirmations (fixed in its funding manager). */
@@ -189,11 +229,23 @@ const ANNOUNCEMENT_CONFIRMATIONS = 6;
  */
 async function openDeclaredChannels(session: LabSession): Promise<void> {
   const channels = session.lab.spec.channels;
-  const opened = await Promise.all(channels.map((channel) => openChannelBetween(session, { from: channel.from, to: channel.to, capacitySat: channel.capacity_sat, pushSat: channel.push_sat })));
+  const opened = await Promise.all(
+    channels.map((channel) =>
+      openChannelBetween(session, {
+        from: channel.from,
+        to: channel.to,
+        capacitySat: channel.capacity_sat,
+        pushSat: channel.push_sat,
+      }),
+    ),
+  );
   await mineBlocks(session, ANNOUNCEMENT_CONFIRMATIONS);
   const channelsOf = new Map<string, string[]>();
   channels.forEach((channel, index) => {
-    for (const node of [channel.from, channel.to]) channelsOf.set(node, [...(channelsOf.get(node) ?? []), opened[index].fundingTxid]);
+    for (const node of [channel.from, channel.to])
+      channelsOf.set(node, [...(channelsOf.get(node) ?? []), opened[index].fundingTxid]);
   });
-  await Promise.all([...channelsOf].map(([node, active]) => waitNodeChannels(session, node, { active, routable: channels.length })));
+  await Promise.all(
+    [...channelsOf].map(([node, active]) => waitNodeChannels(session, node, { active, routable: channels.length })),
+  );
 }

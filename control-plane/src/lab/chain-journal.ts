@@ -81,12 +81,18 @@ export class ChainJournal {
         for (let from = 0; from < blocks.length; from += BATCH) {
           const answers = await chain.submitBlocks(blocks.slice(from, from + BATCH));
           const refused = answers.findIndex((answer) => answer !== null && answer !== 'duplicate');
-          if (refused >= 0) throw new Error(`the chain node refused block ${height + from + refused + 1} of the lab's chain: ${answers[refused]}`);
+          if (refused >= 0)
+            throw new Error(
+              `the chain node refused block ${height + from + refused + 1} of the lab's chain: ${answers[refused]}`,
+            );
         }
       }
       const tip = entries.at(-1)!;
       const hash = await chain.getBlockHash(entries.length);
-      if (hash !== tip.hash) throw new Error(`the chain node's block ${entries.length} is ${hash}, not the lab's ${tip.hash}: its chain is not the lab's`);
+      if (hash !== tip.hash)
+        throw new Error(
+          `the chain node's block ${entries.length} is ${hash}, not the lab's ${tip.hash}: its chain is not the lab's`,
+        );
     });
   }
 
@@ -138,7 +144,9 @@ export class ChainJournal {
   }
 
   private blocksIn(bytes: Buffer, entries: Entry[]): string[] {
-    return entries.map(({ offset }) => bytes.subarray(offset + LENGTH_BYTES, offset + LENGTH_BYTES + bytes.readUInt32LE(offset)).toString('hex'));
+    return entries.map(({ offset }) =>
+      bytes.subarray(offset + LENGTH_BYTES, offset + LENGTH_BYTES + bytes.readUInt32LE(offset)).toString('hex'),
+    );
   }
 
   /** Drops the records above `height`. */

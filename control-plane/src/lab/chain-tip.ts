@@ -16,7 +16,10 @@ export interface TipFreshened {
  * `mining.max_tip_age_seconds` (never when that is 0, nor on a chain with no block of its own yet:
  * bring-up mines those); what it mined, or nothing.
  */
-export async function freshenChainTip(access: Pick<LabAccess, 'lab' | 'chain' | 'mine'>, nowMs = Date.now()): Promise<TipFreshened | undefined> {
+export async function freshenChainTip(
+  access: Pick<LabAccess, 'lab' | 'chain' | 'mine'>,
+  nowMs = Date.now(),
+): Promise<TipFreshened | undefined> {
   // a lab saved before the setting existed has none
   const maxAgeSeconds = access.lab.spec.mining.max_tip_age_seconds ?? DEFAULT_MAX_TIP_AGE_SECONDS;
   if (maxAgeSeconds === 0) return undefined;

@@ -17,20 +17,31 @@ export interface ChannelsExpected {
  * Waits until `node` sees its channels `expected.active` active and can route over `expected.routable`
  * channels; `whileInactive` runs at each look that finds some still inactive.
  */
-export async function waitNodeChannels(session: LabSession, node: string, expected: ChannelsExpected, options: { whileInactive?: () => Promise<void> } = {}): Promise<void> {
+export async function waitNodeChannels(
+  session: LabSession,
+  node: string,
+  expected: ChannelsExpected,
+  options: { whileInactive?: () => Promise<void> } = {},
+): Promise<void> {
   const lightning = session.lightning(node);
   // what is still missing is thrown, so a time-out says it
-  await waitFor(async () => {
-    const active = new Set((await lightning.channels()).filter((channel) => channel.active).map((channel) => channel.fundingTxid));
-    const inactive = expected.active.filter((txid) => !active.has(txid));
-    if (inactive.length > 0) {
-      await options.whileInactive?.();
-      throw new Error(`not active yet: the channels of ${inactive.join(', ')}`);
-    }
-    const routable = expected.routable === undefined ? undefined : await lightning.routableChannels();
-    if (routable !== undefined && routable < expected.routable!) throw new Error(`it can route over ${routable} of ${expected.routable} channels`);
-    return true;
-  }, { timeoutMs: CHANNELS_TIMEOUT_MS, intervalMs: 300, what: `node ${node}'s channels to be ready` });
+  await waitFor(
+    async () => {
+      const active = new Set(
+        (await lightning.channels()).filter((channel) => channel.active).map((channel) => channel.fundingTxid),
+      );
+      const inactive = expected.active.filter((txid) => !active.has(txid));
+      if (inactive.length > 0) {
+        await options.whileInactive?.();
+        throw new Error(`not active yet: the channels of ${inactive.join(', ')}`);
+      }
+      const routable = expected.routable === undefined ? undefined : await lightning.routableChannels();
+      if (routable !== undefined && routable < expected.routable!)
+        throw new Error(`it can route over ${routable} of ${expected.routable} channels`);
+      return true;
+    },
+    { timeoutMs: CHANNELS_TIMEOUT_MS, intervalMs: 300, what: `node ${node}'s channels to be ready` },
+  );
 }
 
 /**
@@ -39,11 +50,20 @@ export async function waitNodeChannels(session: LabSession, node: string, expect
  * inactive), and waits until all its channels with them are active.
  */
 export async function reconnectChannels(session: LabSession): Promise<void> {
-  const lightningNodes = Object.values(session.lab.services).filter((service) => service.info.pubkey).map((service) => service.name);
-  await Promise.all(lightningNodes.map(async (node) => {
-    const { withLabNodes } = await dialChannelPartners(session, node);
-    await waitNodeChannels(session, node, { active: withLabNodes.map((channel) => channel.fundingTxid) }, {
-      whileInactive: redialEvery(REDIAL_INTERVAL_MS, () => dialChannelPartners(session, node)),
-    });
-  }));
+  const lightningNodes = Object.values(session.lab.services)
+    .filter((service) => service.info.pubkey)
+    .map((service) => service.name);
+  await Promise.all(
+    lightningNodes.map(async (node) => {
+      const { withLabNodes } = await dialChannelPartners(session, node);
+      await waitNodeChannels(
+        session,
+        node,
+        { active: withLabNodes.map((channel) => channel.fundingTxid) },
+        {
+          whileInactive: redialEvery(REDIAL_INTERVAL_MS, () => dialChannelPartners(session, node)),
+        },
+      );
+    }),
+  );
 }

@@ -21,7 +21,8 @@ export class Credentials implements CredentialStore {
 
   require(service: string, key: string): string {
     const value = this.byService[service]?.[key];
-    if (value === undefined) throw new Error(`${key} of ${service} is not known yet (it is read when ${service} is ready)`);
+    if (value === undefined)
+      throw new Error(`${key} of ${service} is not known yet (it is read when ${service} is ready)`);
     return value;
   }
 }

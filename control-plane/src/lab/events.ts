@@ -2,14 +2,39 @@ import type { LabStatus, ServiceStatus } from './state.js';
 
 export type LabEvent =
   | { type: 'lab'; lab: string; status: LabStatus; message?: string }
-  | { type: 'service'; lab: string; service: string; status: ServiceStatus; message?: string; info?: Record<string, string>; restarts?: number; logTail?: string }
+  | {
+      type: 'service';
+      lab: string;
+      service: string;
+      status: ServiceStatus;
+      message?: string;
+      info?: Record<string, string>;
+      restarts?: number;
+      logTail?: string;
+    }
   /** A docker lab's container engine stopped answering, or answers again (its containers run on without it). */
   | { type: 'engine'; lab: string; answering: boolean; address?: string; since: string; message?: string }
   | { type: 'phase'; lab: string; phase: string; ms: number }
   | { type: 'image'; lab: string; line: string }
   | { type: 'blocks'; lab: string; height: number; mined: number }
-  | { type: 'job'; lab: string; job: string; queue: string; state: 'completed' | 'failed'; result?: unknown; error?: string }
+  | {
+      type: 'job';
+      lab: string;
+      job: string;
+      queue: string;
+      state: 'completed' | 'failed';
+      result?: unknown;
+      error?: string;
+    }
   | { type: 'payment'; lab: string; from: string; to?: string; amountSat: number; feeSat: number; paymentHash: string }
-  | { type: 'channel'; lab: string; node: string; partner?: string; state: 'open' | 'closed'; fundingTxid?: string; closingTxid?: string };
+  | {
+      type: 'channel';
+      lab: string;
+      node: string;
+      partner?: string;
+      state: 'open' | 'closed';
+      fundingTxid?: string;
+      closingTxid?: string;
+    };
 
 export type LabEventListener = (event: LabEvent) => void;

@@ -11,5 +11,9 @@ export async function waitIndexed(session: LabSession, height?: number): Promise
   if (session.lab.services.indexer === undefined) return;
   const target = height ?? (await session.chain.getBlockCount());
   const indexer = session.host.reach('indexer', 'electrum');
-  await waitFor(async () => (await electrumTipHeight(indexer)) >= target, { timeoutMs: 60_000, intervalMs: 50, what: `the indexer to serve block ${target}` });
+  await waitFor(async () => (await electrumTipHeight(indexer)) >= target, {
+    timeoutMs: 60_000,
+    intervalMs: 50,
+    what: `the indexer to serve block ${target}`,
+  });
 }

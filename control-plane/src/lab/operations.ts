@@ -10,12 +10,19 @@ export function assertRegtestAddress(address: string): void {
   try {
     addressLib.toOutputScript(address, networks.regtest);
   } catch {
-    throw invalid('INVALID_ADDRESS', `"${address}" is not a regtest address (expected bcrt1... or a regtest base58 address)`);
+    throw invalid(
+      'INVALID_ADDRESS',
+      `"${address}" is not a regtest address (expected bcrt1... or a regtest base58 address)`,
+    );
   }
 }
 
 /** Mines `blocks` blocks, to `address` when given, else to the lab wallet. */
-export async function mineBlocks(session: LabSession, blocks: number, address?: string): Promise<{ hashes: string[]; height: number }> {
+export async function mineBlocks(
+  session: LabSession,
+  blocks: number,
+  address?: string,
+): Promise<{ hashes: string[]; height: number }> {
   if (address !== undefined) assertRegtestAddress(address);
   return session.mine(blocks, address);
 }
@@ -23,9 +30,18 @@ export async function mineBlocks(session: LabSession, blocks: number, address?: 
 /** A node whose service is not ready cannot take part: say so, and how to bring it back. */
 export function requireReady(session: LabSession, name: string): void {
   const service = session.lab.services[name];
-  if (!service) throw invalid('NO_SUCH_NODE', `lab ${session.lab.name} has no node "${name}" (nodes: ${session.lab.spec.nodes.map((node) => node.name).join(', ')})`);
+  if (!service)
+    throw invalid(
+      'NO_SUCH_NODE',
+      `lab ${session.lab.name} has no node "${name}" (nodes: ${session.lab.spec.nodes.map((node) => node.name).join(', ')})`,
+    );
   if (service.status === 'ready') return;
-  const hint = service.status === 'stopped' ? `start it with \`reglab start ${name}\`` : service.status === 'restarting' ? 'the supervisor is restarting it; try again in a moment' : `see \`reglab logs ${name}\``;
+  const hint =
+    service.status === 'stopped'
+      ? `start it with \`reglab start ${name}\``
+      : service.status === 'restarting'
+        ? 'the supervisor is restarting it; try again in a moment'
+        : `see \`reglab logs ${name}\``;
   throw conflict('SERVICE_NOT_READY', `${name} is ${service.status}: ${hint}`);
 }
 
@@ -43,7 +59,10 @@ export interface FundRequest {
   confirm?: boolean;
 }
 
-export async function fund(session: LabSession, request: FundRequest): Promise<{ txid: string; address: string; height?: number }> {
+export async function fund(
+  session: LabSession,
+  request: FundRequest,
+): Promise<{ txid: string; address: string; height?: number }> {
   if (request.node) requireReady(session, request.node);
   const address = request.address ?? (request.node ? await session.node(request.node).newAddress() : undefined);
   if (!address) throw invalid('FUND_TARGET_MISSING', 'fund needs a node or an address');
@@ -72,12 +91,21 @@ export interface ChannelRequest {
 }
 
 /** Connects the two nodes and opens the channel; returns the funding outpoint (unconfirmed). */
-export async function openChannelBetween(session: LabSession, request: ChannelRequest): Promise<{ fundingTxid: string; fundingVout: number }> {
+export async function openChannelBetween(
+  session: LabSession,
+  request: ChannelRequest,
+): Promise<{ fundingTxid: string; fundingVout: number }> {
   if (request.from === request.to) throw invalid('SAME_NODE', 'a channel needs two different nodes');
   const opener = lightningNode(session, request.from);
   const partnerPubkey = await nodePubkey(session, request.to);
   await connectPeers(session, request.from, request.to);
-  return opener.openChannel({ partnerPubkey, partnerAddress: session.peerAddress(request.from, request.to), capacitySat: request.capacitySat, pushSat: request.pushSat ?? 0, private: request.private });
+  return opener.openChannel({
+    partnerPubkey,
+    partnerAddress: session.peerAddress(request.from, request.to),
+    capacitySat: request.capacitySat,
+    pushSat: request.pushSat ?? 0,
+    private: request.private,
+  });
 }
 
 export async function connectPeers(session: LabSession, from: string, to: string): Promise<void> {
@@ -91,13 +119,24 @@ export async function connectPeers(session: LabSession, from: string, to: string
  */
 export async function disconnectPeers(session: LabSession, from: string, to: string): Promise<void> {
   await lightningNode(session, from).disconnect(await nodePubkey(session, to));
-  await lightningNode(session, to).disconnect(await nodePubkey(session, from)).catch(() => undefined);
+  await lightningNode(session, to)
+    .disconnect(await nodePubkey(session, from))
+    .catch(() => undefined);
 }
 
 /** Waits until `node` can route over the channel funded by `fundingTxid` (both policies known). */
-export async function waitChannelRoutable(session: LabSession, node: string, fundingTxid: string, timeoutMs = 60_000): Promise<void> {
+export async function waitChannelRoutable(
+  session: LabSession,
+  node: string,
+  fundingTxid: string,
+  timeoutMs = 60_000,
+): Promise<void> {
   const lightning = session.lightning(node);
-  await waitFor(() => lightning.canRouteOver(fundingTxid), { timeoutMs, intervalMs: 250, what: `node ${node} to be able to route over the channel of ${fundingTxid}` });
+  await waitFor(() => lightning.canRouteOver(fundingTxid), {
+    timeoutMs,
+    intervalMs: 250,
+    what: `node ${node} to be able to route over the channel of ${fundingTxid}`,
+  });
 }
 
 /**
@@ -127,20 +166,40 @@ async function gossipReach(session: LabSession, nodes: string[]): Promise<string
  * the closing block came after that block, never prunes the channel, and routes over it (a bob ->
  * carol hop that bob answers with UnknownNextPeer, and lnd then avoids bob -> carol altogether).
  */
-export async function waitChannelKnownToLab(session: LabSession, from: string, to: string, fundingTxid: string, timeoutMs = 60_000): Promise<void> {
+export async function waitChannelKnownToLab(
+  session: LabSession,
+  from: string,
+  to: string,
+  fundingTxid: string,
+  timeoutMs = 60_000,
+): Promise<void> {
   const nodes = await gossipReach(session, [from, to]);
   await Promise.all(nodes.map((node) => waitChannelRoutable(session, node, fundingTxid, timeoutMs)));
 }
 
 /** Waits until `node` sees an active channel with `partner` (the one of `fundingTxid` when given). */
-export async function waitChannelActive(session: LabSession, node: string, partner: string, options: { fundingTxid?: string; timeoutMs?: number } = {}): Promise<void> {
+export async function waitChannelActive(
+  session: LabSession,
+  node: string,
+  partner: string,
+  options: { fundingTxid?: string; timeoutMs?: number } = {},
+): Promise<void> {
   const partnerKey = await nodePubkey(session, partner);
   const lightning = session.lightning(node);
-  await waitFor(async () => (await lightning.channels()).some((channel) => channel.active && channel.partnerPubkey === partnerKey && (options.fundingTxid === undefined || channel.fundingTxid === options.fundingTxid)), {
-    timeoutMs: options.timeoutMs ?? 60_000,
-    intervalMs: 150,
-    what: `an active channel ${node} -> ${partner}`,
-  });
+  await waitFor(
+    async () =>
+      (await lightning.channels()).some(
+        (channel) =>
+          channel.active &&
+          channel.partnerPubkey === partnerKey &&
+          (options.fundingTxid === undefined || channel.fundingTxid === options.fundingTxid),
+      ),
+    {
+      timeoutMs: options.timeoutMs ?? 60_000,
+      intervalMs: 150,
+      what: `an active channel ${node} -> ${partner}`,
+    },
+  );
 }
 
 /**
@@ -150,7 +209,11 @@ export async function waitChannelActive(session: LabSession, node: string, partn
 async function waitForActiveChannel(node: LabLightningNode, timeoutMs = 30_000): Promise<void> {
   const channels = await node.channels();
   if (channels.length === 0 || channels.some((channel) => channel.active)) return;
-  await waitFor(async () => (await node.channels()).some((channel) => channel.active), { timeoutMs, intervalMs: 250, what: `${node.name} to have an active channel again` }).catch(() => undefined);
+  await waitFor(async () => (await node.channels()).some((channel) => channel.active), {
+    timeoutMs,
+    intervalMs: 250,
+    what: `${node.name} to have an active channel again`,
+  }).catch(() => undefined);
 }
 
 export interface PaymentResult {
@@ -183,12 +246,21 @@ export interface PaymentRequest {
  * An invoice on `to`, paid by `from` over the lab's channels. A retry passes the invoice of the
  * first attempt, so a payment that went through is found instead of being made twice.
  */
-export async function payBetween(session: LabSession, request: PaymentRequest, retry: { invoice?: string; onInvoice?: (invoice: string) => Promise<void> } = {}): Promise<PaymentResult> {
+export async function payBetween(
+  session: LabSession,
+  request: PaymentRequest,
+  retry: { invoice?: string; onInvoice?: (invoice: string) => Promise<void> } = {},
+): Promise<PaymentResult> {
   if (request.from === request.to) throw invalid('SAME_NODE', 'a payment needs two different nodes');
   let invoice = retry.invoice;
   if (!invoice) {
     const payee = lightningNode(session, request.to);
-    invoice = (await payee.createInvoice({ amountMsat: BigInt(request.amountSat) * 1000n, memo: request.memo ?? `reglab ${request.from} -> ${request.to}` })).paymentRequest;
+    invoice = (
+      await payee.createInvoice({
+        amountMsat: BigInt(request.amountSat) * 1000n,
+        memo: request.memo ?? `reglab ${request.from} -> ${request.to}`,
+      })
+    ).paymentRequest;
     await retry.onInvoice?.(invoice);
   }
   return payInvoice(session, request.from, invoice);
@@ -206,7 +278,10 @@ export async function payInvoice(session: LabSession, from: string, invoice: str
   return result(await payer.pay(invoice));
 }
 
-export async function keysendBetween(session: LabSession, request: { from: string; to: string; amountSat: number }): Promise<PaymentResult> {
+export async function keysendBetween(
+  session: LabSession,
+  request: { from: string; to: string; amountSat: number },
+): Promise<PaymentResult> {
   if (request.from === request.to) throw invalid('SAME_NODE', 'a payment needs two different nodes');
   const payer = lightningNode(session, request.from);
   const pubkey = await nodePubkey(session, request.to);
@@ -226,13 +301,27 @@ export interface CloseRequest {
 export async function channelToClose(session: LabSession, request: CloseRequest): Promise<ChannelView> {
   const channels = await lightningNode(session, request.node).channels();
   const partnerKey = request.partner ? await nodePubkey(session, request.partner) : undefined;
-  const matching = channels.filter((channel) => (request.channelId === undefined || channel.id === request.channelId) && (partnerKey === undefined || channel.partnerPubkey === partnerKey));
+  const matching = channels.filter(
+    (channel) =>
+      (request.channelId === undefined || channel.id === request.channelId) &&
+      (partnerKey === undefined || channel.partnerPubkey === partnerKey),
+  );
   const listed = channels.map((channel) => channel.id).join(', ') || 'none';
-  if (matching.length === 0) throw invalid('NO_SUCH_CHANNEL', `${request.node} has no such channel (its channels: ${listed})`);
-  if (matching.length > 1) throw invalid('AMBIGUOUS_CHANNEL', `${request.node} has ${matching.length} channels with ${request.partner}; name one with channel_id (${listed})`);
+  if (matching.length === 0)
+    throw invalid('NO_SUCH_CHANNEL', `${request.node} has no such channel (its channels: ${listed})`);
+  if (matching.length > 1)
+    throw invalid(
+      'AMBIGUOUS_CHANNEL',
+      `${request.node} has ${matching.length} channels with ${request.partner}; name one with channel_id (${listed})`,
+    );
   return matching[0];
 }
 
-export async function closeChannel(session: LabSession, node: string, channel: ChannelView, force: boolean): Promise<{ closingTxid?: string }> {
+export async function closeChannel(
+  session: LabSession,
+  node: string,
+  channel: ChannelView,
+  force: boolean,
+): Promise<{ closingTxid?: string }> {
   return lightningNode(session, node).closeChannel(channel, force);
 }

@@ -22,7 +22,11 @@ export interface PhaseOptions {
  * phase's duration is recorded and sent as an event; the lab ends `ready`, or `failed` with the
  * error (its connections closed).
  */
-export async function runToReady(session: LabSession, options: PhaseOptions, steps: (phase: PhaseRunner) => Promise<void>): Promise<LabSession> {
+export async function runToReady(
+  session: LabSession,
+  options: PhaseOptions,
+  steps: (phase: PhaseRunner) => Promise<void>,
+): Promise<LabSession> {
   const lab = session.lab;
   lab.status = 'starting';
   lab.error = undefined;

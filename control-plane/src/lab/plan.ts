@@ -15,16 +15,21 @@ export interface PlannedService {
 
 /** The lab's services as a graph, in a start order that respects every dependency. */
 export function planLab(spec: LabSpec): PlannedService[] {
-  const wanted: { name: string; kind: ServiceKind; restart?: RestartPolicy }[] = [{ name: CHAIN_SERVICE, kind: 'btcd' }];
+  const wanted: { name: string; kind: ServiceKind; restart?: RestartPolicy }[] = [
+    { name: CHAIN_SERVICE, kind: 'btcd' },
+  ];
   const services = spec.services;
   if (spec.indexer.enabled) wanted.push({ name: 'indexer', kind: 'indexer' });
   if (services['wallet-server'] && spec.postgres.managed) wanted.push({ name: 'postgres', kind: 'postgres' });
-  if ((services['wallet-server'] || services.faucet) && spec.redis.managed) wanted.push({ name: 'redis', kind: 'redis' });
+  if ((services['wallet-server'] || services.faucet) && spec.redis.managed)
+    wanted.push({ name: 'redis', kind: 'redis' });
   if (spec.nodes.some((node) => node.kind === 'rgb')) wanted.push({ name: RGB_PROXY_SERVICE, kind: 'rgb-proxy' });
   for (const node of spec.nodes) wanted.push({ name: node.name, kind: node.kind, restart: node.restart });
-  if (services['wallet-server']) wanted.push({ name: 'wallet-server', kind: 'wallet-server', restart: services['wallet-server'].restart });
+  if (services['wallet-server'])
+    wanted.push({ name: 'wallet-server', kind: 'wallet-server', restart: services['wallet-server'].restart });
   if (services.faucet) wanted.push({ name: 'faucet', kind: 'faucet', restart: services.faucet.restart });
-  if (services['chain-adapter']) wanted.push({ name: 'chain-adapter', kind: 'chain-adapter', restart: services['chain-adapter'].restart });
+  if (services['chain-adapter'])
+    wanted.push({ name: 'chain-adapter', kind: 'chain-adapter', restart: services['chain-adapter'].restart });
   return wanted.map(({ name, kind, restart }) => {
     const definition = kindDefinition(kind);
     return {

@@ -22,24 +22,29 @@ export async function reorg(session: LabSession, blocks: number): Promise<ReorgR
   const chain = session.chain;
   const tip = await chain.getBlockCount();
   const forkHeight = tip - blocks;
-  if (blocks < 1 || forkHeight < 1) throw invalid('INVALID_REORG', `a reorg replaces 1 to ${tip - 1} blocks at height ${tip}, not ${blocks}`);
+  if (blocks < 1 || forkHeight < 1)
+    throw invalid('INVALID_REORG', `a reorg replaces 1 to ${tip - 1} blocks at height ${tip}, not ${blocks}`);
   let previous = await chain.getBlockSummary(await chain.getBlockHash(forkHeight));
   for (let height = forkHeight + 1; height <= tip + 1; height++) {
-    const block = buildRegtestBlock({
-      version: 0x20000000,
-      previousblockhash: previous.hash,
-      transactions: [],
-      coinbasevalue: Math.floor(INITIAL_SUBSIDY_SAT / 2 ** Math.floor(height / REGTEST_HALVING_INTERVAL)),
-      bits: REGTEST_BITS,
-      curtime: previous.time + 1,
-      height,
-    }, session.labWallet.address);
+    const block = buildRegtestBlock(
+      {
+        version: 0x20000000,
+        previousblockhash: previous.hash,
+        transactions: [],
+        coinbasevalue: Math.floor(INITIAL_SUBSIDY_SAT / 2 ** Math.floor(height / REGTEST_HALVING_INTERVAL)),
+        bits: REGTEST_BITS,
+        curtime: previous.time + 1,
+        height,
+      },
+      session.labWallet.address,
+    );
     const rejection = await chain.call<string | null>('submitblock', [block.toHex()]);
     if (rejection) throw new Error(`the node refused replacement block ${height}: ${rejection}`);
     previous = { hash: block.getId(), height, time: previous.time + 1, txids: [] };
   }
   const newHeight = await chain.getBlockCount();
-  if ((await chain.getBestBlockHash()) !== previous.hash) throw new Error(`the node did not switch to the new chain (its tip is at ${newHeight})`);
+  if ((await chain.getBestBlockHash()) !== previous.hash)
+    throw new Error(`the node did not switch to the new chain (its tip is at ${newHeight})`);
   await session.recordChain();
   return { forkHeight, replaced: blocks, newHeight };
 }

@@ -59,7 +59,11 @@ export class LabSession implements LabAccess {
 
   node(name: string): LabNode {
     const spec = this.lab.spec.nodes.find((candidate) => candidate.name === name);
-    if (!spec) throw notFound(`lab ${this.lab.name} has no node "${name}" (nodes: ${this.lab.spec.nodes.map((node) => node.name).join(', ') || 'none'})`, 'NO_SUCH_NODE');
+    if (!spec)
+      throw notFound(
+        `lab ${this.lab.name} has no node "${name}" (nodes: ${this.lab.spec.nodes.map((node) => node.name).join(', ') || 'none'})`,
+        'NO_SUCH_NODE',
+      );
     const madeFrom = this.credentials.get(name);
     const cached = this.nodes.get(name);
     if (cached && cached.madeFrom === madeFrom) return cached.node;
@@ -72,14 +76,22 @@ export class LabSession implements LabAccess {
   /** A node's Lightning side; an error saying so for kinds that have none. */
   lightning(name: string): LabLightningNode {
     const node = this.node(name);
-    if (!isLightning(node)) throw invalid('NOT_A_LIGHTNING_NODE', `node "${name}" is an ${node.kind} node: it has no Lightning side the lab can drive`);
+    if (!isLightning(node))
+      throw invalid(
+        'NOT_A_LIGHTNING_NODE',
+        `node "${name}" is an ${node.kind} node: it has no Lightning side the lab can drive`,
+      );
     return node;
   }
 
   /** A node's RGB asset side; an error saying so for kinds that hold no assets. */
   assets(name: string): AssetHolder {
     const node = this.node(name);
-    if (!holdsAssets(node)) throw invalid('NOT_AN_ASSET_NODE', `node "${name}" is an ${node.kind} node: it holds no RGB assets (rgb and rln nodes do)`);
+    if (!holdsAssets(node))
+      throw invalid(
+        'NOT_AN_ASSET_NODE',
+        `node "${name}" is an ${node.kind} node: it holds no RGB assets (rgb and rln nodes do)`,
+      );
     return node;
   }
 
@@ -98,7 +110,10 @@ export class LabSession implements LabAccess {
   mine(blocks: number, address?: string): Promise<{ hashes: string[]; height: number }> {
     const run = async () => {
       const chain = this.chain;
-      const hashes = address === undefined && chain instanceof BtcdDriver ? await chain.generate(blocks) : await chain.mine(blocks, address ?? this.labWallet.address);
+      const hashes =
+        address === undefined && chain instanceof BtcdDriver
+          ? await chain.generate(blocks)
+          : await chain.mine(blocks, address ?? this.labWallet.address);
       await this.recordChain();
       return { hashes, height: await chain.getBlockCount() };
     };
@@ -124,8 +139,19 @@ export class LabSession implements LabAccess {
   async reattach(): Promise<void> {
     const running = Object.values(this.lab.services).filter((service) => service.status === 'ready');
     const chain = running.find((service) => service.name === CHAIN_SERVICE);
-    if (chain) await kindDefinition(chain.kind).probe(this, chain).catch(() => false);
-    await Promise.all(running.filter((service) => service !== chain).map((service) => kindDefinition(service.kind).probe(this, service).catch(() => false)));
+    if (chain)
+      await kindDefinition(chain.kind)
+        .probe(this, chain)
+        .catch(() => false);
+    await Promise.all(
+      running
+        .filter((service) => service !== chain)
+        .map((service) =>
+          kindDefinition(service.kind)
+            .probe(this, service)
+            .catch(() => false),
+        ),
+    );
   }
 
   close(): void {

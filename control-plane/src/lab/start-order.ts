@@ -16,7 +16,12 @@ export interface StartHooks {
  * back (a container engine takes a few at a time): a service whose data comes back late is not left
  * behind those asked before it.
  */
-export async function startInDependencyOrder(session: LabSession, names: string[], options: ServiceStartOptions, hooks: StartHooks = {}): Promise<void> {
+export async function startInDependencyOrder(
+  session: LabSession,
+  names: string[],
+  options: ServiceStartOptions,
+  hooks: StartHooks = {},
+): Promise<void> {
   const services = session.lab.services;
   const order = byWaitingLine(services, names);
   const starting = new Map<string, Promise<void>>();
@@ -25,9 +30,15 @@ export async function startInDependencyOrder(session: LabSession, names: string[
     if (!started) {
       const waiting = services[name].dependsOn.filter((dependency) => services[dependency]?.status !== 'ready');
       const unknown = waiting.filter((dependency) => !names.includes(dependency));
-      started = unknown.length > 0
-        ? Promise.reject(new Error(`cannot start ${name}: ${unknown.join(', ')} ${unknown.length === 1 ? 'is' : 'are'} not ready`))
-        : Promise.all(waiting.map(start)).then(() => hooks.before?.(name)).then(() => startService(session, name, options, { precedence: order.indexOf(name) })).then(() => hooks.after?.(name));
+      started =
+        unknown.length > 0
+          ? Promise.reject(
+              new Error(`cannot start ${name}: ${unknown.join(', ')} ${unknown.length === 1 ? 'is' : 'are'} not ready`),
+            )
+          : Promise.all(waiting.map(start))
+              .then(() => hooks.before?.(name))
+              .then(() => startService(session, name, options, { precedence: order.indexOf(name) }))
+              .then(() => hooks.after?.(name));
       starting.set(name, started);
     }
     return started;
@@ -39,7 +50,10 @@ type Services = LabSession['lab']['services'];
 
 /** `names`, those with the longest line of services waiting on them first, then those with the most. */
 export function byWaitingLine(services: Services, names: string[]): string[] {
-  const dependents = (name: string) => Object.values(services).filter((service) => service.dependsOn.includes(name)).map((service) => service.name);
+  const dependents = (name: string) =>
+    Object.values(services)
+      .filter((service) => service.dependsOn.includes(name))
+      .map((service) => service.name);
   const lines = new Map<string, { length: number; waiting: Set<string> }>();
   const lineOf = (name: string): { length: number; waiting: Set<string> } => {
     let line = lines.get(name);
@@ -53,5 +67,8 @@ export function byWaitingLine(services: Services, names: string[]): string[] {
     }
     return line;
   };
-  return [...names].sort((a, b) => lineOf(b).length - lineOf(a).length || lineOf(b).waiting.size - lineOf(a).waiting.size || a.localeCompare(b));
+  return [...names].sort(
+    (a, b) =>
+      lineOf(b).length - lineOf(a).length || lineOf(b).waiting.size - lineOf(a).waiting.size || a.localeCompare(b),
+  );
 }

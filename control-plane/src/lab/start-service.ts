@@ -23,7 +23,16 @@ export interface ServiceStartOptions {
 
 /** The service's status as an event, with what a watcher needs to act on it. */
 export function serviceEvent(session: LabSession, service: ServiceState, logTail?: string) {
-  return { type: 'service' as const, lab: session.lab.name, service: service.name, status: service.status, message: service.error, info: service.info, restarts: service.restarts, logTail };
+  return {
+    type: 'service' as const,
+    lab: session.lab.name,
+    service: service.name,
+    status: service.status,
+    message: service.error,
+    info: service.info,
+    restarts: service.restarts,
+    logTail,
+  };
 }
 
 /** The last lines of a service's output, or nothing when they cannot be read. */
@@ -47,12 +56,29 @@ export interface StartHow {
  * Starts one service and waits until its readiness probe passes (and, for a node, its kind's
  * set-up after start); reports it `starting` (or `as`) then `ready`, or `failed` with its log tail.
  */
-export async function startService(session: LabSession, name: string, options: ServiceStartOptions, { as = 'starting', precedence, callerReportsFailure = false }: StartHow = {}): Promise<void> {
+export async function startService(
+  session: LabSession,
+  name: string,
+  options: ServiceStartOptions,
+  { as = 'starting', precedence, callerReportsFailure = false }: StartHow = {},
+): Promise<void> {
   const service = session.lab.services[name];
   const definition = kindDefinition(service.kind);
   try {
     const launch = definition.launch(session, service);
-    service.handle = await session.runtime.start({ lab: session.lab, service: name, kind: service.kind, image: definition.image, launch, hostPorts: service.hostPorts, containerPorts: service.containerPorts, public: service.public, discardSignal: discardSignalOf(definition), labServices: Object.keys(session.lab.services), precedence });
+    service.handle = await session.runtime.start({
+      lab: session.lab,
+      service: name,
+      kind: service.kind,
+      image: definition.image,
+      launch,
+      hostPorts: service.hostPorts,
+      containerPorts: service.containerPorts,
+      public: service.public,
+      discardSignal: discardSignalOf(definition),
+      labServices: Object.keys(session.lab.services),
+      precedence,
+    });
     if (service.status !== as) {
       setStatus(service, as);
       options.onEvent(serviceEvent(session, service));
@@ -60,16 +86,27 @@ export async function startService(session: LabSession, name: string, options: S
     await options.persist();
     const handle = service.handle;
     let exitCheckedAt = Date.now();
-    await waitFor(async () => {
-      const answer = await definition.probe(session, service).then((ready) => ({ ready }), (error: unknown) => ({ ready: false, error }));
-      if (answer.ready) return true;
-      if (Date.now() - exitCheckedAt >= EXIT_CHECK_INTERVAL_MS) {
-        exitCheckedAt = Date.now();
-        if (!(await session.runtime.isAlive(handle))) throw new ExitedError(`${name} exited`);
-      }
-      if ('error' in answer) throw answer.error;
-      return false;
-    }, { timeoutMs: options.readyTimeoutMs ?? 90_000, intervalMs: PROBE_INTERVAL_MS, what: `${name} (${service.kind}) to be ready`, stopOn: (error) => error instanceof ExitedError });
+    await waitFor(
+      async () => {
+        const answer = await definition.probe(session, service).then(
+          (ready) => ({ ready }),
+          (error: unknown) => ({ ready: false, error }),
+        );
+        if (answer.ready) return true;
+        if (Date.now() - exitCheckedAt >= EXIT_CHECK_INTERVAL_MS) {
+          exitCheckedAt = Date.now();
+          if (!(await session.runtime.isAlive(handle))) throw new ExitedError(`${name} exited`);
+        }
+        if ('error' in answer) throw answer.error;
+        return false;
+      },
+      {
+        timeoutMs: options.readyTimeoutMs ?? 90_000,
+        intervalMs: PROBE_INTERVAL_MS,
+        what: `${name} (${service.kind}) to be ready`,
+        stopOn: (error) => error instanceof ExitedError,
+      },
+    );
     await definition.initialise?.(session, name);
     service.info = await definition.describe(session, service);
     setStatus(service, 'ready');

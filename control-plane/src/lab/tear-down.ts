@@ -10,7 +10,11 @@ import { setStatus, type LabState, type ServiceState } from './state.js';
  * and folder: nothing of the lab is left running or listening. Answers the containers not of the
  * lab that were disconnected from its network (docker), by name.
  */
-export async function tearDown(lab: LabState, runtime: Runtime, options: { volumes: boolean; onEvent?: LabEventListener }): Promise<string[]> {
+export async function tearDown(
+  lab: LabState,
+  runtime: Runtime,
+  options: { volumes: boolean; onEvent?: LabEventListener },
+): Promise<string[]> {
   lab.status = 'stopping';
   await stopServices(lab, runtime, options);
   const detached = await runtime.removeLab({ name: lab.name, dir: lab.dir }, { volumes: options.volumes });
@@ -35,15 +39,23 @@ export function forgetLab(lab: LabState, onEvent?: LabEventListener): void {
  * Stops every service (but those named in `except`) cleanly, dependents before what they depend
  * on, so each one's data is at rest when it stops; `beforeStop` runs on each while it still runs.
  */
-export async function stopServices(lab: LabState, runtime: Runtime, options: { onEvent?: LabEventListener; beforeStop?: (service: ServiceState) => Promise<void>; except?: string[] }): Promise<void> {
-  for (const wave of stopWaves(Object.values(lab.services).filter((service) => !options.except?.includes(service.name)))) {
-    await Promise.all(wave.map(async (service) => {
-      if (service.handle) {
-        await options.beforeStop?.(service);
-        await runtime.stop(service.handle, kindDefinition(service.kind).stopSignal);
-      }
-      markStopped(lab, service, options.onEvent);
-    }));
+export async function stopServices(
+  lab: LabState,
+  runtime: Runtime,
+  options: { onEvent?: LabEventListener; beforeStop?: (service: ServiceState) => Promise<void>; except?: string[] },
+): Promise<void> {
+  for (const wave of stopWaves(
+    Object.values(lab.services).filter((service) => !options.except?.includes(service.name)),
+  )) {
+    await Promise.all(
+      wave.map(async (service) => {
+        if (service.handle) {
+          await options.beforeStop?.(service);
+          await runtime.stop(service.handle, kindDefinition(service.kind).stopSignal);
+        }
+        markStopped(lab, service, options.onEvent);
+      }),
+    );
   }
 }
 
@@ -52,14 +64,22 @@ export async function stopServices(lab: LabState, runtime: Runtime, options: { o
  * snapshot): killed without waiting for a clean stop, but for the kinds that must stop cleanly.
  * `hold` may end a service itself and answer true (docker: its container kept for the restart).
  */
-export async function discardServices(lab: LabState, runtime: Runtime, options: { onEvent?: LabEventListener; hold?: (service: ServiceState) => Promise<boolean> }): Promise<void> {
-  await Promise.all(Object.values(lab.services).map(async (service) => {
-    const kind = kindDefinition(service.kind);
-    if (service.handle && !(await options.hold?.(service))) {
-      await (discardSignalOf(kind) === 'SIGKILL' ? runtime.kill(service.handle) : runtime.stop(service.handle, kind.stopSignal));
-    }
-    markStopped(lab, service, options.onEvent);
-  }));
+export async function discardServices(
+  lab: LabState,
+  runtime: Runtime,
+  options: { onEvent?: LabEventListener; hold?: (service: ServiceState) => Promise<boolean> },
+): Promise<void> {
+  await Promise.all(
+    Object.values(lab.services).map(async (service) => {
+      const kind = kindDefinition(service.kind);
+      if (service.handle && !(await options.hold?.(service))) {
+        await (discardSignalOf(kind) === 'SIGKILL'
+          ? runtime.kill(service.handle)
+          : runtime.stop(service.handle, kind.stopSignal));
+      }
+      markStopped(lab, service, options.onEvent);
+    }),
+  );
 }
 
 function markStopped(lab: LabState, service: ServiceState, onEvent: LabEventListener | undefined): void {

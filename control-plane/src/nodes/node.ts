@@ -85,7 +85,12 @@ export interface LabLightningNode extends LabNode {
   /** How many channels of its graph it can route over. */
   routableChannels(): Promise<number>;
   /** A BOLT11 invoice; `hold` gives the payment hash whose preimage only the caller knows. */
-  createInvoice(request: { amountMsat: bigint; memo?: string; expirySec?: number; holdPaymentHash?: string }): Promise<{ paymentRequest: string; paymentHash: string }>;
+  createInvoice(request: {
+    amountMsat: bigint;
+    memo?: string;
+    expirySec?: number;
+    holdPaymentHash?: string;
+  }): Promise<{ paymentRequest: string; paymentHash: string }>;
   invoice(paymentHash: string): Promise<InvoiceView>;
   settleInvoice(preimage: string): Promise<void>;
   cancelInvoice(paymentHash: string): Promise<void>;
@@ -103,7 +108,8 @@ export interface LabLightningNode extends LabNode {
 /** How long a payment in flight is followed to its end before the wait gives up. */
 export const PAYMENT_END_WAIT_MS = 10 * 60_000;
 
-export const isLightning = (node: LabNode): node is LabLightningNode => (node as Partial<LabLightningNode>).lightning === true;
+export const isLightning = (node: LabNode): node is LabLightningNode =>
+  (node as Partial<LabLightningNode>).lightning === true;
 
 /** RGB asset schemas: NIA (fungible, with a ticker), CFA (fungible, no ticker), UDA (one unique token). */
 export type AssetSchema = 'nia' | 'cfa' | 'uda';

@@ -16,7 +16,13 @@ const SERVICE_NODE_FLAGS = ['--max-semi-space-size=1'];
 export const LOW_RATE_NODE_FLAGS = [...SERVICE_NODE_FLAGS, '--optimize-for-size', '--no-opt'];
 
 /** One of the project's services: listens on HOST and PORT (its one named port), configured by env. */
-export function projectService(entry: string, placement: Placement, portName: string, env: Record<string, string>, options: { lowRate?: boolean } = {}): LaunchSpec {
+export function projectService(
+  entry: string,
+  placement: Placement,
+  portName: string,
+  env: Record<string, string>,
+  options: { lowRate?: boolean } = {},
+): LaunchSpec {
   return {
     program: { type: 'service', entry, nodeFlags: options.lowRate ? LOW_RATE_NODE_FLAGS : SERVICE_NODE_FLAGS },
     args: [],

@@ -16,16 +16,28 @@ export interface ChannelPartners {
  * partner that is down fails to answer, and dials back once it is up. With `readyPartnersOnly`,
  * only partners the lab reports ready are dialled.
  */
-export async function dialChannelPartners(access: LabAccess, name: string, options: { readyPartnersOnly?: boolean } = {}): Promise<ChannelPartners> {
+export async function dialChannelPartners(
+  access: LabAccess,
+  name: string,
+  options: { readyPartnersOnly?: boolean } = {},
+): Promise<ChannelPartners> {
   const node = access.node(name);
   if (!isLightning(node)) return { withLabNodes: [], dialled: [] };
-  const partners = new Map(Object.values(access.lab.services)
-    .filter((service) => service.info.pubkey && (!options.readyPartnersOnly || service.status === 'ready'))
-    .map((service) => [service.info.pubkey, service.name]));
+  const partners = new Map(
+    Object.values(access.lab.services)
+      .filter((service) => service.info.pubkey && (!options.readyPartnersOnly || service.status === 'ready'))
+      .map((service) => [service.info.pubkey, service.name]),
+  );
   const withLabNodes = (await node.channels()).filter((channel) => partners.has(channel.partnerPubkey));
   const dialled = withLabNodes.filter((channel) => !channel.active);
   const placement = access.placementFor(name);
-  await Promise.all(dialled.map((channel) => node.connect(channel.partnerPubkey, placement.reach(partners.get(channel.partnerPubkey)!, 'p2p')).catch(() => undefined)));
+  await Promise.all(
+    dialled.map((channel) =>
+      node
+        .connect(channel.partnerPubkey, placement.reach(partners.get(channel.partnerPubkey)!, 'p2p'))
+        .catch(() => undefined),
+    ),
+  );
   return { withLabNodes, dialled };
 }
 
@@ -43,18 +55,25 @@ export const REDIAL_INTERVAL_MS = 2_000;
  * channel partners and waits, for a bounded time, until those channels are active again (dialling
  * again every REDIAL_INTERVAL_MS), so a node reported ready can pay.
  */
-export async function reconnectChannelPeers(access: LabAccess, name: string, timing = { timeoutMs: REACTIVATION_TIMEOUT_MS, redialMs: REDIAL_INTERVAL_MS }): Promise<void> {
+export async function reconnectChannelPeers(
+  access: LabAccess,
+  name: string,
+  timing = { timeoutMs: REACTIVATION_TIMEOUT_MS, redialMs: REDIAL_INTERVAL_MS },
+): Promise<void> {
   const node = access.node(name);
   if (!isLightning(node)) return;
   const { dialled } = await dialChannelPartners(access, name, { readyPartnersOnly: true });
   if (dialled.length === 0) return;
   const redial = redialEvery(timing.redialMs, () => dialChannelPartners(access, name, { readyPartnersOnly: true }));
-  await waitFor(async () => {
-    const active = new Set((await node.channels()).filter((channel) => channel.active).map((channel) => channel.id));
-    if (dialled.every((channel) => active.has(channel.id))) return true;
-    await redial();
-    return false;
-  }, { timeoutMs: timing.timeoutMs, intervalMs: 200, what: `the channels of ${name} to be active again` }).catch(() => undefined);
+  await waitFor(
+    async () => {
+      const active = new Set((await node.channels()).filter((channel) => channel.active).map((channel) => channel.id));
+      if (dialled.every((channel) => active.has(channel.id))) return true;
+      await redial();
+      return false;
+    },
+    { timeoutMs: timing.timeoutMs, intervalMs: 200, what: `the channels of ${name} to be active again` },
+  ).catch(() => undefined);
 }
 
 /** A step for a wait loop that runs `dial` when `intervalMs` have passed since it was made or last dialled. */

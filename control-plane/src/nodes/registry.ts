@@ -39,8 +39,10 @@ export function kindDefinition(kind: ServiceKind): KindDefinition {
 
 /** The image recipe that runs each of `kinds` in the docker runtime. */
 export function imageRecipesFor(kinds: Iterable<ServiceKind>, flavour: ImageFlavour): Record<string, ImageId> {
-  return Object.fromEntries([...new Set(kinds)].map((kind) => {
-    const definition = kindDefinition(kind);
-    return [kind, flavour === 'upstream' ? (definition.upstreamImage ?? definition.image) : definition.image];
-  }));
+  return Object.fromEntries(
+    [...new Set(kinds)].map((kind) => {
+      const definition = kindDefinition(kind);
+      return [kind, flavour === 'upstream' ? (definition.upstreamImage ?? definition.image) : definition.image];
+    }),
+  );
 }

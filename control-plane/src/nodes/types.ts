@@ -82,4 +82,5 @@ export interface KindDefinition {
 }
 
 /** The signal that ends a service of this kind whose data is about to be replaced (a reset). */
-export const discardSignalOf = (kind: Pick<KindDefinition, 'cleanStopOnly' | 'stopSignal'>): NodeJS.Signals => (kind.cleanStopOnly ? (kind.stopSignal ?? 'SIGTERM') : 'SIGKILL');
+export const discardSignalOf = (kind: Pick<KindDefinition, 'cleanStopOnly' | 'stopSignal'>): NodeJS.Signals =>
+  kind.cleanStopOnly ? (kind.stopSignal ?? 'SIGTERM') : 'SIGKILL';

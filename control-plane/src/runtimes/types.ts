@@ -6,7 +6,11 @@ export type Program =
   | { type: 'node-binary'; name: string }
   | { type: 'system'; name: 'postgres' | 'redis-server' }
   /** One of the project's TypeScript services, by its compiled entry point under dist/. */
-  | { type: 'service'; entry: string; /** Node's own flags, before the entry point (some, like V8's, are refused in NODE_OPTIONS). */ nodeFlags: string[] }
+  | {
+      type: 'service';
+      entry: string /** Node's own flags, before the entry point (some, like V8's, are refused in NODE_OPTIONS). */;
+      nodeFlags: string[];
+    }
   /** A program that exists only as a container image (the image's entry point runs it). */
   | { type: 'image'; name: string };
 
@@ -38,7 +42,10 @@ export interface Placement {
 export interface LabLayout {
   name: string;
   dir: string;
-  services: Record<string, { hostPorts: Record<string, number>; containerPorts: Record<string, number>; public?: boolean }>;
+  services: Record<
+    string,
+    { hostPorts: Record<string, number>; containerPorts: Record<string, number>; public?: boolean }
+  >;
 }
 
 /** Where a running service lives: a process group or a container. Stored in the lab state. */
@@ -74,7 +81,10 @@ export interface EngineReach {
 
 /** The image of one kind of service (a key of prepareLab's `images`) can be neither found nor built. */
 export class ImageUnavailableError extends Error {
-  constructor(readonly kind: string, message: string) {
+  constructor(
+    readonly kind: string,
+    message: string,
+  ) {
     super(message);
     this.name = 'ImageUnavailableError';
   }

@@ -21,7 +21,10 @@ const BATCH = 200;
 const fileIn = (snapshotDir: string) => join(snapshotDir, 'chain.json');
 
 /** Writes the node's blocks and mempool to the snapshot folder; returns the height and the bytes written. */
-export async function exportChain(chain: RpcChainDriver, snapshotDir: string): Promise<{ height: number; bytes: number }> {
+export async function exportChain(
+  chain: RpcChainDriver,
+  snapshotDir: string,
+): Promise<{ height: number; bytes: number }> {
   const height = await chain.getBlockCount();
   const blocks: string[] = [];
   for (let from = 1; from <= height; from += BATCH) {
@@ -35,14 +38,18 @@ export async function exportChain(chain: RpcChainDriver, snapshotDir: string): P
   return { height, bytes: Buffer.byteLength(text) };
 }
 
-const readChainFile = async (snapshotDir: string) => JSON.parse(await readFile(fileIn(snapshotDir), 'utf8')) as ChainFile;
+const readChainFile = async (snapshotDir: string) =>
+  JSON.parse(await readFile(fileIn(snapshotDir), 'utf8')) as ChainFile;
 
 /** Makes the snapshot's blocks the lab's chain journal, which the chain node is given when it starts (nodes/btcd). */
 export async function restoreChainJournal(journal: ChainJournal, snapshotDir: string): Promise<void> {
   const file = await readChainFile(snapshotDir);
   await journal.replace(file.blocks);
   const tip = await journal.tip();
-  if ((tip?.height ?? 0) !== file.height || (tip && tip.hash !== file.tipHash)) throw new Error(`snapshot ${snapshotDir} is damaged: its chain.json holds ${tip?.height ?? 0} whole blocks ending at ${tip?.hash ?? 'none'}, not ${file.height} ending at ${file.tipHash}`);
+  if ((tip?.height ?? 0) !== file.height || (tip && tip.hash !== file.tipHash))
+    throw new Error(
+      `snapshot ${snapshotDir} is damaged: its chain.json holds ${tip?.height ?? 0} whole blocks ending at ${tip?.hash ?? 'none'}, not ${file.height} ending at ${file.tipHash}`,
+    );
 }
 
 /** Sends the snapshot's unconfirmed transactions again, to a chain node that has its blocks. */

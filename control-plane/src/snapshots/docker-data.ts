@@ -30,7 +30,8 @@ const archiveOf = (snapshotDir: string, service: string) => join(snapshotDir, 'v
  * Podman answers 500 "open /proc/PID/ns/mnt: no such file or directory" when a container's archive
  * is asked for just after it stopped, before its clean-up: asked again, it answers.
  */
-const isStillStopping = (error: unknown) => (error as { statusCode?: number }).statusCode === 500 && /\/proc\/\d+\/ns\//.test(String((error as Error).message));
+const isStillStopping = (error: unknown) =>
+  (error as { statusCode?: number }).statusCode === 500 && /\/proc\/\d+\/ns\//.test(String((error as Error).message));
 
 const ignoreMissing = (error: unknown) => {
   if ((error as { statusCode?: number }).statusCode !== 404) throw error;
@@ -78,14 +79,32 @@ export async function unpackInto(folder: string, archive: string, over = false):
   const entries = await readTarEntries(archive);
   const top = topEntryOf(entries);
   if (over) await pruneTo(folder, unpackedEntries(entries, top));
-  await run('tar', ['-x', ...(over ? ['--overwrite'] : []), '--numeric-owner', '--same-owner', '--same-permissions', '-f', archive, '-C', folder, ...(top.namedData ? ['--strip-components=1'] : [])]);
+  await run('tar', [
+    '-x',
+    ...(over ? ['--overwrite'] : []),
+    '--numeric-owner',
+    '--same-owner',
+    '--same-permissions',
+    '-f',
+    archive,
+    '-C',
+    folder,
+    ...(top.namedData ? ['--strip-components=1'] : []),
+  ]);
   if (top.folder) {
     await chown(folder, top.folder.uid, top.folder.gid);
     await chmod(folder, top.folder.mode);
   }
 }
 
-async function unpackThroughHelper(runtime: DockerRuntime, docker: Docker, lab: LabState, service: ServiceState, labels: Record<string, string>, archive: string): Promise<void> {
+async function unpackThroughHelper(
+  runtime: DockerRuntime,
+  docker: Docker,
+  lab: LabState,
+  service: ServiceState,
+  labels: Record<string, string>,
+  archive: string,
+): Promise<void> {
   const helperName = `${containerName(lab.name, service.name)}-restore`;
   await docker.getContainer(helperName).remove({ force: true }).catch(ignoreMissing);
   const helper = await docker.createContainer({
@@ -98,7 +117,9 @@ async function unpackThroughHelper(runtime: DockerRuntime, docker: Docker, lab: 
   });
   try {
     await helper.start();
-    await helper.putArchive(createReadStream(archive), { path: topEntryOf(await readTarEntries(archive)).namedData ? '/' : CONTAINER_DATA_DIR });
+    await helper.putArchive(createReadStream(archive), {
+      path: topEntryOf(await readTarEntries(archive)).namedData ? '/' : CONTAINER_DATA_DIR,
+    });
   } finally {
     // killed first: sleep, as the container's first process, ignores the SIGTERM a removal starts with
     await helper.kill().catch(() => undefined);
@@ -118,7 +139,10 @@ export function dockerData(runtime: DockerRuntime, options: DockerDataOptions = 
       const file = archiveOf(snapshotDir, service.name);
       await mkdir(join(snapshotDir, 'volumes'), { recursive: true });
       const container = docker.getContainer(containerName(lab.name, service.name));
-      const archive = await retryWhile(() => container.getArchive({ path: CONTAINER_DATA_DIR }), isStillStopping, { timeoutMs: 5_000, intervalMs: 100 });
+      const archive = await retryWhile(() => container.getArchive({ path: CONTAINER_DATA_DIR }), isStillStopping, {
+        timeoutMs: 5_000,
+        intervalMs: 100,
+      });
       await pipeline(archive, createWriteStream(file, { mode: 0o600 }));
       return (await stat(file)).size;
     },
@@ -140,7 +164,9 @@ export function dockerData(runtime: DockerRuntime, options: DockerDataOptions = 
       await runtime.removeVolume(docker, volume);
       await docker.createVolume({ Name: volume, Labels: labels });
       const folder = options.helperOnly ? undefined : await writableFolderOf(runtime, docker, volume);
-      await (folder ? unpackInto(folder, archive) : unpackThroughHelper(runtime, docker, lab, service, labels, archive));
+      await (folder
+        ? unpackInto(folder, archive)
+        : unpackThroughHelper(runtime, docker, lab, service, labels, archive));
     },
   };
 }

@@ -27,11 +27,13 @@ const withData = (lab: LabState) => Object.values(lab.services).filter((service)
  * at once: the answer resolves (or rejects) when a service's data is back, which its start awaits.
  */
 function restoreInBackground(lab: LabState, manifest: Manifest, data: ServiceData): DataReady {
-  const restores = new Map(withData(lab).map((service) => {
-    const restored = data.restore(lab, service, manifest.dir);
-    restored.catch(() => undefined); // reported by the service's start, which awaits it
-    return [service.name, restored] as const;
-  }));
+  const restores = new Map(
+    withData(lab).map((service) => {
+      const restored = data.restore(lab, service, manifest.dir);
+      restored.catch(() => undefined); // reported by the service's start, which awaits it
+      return [service.name, restored] as const;
+    }),
+  );
   restoreLabRecord(lab, manifest);
   return (name) => restores.get(name) ?? Promise.resolve();
 }
@@ -61,14 +63,31 @@ export class LabSnapshots {
       let manifest: SnapshotManifest | undefined;
       const session = await startAgain(lab, options, {
         before: async (phase, access) => {
-          const flush = (service: ServiceState) => kindDefinition(service.kind).flush?.(access, service) ?? Promise.resolve();
+          const flush = (service: ServiceState) =>
+            kindDefinition(service.kind).flush?.(access, service) ?? Promise.resolve();
           // the chain node keeps running: its blocks are read from it, and btcd would delete them if restarted
-          await phase('stop', () => stopServices(lab, options.runtimeOptions.runtime, { onEvent: options.onEvent, beforeStop: flush, except: [CHAIN_SERVICE] }));
+          await phase('stop', () =>
+            stopServices(lab, options.runtimeOptions.runtime, {
+              onEvent: options.onEvent,
+              beforeStop: flush,
+              except: [CHAIN_SERVICE],
+            }),
+          );
           try {
-            manifest = await phase('copy', () => this.store.create(name, async (dir) => {
-              const [chain, ...sizes] = await Promise.all([exportChain(access.chain, dir), ...withData(lab).map((service) => data.save(lab, service, dir))]);
-              return manifestOf(lab, name, chain.height, sizes.reduce((total, size) => total + size, chain.bytes));
-            }));
+            manifest = await phase('copy', () =>
+              this.store.create(name, async (dir) => {
+                const [chain, ...sizes] = await Promise.all([
+                  exportChain(access.chain, dir),
+                  ...withData(lab).map((service) => data.save(lab, service, dir)),
+                ]);
+                return manifestOf(
+                  lab,
+                  name,
+                  chain.height,
+                  sizes.reduce((total, size) => total + size, chain.bytes),
+                );
+              }),
+            );
             lab.snapshot = name;
           } catch (error) {
             failure = error;
@@ -85,14 +104,22 @@ export class LabSnapshots {
   async up(name: string): Promise<LabState> {
     const manifest = this.compatible(this.store.read(name));
     const spec = parseLabSpec(manifest.specText, `snapshot ${name}`);
-    return this.manager.launch(spec.name, (dir) => {
-      const lab = { ...this.manager.newLab(spec, manifest.specText, dir), snapshot: name };
-      restoreLabRecord(lab, manifest);
-      const planned = Object.keys(lab.services).sort().join(', ');
-      const held = Object.keys(manifest.services).sort().join(', ');
-      if (planned !== held) throw invalid('SNAPSHOT_INCOMPATIBLE', `snapshot ${name} holds the services ${held}, but its lab.yaml now plans ${planned}: save the snapshot again with this version of reglab`);
-      return lab;
-    }, (lab, options) => this.restore(lab, manifest, options));
+    return this.manager.launch(
+      spec.name,
+      (dir) => {
+        const lab = { ...this.manager.newLab(spec, manifest.specText, dir), snapshot: name };
+        restoreLabRecord(lab, manifest);
+        const planned = Object.keys(lab.services).sort().join(', ');
+        const held = Object.keys(manifest.services).sort().join(', ');
+        if (planned !== held)
+          throw invalid(
+            'SNAPSHOT_INCOMPATIBLE',
+            `snapshot ${name} holds the services ${held}, but its lab.yaml now plans ${planned}: save the snapshot again with this version of reglab`,
+          );
+        return lab;
+      },
+      (lab, options) => this.restore(lab, manifest, options),
+    );
   }
 
   private restore(lab: LabState, manifest: Manifest, options: LabDriverOptions) {
@@ -100,8 +127,15 @@ export class LabSnapshots {
       replayFrom: manifest.dir,
       before: async (phase) => {
         await phase('prepare', async () => {
-          await prepareRuntime(lab, options, withData(lab).map((service) => service.name));
-          await allocateHostPorts(lab, Object.fromEntries(Object.entries(manifest.services).map(([service, held]) => [service, held.hostPorts])));
+          await prepareRuntime(
+            lab,
+            options,
+            withData(lab).map((service) => service.name),
+          );
+          await allocateHostPorts(
+            lab,
+            Object.fromEntries(Object.entries(manifest.services).map(([service, held]) => [service, held.hostPorts])),
+          );
         });
         return restoreInBackground(lab, manifest, await serviceDataFor(options.runtimeOptions.runtime));
       },
@@ -112,7 +146,10 @@ export class LabSnapshots {
   async reset(labName: string): Promise<{ lab: LabState; snapshot: string }> {
     const name = this.manager.get(labName).snapshot;
     if (!name) {
-      throw conflict('NOT_FROM_SNAPSHOT', `lab "${labName}" was not brought up from a snapshot and has saved none, so there is nothing to reset it to: save one with \`reglab snapshot save NAME\` (\`reglab reset\` then goes back to it), or bring a lab up with \`reglab up --from-snapshot NAME\``);
+      throw conflict(
+        'NOT_FROM_SNAPSHOT',
+        `lab "${labName}" was not brought up from a snapshot and has saved none, so there is nothing to reset it to: save one with \`reglab snapshot save NAME\` (\`reglab reset\` then goes back to it), or bring a lab up with \`reglab up --from-snapshot NAME\``,
+      );
     }
     const manifest = this.compatible(this.store.read(name));
     await this.manager.whilePaused(labName, ['ready', 'degraded', 'failed'], async (lab, options) => {
@@ -122,7 +159,12 @@ export class LabSnapshots {
           // what the services hold is replaced: no need to wait for each to put it at rest
           const data = await serviceDataFor(options.runtimeOptions.runtime);
           const hold = data.hold;
-          await phase('stop', () => discardServices(lab, options.runtimeOptions.runtime, { onEvent: options.onEvent, hold: hold && ((service) => hold(lab, service)) }));
+          await phase('stop', () =>
+            discardServices(lab, options.runtimeOptions.runtime, {
+              onEvent: options.onEvent,
+              hold: hold && ((service) => hold(lab, service)),
+            }),
+          );
           return restoreInBackground(lab, manifest, data);
         },
       });
@@ -136,7 +178,11 @@ export class LabSnapshots {
   }
 
   private compatible(manifest: Manifest): Manifest {
-    if (manifest.format !== SNAPSHOT_FORMAT) throw invalid('SNAPSHOT_INCOMPATIBLE', `snapshot ${manifest.name} has format ${manifest.format}; this reglab reads format ${SNAPSHOT_FORMAT}: save it again`);
+    if (manifest.format !== SNAPSHOT_FORMAT)
+      throw invalid(
+        'SNAPSHOT_INCOMPATIBLE',
+        `snapshot ${manifest.name} has format ${manifest.format}; this reglab reads format ${SNAPSHOT_FORMAT}: save it again`,
+      );
     return manifest;
   }
 }

@@ -34,7 +34,12 @@ export function manifestOf(lab: LabState, name: string, height: number, bytes: n
     runtime: lab.runtime,
     specText: lab.specText,
     secrets: lab.secrets,
-    services: Object.fromEntries(Object.values(lab.services).map((service) => [service.name, { kind: service.kind, hostPorts: service.hostPorts }])),
+    services: Object.fromEntries(
+      Object.values(lab.services).map((service) => [
+        service.name,
+        { kind: service.kind, hostPorts: service.hostPorts },
+      ]),
+    ),
     assets: { ...lab.assets },
     height,
     bytes,
@@ -49,5 +54,13 @@ export function restoreLabRecord(lab: LabState, manifest: SnapshotManifest): voi
 
 /** What the API and `reglab snapshot list` show: no secrets. */
 export function describeSnapshot(manifest: SnapshotManifest) {
-  return { name: manifest.name, lab: manifest.lab, runtime: manifest.runtime, createdAt: manifest.createdAt, height: manifest.height, bytes: manifest.bytes, services: Object.keys(manifest.services) };
+  return {
+    name: manifest.name,
+    lab: manifest.lab,
+    runtime: manifest.runtime,
+    createdAt: manifest.createdAt,
+    height: manifest.height,
+    bytes: manifest.bytes,
+    services: Object.keys(manifest.services),
+  };
 }

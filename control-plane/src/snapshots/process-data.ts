@@ -11,7 +11,11 @@ import { entriesUnder, pruneTo } from './write-over.js';
 
 const run = promisify(execFile);
 const inSnapshot = (snapshotDir: string, service: string) => join(snapshotDir, 'data', service);
-const isFolder = (path: string) => stat(path).then((found) => found.isDirectory(), () => false);
+const isFolder = (path: string) =>
+  stat(path).then(
+    (found) => found.isDirectory(),
+    () => false,
+  );
 
 async function copyTree(from: string, to: string): Promise<void> {
   if (await isFolder(to)) {

@@ -19,7 +19,11 @@ export interface ServiceData {
 /** The runtime's way of copying data; the docker one (dockerode) is loaded only for a docker lab. */
 export async function serviceDataFor(runtime: Runtime): Promise<ServiceData> {
   if (runtime.name === 'process') return (await import('./process-data.js')).processData;
-  const [{ dockerData }, { DockerRuntime }] = await Promise.all([import('./docker-data.js'), import('../runtimes/docker/runtime.js')]);
-  if (!(runtime instanceof DockerRuntime)) throw new Error(`no way to copy the data of a ${runtime.name} runtime's services`);
+  const [{ dockerData }, { DockerRuntime }] = await Promise.all([
+    import('./docker-data.js'),
+    import('../runtimes/docker/runtime.js'),
+  ]);
+  if (!(runtime instanceof DockerRuntime))
+    throw new Error(`no way to copy the data of a ${runtime.name} runtime's services`);
   return dockerData(runtime);
 }

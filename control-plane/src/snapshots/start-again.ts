@@ -36,13 +36,18 @@ export function startAgain(lab: LabState, options: LabDriverOptions, steps: Star
     if (chain.status === 'ready') await kindDefinition(chain.kind).probe(session, chain);
     const dataReady = await steps.before(phase, session);
     const { replayFrom } = steps;
-    if (replayFrom !== undefined) await phase('chain blocks', () => restoreChainJournal(session.chainJournal, replayFrom));
+    if (replayFrom !== undefined)
+      await phase('chain blocks', () => restoreChainJournal(session.chainJournal, replayFrom));
     // the chain node, ready with the snapshot's blocks, gets its unconfirmed transactions before anything that depends on it starts
     const restoreTransactions = async (name: string) => {
       if (name === CHAIN_SERVICE && replayFrom !== undefined) await restoreMempool(session.chain, replayFrom);
     };
-    const waiting = Object.values(lab.services).filter((service) => service.status !== 'ready').map((service) => service.name);
-    await phase('services', () => startInDependencyOrder(session, waiting, options, { before: dataReady || undefined, after: restoreTransactions }));
+    const waiting = Object.values(lab.services)
+      .filter((service) => service.status !== 'ready')
+      .map((service) => service.name);
+    await phase('services', () =>
+      startInDependencyOrder(session, waiting, options, { before: dataReady || undefined, after: restoreTransactions }),
+    );
     await phase('channels', () => reconnectChannels(session));
   });
 }

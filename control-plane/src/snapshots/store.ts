@@ -22,7 +22,10 @@ export class SnapshotStore {
 
   private folder(name: string): string {
     if (!new RegExp(SNAPSHOT_NAME_PATTERN).test(name)) {
-      throw invalid('INVALID_SNAPSHOT_NAME', `"${name}" is not a snapshot name: use lowercase letters, digits, ".", "_" and "-" (at most 63, starting with a letter or digit)`);
+      throw invalid(
+        'INVALID_SNAPSHOT_NAME',
+        `"${name}" is not a snapshot name: use lowercase letters, digits, ".", "_" and "-" (at most 63, starting with a letter or digit)`,
+      );
     }
     return join(this.dir, name);
   }
@@ -31,7 +34,11 @@ export class SnapshotStore {
   read(name: string): SnapshotManifest & { dir: string } {
     const dir = this.folder(name);
     const file = join(dir, MANIFEST);
-    if (!existsSync(file)) throw notFound(`no snapshot named "${name}" (snapshots: ${this.names().join(', ') || 'none'}); save one with \`reglab snapshot save ${name}\``, 'NO_SUCH_SNAPSHOT');
+    if (!existsSync(file))
+      throw notFound(
+        `no snapshot named "${name}" (snapshots: ${this.names().join(', ') || 'none'}); save one with \`reglab snapshot save ${name}\``,
+        'NO_SUCH_SNAPSHOT',
+      );
     return { ...(JSON.parse(readFileSync(file, 'utf8')) as SnapshotManifest), dir };
   }
 
@@ -41,12 +48,18 @@ export class SnapshotStore {
 
   private names(): string[] {
     if (!existsSync(this.dir)) return [];
-    return readdirSync(this.dir).filter((entry) => !entry.startsWith('.') && existsSync(join(this.dir, entry, MANIFEST))).sort();
+    return readdirSync(this.dir)
+      .filter((entry) => !entry.startsWith('.') && existsSync(join(this.dir, entry, MANIFEST)))
+      .sort();
   }
 
   /** Refuses a name already taken, before any service is stopped. */
   assertFree(name: string): void {
-    if (existsSync(this.folder(name))) throw conflict('SNAPSHOT_EXISTS', `a snapshot named "${name}" exists already: remove it first with \`reglab snapshot rm ${name}\`, or choose another name`);
+    if (existsSync(this.folder(name)))
+      throw conflict(
+        'SNAPSHOT_EXISTS',
+        `a snapshot named "${name}" exists already: remove it first with \`reglab snapshot rm ${name}\`, or choose another name`,
+      );
   }
 
   /**

@@ -15,8 +15,10 @@ export interface TarEntry {
 
 const BLOCK = 512;
 
-const field = (header: Buffer, offset: number, length: number) => header.toString('utf8', offset, offset + length).replace(/\0.*$/s, '');
-const octal = (header: Buffer, offset: number, length: number) => parseInt(field(header, offset, length).trim() || '0', 8);
+const field = (header: Buffer, offset: number, length: number) =>
+  header.toString('utf8', offset, offset + length).replace(/\0.*$/s, '');
+const octal = (header: Buffer, offset: number, length: number) =>
+  parseInt(field(header, offset, length).trim() || '0', 8);
 
 /** A size field: octal, or base-256 (high bit set) for a file of 8 GiB or more. */
 function sizeOf(header: Buffer): number {
@@ -33,7 +35,11 @@ const kindOf = (typeflag: string): EntryKind => {
   return ['0', '\0', '7', '1'].includes(typeflag) ? 'file' : 'other';
 };
 
-export const normalName = (name: string) => name.replace(/^(?:\.?\/)+/, '').replace(/\/+$/, '').replace(/^\.$/, '');
+export const normalName = (name: string) =>
+  name
+    .replace(/^(?:\.?\/)+/, '')
+    .replace(/\/+$/, '')
+    .replace(/^\.$/, '');
 
 /** The path a pax extended header gives the next entry, if any. */
 function paxPath(records: string): string | undefined {

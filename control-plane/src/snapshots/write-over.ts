@@ -17,7 +17,11 @@ const kindOfEntry = (entry: Dirent): EntryKind => {
 };
 
 /** Every entry under `folder` (not the folder itself), by its path relative to it. */
-export async function entriesUnder(folder: string, under = '', found = new Map<string, EntryKind>()): Promise<Map<string, EntryKind>> {
+export async function entriesUnder(
+  folder: string,
+  under = '',
+  found = new Map<string, EntryKind>(),
+): Promise<Map<string, EntryKind>> {
   for (const entry of await readdir(join(folder, under), { withFileTypes: true })) {
     const path = under ? `${under}/${entry.name}` : entry.name;
     const kind = kindOfEntry(entry);

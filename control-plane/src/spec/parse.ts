@@ -1,6 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { Ajv, type ErrorObject } from 'ajv';
-import { isUsefulSchemaError, parseYamlWithPositions, schemaProblem, type YamlPath } from '../../../lib/yaml-problems.js';
+import {
+  isUsefulSchemaError,
+  parseYamlWithPositions,
+  schemaProblem,
+  type YamlPath,
+} from '../../../lib/yaml-problems.js';
 import { checkAssets, describeAssetError } from './assets.js';
 import { LabSpecError } from './spec-error.js';
 import { checkFaucetAsset } from './faucet-asset.js';
@@ -22,7 +27,11 @@ export function parseLabSpec(text: string, file = 'lab.yaml'): LabSpec {
   if (!parsed.ok) throw new LabSpecError(parsed.problems);
   const { value: raw, locate } = parsed;
   if (!validate(raw)) {
-    throw new LabSpecError((validate.errors ?? []).filter(isUsefulSchemaError).map((error) => schemaProblem(error, locate, { describe: describeLabError })));
+    throw new LabSpecError(
+      (validate.errors ?? [])
+        .filter(isUsefulSchemaError)
+        .map((error) => schemaProblem(error, locate, { describe: describeLabError })),
+    );
   }
   const problems = checkReferences(raw as RawLab).map(({ path, message }) => ({ ...locate(path), message }));
   if (problems.length > 0) throw new LabSpecError(problems);
@@ -30,7 +39,11 @@ export function parseLabSpec(text: string, file = 'lab.yaml'): LabSpec {
 }
 
 type Path = YamlPath;
-type RawLab = Omit<LabSpec, 'postgres' | 'redis' | 'assets'> & { postgres: 'managed' | { url: string }; redis: 'managed' | { url: string }; assets: (Omit<LabSpec['assets'][number], 'name'> & { name?: string })[] };
+type RawLab = Omit<LabSpec, 'postgres' | 'redis' | 'assets'> & {
+  postgres: 'managed' | { url: string };
+  redis: 'managed' | { url: string };
+  assets: (Omit<LabSpec['assets'][number], 'name'> & { name?: string })[];
+};
 
 /** The messages of lab.yaml's own shapes: managed-or-url values and names. */
 function describeLabError(error: ErrorObject, path: Path): string | undefined {
@@ -51,39 +64,83 @@ interface Reference {
 function checkReferences(lab: RawLab): Reference[] {
   const problems: Reference[] = [];
   if (lab.chain.kind === 'bitcoind') {
-    problems.push({ path: ['chain', 'kind'], message: 'bitcoind is not launched by this version of reglab (its driver exists, its launch does not): use btcd' });
+    problems.push({
+      path: ['chain', 'kind'],
+      message: 'bitcoind is not launched by this version of reglab (its driver exists, its launch does not): use btcd',
+    });
   }
   const nodes = new Map<string, LabSpec['nodes'][number]>();
   lab.nodes.forEach((node, index) => {
-    if (nodes.has(node.name)) problems.push({ path: ['nodes', index, 'name'], message: `duplicate node name "${node.name}"` });
+    if (nodes.has(node.name))
+      problems.push({ path: ['nodes', index, 'name'], message: `duplicate node name "${node.name}"` });
     nodes.set(node.name, node);
     if (node.kind === 'rln' && lab.runtime !== 'docker') {
-      problems.push({ path: ['nodes', index, 'kind'], message: 'rln nodes run only in the docker runtime (set runtime: docker)' });
+      problems.push({
+        path: ['nodes', index, 'kind'],
+        message: 'rln nodes run only in the docker runtime (set runtime: docker)',
+      });
     }
     if ((node.kind === 'rln' || node.kind === 'rgb') && !lab.indexer.enabled) {
-      problems.push({ path: ['nodes', index, 'kind'], message: `${node.kind} nodes follow the chain through the indexer (indexer.enabled: true)` });
+      problems.push({
+        path: ['nodes', index, 'kind'],
+        message: `${node.kind} nodes follow the chain through the indexer (indexer.enabled: true)`,
+      });
     }
     problems.push(...checkChainSource(lab, node, index));
   });
-  const reservedNames = new Set(['chain', 'indexer', 'postgres', 'redis', 'rgb-proxy', 'wallet-server', 'faucet', 'chain-adapter']);
+  const reservedNames = new Set([
+    'chain',
+    'indexer',
+    'postgres',
+    'redis',
+    'rgb-proxy',
+    'wallet-server',
+    'faucet',
+    'chain-adapter',
+  ]);
   lab.nodes.forEach((node, index) => {
-    if (reservedNames.has(node.name)) problems.push({ path: ['nodes', index, 'name'], message: `"${node.name}" is the name of a lab service; pick another node name` });
+    if (reservedNames.has(node.name))
+      problems.push({
+        path: ['nodes', index, 'name'],
+        message: `"${node.name}" is the name of a lab service; pick another node name`,
+      });
   });
   const endpoints = (from: string, to: string) => [from, to].sort().join('\u0000');
   const seenChannels = new Set<string>();
   lab.channels.forEach((channel, index) => {
     for (const end of ['from', 'to'] as const) {
-      if (!nodes.has(channel[end])) problems.push({ path: ['channels', index, end], message: `no node named "${channel[end]}" (nodes: ${[...nodes.keys()].join(', ') || 'none'})` });
+      if (!nodes.has(channel[end]))
+        problems.push({
+          path: ['channels', index, end],
+          message: `no node named "${channel[end]}" (nodes: ${[...nodes.keys()].join(', ') || 'none'})`,
+        });
     }
     for (const end of ['from', 'to'] as const) {
       const kind = nodes.get(channel[end])?.kind;
-      if (kind === 'rln') problems.push({ path: ['channels', index, end], message: 'channels of rln nodes (asset channels) are opened through RLN\'s API, not from lab.yaml' });
-      if (kind === 'rgb') problems.push({ path: ['channels', index, end], message: 'rgb nodes have no Lightning side (they are RGB wallets on rgb-lib): channels need lnd or ldk nodes' });
+      if (kind === 'rln')
+        problems.push({
+          path: ['channels', index, end],
+          message: "channels of rln nodes (asset channels) are opened through RLN's API, not from lab.yaml",
+        });
+      if (kind === 'rgb')
+        problems.push({
+          path: ['channels', index, end],
+          message: 'rgb nodes have no Lightning side (they are RGB wallets on rgb-lib): channels need lnd or ldk nodes',
+        });
     }
-    if (channel.from === channel.to) problems.push({ path: ['channels', index, 'to'], message: 'a channel needs two different nodes' });
-    if (channel.push_sat >= channel.capacity_sat) problems.push({ path: ['channels', index, 'push_sat'], message: `push_sat must be less than capacity_sat (${channel.capacity_sat})` });
+    if (channel.from === channel.to)
+      problems.push({ path: ['channels', index, 'to'], message: 'a channel needs two different nodes' });
+    if (channel.push_sat >= channel.capacity_sat)
+      problems.push({
+        path: ['channels', index, 'push_sat'],
+        message: `push_sat must be less than capacity_sat (${channel.capacity_sat})`,
+      });
     const key = endpoints(channel.from, channel.to);
-    if (seenChannels.has(key)) problems.push({ path: ['channels', index], message: `a second channel between ${channel.from} and ${channel.to}` });
+    if (seenChannels.has(key))
+      problems.push({
+        path: ['channels', index],
+        message: `a second channel between ${channel.from} and ${channel.to}`,
+      });
     seenChannels.add(key);
   });
   for (const service of ['wallet-server', 'faucet'] as const) {
@@ -91,25 +148,46 @@ function checkReferences(lab: RawLab): Reference[] {
     if (!settings) continue;
     const node = nodes.get(settings.node);
     if (!node) problems.push({ path: ['services', service, 'node'], message: `no node named "${settings.node}"` });
-    else if (service === 'faucet' && node.kind !== 'lnd') problems.push({ path: ['services', service, 'node'], message: 'the faucet sends from an lnd node wallet' });
-    else if (service === 'wallet-server' && node.kind === 'rgb') problems.push({ path: ['services', service, 'node'], message: 'the wallet server needs a Lightning node (lnd, ldk or rln); rgb nodes have no Lightning side' });
+    else if (service === 'faucet' && node.kind !== 'lnd')
+      problems.push({ path: ['services', service, 'node'], message: 'the faucet sends from an lnd node wallet' });
+    else if (service === 'wallet-server' && node.kind === 'rgb')
+      problems.push({
+        path: ['services', service, 'node'],
+        message: 'the wallet server needs a Lightning node (lnd, ldk or rln); rgb nodes have no Lightning side',
+      });
   }
   problems.push(...checkAssets(lab.assets, nodes));
   const faucetAsset = lab.services.faucet?.asset;
   if (faucetAsset) problems.push(...checkFaucetAsset(faucetAsset, lab.assets, nodes));
-  const serviceNames = new Set(['chain', ...(lab.indexer.enabled ? ['indexer'] : []), 'postgres', 'redis', 'rgb-proxy', ...nodes.keys(), ...Object.keys(lab.services)]);
+  const serviceNames = new Set([
+    'chain',
+    ...(lab.indexer.enabled ? ['indexer'] : []),
+    'postgres',
+    'redis',
+    'rgb-proxy',
+    ...nodes.keys(),
+    ...Object.keys(lab.services),
+  ]);
   for (const name of Object.keys(lab.supervision.services)) {
-    if (!serviceNames.has(name)) problems.push({ path: ['supervision', 'services', name], message: `no service named "${name}" in this lab (services: ${[...serviceNames].join(', ')})` });
+    if (!serviceNames.has(name))
+      problems.push({
+        path: ['supervision', 'services', name],
+        message: `no service named "${name}" in this lab (services: ${[...serviceNames].join(', ')})`,
+      });
   }
   if (lab.services['chain-adapter'] && !lab.indexer.enabled) {
-    problems.push({ path: ['services', 'chain-adapter'], message: 'the chain adapter needs the indexer (indexer.enabled: true)' });
+    problems.push({
+      path: ['services', 'chain-adapter'],
+      message: 'the chain adapter needs the indexer (indexer.enabled: true)',
+    });
   }
   const ports = new Map<number, string>();
   for (const service of ['wallet-server', 'faucet', 'chain-adapter'] as const) {
     const port = lab.services[service]?.port;
     if (port === undefined) continue;
     const other = ports.get(port);
-    if (other) problems.push({ path: ['services', service, 'port'], message: `port ${port} is already taken by ${other}` });
+    if (other)
+      problems.push({ path: ['services', service, 'port'], message: `port ${port} is already taken by ${other}` });
     ports.set(port, service);
   }
   return problems;
@@ -119,21 +197,34 @@ function checkReferences(lab: RawLab): Reference[] {
 function checkChainSource(lab: RawLab, node: RawLab['nodes'][number], index: number): Reference[] {
   const at = ['nodes', index, node.chain_source === undefined ? 'kind' : 'chain_source'];
   if (node.kind !== 'ldk') {
-    return node.chain_source === undefined ? [] : [{ path: at, message: `chain_source is a setting of ldk nodes; ${node.kind} nodes take none` }];
+    return node.chain_source === undefined
+      ? []
+      : [{ path: at, message: `chain_source is a setting of ldk nodes; ${node.kind} nodes take none` }];
   }
   const source = node.chain_source ?? DEFAULT_LDK_CHAIN_SOURCE;
   if (source === 'electrum' && !lab.indexer.enabled) {
-    return [{ path: at, message: 'ldk nodes follow the chain through the indexer (indexer.enabled: true), or through the chain adapter with chain_source: esplora' }];
+    return [
+      {
+        path: at,
+        message:
+          'ldk nodes follow the chain through the indexer (indexer.enabled: true), or through the chain adapter with chain_source: esplora',
+      },
+    ];
   }
   if (source === 'esplora' && !lab.services['chain-adapter']) {
-    return [{ path: at, message: 'chain_source: esplora needs the chain adapter in the lab (services: { chain-adapter: {} })' }];
+    return [
+      {
+        path: at,
+        message: 'chain_source: esplora needs the chain adapter in the lab (services: { chain-adapter: {} })',
+      },
+    ];
   }
   return [];
 }
 
 function toLabSpec(raw: RawLab): LabSpec {
-  const managedOrUrl = (value: RawLab['postgres']): ExternalOrManaged => (value === 'managed' ? { managed: true } : { managed: false, url: value.url });
+  const managedOrUrl = (value: RawLab['postgres']): ExternalOrManaged =>
+    value === 'managed' ? { managed: true } : { managed: false, url: value.url };
   const assets = raw.assets.map((asset) => ({ ...asset, name: asset.name ?? asset.ticker }));
   return { ...raw, postgres: managedOrUrl(raw.postgres), redis: managedOrUrl(raw.redis), assets };
 }
-

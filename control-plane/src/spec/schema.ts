@@ -17,7 +17,12 @@ const serviceOnNode = (properties: Record<string, unknown>) => ({
 const externalOrManaged = {
   oneOf: [
     { const: 'managed' },
-    { type: 'object', additionalProperties: false, required: ['url'], properties: { url: { type: 'string', minLength: 1 } } },
+    {
+      type: 'object',
+      additionalProperties: false,
+      required: ['url'],
+      properties: { url: { type: 'string', minLength: 1 } },
+    },
   ],
 };
 
@@ -52,7 +57,10 @@ export const labSchema = {
           name,
           kind: { enum: ['lnd', 'ldk', 'rln', 'rgb'], default: 'lnd' },
           funding_sat: { ...sat, default: 10_000_000 },
-          chain_source: { enum: ['electrum', 'esplora'], description: 'ldk nodes: the lab indexer (electrum, the default) or the chain adapter (esplora)' },
+          chain_source: {
+            enum: ['electrum', 'esplora'],
+            description: 'ldk nodes: the lab indexer (electrum, the default) or the chain adapter (esplora)',
+          },
           restart,
         },
       },
@@ -80,7 +88,11 @@ export const labSchema = {
       properties: {
         'wallet-server': serviceOnNode({
           admin_pubkeys: { type: 'array', items: { type: 'string', pattern: '^0[23][0-9a-f]{64}$' }, default: [] },
-          public_url: { type: 'string', pattern: '^https?://[^/\\s?#]+/?$', description: 'the base URL users reach the wallet server at (Lightning addresses, LNURL callbacks)' },
+          public_url: {
+            type: 'string',
+            pattern: '^https?://[^/\\s?#]+/?$',
+            description: 'the base URL users reach the wallet server at (Lightning addresses, LNURL callbacks)',
+          },
         }),
         faucet: serviceOnNode({
           claim_sat: { type: 'integer', minimum: 1000, default: 100_000 },

@@ -74,8 +74,21 @@ export interface FaucetAssetSpec {
 }
 
 export interface ServicesSpec {
-  'wallet-server'?: { node: string; port?: number; admin_pubkeys: string[]; public_url?: string; restart?: RestartPolicy };
-  faucet?: { node: string; port?: number; claim_sat: number; cooldown_seconds: number; asset?: FaucetAssetSpec; restart?: RestartPolicy };
+  'wallet-server'?: {
+    node: string;
+    port?: number;
+    admin_pubkeys: string[];
+    public_url?: string;
+    restart?: RestartPolicy;
+  };
+  faucet?: {
+    node: string;
+    port?: number;
+    claim_sat: number;
+    cooldown_seconds: number;
+    asset?: FaucetAssetSpec;
+    restart?: RestartPolicy;
+  };
   'chain-adapter'?: { port?: number; restart?: RestartPolicy };
 }
 

@@ -20,7 +20,11 @@ export class Faults {
   private service(name: string): ServiceState {
     const lab = this.supervisor.session.lab;
     const service = lab.services[name];
-    if (!service) throw notFound(`lab ${lab.name} has no service "${name}" (services: ${Object.keys(lab.services).join(', ')})`, 'NO_SUCH_SERVICE');
+    if (!service)
+      throw notFound(
+        `lab ${lab.name} has no service "${name}" (services: ${Object.keys(lab.services).join(', ')})`,
+        'NO_SUCH_SERVICE',
+      );
     return service;
   }
 
@@ -51,9 +55,14 @@ export class Faults {
   }
 
   private async stop(service: ServiceState): Promise<void> {
-    if (service.handle) await this.supervisor.session.runtime.stop(service.handle, kindDefinition(service.kind).stopSignal);
+    if (service.handle)
+      await this.supervisor.session.runtime.stop(service.handle, kindDefinition(service.kind).stopSignal);
     service.handle = undefined;
-    await this.supervisor.report(service, 'stopped', `stopped on purpose (\`reglab start ${service.name}\` starts it again)`);
+    await this.supervisor.report(
+      service,
+      'stopped',
+      `stopped on purpose (\`reglab start ${service.name}\` starts it again)`,
+    );
   }
 
   private async start(service: ServiceState): Promise<void> {

@@ -27,7 +27,8 @@ export interface SupervisorOptions {
 
 const WATCHED = new Set(['ready', 'unhealthy']);
 /** A quarter of the tip's allowed age, at most a minute: the tip never gets much older than allowed. */
-const tipCheckIntervalMs = (maxTipAgeSeconds: number | undefined) => Math.max(1_000, Math.min(60_000, ((maxTipAgeSeconds || DEFAULT_MAX_TIP_AGE_SECONDS) * 1_000) / 4));
+const tipCheckIntervalMs = (maxTipAgeSeconds: number | undefined) =>
+  Math.max(1_000, Math.min(60_000, ((maxTipAgeSeconds || DEFAULT_MAX_TIP_AGE_SECONDS) * 1_000) / 4));
 /** A probe slower than this counts as failed (generous: a loaded machine is not a sick service). */
 const PROBE_TIMEOUT_MS = 10_000;
 
@@ -92,7 +93,8 @@ export class Supervisor {
 
   /** Runs `work` on a service with the supervisor's checks held off it (fault commands use this). */
   async hold<T>(service: string, work: () => Promise<T>): Promise<T> {
-    if (this.busy.has(service)) throw new Error(`${service} is being restarted or changed right now; try again when it is done`);
+    if (this.busy.has(service))
+      throw new Error(`${service} is being restarted or changed right now; try again when it is done`);
     this.busy.add(service);
     try {
       return await work();
@@ -104,7 +106,9 @@ export class Supervisor {
   }
 
   private watched(): ServiceState[] {
-    return Object.values(this.lab.services).filter((service) => WATCHED.has(service.status) && service.handle && !this.busy.has(service.name));
+    return Object.values(this.lab.services).filter(
+      (service) => WATCHED.has(service.status) && service.handle && !this.busy.has(service.name),
+    );
   }
 
   /** One pass over the watched services; `announced`: the runtime told of a death, which must not wait for the next poll. */
@@ -120,7 +124,8 @@ export class Supervisor {
         this.recheck = false;
         for (const service of this.watched()) {
           const alive = await this.session.runtime.isAlive(service.handle!).catch(() => true);
-          if (!alive) void this.fail(service, await this.session.runtime.exitStatus(service.handle!).catch(() => undefined));
+          if (!alive)
+            void this.fail(service, await this.session.runtime.exitStatus(service.handle!).catch(() => undefined));
         }
       } while (this.recheck && !this.stopped);
       this.noticeEngine();
@@ -145,8 +150,13 @@ export class Supervisor {
   async noticeKill(service: ServiceState): Promise<void> {
     const handle = service.handle;
     if (this.stopped || this.busy.has(service.name) || !WATCHED.has(service.status) || !handle) return;
-    const dead = await waitFor(async () => !(await this.session.runtime.isAlive(handle)), { timeoutMs: 5_000, intervalMs: 50, what: `${service.name} to be seen dead` }).catch(() => false);
-    if (dead && service.handle === handle) void this.fail(service, await this.session.runtime.exitStatus(handle).catch(() => undefined));
+    const dead = await waitFor(async () => !(await this.session.runtime.isAlive(handle)), {
+      timeoutMs: 5_000,
+      intervalMs: 50,
+      what: `${service.name} to be seen dead`,
+    }).catch(() => false);
+    if (dead && service.handle === handle)
+      void this.fail(service, await this.session.runtime.exitStatus(handle).catch(() => undefined));
   }
 
   /**
@@ -205,7 +215,8 @@ export class Supervisor {
     let reason: string | undefined;
     try {
       const check = definition.health ?? definition.probe;
-      if (!(await withTimeout(check.call(definition, this.session, service), PROBE_TIMEOUT_MS))) reason = 'its readiness probe answers not ready';
+      if (!(await withTimeout(check.call(definition, this.session, service), PROBE_TIMEOUT_MS)))
+        reason = 'its readiness probe answers not ready';
     } catch (error) {
       reason = `its readiness probe fails: ${describeError(error)}`;
     }
@@ -228,10 +239,18 @@ export class Supervisor {
   }
 
   /** A watched service that is gone: report it, then restart it if its policy says so. */
-  private async fail(service: ServiceState, exit: ExitStatus | undefined, reason = `${service.name} stopped running: ${describeExit(exit)}`): Promise<void> {
+  private async fail(
+    service: ServiceState,
+    exit: ExitStatus | undefined,
+    reason = `${service.name} stopped running: ${describeExit(exit)}`,
+  ): Promise<void> {
     if (this.busy.has(service.name) || this.stopped) return;
     if (!wantsRestart(service, exit)) {
-      await this.report(service, exit?.code === 0 ? 'stopped' : 'failed', `${reason}; restart policy "${service.restartPolicy}" leaves it down (\`reglab start ${service.name}\` starts it)`);
+      await this.report(
+        service,
+        exit?.code === 0 ? 'stopped' : 'failed',
+        `${reason}; restart policy "${service.restartPolicy}" leaves it down (\`reglab start ${service.name}\` starts it)`,
+      );
       return;
     }
     await this.restart(service, reason);
@@ -257,7 +276,11 @@ export class Supervisor {
       for (;;) {
         const recent = recentRestarts(service, supervision);
         if (recent >= supervision.max_restarts) {
-          await this.report(service, 'failed', `${reason}; not restarted again: ${recent} restarts within ${supervision.window_seconds} s (supervision.max_restarts)`);
+          await this.report(
+            service,
+            'failed',
+            `${reason}; not restarted again: ${recent} restarts within ${supervision.window_seconds} s (supervision.max_restarts)`,
+          );
           return;
         }
         await this.report(service, 'restarting', `${reason}; restarting (restart ${service.restarts + 1})`);
@@ -273,7 +296,10 @@ export class Supervisor {
         service.restarts += 1;
         service.restartTimes = [...service.restartTimes.slice(-20), new Date().toISOString()];
         try {
-          await startService(this.session, service.name, this.options, { as: 'restarting', callerReportsFailure: true });
+          await startService(this.session, service.name, this.options, {
+            as: 'restarting',
+            callerReportsFailure: true,
+          });
           // its initialise dialled only the partners ready then; those restarting with it are dialled too
           if (service.info.pubkey) void dialChannelPartners(this.session, service.name).catch(() => undefined);
           return;
@@ -296,7 +322,8 @@ export class Supervisor {
     setStatus(service, status, reason);
     const labChange = this.labStatusNow();
     const tail = status === 'ready' ? undefined : await logTail(this.session, service);
-    if (reason && tail && service.status === status) service.error = `${reason}\n--- last lines of ${service.name}'s log ---\n${tail}`;
+    if (reason && tail && service.status === status)
+      service.error = `${reason}\n--- last lines of ${service.name}'s log ---\n${tail}`;
     await this.options.persist();
     this.options.onEvent(serviceEvent(this.session, service, tail));
     if (labChange) this.options.onEvent(labChange);
@@ -315,7 +342,9 @@ export class Supervisor {
     const status = labStatusFromServices(this.lab);
     if (status === this.lab.status) return undefined;
     this.lab.status = status;
-    const down = Object.values(this.lab.services).filter((service) => service.status !== 'ready').map((service) => `${service.name} ${service.status}`);
+    const down = Object.values(this.lab.services)
+      .filter((service) => service.status !== 'ready')
+      .map((service) => `${service.name} ${service.status}`);
     return { type: 'lab', lab: this.lab.name, status, message: down.length > 0 ? down.join(', ') : undefined };
   }
 }

@@ -26,7 +26,10 @@ const DUST_SAT = 546n;
 export class LabWallet {
   private readonly key: ReturnType<typeof regtestKey>;
 
-  constructor(private readonly chain: RpcChainDriver, privateKeyHex: string) {
+  constructor(
+    private readonly chain: RpcChainDriver,
+    privateKeyHex: string,
+  ) {
     this.key = regtestKey(privateKeyHex);
   }
 
@@ -45,7 +48,8 @@ export class LabWallet {
     if (payouts.length === 0) throw new Error('nothing to pay');
     for (const payout of payouts) {
       addressLib.toOutputScript(payout.address, networks.regtest);
-      if (payout.amountSat < DUST_SAT) throw new Error(`${payout.amountSat} sat to ${payout.address} is below the dust limit of ${DUST_SAT} sat`);
+      if (payout.amountSat < DUST_SAT)
+        throw new Error(`${payout.amountSat} sat to ${payout.address} is below the dust limit of ${DUST_SAT} sat`);
     }
     const target = payouts.reduce((total, payout) => total + payout.amountSat, 0n);
     const { spendable } = await this.listUnspent();
@@ -60,11 +64,17 @@ export class LabWallet {
       if (gathered >= target + fee) break;
     }
     if (gathered < target + fee) {
-      throw new Error(`the lab wallet has ${gathered} sat spendable, ${target + fee} sat are needed: mine more blocks (reglab mine 101)`);
+      throw new Error(
+        `the lab wallet has ${gathered} sat spendable, ${target + fee} sat are needed: mine more blocks (reglab mine 101)`,
+      );
     }
     const psbt = new Psbt({ network: networks.regtest });
     for (const utxo of chosen) {
-      psbt.addInput({ hash: utxo.txid, index: utxo.vout, witnessUtxo: { script: this.key.outputScript, value: utxo.valueSat } });
+      psbt.addInput({
+        hash: utxo.txid,
+        index: utxo.vout,
+        witnessUtxo: { script: this.key.outputScript, value: utxo.valueSat },
+      });
     }
     for (const payout of payouts) psbt.addOutput({ address: payout.address, value: payout.amountSat });
     const change = gathered - target - fee;
@@ -83,20 +93,25 @@ export class LabWallet {
     const pageSize = 500;
     const transactions: SearchedTransaction[] = [];
     for (let skip = 0; ; skip += pageSize) {
-      const page = await this.chain.call<SearchedTransaction[]>('searchrawtransactions', [this.address, 1, skip, pageSize, 0, false]).catch((error: Error) => {
-        if (/No information available about address/i.test(error.message)) return [];
-        throw error;
-      });
+      const page = await this.chain
+        .call<SearchedTransaction[]>('searchrawtransactions', [this.address, 1, skip, pageSize, 0, false])
+        .catch((error: Error) => {
+          if (/No information available about address/i.test(error.message)) return [];
+          throw error;
+        });
       transactions.push(...page);
       if (page.length < pageSize) break;
     }
-    const spent = new Set(transactions.flatMap((tx) => tx.vin.filter((input) => input.txid).map((input) => `${input.txid}:${input.vout}`)));
+    const spent = new Set(
+      transactions.flatMap((tx) => tx.vin.filter((input) => input.txid).map((input) => `${input.txid}:${input.vout}`)),
+    );
     const spendable: Utxo[] = [];
     const immature: Utxo[] = [];
     for (const tx of transactions) {
       const isCoinbase = tx.vin.some((input) => input.coinbase !== undefined);
       for (const output of tx.vout) {
-        const paysUs = output.scriptPubKey.address === this.address || output.scriptPubKey.addresses?.includes(this.address);
+        const paysUs =
+          output.scriptPubKey.address === this.address || output.scriptPubKey.addresses?.includes(this.address);
         if (!paysUs || spent.has(`${tx.txid}:${output.n}`)) continue;
         const utxo = { txid: tx.txid, vout: output.n, valueSat: btcToSat(output.value) };
         const mature = !isCoinbase || (tx.confirmations ?? 0) >= COINBASE_MATURITY;
@@ -109,7 +124,9 @@ export class LabWallet {
   /** Bitcoin Core: scantxoutset sees confirmed outputs only, which is enough between mined blocks. */
   private async listUnspentFromUtxoScan() {
     const tip = await this.chain.getBlockCount();
-    const scan = await this.chain.call<{ unspents: { txid: string; vout: number; amount: number; height: number; coinbase?: boolean }[] }>('scantxoutset', ['start', [`addr(${this.address})`]]);
+    const scan = await this.chain.call<{
+      unspents: { txid: string; vout: number; amount: number; height: number; coinbase?: boolean }[];
+    }>('scantxoutset', ['start', [`addr(${this.address})`]]);
     const spendable: Utxo[] = [];
     const immature: Utxo[] = [];
     for (const unspent of scan.unspents) {

@@ -19,8 +19,13 @@ export type Expectations = Record<string, unknown>;
 
 /** A matcher is an object whose keys are all matcher names; anything else is a value to equal. */
 export function isMatcher(expected: unknown): expected is Matcher {
-  return expected !== null && typeof expected === 'object' && !Array.isArray(expected)
-    && Object.keys(expected).length > 0 && Object.keys(expected).every((key) => (MATCHERS as readonly string[]).includes(key));
+  return (
+    expected !== null &&
+    typeof expected === 'object' &&
+    !Array.isArray(expected) &&
+    Object.keys(expected).length > 0 &&
+    Object.keys(expected).every((key) => (MATCHERS as readonly string[]).includes(key))
+  );
 }
 
 /** What does not hold, one line each; empty when every expectation holds. */
@@ -42,20 +47,31 @@ function unmet(actual: unknown, matcher: Matcher): string[] {
   const problems: string[] = [];
   if (matcher.exists === false) problems.push('not to exist');
   if ('equals' in matcher && !sameValue(actual, matcher.equals)) problems.push(show(matcher.equals));
-  if (matcher.at_least !== undefined && !(compare(actual, matcher.at_least) >= 0)) problems.push(`at least ${matcher.at_least}`);
-  if (matcher.at_most !== undefined && !(compare(actual, matcher.at_most) <= 0)) problems.push(`at most ${matcher.at_most}`);
-  if (matcher.matches !== undefined && !new RegExp(matcher.matches).test(typeof actual === 'string' ? actual : JSON.stringify(actual))) problems.push(`to match /${matcher.matches}/`);
-  if (matcher.one_of !== undefined && !matcher.one_of.some((candidate) => sameValue(actual, candidate))) problems.push(`one of ${show(matcher.one_of)}`);
+  if (matcher.at_least !== undefined && !(compare(actual, matcher.at_least) >= 0))
+    problems.push(`at least ${matcher.at_least}`);
+  if (matcher.at_most !== undefined && !(compare(actual, matcher.at_most) <= 0))
+    problems.push(`at most ${matcher.at_most}`);
+  if (
+    matcher.matches !== undefined &&
+    !new RegExp(matcher.matches).test(typeof actual === 'string' ? actual : JSON.stringify(actual))
+  )
+    problems.push(`to match /${matcher.matches}/`);
+  if (matcher.one_of !== undefined && !matcher.one_of.some((candidate) => sameValue(actual, candidate)))
+    problems.push(`one of ${show(matcher.one_of)}`);
   return problems;
 }
 
 function sameValue(actual: unknown, expected: unknown): boolean {
   const [a, b] = [asWhole(actual), asWhole(expected)];
   if (a !== undefined && b !== undefined) return a === b;
-  if (Array.isArray(actual) && Array.isArray(expected)) return actual.length === expected.length && actual.every((item, index) => sameValue(item, expected[index]));
+  if (Array.isArray(actual) && Array.isArray(expected))
+    return actual.length === expected.length && actual.every((item, index) => sameValue(item, expected[index]));
   if (isObject(actual) && isObject(expected)) {
     const keys = Object.keys(expected);
-    return keys.length === Object.keys(actual).length && keys.every((key) => key in actual && sameValue(actual[key], expected[key]));
+    return (
+      keys.length === Object.keys(actual).length &&
+      keys.every((key) => key in actual && sameValue(actual[key], expected[key]))
+    );
   }
   return actual === expected;
 }

@@ -2,22 +2,23 @@
 // subset of JSONPath — `$`, `.key`, `['key']`, `[0]`, `[-1]` (from the end), `.length` of a list
 // or text, and `[field=value]`, the first item of a list whose field equals the value.
 
-export type PathPart =
-  | { key: string }
-  | { index: number }
-  | { field: string; equals: string };
+export type PathPart = { key: string } | { index: number } | { field: string; equals: string };
 
 export class PathError extends Error {}
 
 const PART = /^(?:\.([A-Za-z_][\w-]*)|\['([^']*)'\]|\[(-?\d+)\]|\[([A-Za-z_][\w-]*)=([^\]]*)\])/;
 
 export function parsePath(path: string): PathPart[] {
-  if (!path.startsWith('$')) throw new PathError(`"${path}" is not a path: paths start with $ (e.g. $.payment_request)`);
+  if (!path.startsWith('$'))
+    throw new PathError(`"${path}" is not a path: paths start with $ (e.g. $.payment_request)`);
   const parts: PathPart[] = [];
   let rest = path.slice(1);
   while (rest.length > 0) {
     const match = PART.exec(rest);
-    if (!match) throw new PathError(`cannot read "${rest}" in the path "${path}" (write .key, ['key'], [0], [-1] or [field=value])`);
+    if (!match)
+      throw new PathError(
+        `cannot read "${rest}" in the path "${path}" (write .key, ['key'], [0], [-1] or [field=value])`,
+      );
     const [whole, dotted, quoted, index, field, equals] = match;
     if (dotted !== undefined || quoted !== undefined) parts.push({ key: dotted ?? quoted });
     else if (index !== undefined) parts.push({ index: Number(index) });
@@ -41,17 +42,25 @@ export function select(value: unknown, path: string): unknown {
 function step(current: unknown, part: PathPart, walked: string): unknown {
   if ('key' in part) {
     if (part.key === 'length' && (Array.isArray(current) || typeof current === 'string')) return current.length;
-    if (current === null || typeof current !== 'object' || Array.isArray(current)) throw new PathError(`${walked} is ${kindOf(current)}, not an object with "${part.key}"`);
-    if (!(part.key in current)) throw new PathError(`${walked} has no "${part.key}" (it has ${Object.keys(current).join(', ') || 'no keys'})`);
+    if (current === null || typeof current !== 'object' || Array.isArray(current))
+      throw new PathError(`${walked} is ${kindOf(current)}, not an object with "${part.key}"`);
+    if (!(part.key in current))
+      throw new PathError(`${walked} has no "${part.key}" (it has ${Object.keys(current).join(', ') || 'no keys'})`);
     return (current as Record<string, unknown>)[part.key];
   }
   if (!Array.isArray(current)) throw new PathError(`${walked} is ${kindOf(current)}, not a list`);
   if ('index' in part) {
     const index = part.index < 0 ? current.length + part.index : part.index;
-    if (index < 0 || index >= current.length) throw new PathError(`${walked} has ${current.length} item(s), no [${part.index}]`);
+    if (index < 0 || index >= current.length)
+      throw new PathError(`${walked} has ${current.length} item(s), no [${part.index}]`);
     return current[index];
   }
-  const found = current.find((item) => item !== null && typeof item === 'object' && String((item as Record<string, unknown>)[part.field]) === part.equals);
+  const found = current.find(
+    (item) =>
+      item !== null &&
+      typeof item === 'object' &&
+      String((item as Record<string, unknown>)[part.field]) === part.equals,
+  );
   if (found === undefined) throw new PathError(`${walked} has no item whose ${part.field} is "${part.equals}"`);
   return found;
 }

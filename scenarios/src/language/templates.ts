@@ -25,7 +25,9 @@ export function hasTemplate(value: unknown): value is string {
 
 /** The variable names a text refers to; throws on a `${...}` that cannot be read. */
 export function referencedNames(text: string): string[] {
-  return [...text.matchAll(TEMPLATE)].flatMap((match) => parseExpression(match[1]).terms.flatMap((term) => ('root' in term ? [term.root] : [])));
+  return [...text.matchAll(TEMPLATE)].flatMap((match) =>
+    parseExpression(match[1]).terms.flatMap((term) => ('root' in term ? [term.root] : [])),
+  );
 }
 
 /** Replaces every `${...}` in the strings of a value (object keys are left alone). */
@@ -60,10 +62,12 @@ function parseExpression(source: string): Expression {
       const root = /^[A-Za-z_]\w*/.exec(reference[0])![0];
       parsePath(`$.${reference[0]}`);
       terms.push({ reference: reference[0], root });
-    } else throw new TemplateError(`cannot read "${rest}" in "\${${source}}" (expected a variable name or a whole number)`);
+    } else
+      throw new TemplateError(`cannot read "${rest}" in "\${${source}}" (expected a variable name or a whole number)`);
     rest = rest.slice((integer ?? reference)![0].length).trim();
     if (rest === '') return { terms, operators };
-    if (rest[0] !== '+' && rest[0] !== '-') throw new TemplateError(`cannot read "${rest}" in "\${${source}}" (only + and - may join values)`);
+    if (rest[0] !== '+' && rest[0] !== '-')
+      throw new TemplateError(`cannot read "${rest}" in "\${${source}}" (only + and - may join values)`);
     operators.push(rest[0] as '+' | '-');
     rest = rest.slice(1).trim();
   }
@@ -72,10 +76,13 @@ function parseExpression(source: string): Expression {
 function evaluate(expression: Expression, lookup: Lookup): unknown {
   const values = expression.terms.map((term) => ('integer' in term ? term.integer : resolve(term, lookup)));
   if (values.length === 1) return typeof values[0] === 'bigint' ? toNumberOrText(values[0]) : values[0];
-  const total = values.slice(1).reduce<bigint>(
-    (sum, value, index) => (expression.operators[index] === '+' ? sum + wholeNumber(value) : sum - wholeNumber(value)),
-    wholeNumber(values[0]),
-  );
+  const total = values
+    .slice(1)
+    .reduce<bigint>(
+      (sum, value, index) =>
+        expression.operators[index] === '+' ? sum + wholeNumber(value) : sum - wholeNumber(value),
+      wholeNumber(values[0]),
+    );
   return toNumberOrText(total);
 }
 
@@ -85,7 +92,8 @@ function resolve(term: { reference: string; root: string }, lookup: Lookup): unk
   try {
     return select(value, `$${term.reference.slice(term.root.length)}`);
   } catch (error) {
-    if (error instanceof PathError) throw new TemplateError(`\${${term.reference}}: ${error.message.replace(/^\$/, term.root)}`);
+    if (error instanceof PathError)
+      throw new TemplateError(`\${${term.reference}}: ${error.message.replace(/^\$/, term.root)}`);
     throw error;
   }
 }
@@ -99,5 +107,7 @@ function wholeNumber(value: unknown): bigint {
 }
 
 function toNumberOrText(value: bigint): number | string {
-  return value <= BigInt(Number.MAX_SAFE_INTEGER) && value >= BigInt(Number.MIN_SAFE_INTEGER) ? Number(value) : value.toString();
+  return value <= BigInt(Number.MAX_SAFE_INTEGER) && value >= BigInt(Number.MIN_SAFE_INTEGER)
+    ? Number(value)
+    : value.toString();
 }

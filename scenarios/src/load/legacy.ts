@@ -11,17 +11,29 @@ type Bound = number | { at_least?: number; at_most?: number };
 export function isLegacyExpectStep(step: Record<string, unknown>): boolean {
   const keys = Object.keys(step).filter((key) => key !== 'expect_error');
   const expect = step.expect;
-  return keys.length === 1 && keys[0] === 'expect' && expect !== null && typeof expect === 'object'
-    && Object.keys(expect).some((key) => LEGACY_KEYS.includes(key)) && !Object.keys(expect).some((key) => key.startsWith('$'));
+  return (
+    keys.length === 1 &&
+    keys[0] === 'expect' &&
+    expect !== null &&
+    typeof expect === 'object' &&
+    Object.keys(expect).some((key) => LEGACY_KEYS.includes(key)) &&
+    !Object.keys(expect).some((key) => key.startsWith('$'))
+  );
 }
 
 export function translateLegacyExpect(step: Record<string, unknown>): Record<string, unknown> {
-  const legacy = step.expect as { node?: string; channel_balance_sat?: Bound; chain_balance_sat?: Bound; height?: Bound };
+  const legacy = step.expect as {
+    node?: string;
+    channel_balance_sat?: Bound;
+    chain_balance_sat?: Bound;
+    height?: Bound;
+  };
   const expect: Record<string, unknown> = {};
   const node = `$.nodes[name=${legacy.node}]`;
   if (legacy.height !== undefined) expect['$.chain.height'] = matcher(legacy.height);
   if (legacy.node !== undefined) expect[node] = { exists: true };
-  if (legacy.channel_balance_sat !== undefined) expect[`${node}.channelBalanceSat`] = matcher(legacy.channel_balance_sat);
+  if (legacy.channel_balance_sat !== undefined)
+    expect[`${node}.channelBalanceSat`] = matcher(legacy.channel_balance_sat);
   if (legacy.chain_balance_sat !== undefined) expect[`${node}.chainBalanceSat`] = matcher(legacy.chain_balance_sat);
   return {
     name: `expect ${JSON.stringify(legacy)}`,

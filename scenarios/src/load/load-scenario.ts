@@ -4,7 +4,15 @@
 // file, line and column where it is written.
 import { readFileSync } from 'node:fs';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
-import { formatProblem, isUsefulSchemaError, parseYamlWithPositions, schemaProblem, type Locate, type YamlPath, type YamlProblem } from '../../../lib/yaml-problems.js';
+import {
+  formatProblem,
+  isUsefulSchemaError,
+  parseYamlWithPositions,
+  schemaProblem,
+  type Locate,
+  type YamlPath,
+  type YamlProblem,
+} from '../../../lib/yaml-problems.js';
 import { durationMs } from '../language/durations.js';
 import { isMatcher, MATCHERS, type Expectations } from '../language/expectations.js';
 import { parsePath, PathError } from '../language/json-path.js';
@@ -107,15 +115,36 @@ class ScenarioChecker {
       expectError: this.expectError(raw.expect_error),
     };
     if (Array.isArray(raw.parallel)) {
-      if (actions.length > 0) this.problem([...path, actions[0]], `a parallel group has no action of its own: move "${actions[0]}" into the group's list`);
-      if (raw.repeat !== undefined) this.problem([...path, 'repeat'], 'repeat goes on an action, not on a parallel group');
-      if (raw.expect_error !== undefined) this.problem([...path, 'expect_error'], "a parallel group counts its steps' failures: expect { $.failed: N } instead of expect_error");
-      const children = (raw.parallel as RawStep[]).map((child, index) => this.step(child, [...path, 'parallel', index], `${id}.${index + 1}`, new Set(defined)));
+      if (actions.length > 0)
+        this.problem(
+          [...path, actions[0]],
+          `a parallel group has no action of its own: move "${actions[0]}" into the group's list`,
+        );
+      if (raw.repeat !== undefined)
+        this.problem([...path, 'repeat'], 'repeat goes on an action, not on a parallel group');
+      if (raw.expect_error !== undefined)
+        this.problem(
+          [...path, 'expect_error'],
+          "a parallel group counts its steps' failures: expect { $.failed: N } instead of expect_error",
+        );
+      const children = (raw.parallel as RawStep[]).map((child, index) =>
+        this.step(child, [...path, 'parallel', index], `${id}.${index + 1}`, new Set(defined)),
+      );
       children.forEach((child) => Object.keys(child.save).forEach((name) => defined.add(name)));
       const timeoutMs = this.duration(raw.timeout, [...path, 'timeout']) ?? Number.POSITIVE_INFINITY;
-      return { ...common, type: 'parallel', label: (raw.name as string | undefined) ?? `parallel (${children.length} steps)`, timeoutMs, steps: children };
+      return {
+        ...common,
+        type: 'parallel',
+        label: (raw.name as string | undefined) ?? `parallel (${children.length} steps)`,
+        timeoutMs,
+        steps: children,
+      };
     }
-    if (raw.repeat !== undefined && raw.expect_error !== undefined) this.problem([...path, 'expect_error'], 'a repeated step counts its failures: expect { $.failed: N } instead of expect_error');
+    if (raw.repeat !== undefined && raw.expect_error !== undefined)
+      this.problem(
+        [...path, 'expect_error'],
+        'a repeated step counts its failures: expect { $.failed: N } instead of expect_error',
+      );
     const kind = this.action(actions, path);
     const args = (raw[kind?.name ?? ''] ?? {}) as Record<string, unknown>;
     if (kind) this.checkArguments(kind, args, [...path, kind.name], defined, raw.repeat !== undefined);
@@ -126,12 +155,16 @@ class ScenarioChecker {
       args,
       label: (raw.name as string | undefined) ?? describeAction(kind?.name ?? '?', args),
       timeoutMs: this.duration(raw.timeout, [...path, 'timeout']) ?? this.defaultTimeoutMs,
-      repeat: raw.repeat === undefined ? undefined : { concurrency: 1, ...(raw.repeat as { count: number; concurrency?: number }) },
+      repeat:
+        raw.repeat === undefined
+          ? undefined
+          : { concurrency: 1, ...(raw.repeat as { count: number; concurrency?: number }) },
     };
   }
 
   private legacyExpect(raw: RawStep, path: YamlPath): RawStep {
-    if (!validateLegacyExpect(raw.expect)) this.problems.push(...schemaProblems(validateLegacyExpect.errors, this.locate, [...path, 'expect']));
+    if (!validateLegacyExpect(raw.expect))
+      this.problems.push(...schemaProblems(validateLegacyExpect.errors, this.locate, [...path, 'expect']));
     return translateLegacyExpect(raw);
   }
 
@@ -141,20 +174,37 @@ class ScenarioChecker {
       this.problem(path, `a step needs an action (${[...this.kinds.keys()].join(', ')}) or a parallel: list`);
       return undefined;
     }
-    if (actions.length > 1) this.problem([...path, actions[1]], `one action per step: "${actions[0]}" and "${actions[1]}" are two; write them as two steps`);
+    if (actions.length > 1)
+      this.problem(
+        [...path, actions[1]],
+        `one action per step: "${actions[0]}" and "${actions[1]}" are two; write them as two steps`,
+      );
     const kind = this.kinds.get(actions[0]);
     if (!kind) this.problem([...path, actions[0]], unknownAction(actions[0], [...this.kinds.keys()]));
     return kind;
   }
 
-  private checkArguments(kind: AnyStepKind, args: unknown, path: YamlPath, defined: Set<string>, repeated: boolean): void {
+  private checkArguments(
+    kind: AnyStepKind,
+    args: unknown,
+    path: YamlPath,
+    defined: Set<string>,
+    repeated: boolean,
+  ): void {
     if (args === null || typeof args !== 'object' || Array.isArray(args)) {
       this.problem(path, `the arguments of ${kind.name} are a mapping (e.g. ${kind.name}: { ... }); ${kind.summary}`);
       return;
     }
     const validate = argumentValidator(kind);
     // a value written as ${...} is checked once it is filled in, when the step runs
-    if (!validate(args)) this.problems.push(...schemaProblems(validate.errors?.filter((error) => !hasTemplate(valueAt(args, error.instancePath))), this.locate, path));
+    if (!validate(args))
+      this.problems.push(
+        ...schemaProblems(
+          validate.errors?.filter((error) => !hasTemplate(valueAt(args, error.instancePath))),
+          this.locate,
+          path,
+        ),
+      );
     for (const message of kind.check?.(args) ?? []) this.problem(path, message);
     this.checkTemplates(args, path, repeated ? new Set([...defined, 'repeat']) : defined);
   }
@@ -176,7 +226,10 @@ class ScenarioChecker {
       if (hasTemplate(key)) this.checkTemplates(key, [...path, key], defined);
       else this.path(key, [...path, key]);
       if (expected !== null && typeof expected === 'object' && !Array.isArray(expected) && !isMatcher(expected)) {
-        this.problem([...path, key], `${Object.keys(expected).length === 0 ? 'an empty mapping' : `"${Object.keys(expected).find((k) => !(MATCHERS as readonly string[]).includes(k))}"`} is not a matcher (${MATCHERS.join(', ')}); to compare a whole object write { equals: {...} }`);
+        this.problem(
+          [...path, key],
+          `${Object.keys(expected).length === 0 ? 'an empty mapping' : `"${Object.keys(expected).find((k) => !(MATCHERS as readonly string[]).includes(k))}"`} is not a matcher (${MATCHERS.join(', ')}); to compare a whole object write { equals: {...} }`,
+        );
       } else if (isMatcher(expected)) this.matcher(expected as Record<string, unknown>, [...path, key]);
       this.checkTemplates(expected, [...path, key], defined);
     }
@@ -186,7 +239,12 @@ class ScenarioChecker {
   private matcher(matcher: Record<string, unknown>, path: YamlPath): void {
     for (const bound of ['at_least', 'at_most'] as const) {
       const value = matcher[bound];
-      if (value !== undefined && typeof value !== 'number' && !hasTemplate(value) && !(typeof value === 'string' && /^-?\d+$/.test(value))) {
+      if (
+        value !== undefined &&
+        typeof value !== 'number' &&
+        !hasTemplate(value) &&
+        !(typeof value === 'string' && /^-?\d+$/.test(value))
+      ) {
         this.problem([...path, bound], `${bound} is a number (or \${...}), not ${JSON.stringify(value)}`);
       }
     }
@@ -197,8 +255,10 @@ class ScenarioChecker {
         this.problem([...path, 'matches'], `not a regular expression: ${(error as Error).message}`);
       }
     }
-    if (matcher.one_of !== undefined && !Array.isArray(matcher.one_of)) this.problem([...path, 'one_of'], 'one_of is a list of the values allowed');
-    if (matcher.exists !== undefined && typeof matcher.exists !== 'boolean') this.problem([...path, 'exists'], 'exists is true or false');
+    if (matcher.one_of !== undefined && !Array.isArray(matcher.one_of))
+      this.problem([...path, 'one_of'], 'one_of is a list of the values allowed');
+    if (matcher.exists !== undefined && typeof matcher.exists !== 'boolean')
+      this.problem([...path, 'exists'], 'exists is true or false');
   }
 
   private expectError(raw: unknown): ErrorExpectation | undefined {
@@ -209,7 +269,8 @@ class ScenarioChecker {
   private retry(raw: unknown, path: YamlPath): RetryPolicy | undefined {
     if (raw === null || typeof raw !== 'object') return undefined;
     const retry = raw as { attempts?: number; for?: number | string; interval?: number | string };
-    if (retry.attempts === undefined && retry.for === undefined) this.problem(path, 'say how long to keep trying: attempts: N, for: 30s, or both');
+    if (retry.attempts === undefined && retry.for === undefined)
+      this.problem(path, 'say how long to keep trying: attempts: N, for: 30s, or both');
     return {
       attempts: retry.attempts,
       forMs: this.duration(retry.for, [...path, 'for']),
@@ -239,13 +300,19 @@ class ScenarioChecker {
     if (typeof value === 'string') {
       try {
         const missing = referencedNames(value).filter((name) => !defined.has(name));
-        if (missing.length > 0) this.problem(path, `no variable "${missing[0]}" is defined here (${describeDefined(defined)}); vars: or an earlier step's save: defines one`);
+        if (missing.length > 0)
+          this.problem(
+            path,
+            `no variable "${missing[0]}" is defined here (${describeDefined(defined)}); vars: or an earlier step's save: defines one`,
+          );
       } catch (error) {
         if (!(error instanceof TemplateError || error instanceof PathError)) throw error;
         this.problem(path, error.message);
       }
-    } else if (Array.isArray(value)) value.forEach((item, index) => this.checkTemplates(item, [...path, index], defined));
-    else if (value !== null && typeof value === 'object') Object.entries(value).forEach(([key, item]) => this.checkTemplates(item, [...path, key], defined));
+    } else if (Array.isArray(value))
+      value.forEach((item, index) => this.checkTemplates(item, [...path, index], defined));
+    else if (value !== null && typeof value === 'object')
+      Object.entries(value).forEach(([key, item]) => this.checkTemplates(item, [...path, key], defined));
   }
 
   private isBuiltIn(name: string, path: YamlPath): boolean {
@@ -260,7 +327,13 @@ class ScenarioChecker {
 }
 
 function valueAt(value: unknown, instancePath: string): unknown {
-  return instancePath.split('/').slice(1).reduce<unknown>((current, key) => (current as Record<string, unknown> | undefined)?.[key.replace(/~1/g, '/').replace(/~0/g, '~')], value);
+  return instancePath
+    .split('/')
+    .slice(1)
+    .reduce<unknown>(
+      (current, key) => (current as Record<string, unknown> | undefined)?.[key.replace(/~1/g, '/').replace(/~0/g, '~')],
+      value,
+    );
 }
 
 function describeDefined(defined: Set<string>): string {
@@ -275,14 +348,17 @@ export function describeAction(kind: string, args: unknown): string {
 
 function unknownAction(name: string, known: string[]): string {
   const close = known.filter((candidate) => editDistance(candidate, name) <= 2 || candidate.endsWith(`.${name}`));
-  return close.length > 0 ? `unknown step "${name}": did you mean ${close.map((c) => `"${c}"`).join(' or ')}?` : `unknown step "${name}" (steps: ${known.join(', ')})`;
+  return close.length > 0
+    ? `unknown step "${name}": did you mean ${close.map((c) => `"${c}"`).join(' or ')}?`
+    : `unknown step "${name}" (steps: ${known.join(', ')})`;
 }
 
 function editDistance(a: string, b: string): number {
   let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
   for (let i = 1; i <= a.length; i++) {
     const current = [i];
-    for (let j = 1; j <= b.length; j++) current[j] = Math.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    for (let j = 1; j <= b.length; j++)
+      current[j] = Math.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
     previous = current;
   }
   return previous[b.length];

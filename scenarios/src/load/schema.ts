@@ -31,10 +31,33 @@ export const stepEnvelopeSchema = {
     name: { type: 'string', minLength: 1 },
     save: { type: 'object', propertyNames: { pattern: VARIABLE_NAME }, additionalProperties: { type: 'string' } },
     expect: { type: 'object', minProperties: 1 },
-    expect_error: { type: ['string', 'object'], minLength: 1, minProperties: 1, additionalProperties: false, properties: { message: { type: 'string', minLength: 1 }, code: { type: 'string', minLength: 1 }, status: { type: 'integer' } } },
+    expect_error: {
+      type: ['string', 'object'],
+      minLength: 1,
+      minProperties: 1,
+      additionalProperties: false,
+      properties: {
+        message: { type: 'string', minLength: 1 },
+        code: { type: 'string', minLength: 1 },
+        status: { type: 'integer' },
+      },
+    },
     timeout: duration,
-    retry: { type: 'object', additionalProperties: false, minProperties: 1, properties: { attempts: { type: 'integer', minimum: 1 }, for: duration, interval: duration } },
-    repeat: { type: 'object', additionalProperties: false, required: ['count'], properties: { count: { type: 'integer', minimum: 1, maximum: 10_000 }, concurrency: { type: 'integer', minimum: 1, maximum: 1_000 } } },
+    retry: {
+      type: 'object',
+      additionalProperties: false,
+      minProperties: 1,
+      properties: { attempts: { type: 'integer', minimum: 1 }, for: duration, interval: duration },
+    },
+    repeat: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['count'],
+      properties: {
+        count: { type: 'integer', minimum: 1, maximum: 10_000 },
+        concurrency: { type: 'integer', minimum: 1, maximum: 1_000 },
+      },
+    },
     parallel: { type: 'array', minItems: 1, items: { type: 'object' } },
   },
 } as const;

@@ -9,9 +9,12 @@ const MARK = { passed: '✓', failed: '✗', skipped: '-' } as const;
 export function formatStep(step: StepReport, depth = 0): string {
   const indent = '  '.repeat(depth + 1);
   const attempts = step.attempts > 1 ? `, ${step.attempts} attempts` : '';
-  const lines = [`${indent}${MARK[step.status]} ${step.id}. ${step.label} (${formatDuration(step.ms)}${attempts})${statistics(step)}`];
+  const lines = [
+    `${indent}${MARK[step.status]} ${step.id}. ${step.label} (${formatDuration(step.ms)}${attempts})${statistics(step)}`,
+  ];
   if (step.status === 'failed' && !step.steps) lines.push(`${indent}    ${step.error}`);
-  if (step.status === 'failed' && step.steps && step.error && !step.steps.some((child) => child.status === 'failed')) lines.push(`${indent}    ${step.error}`);
+  if (step.status === 'failed' && step.steps && step.error && !step.steps.some((child) => child.status === 'failed'))
+    lines.push(`${indent}    ${step.error}`);
   for (const child of step.steps ?? []) lines.push(formatStep(child, depth + 1));
   return lines.join('\n');
 }

@@ -34,7 +34,10 @@ function testSuite(scenario: ScenarioReport): string {
 function testCase(scenario: ScenarioReport, step: StepReport): string {
   const open = `    <testcase name="${attribute(`${step.id}. ${step.label}`)}" classname="${attribute(scenario.scenario)}" time="${seconds(step.ms)}" file="${attribute(scenario.file)}" line="${step.line}">`;
   const body: string[] = [];
-  if (step.status === 'failed') body.push(`      <failure message="${attribute(firstLine(step.error ?? 'failed'))}" type="${attribute(step.kind)}">${text(step.error ?? '')}</failure>`);
+  if (step.status === 'failed')
+    body.push(
+      `      <failure message="${attribute(firstLine(step.error ?? 'failed'))}" type="${attribute(step.kind)}">${text(step.error ?? '')}</failure>`,
+    );
   if (step.status === 'skipped') body.push(`      <skipped message="${attribute(step.error ?? 'not run')}"/>`);
   if (step.output !== undefined) body.push(`      <system-out>${text(outputText(step.output))}</system-out>`);
   return [open, ...body, '    </testcase>'].join('\n');
@@ -42,7 +45,9 @@ function testCase(scenario: ScenarioReport, step: StepReport): string {
 
 function outputText(output: unknown): string {
   const json = JSON.stringify(output, null, 2) ?? String(output);
-  return json.length > MAX_OUTPUT_CHARS ? `${json.slice(0, MAX_OUTPUT_CHARS)}\n… (${json.length - MAX_OUTPUT_CHARS} more characters)` : json;
+  return json.length > MAX_OUTPUT_CHARS
+    ? `${json.slice(0, MAX_OUTPUT_CHARS)}\n… (${json.length - MAX_OUTPUT_CHARS} more characters)`
+    : json;
 }
 
 function countOf(steps: StepReport[], status: StepReport['status']): number {

@@ -13,7 +13,12 @@ export interface Fault {
 }
 
 /** `before` is the lab when the run began; without it (the lab could not be asked then) it is not asked again. */
-export async function diagnose(error: unknown, faults: Fault[], services: ServiceDirectory, before: LabView | undefined): Promise<string> {
+export async function diagnose(
+  error: unknown,
+  faults: Fault[],
+  services: ServiceDirectory,
+  before: LabView | undefined,
+): Promise<string> {
   const message = describeError(error);
   const unreachable = (error as { unreachable?: string }).unreachable;
   const notes: string[] = [];
@@ -27,7 +32,10 @@ export async function diagnose(error: unknown, faults: Fault[], services: Servic
     }
   }
   const relevant = unreachable ? faults.filter((fault) => fault.target === unreachable) : faults;
-  if (relevant.length > 0) notes.push(`this run ${relevant.map((fault) => `did ${fault.action} ${fault.target} at step ${fault.stepId}`).join(', ')}`);
+  if (relevant.length > 0)
+    notes.push(
+      `this run ${relevant.map((fault) => `did ${fault.action} ${fault.target} at step ${fault.stepId}`).join(', ')}`,
+    );
   return notes.length > 0 ? `${message} [${notes.join('; ')}]` : message;
 }
 
@@ -41,7 +49,10 @@ const DOWN_UNTIL_STARTED = new Set(['failed', 'stopped']);
 export async function downUntilStarted(error: unknown, services: ServiceDirectory): Promise<ServiceView | undefined> {
   const unreachable = (error as { unreachable?: string }).unreachable;
   if (!unreachable) return undefined;
-  const service = await services.fresh().then((lab) => services.service(unreachable, lab)).catch(() => undefined);
+  const service = await services
+    .fresh()
+    .then((lab) => services.service(unreachable, lab))
+    .catch(() => undefined);
   return service && DOWN_UNTIL_STARTED.has(service.status) ? service : undefined;
 }
 
@@ -53,12 +64,15 @@ function describeService(service: ServiceView): string {
 
 /** Services not named already that the supervisor restarted, or that are not ready, since the run began. */
 function changesSince(before: LabView, now: LabView, named: Set<string | undefined>): string[] {
-  return now.services.filter((service) => !named.has(service.name)).flatMap((service) => {
-    const restartsBefore = before.services.find((earlier) => earlier.name === service.name)?.restarts ?? 0;
-    const restarted = (service.restarts ?? 0) - restartsBefore;
-    if (restarted > 0) return [`meanwhile the supervisor restarted ${service.name} ${restarted} time(s) (now ${service.status})`];
-    return service.status === 'ready' ? [] : [`${service.name} is ${service.status}${reason(service)}`];
-  });
+  return now.services
+    .filter((service) => !named.has(service.name))
+    .flatMap((service) => {
+      const restartsBefore = before.services.find((earlier) => earlier.name === service.name)?.restarts ?? 0;
+      const restarted = (service.restarts ?? 0) - restartsBefore;
+      if (restarted > 0)
+        return [`meanwhile the supervisor restarted ${service.name} ${restarted} time(s) (now ${service.status})`];
+      return service.status === 'ready' ? [] : [`${service.name} is ${service.status}${reason(service)}`];
+    });
 }
 
 /** The first line of a service's error: the log tail under it is for `reglab logs`. */

@@ -35,7 +35,9 @@ export function runScenario(scenario: Scenario, options: RunOptions): Promise<Sc
   return new ScenarioRun(scenario, options).run();
 }
 
-type Attempt = { ok: true; output: unknown; children?: StepReport[] } | { ok: false; error: unknown; output?: unknown; children?: StepReport[] };
+type Attempt =
+  | { ok: true; output: unknown; children?: StepReport[] }
+  | { ok: false; error: unknown; output?: unknown; children?: StepReport[] };
 
 class ScenarioRun {
   private readonly variables = new Map<string, unknown>();
@@ -91,7 +93,8 @@ class ScenarioRun {
     this.variables.set('run', { id: randomBytes(4).toString('hex') });
     this.variables.set('lab', this.options.lab);
     try {
-      for (const [name, value] of Object.entries(this.scenario.vars)) this.variables.set(name, interpolate(value, this.lookup));
+      for (const [name, value] of Object.entries(this.scenario.vars))
+        this.variables.set(name, interpolate(value, this.lookup));
       return undefined;
     } catch (error) {
       return `not run: vars: ${describeError(error)}`;
@@ -110,10 +113,15 @@ class ScenarioRun {
       for (;;) {
         attempts++;
         attempt = await this.attempt(step, lookup);
-        const again = !attempt.ok && retry && (retry.attempts === undefined || attempts < retry.attempts) && Date.now() + retry.intervalMs <= deadline;
+        const again =
+          !attempt.ok &&
+          retry &&
+          (retry.attempts === undefined || attempts < retry.attempts) &&
+          Date.now() + retry.intervalMs <= deadline;
         if (!again) break;
         // a step running alongside this one may start the service again: only a lone step gives up
-        downForGood = !attempt.ok && this.stepsRunning === 1 ? await downUntilStarted(attempt.error, this.services) : undefined;
+        downForGood =
+          !attempt.ok && this.stepsRunning === 1 ? await downUntilStarted(attempt.error, this.services) : undefined;
         if (downForGood) break;
         await pause(retry.intervalMs);
       }
@@ -136,7 +144,12 @@ class ScenarioRun {
       ...(attempts > 1 ? [`after ${attempts} attempts`] : []),
       ...(downForGood ? [`not tried again: ${downForGood.name} stays ${downForGood.status} until it is started`] : []),
     ];
-    return { ...report, status: 'failed', passed: false, error: notes.length > 0 ? `${error} (${notes.join('; ')})` : error };
+    return {
+      ...report,
+      status: 'failed',
+      passed: false,
+      error: notes.length > 0 ? `${error} (${notes.join('; ')})` : error,
+    };
   }
 
   /** One try of a step: its action (or group, or repetitions), then expect_error, expect and save. */
@@ -144,28 +157,44 @@ class ScenarioRun {
     let output: unknown;
     let children: StepReport[] | undefined;
     if (step.type === 'parallel') {
-      children = await withTimeout(step.timeoutMs, () => Promise.all(step.steps.map((child) => this.runStep(child, lookup))));
+      children = await withTimeout(step.timeoutMs, () =>
+        Promise.all(step.steps.map((child) => this.runStep(child, lookup))),
+      );
       output = summarise(children.map((child) => ({ ok: child.passed, ms: child.ms, error: child.error })));
-      if (!step.expect && !children.every((child) => child.passed)) return { ok: false, error: new Error(groupFailure(step, children)), output, children };
+      if (!step.expect && !children.every((child) => child.passed))
+        return { ok: false, error: new Error(groupFailure(step, children)), output, children };
     } else if (step.repeat) {
       output = await this.repeated(step, step.repeat, lookup);
       const { failed, count, errors } = output as RunStatistics;
-      if (!step.expect && failed > 0) return { ok: false, error: new Error(`${failed} of ${count} runs failed, e.g. ${errors[0].message}`), output };
+      if (!step.expect && failed > 0)
+        return { ok: false, error: new Error(`${failed} of ${count} runs failed, e.g. ${errors[0].message}`), output };
     } else {
       try {
         output = await this.action(step, lookup);
-        if (step.expectError) return { ok: false, error: new Error(`succeeded, but it should have failed (${describeExpectedError(step.expectError)})`), output };
+        if (step.expectError)
+          return {
+            ok: false,
+            error: new Error(`succeeded, but it should have failed (${describeExpectedError(step.expectError)})`),
+            output,
+          };
       } catch (error) {
         if (!step.expectError) return { ok: false, error };
         output = failureView(error);
         const mismatch = errorMismatch(output as ReturnType<typeof failureView>, step.expectError);
-        if (mismatch) return { ok: false, error: new Error(`failed, but not as expected (${mismatch}): ${describeError(error)}`), output };
+        if (mismatch)
+          return {
+            ok: false,
+            error: new Error(`failed, but not as expected (${mismatch}): ${describeError(error)}`),
+            output,
+          };
       }
     }
     try {
       const unmet = step.expect ? unmetExpectations(output, expectationsFor(step.expect, lookup)) : [];
       if (unmet.length > 0) return { ok: false, error: new Error(unmet.join('; ')), output, children };
-      const saved = Object.entries(step.save).map(([name, path]) => [name, select(output, String(interpolate(path, lookup)))] as const);
+      const saved = Object.entries(step.save).map(
+        ([name, path]) => [name, select(output, String(interpolate(path, lookup)))] as const,
+      );
       saved.forEach(([name, value]) => this.variables.set(name, value));
     } catch (error) {
       return { ok: false, error, output, children };
@@ -173,7 +202,11 @@ class ScenarioRun {
     return { ok: true, output, children };
   }
 
-  private async repeated(step: ActionStep, repeat: { count: number; concurrency: number }, lookup: Lookup): Promise<RunStatistics> {
+  private async repeated(
+    step: ActionStep,
+    repeat: { count: number; concurrency: number },
+    lookup: Lookup,
+  ): Promise<RunStatistics> {
     const outcomes = await runPool(repeat.count, repeat.concurrency, async (index) => {
       const started = Date.now();
       const iteration: Lookup = (name) => (name === 'repeat' ? { index, count: repeat.count } : lookup(name));
@@ -191,9 +224,16 @@ class ScenarioRun {
     const kind = this.kinds.get(step.kind)!;
     const args = interpolate(step.args, lookup) as Record<string, unknown>;
     const validate = argumentValidator(kind);
-    if (!validate(args)) throw new StepFailure(`once \${...} were filled in, the arguments are wrong: ${describeSchemaErrors(validate.errors)}`, { code: 'INVALID_ARGUMENTS' });
+    if (!validate(args))
+      throw new StepFailure(
+        `once \${...} were filled in, the arguments are wrong: ${describeSchemaErrors(validate.errors)}`,
+        { code: 'INVALID_ARGUMENTS' },
+      );
     const broken = kind.check?.(args) ?? [];
-    if (broken.length > 0) throw new StepFailure(`once \${...} were filled in, the arguments are wrong: ${broken.join('; ')}`, { code: 'INVALID_ARGUMENTS' });
+    if (broken.length > 0)
+      throw new StepFailure(`once \${...} were filled in, the arguments are wrong: ${broken.join('; ')}`, {
+        code: 'INVALID_ARGUMENTS',
+      });
     return withTimeout(step.timeoutMs, (signal) => kind.run(args, this.context(step, signal)));
   }
 
@@ -230,7 +270,12 @@ async function withTimeout<T>(ms: number, work: (signal: AbortSignal) => Promise
 
 /** Expectations with their ${...} filled in, paths (keys) included. */
 function expectationsFor(expect: Expectations, lookup: Lookup): Expectations {
-  return Object.fromEntries(Object.entries(expect).map(([path, expected]) => [String(interpolate(path, lookup)), interpolate(expected, lookup)]));
+  return Object.fromEntries(
+    Object.entries(expect).map(([path, expected]) => [
+      String(interpolate(path, lookup)),
+      interpolate(expected, lookup),
+    ]),
+  );
 }
 
 function notRun(step: Step, reason: string): StepReport {
@@ -253,17 +298,28 @@ function groupFailure(group: ParallelStep, children: StepReport[]): string {
   return `${failed.length} of ${group.steps.length} steps failed: ${failed.map((child) => `${child.id} ${child.error}`).join('; ')}`;
 }
 
-function errorMismatch(actual: { message: string; status?: number; code?: string }, expected: ErrorExpectation): string | undefined {
-  if (expected.status !== undefined && actual.status !== expected.status) return `status ${actual.status ?? 'none'}, not ${expected.status}`;
-  if (expected.code !== undefined && actual.code !== expected.code) return `code ${actual.code ?? 'none'}, not ${expected.code}`;
-  if (expected.message !== undefined && !actual.message.includes(expected.message)) return `the message does not contain "${expected.message}"`;
+function errorMismatch(
+  actual: { message: string; status?: number; code?: string },
+  expected: ErrorExpectation,
+): string | undefined {
+  if (expected.status !== undefined && actual.status !== expected.status)
+    return `status ${actual.status ?? 'none'}, not ${expected.status}`;
+  if (expected.code !== undefined && actual.code !== expected.code)
+    return `code ${actual.code ?? 'none'}, not ${expected.code}`;
+  if (expected.message !== undefined && !actual.message.includes(expected.message))
+    return `the message does not contain "${expected.message}"`;
   return undefined;
 }
 
 function describeExpectedError(expected: ErrorExpectation): string {
-  return Object.entries(expected).map(([key, value]) => `${key} ${JSON.stringify(value)}`).join(', ');
+  return Object.entries(expected)
+    .map(([key, value]) => `${key} ${JSON.stringify(value)}`)
+    .join(', ');
 }
 
 function describeSchemaErrors(errors: ErrorObject[] | null | undefined): string {
-  return (errors ?? []).filter((error) => error.keyword !== 'oneOf').map((error) => `${error.instancePath.slice(1).replace(/\//g, '.') || 'the arguments'} ${error.message}`).join('; ');
+  return (errors ?? [])
+    .filter((error) => error.keyword !== 'oneOf')
+    .map((error) => `${error.instancePath.slice(1).replace(/\//g, '.') || 'the arguments'} ${error.message}`)
+    .join('; ');
 }

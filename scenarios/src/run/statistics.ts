@@ -19,7 +19,8 @@ export interface RunStatistics {
 export function summarise(outcomes: RunOutcome[]): RunStatistics {
   const sorted = outcomes.map((outcome) => outcome.ms).sort((a, b) => a - b);
   const errors = new Map<string, number>();
-  for (const outcome of outcomes) if (!outcome.ok) errors.set(outcome.error ?? 'failed', (errors.get(outcome.error ?? 'failed') ?? 0) + 1);
+  for (const outcome of outcomes)
+    if (!outcome.ok) errors.set(outcome.error ?? 'failed', (errors.get(outcome.error ?? 'failed') ?? 0) + 1);
   const succeeded = outcomes.filter((outcome) => outcome.ok).length;
   return {
     count: outcomes.length,
@@ -45,7 +46,11 @@ export function percentile(ascending: number[], p: number): number {
 }
 
 /** Runs `count` tasks, at most `concurrency` at a time, and answers their outcomes in task order. */
-export async function runPool<T>(count: number, concurrency: number, task: (index: number) => Promise<T>): Promise<T[]> {
+export async function runPool<T>(
+  count: number,
+  concurrency: number,
+  task: (index: number) => Promise<T>,
+): Promise<T[]> {
   const results: T[] = new Array(count);
   let next = 0;
   const worker = async () => {

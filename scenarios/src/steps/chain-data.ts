@@ -19,7 +19,8 @@ const adapterGet: AnyStepKind = {
 
 const electrum: AnyStepKind = {
   name: 'electrum.call',
-  summary: "one Electrum-protocol call to the lab's Electrum server; with address:, its script hash is the first parameter (blockchain.scripthash.*)",
+  summary:
+    "one Electrum-protocol call to the lab's Electrum server; with address:, its script hash is the first parameter (blockchain.scripthash.*)",
   args: object({ method: text, params: { type: 'array' }, address: text }, ['method']),
   async run(args: { method: string; params?: unknown[]; address?: string }, context) {
     const params = args.params ?? [];

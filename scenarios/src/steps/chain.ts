@@ -19,7 +19,8 @@ const fund: AnyStepKind = {
 
 const reorg: AnyStepKind = {
   name: 'reorg',
-  summary: 'replace the last N blocks with N+1 new ones (their transactions go back to the mempool); answers forkHeight, replaced, newHeight',
+  summary:
+    'replace the last N blocks with N+1 new ones (their transactions go back to the mempool); answers forkHeight, replaced, newHeight',
   args: object({ blocks: { type: 'integer', minimum: 1, maximum: 100 } }, ['blocks']),
   run: (args, context) => context.lab.runJob('/reorg', args),
 };
@@ -33,7 +34,7 @@ const autoMine: AnyStepKind = {
 
 const lab: AnyStepKind = {
   name: 'lab',
-  summary: "the lab as `reglab status` shows it: status, services, nodes with balances and channels, chain.height",
+  summary: 'the lab as `reglab status` shows it: status, services, nodes with balances and channels, chain.height',
   args: object({}),
   run: (_args, context) => context.lab.get(),
 };

@@ -26,7 +26,12 @@ export class StepFailure extends Error {
 
 /** The fields expect_error matches on, from a step failure or a control-plane refusal. */
 export function failureView(error: unknown): { message: string; status?: number; code?: string; body?: unknown } {
-  const { message, status, code, body } = error as { message?: string; status?: unknown; code?: unknown; body?: unknown };
+  const { message, status, code, body } = error as {
+    message?: string;
+    status?: unknown;
+    code?: unknown;
+    body?: unknown;
+  };
   return {
     message: message ?? String(error),
     ...(typeof status === 'number' ? { status } : {}),

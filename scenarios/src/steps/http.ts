@@ -26,13 +26,30 @@ export async function send(url: string, call: HttpCall): Promise<HttpAnswer> {
   const payload = call.body === undefined ? undefined : JSON.stringify(call.body);
   const request = target.protocol === 'https:' ? httpsRequest : httpRequest;
   const response = await new Promise<IncomingMessage>((resolve, reject) => {
-    const outgoing = request(target, {
-      method: call.method ?? (payload === undefined ? 'GET' : 'POST'),
-      headers: { accept: 'application/json', ...(payload === undefined ? {} : { 'content-type': 'application/json' }), ...call.headers },
-      signal: call.signal,
-      localAddress: call.localAddress,
-    }, resolve);
-    outgoing.on('error', (error) => reject(call.signal?.aborted ? error : new StepFailure(`${call.service} did not answer ${call.method ?? 'GET'} ${target.pathname}: ${error.message}`, { unreachable: call.service })));
+    const outgoing = request(
+      target,
+      {
+        method: call.method ?? (payload === undefined ? 'GET' : 'POST'),
+        headers: {
+          accept: 'application/json',
+          ...(payload === undefined ? {} : { 'content-type': 'application/json' }),
+          ...call.headers,
+        },
+        signal: call.signal,
+        localAddress: call.localAddress,
+      },
+      resolve,
+    );
+    outgoing.on('error', (error) =>
+      reject(
+        call.signal?.aborted
+          ? error
+          : new StepFailure(
+              `${call.service} did not answer ${call.method ?? 'GET'} ${target.pathname}: ${error.message}`,
+              { unreachable: call.service },
+            ),
+      ),
+    );
     outgoing.end(payload);
   });
   const chunks: Buffer[] = [];
@@ -51,6 +68,11 @@ export async function call(url: string, options: HttpCall): Promise<unknown> {
 
 export function refusal(service: string, answer: HttpAnswer): StepFailure {
   const error = (answer.body as { error?: { code?: string; message?: string } } | undefined)?.error;
-  const what = error?.message ?? (typeof answer.body === 'string' ? answer.body.slice(0, 300) : JSON.stringify(answer.body));
-  return new StepFailure(`${service} answered ${answer.status}${error?.code ? ` ${error.code}` : ''}: ${what}`, { status: answer.status, code: error?.code, body: answer.body });
+  const what =
+    error?.message ?? (typeof answer.body === 'string' ? answer.body.slice(0, 300) : JSON.stringify(answer.body));
+  return new StepFailure(`${service} answered ${answer.status}${error?.code ? ` ${error.code}` : ''}: ${what}`, {
+    status: answer.status,
+    code: error?.code,
+    body: answer.body,
+  });
 }

@@ -9,7 +9,12 @@ import { StepFailure } from './failure.js';
  * with an `idempotencyKey` may be sent again (the CLI's client does when the control plane restarts).
  */
 export interface LabApi {
-  request<T>(method: string, path: string, body?: unknown, options?: { signal?: AbortSignal; idempotencyKey?: string }): Promise<T>;
+  request<T>(
+    method: string,
+    path: string,
+    body?: unknown,
+    options?: { signal?: AbortSignal; idempotencyKey?: string },
+  ): Promise<T>;
 }
 
 export interface JobView {
@@ -55,15 +60,20 @@ export class LabCalls {
   }
 
   async waitForJob(id: string): Promise<Record<string, unknown>> {
-    return this.finished(await this.api.request<JobView>('GET', `/jobs/${encodeURIComponent(id)}`, undefined, { signal: this.signal }));
+    return this.finished(
+      await this.api.request<JobView>('GET', `/jobs/${encodeURIComponent(id)}`, undefined, { signal: this.signal }),
+    );
   }
 
   private async finished(view: JobView): Promise<Record<string, unknown>> {
     for (;;) {
       if (view.state === 'completed') return view.result ?? {};
-      if (view.state === 'failed') throw new StepFailure(`job ${view.id} failed: ${view.error ?? 'no reason given'}`, { code: 'JOB_FAILED' });
+      if (view.state === 'failed')
+        throw new StepFailure(`job ${view.id} failed: ${view.error ?? 'no reason given'}`, { code: 'JOB_FAILED' });
       await pause(JOB_POLL_MS, undefined, { signal: this.signal });
-      view = await this.api.request<JobView>('GET', `/jobs/${encodeURIComponent(view.id)}`, undefined, { signal: this.signal });
+      view = await this.api.request<JobView>('GET', `/jobs/${encodeURIComponent(view.id)}`, undefined, {
+        signal: this.signal,
+      });
     }
   }
 }

@@ -27,7 +27,10 @@ export class WalletUsers {
 
   accessToken(name: string): string {
     const token = this.users.get(name)?.accessToken;
-    if (!token) throw new StepFailure(`user "${name}" has not signed in: add a wallet_server.sign_in step for it first`, { code: 'NOT_SIGNED_IN' });
+    if (!token)
+      throw new StepFailure(`user "${name}" has not signed in: add a wallet_server.sign_in step for it first`, {
+        code: 'NOT_SIGNED_IN',
+      });
     return token;
   }
 }

@@ -28,8 +28,14 @@ export interface AdapterDeps {
 /** A failure of the node or the indexer is the lab's, not the caller's: 503 naming which part. */
 function mapDependencyError(error: unknown): DomainError | undefined {
   if (error instanceof IndexerUnavailableError) return unavailable('INDEXER_UNAVAILABLE', error.message);
-  if (error instanceof ChainRpcError) return upstreamFailed('NODE_ERROR', `the node answered ${error.method} with an error: ${error.message}`, error);
-  if (error instanceof Error && 'code' in error && typeof error.code === 'string' && /^E(CONNREFUSED|CONNRESET|HOSTUNREACH|TIMEDOUT)|^UND_ERR/.test(error.code)) {
+  if (error instanceof ChainRpcError)
+    return upstreamFailed('NODE_ERROR', `the node answered ${error.method} with an error: ${error.message}`, error);
+  if (
+    error instanceof Error &&
+    'code' in error &&
+    typeof error.code === 'string' &&
+    /^E(CONNREFUSED|CONNRESET|HOSTUNREACH|TIMEDOUT)|^UND_ERR/.test(error.code)
+  ) {
     return unavailable('NODE_UNAVAILABLE', `the node cannot be reached: ${error.message}`);
   }
   return undefined;
@@ -47,7 +53,8 @@ export async function buildApp(deps: AdapterDeps): Promise<FastifyInstance> {
   });
   // Every answer reads the node or the indexer, and either can fail (mapDependencyError).
   app.addHook('onRoute', (route) => {
-    if (route.schema && !route.schema.hide) route.schema.response = { ...errorResponses(502, 503), ...(route.schema.response as object) };
+    if (route.schema && !route.schema.hide)
+      route.schema.response = { ...errorResponses(502, 503), ...(route.schema.response as object) };
   });
   const data = new ChainData(deps.indexer, NETWORKS[deps.network]);
   const blocks = new ChainBlocks(deps.driver, deps.indexer);

@@ -14,7 +14,8 @@ export interface AdapterConfig {
 
 export function networkFromEnv(env: NodeJS.ProcessEnv): NetworkName {
   const network = env.NETWORK ?? 'regtest';
-  if (!(network in NETWORKS)) throw new Error(`NETWORK must be one of ${Object.keys(NETWORKS).join(', ')}, not "${network}"`);
+  if (!(network in NETWORKS))
+    throw new Error(`NETWORK must be one of ${Object.keys(NETWORKS).join(', ')}, not "${network}"`);
   return network as NetworkName;
 }
 

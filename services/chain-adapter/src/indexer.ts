@@ -47,7 +47,10 @@ export class IndexerUnavailableError extends Error {
 }
 
 interface MempoolElectrumClient {
-  initElectrum(config: { client: string; version: string }, persistence: { retryPeriod: number; maxRetry: number; pingPeriod: number; callback: null }): Promise<unknown>;
+  initElectrum(
+    config: { client: string; version: string },
+    persistence: { retryPeriod: number; maxRetry: number; pingPeriod: number; callback: null },
+  ): Promise<unknown>;
   request(method: string, params: unknown[]): Promise<unknown>;
   close(): void;
 }
@@ -73,7 +76,11 @@ export interface IndexerEndpoint {
 export function parseIndexerUrl(url: string): IndexerEndpoint {
   const match = /^(tcp|ssl|tls):\/\/(\[[^\]]+\]|[^:/]+):(\d+)\/?$/.exec(url);
   if (!match) throw new Error(`INDEXER_URL must look like tcp://127.0.0.1:50001 (or ssl://host:port), not "${url}"`);
-  return { protocol: match[1] === 'tcp' ? 'tcp' : 'tls', host: match[2]!.replace(/^\[|\]$/g, ''), port: Number(match[3]) };
+  return {
+    protocol: match[1] === 'tcp' ? 'tcp' : 'tls',
+    host: match[2]!.replace(/^\[|\]$/g, ''),
+    port: Number(match[3]),
+  };
 }
 
 /**
@@ -94,19 +101,30 @@ export class ElectrumIndexer implements Indexer {
     if (this.closed) return Promise.reject(new IndexerUnavailableError('the indexer client is closed'));
     if (!this.client) {
       const { host, port, protocol } = this.endpoint;
-      const client = new ElectrumClient(port, host, protocol, {}, {
-        onError: () => undefined,
-        onLog: () => undefined,
-        onClose: () => this.forget(attempt),
-      });
+      const client = new ElectrumClient(
+        port,
+        host,
+        protocol,
+        {},
+        {
+          onError: () => undefined,
+          onLog: () => undefined,
+          onClose: () => this.forget(attempt),
+        },
+      );
       // maxRetry 0 and no callback: the client does not reconnect by itself; the next request does.
       const attempt = client
-        .initElectrum({ client: 'reglab-chain-adapter', version: '1.4' }, { retryPeriod: 1, maxRetry: 0, pingPeriod: 60_000, callback: null })
+        .initElectrum(
+          { client: 'reglab-chain-adapter', version: '1.4' },
+          { retryPeriod: 1, maxRetry: 0, pingPeriod: 60_000, callback: null },
+        )
         .then(() => client)
         .catch((error: unknown) => {
           this.forget(attempt);
           client.close();
-          throw new IndexerUnavailableError(`cannot reach the indexer at ${protocol}://${host}:${port}: ${describe(error)}`);
+          throw new IndexerUnavailableError(
+            `cannot reach the indexer at ${protocol}://${host}:${port}: ${describe(error)}`,
+          );
         });
       this.client = attempt;
     }
@@ -121,14 +139,18 @@ export class ElectrumIndexer implements Indexer {
     const client = await this.connect();
     let timer: NodeJS.Timeout | undefined;
     const deadline = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new IndexerUnavailableError(`the indexer did not answer ${method} within ${this.timeoutMs} ms`)), this.timeoutMs);
+      timer = setTimeout(
+        () => reject(new IndexerUnavailableError(`the indexer did not answer ${method} within ${this.timeoutMs} ms`)),
+        this.timeoutMs,
+      );
     });
     try {
       return (await Promise.race([client.request(method, params), deadline])) as T;
     } catch (error) {
       if (error instanceof IndexerUnavailableError) throw error;
       // The client rejects with the server's JSON-RPC error object, or with an Error when the socket failed.
-      if (error instanceof Error) throw new IndexerUnavailableError(`the indexer connection failed during ${method}: ${error.message}`);
+      if (error instanceof Error)
+        throw new IndexerUnavailableError(`the indexer connection failed during ${method}: ${error.message}`);
       throw new IndexerRpcError(method, describe(error));
     } finally {
       clearTimeout(timer);
@@ -156,7 +178,10 @@ export class ElectrumIndexer implements Indexer {
   }
 
   merkleProof(txid: string, height: number) {
-    return this.request<{ block_height: number; merkle: string[]; pos: number }>('blockchain.transaction.get_merkle', [txid, height]);
+    return this.request<{ block_height: number; merkle: string[]; pos: number }>('blockchain.transaction.get_merkle', [
+      txid,
+      height,
+    ]);
   }
 
   async tipHeight() {
@@ -167,7 +192,10 @@ export class ElectrumIndexer implements Indexer {
     this.closed = true;
     const client = this.client;
     this.client = undefined;
-    void client?.then((c) => c.close(), () => undefined);
+    void client?.then(
+      (c) => c.close(),
+      () => undefined,
+    );
   }
 }
 

@@ -25,7 +25,13 @@ export interface FaucetAppOptions {
 const claimSchema = {
   type: 'object',
   required: ['txid', 'amount_sat', 'address', 'block_hash', 'block_height'],
-  properties: { txid: { type: 'string' }, amount_sat: { type: 'integer' }, address: { type: 'string' }, block_hash: { type: 'string' }, block_height: { type: 'integer' } },
+  properties: {
+    txid: { type: 'string' },
+    amount_sat: { type: 'integer' },
+    address: { type: 'string' },
+    block_hash: { type: 'string' },
+    block_height: { type: 'integer' },
+  },
 } as const;
 
 const assetClaimSchema = {
@@ -61,7 +67,17 @@ const assetStatusSchema = {
 
 const statusSchema = {
   type: 'object',
-  required: ['network', 'balance_sat', 'pending_balance_sat', 'claim_amount_sat', 'cooldown_seconds', 'height', 'mining', 'adapter_url', 'asset'],
+  required: [
+    'network',
+    'balance_sat',
+    'pending_balance_sat',
+    'claim_amount_sat',
+    'cooldown_seconds',
+    'height',
+    'mining',
+    'adapter_url',
+    'asset',
+  ],
   properties: {
     network: { type: 'string' },
     balance_sat: { type: 'integer', description: 'confirmed balance of the faucet wallet' },
@@ -81,18 +97,31 @@ const clientIpOf = (request: FastifyRequest) => request.ip.replace(/^::ffff:/, '
 export async function buildApp(options: FaucetAppOptions): Promise<FastifyInstance> {
   const app = await createService({
     title: 'reglab faucet',
-    description: 'Sends regtest coins to a bcrt1 address, and a lab RGB asset to an RGB invoice, and mines a block so they confirm.',
+    description:
+      'Sends regtest coins to a bcrt1 address, and a lab RGB asset to an RGB invoice, and mines a block so they confirm.',
     version: '0.1.0',
     logger: options.logger ?? false,
     cors: true,
     trustProxy: options.trustProxy,
   });
   app.get('/', { schema: { hide: true } }, (_request, reply) => reply.type('text/html; charset=utf-8').send(PAGE));
-  app.get('/favicon.svg', { schema: { hide: true } }, (_request, reply) => reply.type('image/svg+xml').header('cache-control', 'max-age=86400').send(FAVICON));
-  app.get('/api/status', { schema: { tags: ['faucet'], summary: 'Faucet balance, claim amount, cool-down, chain height, and the asset it gives', response: { 200: statusSchema, 502: errorSchema } } }, async () => {
-    const [status, asset] = await Promise.all([options.faucet.status(), options.assetFaucet?.status() ?? null]);
-    return { ...status, asset };
-  });
+  app.get('/favicon.svg', { schema: { hide: true } }, (_request, reply) =>
+    reply.type('image/svg+xml').header('cache-control', 'max-age=86400').send(FAVICON),
+  );
+  app.get(
+    '/api/status',
+    {
+      schema: {
+        tags: ['faucet'],
+        summary: 'Faucet balance, claim amount, cool-down, chain height, and the asset it gives',
+        response: { 200: statusSchema, 502: errorSchema },
+      },
+    },
+    async () => {
+      const [status, asset] = await Promise.all([options.faucet.status(), options.assetFaucet?.status() ?? null]);
+      return { ...status, asset };
+    },
+  );
   app.post(
     '/api/claim',
     {
@@ -103,7 +132,14 @@ export async function buildApp(options: FaucetAppOptions): Promise<FastifyInstan
           type: 'object',
           required: ['address'],
           additionalProperties: false,
-          properties: { address: { type: 'string', minLength: 1, maxLength: 120, description: 'regtest address, bcrt1q... or bcrt1p...' } },
+          properties: {
+            address: {
+              type: 'string',
+              minLength: 1,
+              maxLength: 120,
+              description: 'regtest address, bcrt1q... or bcrt1p...',
+            },
+          },
         },
         response: { 200: claimSchema, 400: errorSchema, 429: errorSchema, 502: errorSchema, 503: errorSchema },
       },
@@ -111,7 +147,10 @@ export async function buildApp(options: FaucetAppOptions): Promise<FastifyInstan
     async (request) => {
       const clientIp = clientIpOf(request);
       const paid = await options.faucet.claim((request.body as { address: string }).address, clientIp);
-      request.log.info({ clientIp, address: paid.address, txid: paid.txid, blockHeight: paid.block_height }, 'claim paid');
+      request.log.info(
+        { clientIp, address: paid.address, txid: paid.txid, blockHeight: paid.block_height },
+        'claim paid',
+      );
       return paid;
     },
   );
@@ -125,16 +164,45 @@ export async function buildApp(options: FaucetAppOptions): Promise<FastifyInstan
           type: 'object',
           required: ['invoice'],
           additionalProperties: false,
-          properties: { invoice: { type: 'string', minLength: 1, maxLength: 4000, description: 'an RGB invoice, rgb:...; open to any asset and amount, or naming this asset and at most the claim amount' } },
+          properties: {
+            invoice: {
+              type: 'string',
+              minLength: 1,
+              maxLength: 4000,
+              description:
+                'an RGB invoice, rgb:...; open to any asset and amount, or naming this asset and at most the claim amount',
+            },
+          },
         },
-        response: { 200: assetClaimSchema, 400: errorSchema, 404: errorSchema, 429: errorSchema, 502: errorSchema, 503: errorSchema },
+        response: {
+          200: assetClaimSchema,
+          400: errorSchema,
+          404: errorSchema,
+          429: errorSchema,
+          502: errorSchema,
+          503: errorSchema,
+        },
       },
     },
     async (request) => {
-      if (!options.assetFaucet) throw notFound('this faucet gives no RGB asset (a lab gives one with services.faucet.asset in lab.yaml)', 'NO_ASSET_OFFERED');
+      if (!options.assetFaucet)
+        throw notFound(
+          'this faucet gives no RGB asset (a lab gives one with services.faucet.asset in lab.yaml)',
+          'NO_ASSET_OFFERED',
+        );
       const clientIp = clientIpOf(request);
       const paid = await options.assetFaucet.claim((request.body as { invoice: string }).invoice, clientIp);
-      request.log.info({ clientIp, recipientId: paid.recipient_id, ticker: paid.ticker, amount: paid.amount, txid: paid.txid, blockHeight: paid.block_height }, 'asset claim paid');
+      request.log.info(
+        {
+          clientIp,
+          recipientId: paid.recipient_id,
+          ticker: paid.ticker,
+          amount: paid.amount,
+          txid: paid.txid,
+          blockHeight: paid.block_height,
+        },
+        'asset claim paid',
+      );
       return paid;
     },
   );

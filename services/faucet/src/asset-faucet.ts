@@ -66,7 +66,10 @@ export class AssetFaucet {
     try {
       const { spendable } = await node.balance(offer.assetId);
       if (spendable < request.amount) {
-        throw unavailable('FAUCET_EMPTY', `the asset faucet is empty: its node can spend ${spendable} ${offer.ticker} and this claim takes ${request.amount}. Send ${offer.ticker} to the faucet's node and try again`);
+        throw unavailable(
+          'FAUCET_EMPTY',
+          `the asset faucet is empty: its node can spend ${spendable} ${offer.ticker} and this claim takes ${request.amount}. Send ${offer.ticker} to the faucet's node and try again`,
+        );
       }
       heightAtSend = await driver.getBlockCount();
       txid = await node.donate(offer.assetId, request);
@@ -78,16 +81,33 @@ export class AssetFaucet {
     try {
       await node.waitSettled(offer.assetId, txid, this.parts.settleTimeoutMs ?? 60_000);
     } catch (error) {
-      const failure = upstreamFailed('SETTLE_FAILED', `sent ${txid}, confirmed in block ${block.height}, but the faucet's node did not see it settled (${(error as Error).message}); your wallet settles it on its next refresh`, error);
+      const failure = upstreamFailed(
+        'SETTLE_FAILED',
+        `sent ${txid}, confirmed in block ${block.height}, but the faucet's node did not see it settled (${(error as Error).message}); your wallet settles it on its next refresh`,
+        error,
+      );
       failure.details.txid = txid;
       throw failure;
     }
-    return { txid, asset_id: offer.assetId, ticker: offer.ticker, amount: request.amount, recipient_id: request.recipientId, block_hash: block.hash, block_height: block.height };
+    return {
+      txid,
+      asset_id: offer.assetId,
+      ticker: offer.ticker,
+      amount: request.amount,
+      recipient_id: request.recipientId,
+      block_hash: block.hash,
+      block_height: block.height,
+    };
   }
 
   async status(): Promise<AssetFaucetStatus> {
     const { node, offer } = this.parts;
     const { settled, future, spendable } = await node.balance(offer.assetId);
-    return { ticker: offer.ticker, asset_id: offer.assetId, claim_amount: offer.amount, balance: { settled, future, spendable } };
+    return {
+      ticker: offer.ticker,
+      asset_id: offer.assetId,
+      claim_amount: offer.amount,
+      balance: { settled, future, spendable },
+    };
   }
 }

@@ -25,25 +25,50 @@ function amountAsked(assignment: RlnAssignment, offer: AssetOffer): number {
   if (assignment.type === 'Any') return offer.amount;
   // NonFungible (a UDA's), or an inflation right
   if (assignment.type !== 'Fungible') {
-    throw invalid('INVALID_ASSIGNMENT', `the invoice asks for a ${assignment.type} assignment; ${offer.ticker} is fungible: make an invoice for an amount (at most ${offer.amount}) or for any amount`);
+    throw invalid(
+      'INVALID_ASSIGNMENT',
+      `the invoice asks for a ${assignment.type} assignment; ${offer.ticker} is fungible: make an invoice for an amount (at most ${offer.amount}) or for any amount`,
+    );
   }
   if (assignment.value > offer.amount) {
-    throw invalid('AMOUNT_TOO_HIGH', `the invoice asks for ${assignment.value} ${offer.ticker}; this faucet gives at most ${offer.amount} per claim: make an invoice for ${offer.amount} or less, or for any amount`);
+    throw invalid(
+      'AMOUNT_TOO_HIGH',
+      `the invoice asks for ${assignment.value} ${offer.ticker}; this faucet gives at most ${offer.amount} per claim: make an invoice for ${offer.amount} or less, or for any amount`,
+    );
   }
-  if (assignment.value < 1) throw invalid('INVALID_ASSIGNMENT', `the invoice asks for ${assignment.value} ${offer.ticker}; ask for 1 to ${offer.amount}, or for any amount`);
+  if (assignment.value < 1)
+    throw invalid(
+      'INVALID_ASSIGNMENT',
+      `the invoice asks for ${assignment.value} ${offer.ticker}; ask for 1 to ${offer.amount}, or for any amount`,
+    );
   return assignment.value;
 }
 
 export function assetClaimOf(invoice: RlnInvoiceData, offer: AssetOffer, nowSeconds: number): AssetClaimRequest {
-  if (invoice.network.toLowerCase() !== 'regtest') throw invalid('WRONG_NETWORK', `the invoice is for ${invoice.network}; this faucet pays regtest invoices`);
+  if (invoice.network.toLowerCase() !== 'regtest')
+    throw invalid('WRONG_NETWORK', `the invoice is for ${invoice.network}; this faucet pays regtest invoices`);
   if (invoice.asset_id !== null && invoice.asset_id !== offer.assetId) {
-    throw invalid('WRONG_ASSET', `the invoice asks for asset ${invoice.asset_id}; this faucet gives ${offer.ticker} (${offer.assetId}): make an invoice for ${offer.ticker}, or one open to any asset`);
+    throw invalid(
+      'WRONG_ASSET',
+      `the invoice asks for asset ${invoice.asset_id}; this faucet gives ${offer.ticker} (${offer.assetId}): make an invoice for ${offer.ticker}, or one open to any asset`,
+    );
   }
   if (invoice.expiration_timestamp !== null && invoice.expiration_timestamp <= nowSeconds) {
-    throw invalid('INVOICE_EXPIRED', `the invoice expired at ${new Date(invoice.expiration_timestamp * 1000).toISOString()}; make a new one`);
+    throw invalid(
+      'INVOICE_EXPIRED',
+      `the invoice expired at ${new Date(invoice.expiration_timestamp * 1000).toISOString()}; make a new one`,
+    );
   }
   if (invoice.transport_endpoints.length === 0) {
-    throw invalid('INVALID_INVOICE', "the invoice names no transport endpoint (consignment proxy) for the faucet to send the transfer's consignment to: make one that names the lab's proxy");
+    throw invalid(
+      'INVALID_INVOICE',
+      "the invoice names no transport endpoint (consignment proxy) for the faucet to send the transfer's consignment to: make one that names the lab's proxy",
+    );
   }
-  return { recipientId: invoice.recipient_id, witness: invoice.recipient_type === 'Witness', amount: amountAsked(invoice.assignment, offer), transportEndpoints: invoice.transport_endpoints };
+  return {
+    recipientId: invoice.recipient_id,
+    witness: invoice.recipient_type === 'Witness',
+    amount: amountAsked(invoice.assignment, offer),
+    transportEndpoints: invoice.transport_endpoints,
+  };
 }

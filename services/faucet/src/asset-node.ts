@@ -20,7 +20,11 @@ export class FaucetAssetNode {
     try {
       return await this.client.decodeRgbInvoice(invoice);
     } catch (error) {
-      if (error instanceof RlnError && error.status === 400) throw invalid('INVALID_INVOICE', `not an RGB invoice the faucet can read (${error.reason}): paste the whole invoice, rgb:...`);
+      if (error instanceof RlnError && error.status === 400)
+        throw invalid(
+          'INVALID_INVOICE',
+          `not an RGB invoice the faucet can read (${error.reason}): paste the whole invoice, rgb:...`,
+        );
       throw this.failed(error);
     }
   }
@@ -46,24 +50,43 @@ export class FaucetAssetNode {
       transport_endpoints: request.transportEndpoints,
     };
     try {
-      return await this.client.sendRgb({ donation: true, fee_rate: FEE_RATE, min_confirmations: 1, recipient_map: { [assetId]: [recipient] } });
+      return await this.client.sendRgb({
+        donation: true,
+        fee_rate: FEE_RATE,
+        min_confirmations: 1,
+        recipient_map: { [assetId]: [recipient] },
+      });
     } catch (error) {
       if (error instanceof RlnError && error.rlnName && EMPTY.has(error.rlnName)) {
-        throw unavailable('FAUCET_EMPTY', `the asset faucet is empty: its node cannot pay this claim (${error.reason}). Send the asset, or bitcoin, to the faucet's node and try again`);
+        throw unavailable(
+          'FAUCET_EMPTY',
+          `the asset faucet is empty: its node cannot pay this claim (${error.reason}). Send the asset, or bitcoin, to the faucet's node and try again`,
+        );
       }
-      if (error instanceof RlnError && error.status === 400) throw invalid('INVALID_INVOICE', `the faucet's node refused to pay this invoice: ${error.reason}`);
+      if (error instanceof RlnError && error.status === 400)
+        throw invalid('INVALID_INVOICE', `the faucet's node refused to pay this invoice: ${error.reason}`);
       throw upstreamFailed('SEND_FAILED', `the faucet could not send: ${reasonOf(error)}`);
     }
   }
 
   /** Refreshes the node's transfers until its side of `txid` is Settled (the transaction confirmed, as its indexer sees it). */
   async waitSettled(assetId: string, txid: string, timeoutMs: number): Promise<void> {
-    await waitFor(async () => {
-      await this.client.refreshTransfers();
-      const sent = (await this.client.listTransfers(assetId)).find((transfer) => transfer.kind === 'Send' && transfer.txid === txid);
-      if (sent?.status === 'Failed') throw new TransferFailed(txid);
-      return sent?.status === 'Settled';
-    }, { timeoutMs, intervalMs: 200, what: `the faucet's node to see its transfer ${txid} settled`, stopOn: (error) => error instanceof TransferFailed });
+    await waitFor(
+      async () => {
+        await this.client.refreshTransfers();
+        const sent = (await this.client.listTransfers(assetId)).find(
+          (transfer) => transfer.kind === 'Send' && transfer.txid === txid,
+        );
+        if (sent?.status === 'Failed') throw new TransferFailed(txid);
+        return sent?.status === 'Settled';
+      },
+      {
+        timeoutMs,
+        intervalMs: 200,
+        what: `the faucet's node to see its transfer ${txid} settled`,
+        stopOn: (error) => error instanceof TransferFailed,
+      },
+    );
   }
 
   private failed(error: unknown) {
@@ -77,4 +100,5 @@ class TransferFailed extends Error {
   }
 }
 
-const reasonOf = (error: unknown) => (error instanceof RlnError ? `${error.reason}${error.rlnName ? ` (${error.rlnName})` : ''}` : (error as Error).message);
+const reasonOf = (error: unknown) =>
+  error instanceof RlnError ? `${error.reason}${error.rlnName ? ` (${error.rlnName})` : ''}` : (error as Error).message;

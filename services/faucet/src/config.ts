@@ -25,8 +25,16 @@ const ASSET_VARIABLES = ['RGB_NODE_URL', 'ASSET_ID', 'ASSET_TICKER', 'ASSET_AMOU
 export function assetFromEnv(env: NodeJS.ProcessEnv): FaucetConfig['asset'] {
   const missing = ASSET_VARIABLES.filter((name) => !env[name]);
   if (missing.length === ASSET_VARIABLES.length) return undefined;
-  if (missing.length > 0) throw new Error(`the asset faucet needs ${ASSET_VARIABLES.join(', ')}; ${missing.join(', ')} ${missing.length === 1 ? 'is' : 'are'} not set`);
-  return { nodeUrl: env.RGB_NODE_URL!, assetId: env.ASSET_ID!, ticker: env.ASSET_TICKER!, amount: positiveIntEnv(env, 'ASSET_AMOUNT', 0) };
+  if (missing.length > 0)
+    throw new Error(
+      `the asset faucet needs ${ASSET_VARIABLES.join(', ')}; ${missing.join(', ')} ${missing.length === 1 ? 'is' : 'are'} not set`,
+    );
+  return {
+    nodeUrl: env.RGB_NODE_URL!,
+    assetId: env.ASSET_ID!,
+    ticker: env.ASSET_TICKER!,
+    amount: positiveIntEnv(env, 'ASSET_AMOUNT', 0),
+  };
 }
 
 /**
@@ -45,7 +53,8 @@ export function trustProxyFromEnv(value: string | undefined): FastifyServerOptio
 }
 
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env): FaucetConfig {
-  if ((env.NETWORK ?? 'regtest') !== 'regtest') throw new Error(`the faucet runs on regtest only; NETWORK is "${env.NETWORK}"`);
+  if ((env.NETWORK ?? 'regtest') !== 'regtest')
+    throw new Error(`the faucet runs on regtest only; NETWORK is "${env.NETWORK}"`);
   return {
     host: env.HOST ?? '127.0.0.1',
     port: portFromEnv(env, 3001),

@@ -11,7 +11,12 @@ const MAX_MINE_ATTEMPTS = 3;
  * height at sending time are searched. Only if none holds it (the node left it out of its block
  * template) is another block mined, 3 blocks at most.
  */
-async function mineUntilConfirmed(miner: Miner, driver: ChainDriver, txid: string, heightAtSend: number): Promise<MinedBlock> {
+async function mineUntilConfirmed(
+  miner: Miner,
+  driver: ChainDriver,
+  txid: string,
+  heightAtSend: number,
+): Promise<MinedBlock> {
   for (let attempt = 1; ; attempt++) {
     const mined = await miner.mineOne();
     for (let hash: string | undefined = mined.hash; hash; ) {
@@ -28,11 +33,20 @@ async function mineUntilConfirmed(miner: Miner, driver: ChainDriver, txid: strin
  * Confirms what a claim sent: the block holding `txid`, or 502 MINE_FAILED naming the txid (what was
  * sent is gone, so the claim's cool-down stays: the transaction confirms with the next block).
  */
-export async function confirmClaim(miner: Miner, driver: ChainDriver, txid: string, heightAtSend: number): Promise<MinedBlock> {
+export async function confirmClaim(
+  miner: Miner,
+  driver: ChainDriver,
+  txid: string,
+  heightAtSend: number,
+): Promise<MinedBlock> {
   try {
     return await mineUntilConfirmed(miner, driver, txid, heightAtSend);
   } catch (error) {
-    const failure = upstreamFailed('MINE_FAILED', `sent ${txid} but could not mine a block (${(error as Error).message}); the transaction waits in the mempool and confirms with the next block`, error);
+    const failure = upstreamFailed(
+      'MINE_FAILED',
+      `sent ${txid} but could not mine a block (${(error as Error).message}); the transaction waits in the mempool and confirms with the next block`,
+      error,
+    );
     failure.details.txid = txid;
     throw failure;
   }

@@ -55,10 +55,20 @@ export class Cooldowns {
   async acquire(ip: string, payee: string): Promise<CooldownResult> {
     const keys = this.keys(ip, payee);
     const token = randomUUID();
-    const [waitMs, blocked] = (await this.redis.eval(ACQUIRE, keys.length, ...keys, token, String(this.seconds * 1000))) as [number, number[]];
+    const [waitMs, blocked] = (await this.redis.eval(
+      ACQUIRE,
+      keys.length,
+      ...keys,
+      token,
+      String(this.seconds * 1000),
+    )) as [number, number[]];
     if (waitMs > 0) {
       const subjects: CooldownSubject[] = ['ip', this.payee];
-      return { granted: false, retryAfterSeconds: Math.ceil(waitMs / 1000), blockedBy: blocked.map((index) => subjects[index - 1]!) };
+      return {
+        granted: false,
+        retryAfterSeconds: Math.ceil(waitMs / 1000),
+        blockedBy: blocked.map((index) => subjects[index - 1]!),
+      };
     }
     return {
       granted: true,

@@ -44,7 +44,11 @@ export function claimAddress(input: string): string {
     if (error instanceof AddressError) throw invalid('INVALID_ADDRESS', error.message);
     throw error;
   }
-  if (parsed.kind !== 'bech32') throw invalid('INVALID_ADDRESS', `"${input}" is a base58 address; the faucet pays regtest bech32/bech32m addresses only (bcrt1q... or bcrt1p...)`);
+  if (parsed.kind !== 'bech32')
+    throw invalid(
+      'INVALID_ADDRESS',
+      `"${input}" is a base58 address; the faucet pays regtest bech32/bech32m addresses only (bcrt1q... or bcrt1p...)`,
+    );
   return parsed.address;
 }
 
@@ -64,7 +68,10 @@ export class Faucet {
     } catch (error) {
       await release();
       if (error instanceof WalletEmptyError) {
-        throw unavailable('FAUCET_EMPTY', `the faucet is empty: ${error.message}. Fund the faucet's node (e.g. mine to it or send to its wallet) and try again`);
+        throw unavailable(
+          'FAUCET_EMPTY',
+          `the faucet is empty: ${error.message}. Fund the faucet's node (e.g. mine to it or send to its wallet) and try again`,
+        );
       }
       throw upstreamFailed('SEND_FAILED', `the faucet could not send: ${(error as Error).message}`);
     }

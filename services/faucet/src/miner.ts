@@ -70,7 +70,11 @@ export class LabQueueMiner implements Miner {
 
   async mineOne(): Promise<MinedBlock> {
     const { mineUrl, pollMs = 200, timeoutMs = 60_000 } = this.options;
-    const queued = await readJson<QueuedJob>(mineUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ blocks: 1 }) }, timeoutMs);
+    const queued = await readJson<QueuedJob>(
+      mineUrl,
+      { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ blocks: 1 }) },
+      timeoutMs,
+    );
     if (!queued.job) throw new Error(`the lab's mine endpoint ${mineUrl} answered without a job id`);
     const jobUrl = new URL(queued.url ?? `/jobs/${encodeURIComponent(queued.job)}`, mineUrl).toString();
     const deadline = Date.now() + timeoutMs;
@@ -81,8 +85,12 @@ export class LabQueueMiner implements Miner {
         if (!hash) throw new Error(`the lab's mining job ${queued.job} completed without block hashes`);
         return { hash, height: (await this.driver.getBlockSummary(hash)).height };
       }
-      if (view.state === 'failed') throw new Error(`the lab's mining job ${queued.job} failed: ${view.error ?? 'no reason given'}`);
-      if (Date.now() > deadline) throw new Error(`the lab's mining job ${queued.job} did not finish within ${timeoutMs} ms (last state ${view.state})`);
+      if (view.state === 'failed')
+        throw new Error(`the lab's mining job ${queued.job} failed: ${view.error ?? 'no reason given'}`);
+      if (Date.now() > deadline)
+        throw new Error(
+          `the lab's mining job ${queued.job} did not finish within ${timeoutMs} ms (last state ${view.state})`,
+        );
       await new Promise((resolve) => setTimeout(resolve, pollMs));
     }
   }

@@ -29,7 +29,8 @@ function lndFailure(error: unknown): Error {
   if (!Array.isArray(error)) return error instanceof Error ? error : new Error(String(error));
   const [, code, details] = error as [number, string, { err?: { details?: string } } | undefined];
   const detail = details?.err?.details;
-  if (code === 'InsufficientBalanceToSendToChainAddress' || /insufficient funds/i.test(detail ?? '')) return new WalletEmptyError(detail ?? code);
+  if (code === 'InsufficientBalanceToSendToChainAddress' || /insufficient funds/i.test(detail ?? ''))
+    return new WalletEmptyError(detail ?? code);
   return new Error(`lnd: ${code}${detail ? `: ${detail}` : ''}`);
 }
 
@@ -47,7 +48,15 @@ export class LndWallet implements FaucetWallet {
   send(address: string, amountSat: number): Promise<string> {
     return this.sends.run(async () => {
       try {
-        return (await sendToChainAddress({ lnd: this.lnd, address, tokens: amountSat, utxo_confirmations: 0, description: 'reglab faucet claim' })).id;
+        return (
+          await sendToChainAddress({
+            lnd: this.lnd,
+            address,
+            tokens: amountSat,
+            utxo_confirmations: 0,
+            description: 'reglab faucet claim',
+          })
+        ).id;
       } catch (error) {
         throw lndFailure(error);
       }

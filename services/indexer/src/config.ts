@@ -31,7 +31,8 @@ function intFromEnv(env: NodeJS.ProcessEnv, name: string, fallback: number): num
  */
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env): IndexerConfig {
   const logLevel = (env.LOG_LEVEL ?? 'info') as LogLevel;
-  if (!LOG_LEVELS.includes(logLevel)) throw new Error(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, not "${logLevel}"`);
+  if (!LOG_LEVELS.includes(logLevel))
+    throw new Error(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, not "${logLevel}"`);
   return {
     host: env.HOST ?? '127.0.0.1',
     port: intFromEnv(env, 'PORT', 50001),

@@ -99,11 +99,13 @@ export class ChainFollower extends EventEmitter<FollowerEvents> {
         this.rerun = false;
         try {
           await this.syncOnce();
-          if (this.failure !== undefined) this.log.info('sync with the node works again', { height: this.store.height });
+          if (this.failure !== undefined)
+            this.log.info('sync with the node works again', { height: this.store.height });
           this.failure = undefined;
         } catch (error) {
           const message = (error as Error).message;
-          if (message !== this.failure) this.log.warn('sync with the node failed; retrying at every poll', { error: message });
+          if (message !== this.failure)
+            this.log.warn('sync with the node failed; retrying at every poll', { error: message });
           this.failure = message;
         }
       } while (this.rerun && !this.stopped);
@@ -172,7 +174,9 @@ export class ChainFollower extends EventEmitter<FollowerEvents> {
     const fetchBatch = (start: number) => {
       if (start > to || batches.has(start)) return;
       const heights = Array.from({ length: Math.min(BATCH_BLOCKS, to - start + 1) }, (_, i) => start + i);
-      const blocks = this.driver.getBlocksAtHeights(heights).then((fetched) => fetched.map((b) => parseBlockHex(b.hex)));
+      const blocks = this.driver
+        .getBlocksAtHeights(heights)
+        .then((fetched) => fetched.map((b) => parseBlockHex(b.hex)));
       blocks.catch(() => undefined); // awaited in order below; a failure ahead of that must not go unhandled
       batches.set(start, blocks);
     };
@@ -190,7 +194,8 @@ export class ChainFollower extends EventEmitter<FollowerEvents> {
         change.tipChanged = true;
         for (const scriptHash of effect.scriptHashes) change.scriptHashes.add(scriptHash);
         this.mempool.removeConfirmed(effect.txids.map(toDisplayHex), change.scriptHashes);
-        if (height % 1000 === 0 || height === to) this.log.info('indexed block', { height, hash: toDisplayHex(block.hash) });
+        if (height % 1000 === 0 || height === to)
+          this.log.info('indexed block', { height, hash: toDisplayHex(block.hash) });
       }
     }
     return true;

@@ -57,7 +57,14 @@ export async function startIndexer(config: IndexerConfig, options: IndexerOption
   const store = await IndexStore.open(config.dataDir);
   const mempool = new Mempool();
   const queries = new ScriptHashQueries(store, mempool);
-  const follower = new ChainFollower(driver, store, mempool, log, config.pollMs, options.notices ?? (ownDriver && noticesOf(config.chain)));
+  const follower = new ChainFollower(
+    driver,
+    store,
+    mempool,
+    log,
+    config.pollMs,
+    options.notices ?? (ownDriver && noticesOf(config.chain)),
+  );
   const server = new ElectrumServer(
     { store, queries, driver, pokeFollower: () => follower.poke(), banner: config.banner },
     store,

@@ -81,8 +81,14 @@ export class Mempool {
    * The output an input spends: from a mempool tx, the index, or else the node (the parent may be in
    * a block the index has not reached yet).
    */
-  private async resolve(txid: string, vout: number, driver: ChainDriver, store: IndexStore): Promise<SpentOutput | undefined> {
-    const known = this.entries.get(txid)?.tx.outputs[vout] ?? (await store.output({ txid: fromDisplayHex(txid), vout }));
+  private async resolve(
+    txid: string,
+    vout: number,
+    driver: ChainDriver,
+    store: IndexStore,
+  ): Promise<SpentOutput | undefined> {
+    const known =
+      this.entries.get(txid)?.tx.outputs[vout] ?? (await store.output({ txid: fromDisplayHex(txid), vout }));
     if (known) return known;
     try {
       return parseTransactionHex(await driver.getRawTransactionHex(txid)).outputs[vout];
@@ -132,7 +138,8 @@ export class Mempool {
     const outputs: MempoolOutput[] = [];
     for (const entry of this.entriesFor(scriptHash)) {
       for (const [vout, output] of entry.tx.outputs.entries()) {
-        if (output.scriptHash.toString('hex') === scriptHash) outputs.push({ txid: entry.txid, vout, value: output.value });
+        if (output.scriptHash.toString('hex') === scriptHash)
+          outputs.push({ txid: entry.txid, vout, value: output.value });
       }
     }
     return outputs;

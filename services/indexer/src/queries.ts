@@ -38,11 +38,17 @@ export class ScriptHashQueries {
   }
 
   mempoolHistory(scriptHash: string): HistoryEntry[] {
-    return this.mempool
-      .entriesFor(scriptHash)
-      // 0 when an input is still unknown: clients such as Electrum refuse a mempool item without a fee.
-      .map((entry) => ({ tx_hash: entry.txid, height: this.mempool.heightOf(entry), fee: Number(this.mempool.feeOf(entry) ?? 0n) }))
-      .sort((a, b) => b.height - a.height || a.tx_hash.localeCompare(b.tx_hash));
+    return (
+      this.mempool
+        .entriesFor(scriptHash)
+        // 0 when an input is still unknown: clients such as Electrum refuse a mempool item without a fee.
+        .map((entry) => ({
+          tx_hash: entry.txid,
+          height: this.mempool.heightOf(entry),
+          fee: Number(this.mempool.feeOf(entry) ?? 0n),
+        }))
+        .sort((a, b) => b.height - a.height || a.tx_hash.localeCompare(b.tx_hash))
+    );
   }
 
   async status(scriptHash: string): Promise<string | null> {
@@ -64,7 +70,12 @@ export class ScriptHashQueries {
   /** Confirmed outputs not spent in the mempool, then unspent mempool outputs (height 0). */
   async listUnspent(scriptHash: string): Promise<UnspentEntry[]> {
     const confirmed = (await this.store.unspent(Buffer.from(scriptHash, 'hex')))
-      .map((output) => ({ tx_hash: toDisplayHex(output.txid), tx_pos: output.vout, height: output.height, value: Number(output.value) }))
+      .map((output) => ({
+        tx_hash: toDisplayHex(output.txid),
+        tx_pos: output.vout,
+        height: output.height,
+        value: Number(output.value),
+      }))
       .filter((output) => !this.mempool.isSpent(`${output.tx_hash}:${output.tx_pos}`));
     const unconfirmed = this.mempool
       .outputsFor(scriptHash)

@@ -15,7 +15,9 @@ const OP_CHECKMULTISIG = 0xae;
 /** bitcoinjs also knows aliases and template pseudo-opcodes that bitcoind never prints. */
 const NOT_BITCOIND_NAMES = new Set(['OP_FALSE', 'OP_TRUE', 'OP_NOP2', 'OP_NOP3', 'OP_PUBKEYHASH', 'OP_PUBKEY']);
 const OPCODE_NAMES = new Map<number, string>(
-  Object.entries(opcodes).flatMap(([name, code]) => (typeof code === 'number' && !NOT_BITCOIND_NAMES.has(name) ? [[code, name] as const] : [])),
+  Object.entries(opcodes).flatMap(([name, code]) =>
+    typeof code === 'number' && !NOT_BITCOIND_NAMES.has(name) ? [[code, name] as const] : [],
+  ),
 );
 
 interface ScriptOp {
@@ -74,11 +76,21 @@ function isDerSignature(sig: Buffer): boolean {
   const lenS = sig[5 + lenR]!;
   if (lenR + lenS + 7 !== sig.length) return false;
   const integerOk = (start: number, length: number) =>
-    sig[start - 2] === 0x02 && length > 0 && !(sig[start]! & 0x80) && !(length > 1 && sig[start] === 0 && !(sig[start + 1]! & 0x80));
+    sig[start - 2] === 0x02 &&
+    length > 0 &&
+    !(sig[start]! & 0x80) &&
+    !(length > 1 && sig[start] === 0 && !(sig[start + 1]! & 0x80));
   return integerOk(4, lenR) && integerOk(6 + lenR, lenS);
 }
 
-const SIGHASH_NAMES: Record<number, string> = { 1: 'ALL', 2: 'NONE', 3: 'SINGLE', 0x81: 'ALL|ANYONECANPAY', 0x82: 'NONE|ANYONECANPAY', 0x83: 'SINGLE|ANYONECANPAY' };
+const SIGHASH_NAMES: Record<number, string> = {
+  1: 'ALL',
+  2: 'NONE',
+  3: 'SINGLE',
+  0x81: 'ALL|ANYONECANPAY',
+  0x82: 'NONE|ANYONECANPAY',
+  0x83: 'SINGLE|ANYONECANPAY',
+};
 
 /**
  * bitcoind's ScriptToAsmStr: pushes of up to 4 bytes as numbers, longer ones as hex; in a
@@ -90,14 +102,25 @@ export function scriptAsm(script: Buffer, decodeSighash = false): string {
   const words = ops.map(({ opcode, data }) => {
     if (!data) return opcodeName(opcode);
     if (data.length <= 4) return String(scriptNumber(data));
-    const sighash = decodeSighash && !unspendable && isDerSignature(data) ? SIGHASH_NAMES[data[data.length - 1]!] : undefined;
+    const sighash =
+      decodeSighash && !unspendable && isDerSignature(data) ? SIGHASH_NAMES[data[data.length - 1]!] : undefined;
     return sighash ? `${data.subarray(0, -1).toString('hex')}[${sighash}]` : data.toString('hex');
   });
   if (!complete) words.push('[error]');
   return words.join(' ');
 }
 
-type ScriptType = 'nonstandard' | 'pubkey' | 'pubkeyhash' | 'scripthash' | 'multisig' | 'nulldata' | 'witness_v0_keyhash' | 'witness_v0_scripthash' | 'witness_v1_taproot' | 'witness_unknown';
+type ScriptType =
+  | 'nonstandard'
+  | 'pubkey'
+  | 'pubkeyhash'
+  | 'scripthash'
+  | 'multisig'
+  | 'nulldata'
+  | 'witness_v0_keyhash'
+  | 'witness_v0_scripthash'
+  | 'witness_v1_taproot'
+  | 'witness_unknown';
 
 function witnessProgram(script: Buffer): { version: number; program: Buffer } | undefined {
   if (script.length < 4 || script.length > 42) return undefined;
@@ -108,20 +131,32 @@ function witnessProgram(script: Buffer): { version: number; program: Buffer } | 
 
 /** CPubKey::ValidSize: the length its first byte announces (compressed, uncompressed or hybrid). */
 const isPubkey = (data: Buffer | undefined) =>
-  data !== undefined && ((data.length === 33 && [2, 3].includes(data[0]!)) || (data.length === 65 && [4, 6, 7].includes(data[0]!)));
-const smallNumber = (opcode: number | undefined) => (opcode !== undefined && opcode >= OP_1 && opcode <= OP_16 ? opcode - OP_1 + 1 : undefined);
+  data !== undefined &&
+  ((data.length === 33 && [2, 3].includes(data[0]!)) || (data.length === 65 && [4, 6, 7].includes(data[0]!)));
+const smallNumber = (opcode: number | undefined) =>
+  opcode !== undefined && opcode >= OP_1 && opcode <= OP_16 ? opcode - OP_1 + 1 : undefined;
 
 function isMultisig(ops: ScriptOp[]): boolean {
   if (ops.length < 4 || ops.at(-1)!.opcode !== OP_CHECKMULTISIG) return false;
   const required = smallNumber(ops[0]!.opcode);
   const keys = ops.slice(1, -2);
-  return required !== undefined && smallNumber(ops.at(-2)!.opcode) === keys.length && required <= keys.length && keys.every((op) => isPubkey(op.data));
+  return (
+    required !== undefined &&
+    smallNumber(ops.at(-2)!.opcode) === keys.length &&
+    required <= keys.length &&
+    keys.every((op) => isPubkey(op.data))
+  );
 }
 
 /** bitcoind's Solver, for the output types a regtest chain carries, with the address where there is one. */
 function classify(script: Buffer): { type: ScriptType; address?: string } {
   const network = networks.regtest;
-  if (script.length === 23 && script[0] === opcodes.OP_HASH160 && script[1] === 0x14 && script[22] === opcodes.OP_EQUAL) {
+  if (
+    script.length === 23 &&
+    script[0] === opcodes.OP_HASH160 &&
+    script[1] === 0x14 &&
+    script[22] === opcodes.OP_EQUAL
+  ) {
     return { type: 'scripthash', address: addressLib.toBase58Check(script.subarray(2, 22), network.scriptHash) };
   }
   const witness = witnessProgram(script);
@@ -134,9 +169,17 @@ function classify(script: Buffer): { type: ScriptType; address?: string } {
     return { type: 'witness_unknown', address };
   }
   const { ops, complete } = parseScript(script);
-  if (script[0] === OP_RETURN && complete && ops.slice(1).every((op) => op.opcode <= OP_16)) return { type: 'nulldata' };
+  if (script[0] === OP_RETURN && complete && ops.slice(1).every((op) => op.opcode <= OP_16))
+    return { type: 'nulldata' };
   if (ops.length === 2 && isPubkey(ops[0]!.data) && ops[1]!.opcode === OP_CHECKSIG) return { type: 'pubkey' };
-  if (script.length === 25 && script[0] === opcodes.OP_DUP && script[1] === opcodes.OP_HASH160 && script[2] === 0x14 && script[23] === opcodes.OP_EQUALVERIFY && script[24] === OP_CHECKSIG) {
+  if (
+    script.length === 25 &&
+    script[0] === opcodes.OP_DUP &&
+    script[1] === opcodes.OP_HASH160 &&
+    script[2] === 0x14 &&
+    script[23] === opcodes.OP_EQUALVERIFY &&
+    script[24] === OP_CHECKSIG
+  ) {
     return { type: 'pubkeyhash', address: addressLib.toBase58Check(script.subarray(3, 23), network.pubKeyHash) };
   }
   if (complete && isMultisig(ops)) return { type: 'multisig' };

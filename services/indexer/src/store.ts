@@ -152,8 +152,16 @@ export class IndexStore {
         const outpoint = outpointBytes({ txid: tx.txid, vout });
         createdHere.set(outpoint.toString('hex'), { ...output, height });
         undo.created.push(outpoint.toString('hex'));
-        ops.push({ type: 'put', key: key(Space.Output, outpoint), value: Buffer.concat([output.scriptHash, u64(output.value), hHeight]) });
-        ops.push({ type: 'put', key: key(Space.Unspent, output.scriptHash, hHeight, outpoint), value: u64(output.value) });
+        ops.push({
+          type: 'put',
+          key: key(Space.Output, outpoint),
+          value: Buffer.concat([output.scriptHash, u64(output.value), hHeight]),
+        });
+        ops.push({
+          type: 'put',
+          key: key(Space.Unspent, output.scriptHash, hHeight, outpoint),
+          value: u64(output.value),
+        });
         addHistory(output.scriptHash, position, tx.txid);
       }
       ops.push({ type: 'put', key: key(Space.TxPosition, tx.txid), value: Buffer.concat([hHeight, u32(position)]) });
@@ -174,7 +182,8 @@ export class IndexStore {
     if (height < 0) throw new Error('the index is empty; there is no block to unwind');
     const hHeight = u32(height);
     const undoBytes = await this.db.get(key(Space.Undo, hHeight));
-    if (undoBytes === undefined) throw new Error(`the undo record of block ${height} is missing; delete DATA_DIR to re-index`);
+    if (undoBytes === undefined)
+      throw new Error(`the undo record of block ${height} is missing; delete DATA_DIR to re-index`);
     const undo = JSON.parse(undoBytes.toString()) as UndoRecord;
     const txids = await this.blockTxids(height);
     const ops: Op[] = [];
@@ -189,13 +198,19 @@ export class IndexStore {
       if (created.has(hex)) continue;
       const outpoint = Buffer.from(hex, 'hex');
       const output = await this.outputByBytes(outpoint);
-      if (output) ops.push({ type: 'put', key: key(Space.Unspent, output.scriptHash, u32(output.height), outpoint), value: u64(output.value) });
+      if (output)
+        ops.push({
+          type: 'put',
+          key: key(Space.Unspent, output.scriptHash, u32(output.height), outpoint),
+          value: u64(output.value),
+        });
     }
     for (const [scriptHash, position] of undo.history) {
       ops.push({ type: 'del', key: key(Space.History, Buffer.from(scriptHash, 'hex'), hHeight, u32(position)) });
     }
     for (const txid of txids) ops.push({ type: 'del', key: key(Space.TxPosition, txid) });
-    for (const space of [Space.BlockTxids, Space.Undo, Space.Header]) ops.push({ type: 'del', key: key(space, hHeight) });
+    for (const space of [Space.BlockTxids, Space.Undo, Space.Header])
+      ops.push({ type: 'del', key: key(space, hHeight) });
     await this.db.batch(ops);
     this.headers.pop();
     this.hashes.pop();
@@ -237,7 +252,12 @@ export class IndexStore {
   async unspent(scriptHash: Buffer): Promise<UnspentOutput[]> {
     const items: UnspentOutput[] = [];
     for await (const [k, value] of this.db.iterator(prefixRange(key(Space.Unspent, scriptHash)))) {
-      items.push({ height: k.readUInt32BE(33), txid: k.subarray(37, 69), vout: k.readUInt32BE(69), value: value.readBigUInt64BE(0) });
+      items.push({
+        height: k.readUInt32BE(33),
+        txid: k.subarray(37, 69),
+        vout: k.readUInt32BE(69),
+        value: value.readBigUInt64BE(0),
+      });
     }
     return items;
   }

@@ -39,7 +39,8 @@ export interface VerboseTransaction {
 const SAT_PER_BTC = 100_000_000;
 
 function inputJson(input: Transaction['ins'][number], coinbase: boolean): VerboseInput {
-  const witness = input.witness.length > 0 ? { txinwitness: input.witness.map((item) => Buffer.from(item).toString('hex')) } : {};
+  const witness =
+    input.witness.length > 0 ? { txinwitness: input.witness.map((item) => Buffer.from(item).toString('hex')) } : {};
   const script = Buffer.from(input.script);
   if (coinbase) return { coinbase: script.toString('hex'), ...witness, sequence: input.sequence };
   return {
@@ -65,8 +66,19 @@ export function verboseTransaction(hex: string, block?: BlockPlace): VerboseTran
     locktime: tx.locktime,
     vin: tx.ins.map((input) => inputJson(input, coinbase)),
     // A value below 2^53 sat divided once is the double nearest to bitcoind's 8-decimal figure.
-    vout: tx.outs.map((output, n) => ({ value: Number(output.value) / SAT_PER_BTC, n, scriptPubKey: scriptPubKeyJson(Buffer.from(output.script)) })),
+    vout: tx.outs.map((output, n) => ({
+      value: Number(output.value) / SAT_PER_BTC,
+      n,
+      scriptPubKey: scriptPubKeyJson(Buffer.from(output.script)),
+    })),
     hex,
-    ...(block ? { blockhash: block.hash, confirmations: block.tipHeight - block.height + 1, time: block.time, blocktime: block.time } : {}),
+    ...(block
+      ? {
+          blockhash: block.hash,
+          confirmations: block.tipHeight - block.height + 1,
+          time: block.time,
+          blocktime: block.time,
+        }
+      : {}),
   };
 }

@@ -11,7 +11,10 @@ import { lightningRoutes } from './routes/lightning.js';
 import { nodeRoutes } from './routes/node.js';
 import { transferRoutes } from './routes/transfers.js';
 
-export async function buildApp(options: { node: RgbNode; logger?: FastifyServerOptions['logger'] }): Promise<FastifyInstance> {
+export async function buildApp(options: {
+  node: RgbNode;
+  logger?: FastifyServerOptions['logger'];
+}): Promise<FastifyInstance> {
   const app = await createService({
     title: 'reglab rgb node',
     description:

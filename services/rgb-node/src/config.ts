@@ -23,7 +23,8 @@ function optionalUrl(env: NodeJS.ProcessEnv, name: string, pattern: RegExp, exam
 }
 
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env): RgbNodeConfig {
-  if ((env.NETWORK ?? 'regtest') !== 'regtest') throw new Error(`the rgb node runs on regtest only; NETWORK is "${env.NETWORK}"`);
+  if ((env.NETWORK ?? 'regtest') !== 'regtest')
+    throw new Error(`the rgb node runs on regtest only; NETWORK is "${env.NETWORK}"`);
   if (!env.DATA_DIR) throw new Error('DATA_DIR must name the folder of the node (its keys and wallet)');
   return {
     host: env.HOST ?? '127.0.0.1',

@@ -24,7 +24,10 @@ const jsonRequestSchema = {
   properties: {
     jsonrpc: { type: 'string', enum: ['2.0'] },
     id: { ...rpcId, description: 'left out for a notification, which gets no answer (204)' },
-    method: { type: 'string', enum: ['server.info', 'consignment.get', 'consignment.post', 'media.get', 'media.post', 'ack.get', 'ack.post'] },
+    method: {
+      type: 'string',
+      enum: ['server.info', 'consignment.get', 'consignment.post', 'media.get', 'media.post', 'ack.get', 'ack.post'],
+    },
     params: {
       type: 'object',
       properties: {
@@ -43,7 +46,11 @@ const formRequestSchema = {
     jsonrpc: { type: 'string', enum: ['2.0'] },
     id: { type: 'string' },
     method: { type: 'string', enum: ['consignment.post', 'media.post'] },
-    params: { type: 'string', description: 'the params as JSON text: {"recipient_id","txid","vout"?} or {"attachment_id"}; or send params[name] fields instead' },
+    params: {
+      type: 'string',
+      description:
+        'the params as JSON text: {"recipient_id","txid","vout"?} or {"attachment_id"}; or send params[name] fields instead',
+    },
     file: { type: 'string', format: 'binary' },
   },
 } as const;
@@ -51,12 +58,17 @@ const formRequestSchema = {
 const rpcResponseSchema = {
   type: 'object',
   required: ['jsonrpc', 'id'],
-  description: 'a result, or an error with the protocol code: -100 cannot change ACK, -101 cannot change uploaded file, -200..-204 invalid ACK / attachment id / recipient id / txid / vout, -300..-303 missing ACK / attachment id / recipient id / file or txid, -400 consignment not found, -401 media not found; -32000 file too large, and JSON-RPC\'s -32700, -32600, -32601, -32603',
+  description:
+    "a result, or an error with the protocol code: -100 cannot change ACK, -101 cannot change uploaded file, -200..-204 invalid ACK / attachment id / recipient id / txid / vout, -300..-303 missing ACK / attachment id / recipient id / file or txid, -400 consignment not found, -401 media not found; -32000 file too large, and JSON-RPC's -32700, -32600, -32601, -32603",
   properties: {
     jsonrpc: { type: 'string' },
     id: rpcId,
     result: {},
-    error: { type: 'object', required: ['code', 'message'], properties: { code: { type: 'integer' }, message: { type: 'string' } } },
+    error: {
+      type: 'object',
+      required: ['code', 'message'],
+      properties: { code: { type: 'integer' }, message: { type: 'string' } },
+    },
   },
 } as const;
 
@@ -77,7 +89,8 @@ const healthSchema = {
 export async function buildApp(options: ProxyAppOptions): Promise<FastifyInstance> {
   const app = await createService({
     title: 'reglab RGB proxy',
-    description: 'The RGB consignment proxy (RGB HTTP JSON-RPC, protocol 0.2): payers post consignments for a recipient id, payees fetch them and ACK or NACK.',
+    description:
+      'The RGB consignment proxy (RGB HTTP JSON-RPC, protocol 0.2): payers post consignments for a recipient id, payees fetch them and ACK or NACK.',
     version: SERVER_VERSION,
     logger: options.logger ?? false,
   });
@@ -89,16 +102,27 @@ export async function buildApp(options: ProxyAppOptions): Promise<FastifyInstanc
     // A JSON body that does not parse is JSON-RPC's own parse error (-32700), answered in its shape.
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => done(null, body));
-    await scope.register(multipart, { limits: { fileSize: options.maxUploadBytes, files: 1, fields: MAX_FORM_FIELDS, fieldSize: MAX_FIELD_BYTES } });
+    await scope.register(multipart, {
+      limits: { fileSize: options.maxUploadBytes, files: 1, fields: MAX_FORM_FIELDS, fieldSize: MAX_FIELD_BYTES },
+    });
     scope.post(
       '/json-rpc',
       {
         schema: {
           tags: ['rgb-proxy'],
           summary: 'One call of the RGB HTTP JSON-RPC protocol 0.2',
-          description: 'JSON for server.info, consignment.get, media.get, ack.get and ack.post; multipart/form-data with a file for consignment.post and media.post. Protocol errors are JSON-RPC errors answered with HTTP 200; a request without a body is no call (400 MISSING_BODY).',
-          body: { content: { 'application/json': { schema: jsonRequestSchema }, 'multipart/form-data': { schema: formRequestSchema } } },
-          response: { 200: rpcResponseSchema, 204: { type: 'null', description: 'a notification (a request without id): no answer' } },
+          description:
+            'JSON for server.info, consignment.get, media.get, ack.get and ack.post; multipart/form-data with a file for consignment.post and media.post. Protocol errors are JSON-RPC errors answered with HTTP 200; a request without a body is no call (400 MISSING_BODY).',
+          body: {
+            content: {
+              'application/json': { schema: jsonRequestSchema },
+              'multipart/form-data': { schema: formRequestSchema },
+            },
+          },
+          response: {
+            200: rpcResponseSchema,
+            204: { type: 'null', description: 'a notification (a request without id): no answer' },
+          },
         },
         // The body schema documents the call; the call itself is checked by the protocol, whose
         // refusals must be JSON-RPC errors rather than HTTP 400s.
@@ -112,20 +136,33 @@ export async function buildApp(options: ProxyAppOptions): Promise<FastifyInstanc
         try {
           response = success(id, await callMethod(read.call.method, read.params, read.call.file));
         } catch (error) {
-          if (!(error instanceof RpcFailure)) request.log.error({ err: error, method: read.call.method }, 'call failed');
-          response = failure(id, error instanceof RpcFailure ? error : new RpcFailure(RpcCode.internalError, 'Internal error: the proxy could not complete the call; its log says more'));
+          if (!(error instanceof RpcFailure))
+            request.log.error({ err: error, method: read.call.method }, 'call failed');
+          response = failure(
+            id,
+            error instanceof RpcFailure
+              ? error
+              : new RpcFailure(
+                  RpcCode.internalError,
+                  'Internal error: the proxy could not complete the call; its log says more',
+                ),
+          );
         }
         return read.call.id === undefined ? reply.status(204).send() : response;
       },
     );
   });
 
-  app.get('/health', { schema: { tags: ['health'], summary: 'The proxy answers; what it stores', response: { 200: healthSchema } } }, () => ({
-    status: 'ok',
-    protocol_version: PROTOCOL_VERSION,
-    version: SERVER_VERSION,
-    uptime_seconds: Math.floor((Date.now() - startedAt) / 1000),
-    ...options.store.counts,
-  }));
+  app.get(
+    '/health',
+    { schema: { tags: ['health'], summary: 'The proxy answers; what it stores', response: { 200: healthSchema } } },
+    () => ({
+      status: 'ok',
+      protocol_version: PROTOCOL_VERSION,
+      version: SERVER_VERSION,
+      uptime_seconds: Math.floor((Date.now() - startedAt) / 1000),
+      ...options.store.counts,
+    }),
+  );
   return app;
 }

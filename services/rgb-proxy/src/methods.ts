@@ -26,37 +26,65 @@ export function createMethods(store: ProxyStore, startedAt = Date.now()): CallMe
   const consignmentOf = (params: MethodParams): { recipientId: string; consignment: StoredConsignment } => {
     const recipientId = params.recipientId();
     const consignment = store.consignment(recipientId);
-    if (!consignment) throw new RpcFailure(RpcCode.consignmentNotFound, `Consignment file not found: nothing was posted for recipient ID ${recipientId}`);
+    if (!consignment)
+      throw new RpcFailure(
+        RpcCode.consignmentNotFound,
+        `Consignment file not found: nothing was posted for recipient ID ${recipientId}`,
+      );
     return { recipientId, consignment };
   };
 
   const methods: Record<string, Method> = {
-    'server.info': () => ({ protocol_version: PROTOCOL_VERSION, version: SERVER_VERSION, uptime: Math.floor((Date.now() - startedAt) / 1000) }),
+    'server.info': () => ({
+      protocol_version: PROTOCOL_VERSION,
+      version: SERVER_VERSION,
+      uptime: Math.floor((Date.now() - startedAt) / 1000),
+    }),
 
     'consignment.get': async (params) => {
       const { consignment } = consignmentOf(params);
       const file = await store.readFile(consignment.fileDigest);
-      return { consignment: file.toString('base64'), txid: consignment.txid, ...(consignment.vout === undefined ? {} : { vout: consignment.vout }) };
+      return {
+        consignment: file.toString('base64'),
+        txid: consignment.txid,
+        ...(consignment.vout === undefined ? {} : { vout: consignment.vout }),
+      };
     },
 
     'consignment.post': async (params, file) => {
       const upload = requireFile(file);
       const recipientId = params.recipientId();
       const outcome = await store.putConsignment(recipientId, upload, params.txid(), params.vout());
-      return firstTime(outcome, new RpcFailure(RpcCode.cannotChangeUploadedFile, `Cannot change uploaded file: another consignment is already stored for recipient ID ${recipientId}`));
+      return firstTime(
+        outcome,
+        new RpcFailure(
+          RpcCode.cannotChangeUploadedFile,
+          `Cannot change uploaded file: another consignment is already stored for recipient ID ${recipientId}`,
+        ),
+      );
     },
 
     'media.get': async (params) => {
       const attachmentId = params.attachmentId();
       const digest = store.mediaDigest(attachmentId);
-      if (!digest) throw new RpcFailure(RpcCode.mediaNotFound, `Media file not found: nothing was posted for attachment ID ${attachmentId}`);
+      if (!digest)
+        throw new RpcFailure(
+          RpcCode.mediaNotFound,
+          `Media file not found: nothing was posted for attachment ID ${attachmentId}`,
+        );
       return (await store.readFile(digest)).toString('base64');
     },
 
     'media.post': async (params, file) => {
       const attachmentId = params.attachmentId();
       const outcome = await store.putMedia(attachmentId, requireFile(file));
-      return firstTime(outcome, new RpcFailure(RpcCode.cannotChangeUploadedFile, `Cannot change uploaded file: another file is already stored for attachment ID ${attachmentId}`));
+      return firstTime(
+        outcome,
+        new RpcFailure(
+          RpcCode.cannotChangeUploadedFile,
+          `Cannot change uploaded file: another file is already stored for attachment ID ${attachmentId}`,
+        ),
+      );
     },
 
     'ack.get': (params) => consignmentOf(params).consignment.ack,
@@ -64,7 +92,13 @@ export function createMethods(store: ProxyStore, startedAt = Date.now()): CallMe
     'ack.post': async (params) => {
       const { recipientId } = consignmentOf(params);
       const outcome = await store.setAck(recipientId, params.ack());
-      return firstTime(outcome, new RpcFailure(RpcCode.cannotChangeAck, `Cannot change ACK: the recipient of ${recipientId} has already answered the other way`));
+      return firstTime(
+        outcome,
+        new RpcFailure(
+          RpcCode.cannotChangeAck,
+          `Cannot change ACK: the recipient of ${recipientId} has already answered the other way`,
+        ),
+      );
     },
   };
   const names = Object.keys(methods).join(', ');

@@ -50,26 +50,46 @@ export interface RpcCall {
   file?: Buffer;
 }
 
-export type RpcResponse = { jsonrpc: '2.0'; id: RpcId } & ({ result: unknown } | { error: { code: number; message: string } });
+export type RpcResponse = { jsonrpc: '2.0'; id: RpcId } & (
+  | { result: unknown }
+  | { error: { code: number; message: string } }
+);
 
 export const success = (id: RpcId, result: unknown): RpcResponse => ({ jsonrpc: '2.0', id, result });
-export const failure = (id: RpcId, error: RpcFailure): RpcResponse => ({ jsonrpc: '2.0', id, error: { code: error.code, message: error.message } });
+export const failure = (id: RpcId, error: RpcFailure): RpcResponse => ({
+  jsonrpc: '2.0',
+  id,
+  error: { code: error.code, message: error.message },
+});
 
-const isRpcId = (value: unknown): value is RpcId => value === null || typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value));
+const isRpcId = (value: unknown): value is RpcId =>
+  value === null || typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value));
 
 /** The envelope of a parsed JSON body: `jsonrpc: "2.0"`, a method name, an optional id and params. */
 export function envelopeOf(body: unknown): Omit<RpcCall, 'file'> {
-  if (Array.isArray(body)) throw new RpcFailure(RpcCode.invalidRequest, 'Invalid request: batches are not supported; send one call per request');
-  if (typeof body !== 'object' || body === null) throw new RpcFailure(RpcCode.invalidRequest, 'Invalid request: the body must be a JSON-RPC 2.0 request object');
+  if (Array.isArray(body))
+    throw new RpcFailure(
+      RpcCode.invalidRequest,
+      'Invalid request: batches are not supported; send one call per request',
+    );
+  if (typeof body !== 'object' || body === null)
+    throw new RpcFailure(RpcCode.invalidRequest, 'Invalid request: the body must be a JSON-RPC 2.0 request object');
   const request = body as Record<string, unknown>;
-  if (request.jsonrpc !== '2.0') throw new RpcFailure(RpcCode.invalidRequest, 'Invalid request: "jsonrpc" must be "2.0"');
-  if (typeof request.method !== 'string' || request.method === '') throw new RpcFailure(RpcCode.invalidRequest, 'Invalid request: "method" must be a method name such as "server.info"');
-  if ('id' in request && !isRpcId(request.id)) throw new RpcFailure(RpcCode.invalidRequest, 'Invalid request: "id" must be a string, a number or null');
+  if (request.jsonrpc !== '2.0')
+    throw new RpcFailure(RpcCode.invalidRequest, 'Invalid request: "jsonrpc" must be "2.0"');
+  if (typeof request.method !== 'string' || request.method === '')
+    throw new RpcFailure(
+      RpcCode.invalidRequest,
+      'Invalid request: "method" must be a method name such as "server.info"',
+    );
+  if ('id' in request && !isRpcId(request.id))
+    throw new RpcFailure(RpcCode.invalidRequest, 'Invalid request: "id" must be a string, a number or null');
   return { ...('id' in request ? { id: request.id as RpcId } : {}), method: request.method, params: request.params };
 }
 
 /** The id of a request that failed before its envelope could be read, if it can be told. */
 export function idOf(body: unknown): RpcId {
-  const id = typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>).id : null;
+  const id =
+    typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>).id : null;
   return isRpcId(id) ? id : null;
 }

@@ -44,15 +44,24 @@ function readJson(body: string): ReadOutcome {
 function multipartRefusal(error: unknown, maxUploadBytes: number): RpcFailure {
   switch ((error as { code?: string }).code) {
     case 'FST_REQ_FILE_TOO_LARGE':
-      return new RpcFailure(RpcCode.fileTooLarge, `File too large: uploads are limited to ${maxUploadBytes} bytes (the proxy's MAX_UPLOAD_BYTES)`);
+      return new RpcFailure(
+        RpcCode.fileTooLarge,
+        `File too large: uploads are limited to ${maxUploadBytes} bytes (the proxy's MAX_UPLOAD_BYTES)`,
+      );
     case 'FST_FILES_LIMIT':
       return new RpcFailure(RpcCode.invalidRequest, 'Invalid request: attach one file, as the field "file"');
     case 'FST_FIELDS_LIMIT':
     case 'FST_PARTS_LIMIT':
     case 'FST_PROTO_VIOLATION':
-      return new RpcFailure(RpcCode.invalidRequest, `Invalid request: ${(error as Error).message}; send jsonrpc, id, method, params and one file`);
+      return new RpcFailure(
+        RpcCode.invalidRequest,
+        `Invalid request: ${(error as Error).message}; send jsonrpc, id, method, params and one file`,
+      );
     default:
-      return new RpcFailure(RpcCode.parseError, `Parse error: the body is not a multipart form (${(error as Error).message})`);
+      return new RpcFailure(
+        RpcCode.parseError,
+        `Parse error: the body is not a multipart form (${(error as Error).message})`,
+      );
   }
 }
 
@@ -63,7 +72,11 @@ async function readForm(request: FastifyRequest, maxUploadBytes: number): Promis
   try {
     for await (const part of request.parts()) {
       if (part.type === 'file') {
-        if (part.fieldname !== 'file') throw new RpcFailure(RpcCode.invalidRequest, `Invalid request: the file must be sent as the field "file", not "${part.fieldname}"`);
+        if (part.fieldname !== 'file')
+          throw new RpcFailure(
+            RpcCode.invalidRequest,
+            `Invalid request: the file must be sent as the field "file", not "${part.fieldname}"`,
+          );
         file = await part.toBuffer();
         continue;
       }
@@ -74,17 +87,30 @@ async function readForm(request: FastifyRequest, maxUploadBytes: number): Promis
     }
     const fromFormFields = fields.params === undefined;
     const params = fromFormFields ? bracketParams : parseJson(fields.params!, 'the params field');
-    const call = envelopeOf({ jsonrpc: fields.jsonrpc, method: fields.method, params, ...('id' in fields ? { id: fields.id } : {}) });
+    const call = envelopeOf({
+      jsonrpc: fields.jsonrpc,
+      method: fields.method,
+      params,
+      ...('id' in fields ? { id: fields.id } : {}),
+    });
     return { ok: true, call: { ...call, ...(file ? { file } : {}) }, params: new MethodParams(params, fromFormFields) };
   } catch (error) {
     // besides the protocol's own refusals, only the multipart reader throws in there
-    return { ok: false, id: fields.id ?? null, error: error instanceof RpcFailure ? error : multipartRefusal(error, maxUploadBytes) };
+    return {
+      ok: false,
+      id: fields.id ?? null,
+      error: error instanceof RpcFailure ? error : multipartRefusal(error, maxUploadBytes),
+    };
   }
 }
 
 /** The call of a request; a request with no body at all is no JSON-RPC call, and an HTTP 400. */
 export function readCall(request: FastifyRequest, maxUploadBytes: number): Promise<ReadOutcome> | ReadOutcome {
   if (request.isMultipart()) return readForm(request, maxUploadBytes);
-  if (request.body === undefined) throw invalid('MISSING_BODY', 'POST /json-rpc takes one JSON-RPC call: a JSON body (application/json), or a multipart form for uploads');
+  if (request.body === undefined)
+    throw invalid(
+      'MISSING_BODY',
+      'POST /json-rpc takes one JSON-RPC call: a JSON body (application/json), or a multipart form for uploads',
+    );
   return readJson(request.body as string);
 }

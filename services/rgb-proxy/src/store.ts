@@ -93,7 +93,10 @@ export class ProxyStore {
   }
 
   /** Saves `file` (if any) under its digest, then appends the line `decide` asks for. */
-  private write(file: Buffer | undefined, decide: (fileDigest: string) => IndexLine | 'unchanged' | 'conflict'): Promise<WriteOutcome> {
+  private write(
+    file: Buffer | undefined,
+    decide: (fileDigest: string) => IndexLine | 'unchanged' | 'conflict',
+  ): Promise<WriteOutcome> {
     const run = async (): Promise<WriteOutcome> => {
       const fileDigest = file ? createHash('sha256').update(file).digest('hex') : '';
       const decision = decide(fileDigest);
@@ -118,7 +121,12 @@ export class ProxyStore {
 
   private apply(line: IndexLine): void {
     if (line.kind === 'consignment') {
-      this.consignments.set(line.recipientId, { fileDigest: line.fileDigest, txid: line.txid, ...(line.vout === undefined ? {} : { vout: line.vout }), ack: null });
+      this.consignments.set(line.recipientId, {
+        fileDigest: line.fileDigest,
+        txid: line.txid,
+        ...(line.vout === undefined ? {} : { vout: line.vout }),
+        ack: null,
+      });
     } else if (line.kind === 'media') {
       this.media.set(line.attachmentId, line.fileDigest);
     } else {

@@ -38,7 +38,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   });
   const db = options.db ?? (await openDatabase(config));
   const redis = options.redis ?? openRedis(config.redisUrl);
-  if (!(await redisReady(redis))) app.log.warn(`Redis at ${config.redisUrl} is not reachable yet; sign-in answers 502 until it is`);
+  if (!(await redisReady(redis)))
+    app.log.warn(`Redis at ${config.redisUrl} is not reachable yet; sign-in answers 502 until it is`);
   app.addHook('onClose', async () => {
     if (!options.redis) redis.disconnect();
     if (!options.db) await db.close();
@@ -55,7 +56,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   installAuthHook(app, sessions);
 
   app.addHook('onRoute', (route) => {
-    if (route.config?.auth !== 'public' && route.schema) route.schema = { ...route.schema, security: [{ bearerAuth: [] }] };
+    if (route.config?.auth !== 'public' && route.schema)
+      route.schema = { ...route.schema, security: [{ bearerAuth: [] }] };
   });
 
   try {

@@ -25,10 +25,17 @@ const NETWORKS: Network[] = ['regtest', 'testnet', 'signet', 'bitcoin'];
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const network = (env.NETWORK ?? 'regtest') as Network;
-  if (!NETWORKS.includes(network)) throw new Error(`NETWORK must be one of ${NETWORKS.join(', ')}, got "${env.NETWORK}"`);
-  const adminPubkeys = new Set((env.ADMIN_PUBKEYS ?? '').split(',').map((s) => s.trim().toLowerCase()).filter(Boolean));
+  if (!NETWORKS.includes(network))
+    throw new Error(`NETWORK must be one of ${NETWORKS.join(', ')}, got "${env.NETWORK}"`);
+  const adminPubkeys = new Set(
+    (env.ADMIN_PUBKEYS ?? '')
+      .split(',')
+      .map((s) => s.trim().toLowerCase())
+      .filter(Boolean),
+  );
   for (const pk of adminPubkeys) {
-    if (!/^0[23][0-9a-f]{64}$/.test(pk)) throw new Error(`ADMIN_PUBKEYS: "${pk}" is not a 33-byte compressed public key in hex`);
+    if (!/^0[23][0-9a-f]{64}$/.test(pk))
+      throw new Error(`ADMIN_PUBKEYS: "${pk}" is not a 33-byte compressed public key in hex`);
   }
   return {
     host: env.HOST ?? '127.0.0.1',

@@ -11,8 +11,10 @@ export const notFound = (what: string) => notFoundError(`${what} not found`);
 /** The server's own failures, as domain errors: a dependency down is a 502; text Postgres cannot
  * store (a NUL, an unpaired surrogate), wherever it reaches the database, is the caller's input. */
 export function mapWalletServerError(err: unknown): DomainError | undefined {
-  if (err instanceof DependencyError) return upstreamFailed('DEPENDENCY_UNAVAILABLE', `${err.message}; retry when it is back`, err);
+  if (err instanceof DependencyError)
+    return upstreamFailed('DEPENDENCY_UNAVAILABLE', `${err.message}; retry when it is back`, err);
   const state = sqlState(err);
-  if (state === '22021' || state === '22P05') return invalid('INVALID_TEXT', 'text must not contain NUL (\\u0000) or characters outside UTF-8');
+  if (state === '22021' || state === '22P05')
+    return invalid('INVALID_TEXT', 'text must not contain NUL (\\u0000) or characters outside UTF-8');
   return undefined;
 }

@@ -7,9 +7,11 @@ const config = loadConfig();
 const lightning = loadLightningConfig();
 const app = await buildApp(config, { plugins: [lightningPlugin(lightning, await gatewayFromEnv(lightning))] });
 if (!config.databaseUrl) {
-  app.log.warn(config.pgliteDataDir
-    ? `DATABASE_URL not set: embedded PGlite in ${config.pgliteDataDir}`
-    : 'DATABASE_URL not set: embedded PGlite in memory (data is lost on exit; set PGLITE_DATA_DIR to keep it)');
+  app.log.warn(
+    config.pgliteDataDir
+      ? `DATABASE_URL not set: embedded PGlite in ${config.pgliteDataDir}`
+      : 'DATABASE_URL not set: embedded PGlite in memory (data is lost on exit; set PGLITE_DATA_DIR to keep it)',
+  );
 }
 
 let closing = false;
@@ -18,10 +20,13 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     if (closing) return;
     closing = true;
     app.log.info({ signal }, 'shutting down');
-    app.close().then(() => process.exit(0), (err) => {
-      app.log.error({ err }, 'shutdown failed');
-      process.exit(1);
-    });
+    app.close().then(
+      () => process.exit(0),
+      (err) => {
+        app.log.error({ err }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
   });
 }
 

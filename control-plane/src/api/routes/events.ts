@@ -11,9 +11,23 @@ async function currentState(lab: LabState): Promise<LabEvent[]> {
   const engine = await engineReachOf(lab.runtime);
   return [
     ...(engine && !engine.answering ? [{ type: 'engine', lab: lab.name, ...engine } as LabEvent] : []),
-    ...Object.values(lab.services).filter((service) => service.status !== 'pending').map((service): LabEvent => ({ type: 'service', lab: lab.name, service: service.name, status: service.status, message: service.error, info: service.info, restarts: service.restarts })),
+    ...Object.values(lab.services)
+      .filter((service) => service.status !== 'pending')
+      .map(
+        (service): LabEvent => ({
+          type: 'service',
+          lab: lab.name,
+          service: service.name,
+          status: service.status,
+          message: service.error,
+          info: service.info,
+          restarts: service.restarts,
+        }),
+      ),
     ...lab.phases.map((phase): LabEvent => ({ type: 'phase', lab: lab.name, phase: phase.name, ms: phase.ms })),
-    ...(lab.status === 'starting' ? [] : [{ type: 'lab', lab: lab.name, status: lab.status, message: lab.error } as LabEvent]),
+    ...(lab.status === 'starting'
+      ? []
+      : [{ type: 'lab', lab: lab.name, status: lab.status, message: lab.error } as LabEvent]),
   ];
 }
 
@@ -26,10 +40,19 @@ export function eventRoutes(app: FastifyInstance, { manager }: ApiDeps): void {
     done();
   });
 
-  const stream = (request: FastifyRequest, reply: FastifyReply, filter: (event: LabEvent) => boolean, snapshot: LabEvent[]) => {
+  const stream = (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    filter: (event: LabEvent) => boolean,
+    snapshot: LabEvent[],
+  ) => {
     reply.hijack();
     open.add(reply);
-    reply.raw.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+    reply.raw.writeHead(200, {
+      'content-type': 'text/event-stream',
+      'cache-control': 'no-cache',
+      connection: 'keep-alive',
+    });
     const send = (event: LabEvent) => reply.raw.write(`event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`);
     snapshot.forEach(send);
     const listener = (event: LabEvent) => filter(event) && send(event);
@@ -43,8 +66,12 @@ export function eventRoutes(app: FastifyInstance, { manager }: ApiDeps): void {
   };
 
   app.get('/events', { schema: { hide: true } }, (request, reply) => stream(request, reply, () => true, []));
-  app.get<{ Params: { name: string } }>('/labs/:name/events', { schema: { hide: true, params: labParams } }, async (request, reply) => {
-    const lab = manager.get(request.params.name);
-    stream(request, reply, (event) => event.lab === lab.name, await currentState(lab));
-  });
+  app.get<{ Params: { name: string } }>(
+    '/labs/:name/events',
+    { schema: { hide: true, params: labParams } },
+    async (request, reply) => {
+      const lab = manager.get(request.params.name);
+      stream(request, reply, (event) => event.lab === lab.name, await currentState(lab));
+    },
+  );
 }

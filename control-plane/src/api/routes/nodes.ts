@@ -18,52 +18,121 @@ export function nodeRoutes(app: FastifyInstance, { manager }: ApiDeps): void {
     return session.lightning(node);
   };
 
-  app.get<Node>('/labs/:name/nodes/:node', { schema: { summary: 'A node: pubkey, balances, channels, pending closes', params: nodeParams, response: { 200: answer('the node as `reglab status` shows it'), ...labErrors } } }, async (request) => {
-    const session = manager.session(request.params.name);
-    session.node(request.params.node);
-    const names = new Map(session.lab.spec.nodes.map((node) => [session.lab.services[node.name]?.info.pubkey, node.name]));
-    return inspectNode(session, request.params.node, names);
-  });
+  app.get<Node>(
+    '/labs/:name/nodes/:node',
+    {
+      schema: {
+        summary: 'A node: pubkey, balances, channels, pending closes',
+        params: nodeParams,
+        response: { 200: answer('the node as `reglab status` shows it'), ...labErrors },
+      },
+    },
+    async (request) => {
+      const session = manager.session(request.params.name);
+      session.node(request.params.node);
+      const names = new Map(
+        session.lab.spec.nodes.map((node) => [session.lab.services[node.name]?.info.pubkey, node.name]),
+      );
+      return inspectNode(session, request.params.node, names);
+    },
+  );
 
-  app.post<Node>('/labs/:name/nodes/:node/address', { schema: { summary: 'A new on-chain address of the node', params: nodeParams, response: { 200: answer('{ address }'), ...labErrors } } }, async (request) => {
-    const session = manager.session(request.params.name);
-    requireReady(session, request.params.node);
-    return { address: await session.node(request.params.node).newAddress() };
-  });
+  app.post<Node>(
+    '/labs/:name/nodes/:node/address',
+    {
+      schema: {
+        summary: 'A new on-chain address of the node',
+        params: nodeParams,
+        response: { 200: answer('{ address }'), ...labErrors },
+      },
+    },
+    async (request) => {
+      const session = manager.session(request.params.name);
+      requireReady(session, request.params.node);
+      return { address: await session.node(request.params.node).newAddress() };
+    },
+  );
 
-  app.post<Node & { Body: { amount_msat: number; memo?: string; expiry_sec?: number; hold: boolean } }>('/labs/:name/nodes/:node/invoices', {
-    schema: { summary: 'A BOLT11 invoice of the node (hold: the lab keeps the preimage and answers it)', params: nodeParams, body: invoiceBody, response: { 200: answer('{ payment_request, payment_hash, preimage? }'), ...labErrors } },
-  }, async (request) => {
-    const node = lightning(request.params.name, request.params.node);
-    const preimage = request.body.hold ? randomBytes(32).toString('hex') : undefined;
-    const created = await node.createInvoice({
-      amountMsat: BigInt(request.body.amount_msat),
-      memo: request.body.memo,
-      expirySec: request.body.expiry_sec,
-      holdPaymentHash: preimage ? createHash('sha256').update(Buffer.from(preimage, 'hex')).digest('hex') : undefined,
-    });
-    return { payment_request: created.paymentRequest, payment_hash: created.paymentHash, ...(preimage ? { preimage } : {}) };
-  });
+  app.post<Node & { Body: { amount_msat: number; memo?: string; expiry_sec?: number; hold: boolean } }>(
+    '/labs/:name/nodes/:node/invoices',
+    {
+      schema: {
+        summary: 'A BOLT11 invoice of the node (hold: the lab keeps the preimage and answers it)',
+        params: nodeParams,
+        body: invoiceBody,
+        response: { 200: answer('{ payment_request, payment_hash, preimage? }'), ...labErrors },
+      },
+    },
+    async (request) => {
+      const node = lightning(request.params.name, request.params.node);
+      const preimage = request.body.hold ? randomBytes(32).toString('hex') : undefined;
+      const created = await node.createInvoice({
+        amountMsat: BigInt(request.body.amount_msat),
+        memo: request.body.memo,
+        expirySec: request.body.expiry_sec,
+        holdPaymentHash: preimage ? createHash('sha256').update(Buffer.from(preimage, 'hex')).digest('hex') : undefined,
+      });
+      return {
+        payment_request: created.paymentRequest,
+        payment_hash: created.paymentHash,
+        ...(preimage ? { preimage } : {}),
+      };
+    },
+  );
 
-  app.get<Invoice>('/labs/:name/nodes/:node/invoices/:hash', { schema: { summary: 'An invoice of the node: open, accepted (held), settled or canceled', params: invoiceParams, response: { 200: answer('{ payment_hash, state, amount_msat, received_msat }'), ...labErrors } } }, async (request) => {
-    const invoice = await lightning(request.params.name, request.params.node).invoice(request.params.hash);
-    return { payment_hash: invoice.paymentHash, state: invoice.state, amount_msat: invoice.amountMsat.toString(), received_msat: invoice.receivedMsat.toString() };
-  });
+  app.get<Invoice>(
+    '/labs/:name/nodes/:node/invoices/:hash',
+    {
+      schema: {
+        summary: 'An invoice of the node: open, accepted (held), settled or canceled',
+        params: invoiceParams,
+        response: { 200: answer('{ payment_hash, state, amount_msat, received_msat }'), ...labErrors },
+      },
+    },
+    async (request) => {
+      const invoice = await lightning(request.params.name, request.params.node).invoice(request.params.hash);
+      return {
+        payment_hash: invoice.paymentHash,
+        state: invoice.state,
+        amount_msat: invoice.amountMsat.toString(),
+        received_msat: invoice.receivedMsat.toString(),
+      };
+    },
+  );
 
-  app.post<Invoice & { Body: { preimage: string } }>('/labs/:name/nodes/:node/invoices/:hash/settle', {
-    schema: { summary: 'Settle a held invoice with its preimage', params: invoiceParams, body: settleBody, response: { 200: answer('{ payment_hash, state }'), ...labErrors } },
-  }, async (request) => {
-    if (createHash('sha256').update(Buffer.from(request.body.preimage, 'hex')).digest('hex') !== request.params.hash) {
-      throw invalid('PREIMAGE_MISMATCH', `the sha256 of this preimage is not ${request.params.hash}`);
-    }
-    await lightning(request.params.name, request.params.node).settleInvoice(request.body.preimage);
-    return { payment_hash: request.params.hash, state: 'settled' };
-  });
+  app.post<Invoice & { Body: { preimage: string } }>(
+    '/labs/:name/nodes/:node/invoices/:hash/settle',
+    {
+      schema: {
+        summary: 'Settle a held invoice with its preimage',
+        params: invoiceParams,
+        body: settleBody,
+        response: { 200: answer('{ payment_hash, state }'), ...labErrors },
+      },
+    },
+    async (request) => {
+      if (
+        createHash('sha256').update(Buffer.from(request.body.preimage, 'hex')).digest('hex') !== request.params.hash
+      ) {
+        throw invalid('PREIMAGE_MISMATCH', `the sha256 of this preimage is not ${request.params.hash}`);
+      }
+      await lightning(request.params.name, request.params.node).settleInvoice(request.body.preimage);
+      return { payment_hash: request.params.hash, state: 'settled' };
+    },
+  );
 
-  app.post<Invoice>('/labs/:name/nodes/:node/invoices/:hash/cancel', {
-    schema: { summary: 'Cancel an open or held invoice', params: invoiceParams, response: { 200: answer('{ payment_hash, state }'), ...labErrors } },
-  }, async (request) => {
-    await lightning(request.params.name, request.params.node).cancelInvoice(request.params.hash);
-    return { payment_hash: request.params.hash, state: 'canceled' };
-  });
+  app.post<Invoice>(
+    '/labs/:name/nodes/:node/invoices/:hash/cancel',
+    {
+      schema: {
+        summary: 'Cancel an open or held invoice',
+        params: invoiceParams,
+        response: { 200: answer('{ payment_hash, state }'), ...labErrors },
+      },
+    },
+    async (request) => {
+      await lightning(request.params.name, request.params.node).cancelInvoice(request.params.hash);
+      return { payment_hash: request.params.hash, state: 'canceled' };
+    },
+  );
 }

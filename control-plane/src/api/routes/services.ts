@@ -19,50 +19,82 @@ const ACTIONS: Record<ServiceAction, string> = {
 
 export function serviceRoutes(app: FastifyInstance, { manager }: ApiDeps): void {
   for (const [action, summary] of Object.entries(ACTIONS) as [ServiceAction, string][]) {
-    app.post<Service>(`/labs/:name/services/:service/${action}`, {
-      schema: { summary, params: serviceParams, response: { 200: answer('{ service, status }'), ...labErrors } },
-    }, async (request) => {
-      const service = await manager.faults(request.params.name).act(request.params.service, action);
-      return { service: service.name, status: service.status };
-    });
+    app.post<Service>(
+      `/labs/:name/services/:service/${action}`,
+      {
+        schema: { summary, params: serviceParams, response: { 200: answer('{ service, status }'), ...labErrors } },
+      },
+      async (request) => {
+        const service = await manager.faults(request.params.name).act(request.params.service, action);
+        return { service: service.name, status: service.status };
+      },
+    );
   }
 
   for (const action of ['connect', 'disconnect'] as const) {
-    app.post<{ Params: { name: string }; Body: { a: string; b: string } }>(`/labs/:name/peers/${action}`, {
-      schema: { summary: `${action === 'connect' ? 'Connect' : 'Disconnect'} two Lightning nodes as peers`, params: labParams, body: peersBody, response: { 200: answer('{ a, b, connected }'), ...labErrors } },
-    }, async (request) => {
-      await manager.faults(request.params.name).peers(action, request.body.a, request.body.b);
-      return { a: request.body.a, b: request.body.b, connected: action === 'connect' };
-    });
+    app.post<{ Params: { name: string }; Body: { a: string; b: string } }>(
+      `/labs/:name/peers/${action}`,
+      {
+        schema: {
+          summary: `${action === 'connect' ? 'Connect' : 'Disconnect'} two Lightning nodes as peers`,
+          params: labParams,
+          body: peersBody,
+          response: { 200: answer('{ a, b, connected }'), ...labErrors },
+        },
+      },
+      async (request) => {
+        await manager.faults(request.params.name).peers(action, request.body.a, request.body.b);
+        return { a: request.body.a, b: request.body.b, connected: action === 'connect' };
+      },
+    );
   }
 
   const serviceOf = (lab: string, name: string) => {
     const service = manager.get(lab).services[name];
-    if (!service) throw notFound(`lab "${lab}" has no service "${name}" (services: ${Object.keys(manager.get(lab).services).join(', ')})`, 'NO_SUCH_SERVICE');
+    if (!service)
+      throw notFound(
+        `lab "${lab}" has no service "${name}" (services: ${Object.keys(manager.get(lab).services).join(', ')})`,
+        'NO_SUCH_SERVICE',
+      );
     return service;
   };
 
-  app.get<Service & { Querystring: { lines: number } }>('/labs/:name/logs/:service', {
-    config: { access: 'secret' },
-    schema: {
-      summary: "The last lines of a service's log",
-      params: serviceParams,
-      querystring: logsQuery,
-      response: { 200: { description: 'plain text', content: { 'text/plain': { schema: { type: 'string' } } } }, ...errorResponses(401, 404, 502, 503) },
+  app.get<Service & { Querystring: { lines: number } }>(
+    '/labs/:name/logs/:service',
+    {
+      config: { access: 'secret' },
+      schema: {
+        summary: "The last lines of a service's log",
+        params: serviceParams,
+        querystring: logsQuery,
+        response: {
+          200: { description: 'plain text', content: { 'text/plain': { schema: { type: 'string' } } } },
+          ...errorResponses(401, 404, 502, 503),
+        },
+      },
     },
-  }, async (request, reply) => {
-    const service = serviceOf(request.params.name, request.params.service);
-    const lab = manager.get(request.params.name);
-    const { runtime } = await runtimeOptionsFor(lab.runtime);
-    reply.type('text/plain; charset=utf-8');
-    return runtime.logs({ lab, service: service.name }, service.handle, request.query.lines);
-  });
+    async (request, reply) => {
+      const service = serviceOf(request.params.name, request.params.service);
+      const lab = manager.get(request.params.name);
+      const { runtime } = await runtimeOptionsFor(lab.runtime);
+      reply.type('text/plain; charset=utf-8');
+      return runtime.logs({ lab, service: service.name }, service.handle, request.query.lines);
+    },
+  );
 
-  app.get<Service>('/labs/:name/services/:service/credentials', {
-    config: { access: 'secret' },
-    schema: { summary: 'What a developer copies to reach the service: macaroon, TLS certificate, RPC user and password, URLs', params: serviceParams, response: { 200: answer('kind-specific fields'), ...labErrors } },
-  }, async (request) => {
-    const service = serviceOf(request.params.name, request.params.service);
-    return kindDefinition(service.kind).credentials(manager.session(request.params.name), service);
-  });
+  app.get<Service>(
+    '/labs/:name/services/:service/credentials',
+    {
+      config: { access: 'secret' },
+      schema: {
+        summary: 'What a developer copies to reach the service: macaroon, TLS certificate, RPC user and password, URLs',
+        params: serviceParams,
+        response: { 200: answer('kind-specific fields'), ...labErrors },
+      },
+    },
+    async (request) => {
+      const service = serviceOf(request.params.name, request.params.service);
+      return kindDefinition(service.kind).credentials(manager.session(request.params.name), service);
+    },
+  );
 }

@@ -4,7 +4,6 @@ import { call } from './api.js';
 import { byId } from './dom.js';
 import { saveToken, storedToken } from './token.js';
 
-
 /** Whether the page may act: the control plane says if it asks for a token and if this one is good. */
 export async function probeAccess() {
   const { tokenRequired, authorized } = await call('GET', '/access');

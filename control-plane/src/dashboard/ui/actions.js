@@ -6,9 +6,16 @@ import { byId, el, setOptions } from './dom.js';
 import { formatSat, plural, reachable, shortHex } from './format.js';
 import { perform, reportJob } from './progress.js';
 
-
-const amount = (name, label, value, min = 1) => ({ name, label, input: { type: 'number', min, step: 1, value, required: true } });
-const text = (name, label, extra = {}) => ({ name, label, input: { autocomplete: 'off', spellcheck: 'false', required: true, ...extra } });
+const amount = (name, label, value, min = 1) => ({
+  name,
+  label,
+  input: { type: 'number', min, step: 1, value, required: true },
+});
+const text = (name, label, extra = {}) => ({
+  name,
+  label,
+  input: { autocomplete: 'off', spellcheck: 'false', required: true, ...extra },
+});
 const nodeChoice = (name, label) => ({ name, label, choices: 'node' });
 
 /** The faucet's claim URL, from its service info (the faucet answers any origin). */
@@ -34,10 +41,17 @@ const ACTIONS = [
     title: 'Fund a node or an address',
     submit: 'Fund',
     busy: 'Funding…',
-    fields: [text('target', 'Node or bcrt1 address', { list: 'node-names' }), amount('amount', 'Amount (sat)', 100_000)],
+    fields: [
+      text('target', 'Node or bcrt1 address', { list: 'node-names' }),
+      amount('amount', 'Amount (sat)', 100_000),
+    ],
     async run({ lab, view }, { target, amount: amountSat }, report) {
       const to = view.nodes.some((node) => node.name === target) ? { node: target } : { address: target };
-      const result = await runJob(labPath(lab, '/fund'), { ...to, amount_sat: amountSat }, reportJob(report, 'Funding'));
+      const result = await runJob(
+        labPath(lab, '/fund'),
+        { ...to, amount_sat: amountSat },
+        reportJob(report, 'Funding'),
+      );
       return `Sent ${formatSat(amountSat)} to ${target} in ${shortHex(result.txid)}, confirmed at height ${result.height}.`;
     },
   },
@@ -48,7 +62,11 @@ const ACTIONS = [
     busy: 'Paying…',
     fields: [nodeChoice('from', 'From'), nodeChoice('to', 'To'), amount('amount', 'Amount (sat)', 1_000)],
     async run({ lab }, { from, to, amount: amountSat }, report) {
-      const result = await runJob(labPath(lab, '/payments'), { from, to, amount_sat: amountSat }, reportJob(report, 'Paying'));
+      const result = await runJob(
+        labPath(lab, '/payments'),
+        { from, to, amount_sat: amountSat },
+        reportJob(report, 'Paying'),
+      );
       const route = result.hops === undefined ? '' : ` over ${plural(result.hops, 'hop')}`;
       return `${from} paid ${to} ${formatSat(result.amountSat)}${route}, fee ${formatSat(result.feeSat)}.`;
     },
@@ -58,9 +76,18 @@ const ACTIONS = [
     title: 'Open a channel',
     submit: 'Open',
     busy: 'Opening…',
-    fields: [nodeChoice('from', 'From'), nodeChoice('to', 'To'), amount('capacity', 'Capacity (sat)', 500_000), amount('push', 'Push to the partner (sat)', 0, 0)],
+    fields: [
+      nodeChoice('from', 'From'),
+      nodeChoice('to', 'To'),
+      amount('capacity', 'Capacity (sat)', 500_000),
+      amount('push', 'Push to the partner (sat)', 0, 0),
+    ],
     async run({ lab }, { from, to, capacity, push }, report) {
-      const result = await runJob(labPath(lab, '/channels'), { from, to, capacity_sat: capacity, push_sat: push }, reportJob(report, 'Opening'));
+      const result = await runJob(
+        labPath(lab, '/channels'),
+        { from, to, capacity_sat: capacity, push_sat: push },
+        reportJob(report, 'Opening'),
+      );
       return `The channel ${from} → ${to} of ${formatSat(capacity)} is open (funding ${shortHex(result.fundingTxid)}:${result.fundingVout}).`;
     },
   },
@@ -69,13 +96,22 @@ const ACTIONS = [
     title: 'Close a channel',
     submit: 'Close',
     busy: 'Closing…',
-    fields: [{ name: 'channel', label: 'Channel', choices: 'channel' }, { name: 'force', label: 'Force close (no cooperation; the funds wait for the time lock)', checkbox: true }],
+    fields: [
+      { name: 'channel', label: 'Channel', choices: 'channel' },
+      { name: 'force', label: 'Force close (no cooperation; the funds wait for the time lock)', checkbox: true },
+    ],
     async run({ lab, channels }, { channel: key, force }, report) {
       const channel = channels.find((candidate) => candidate.key === key);
       if (!channel) throw new Error('choose a channel to close');
-      const body = { node: channel.from, ...(channel.id ? { channel_id: channel.id } : { partner: channel.to }), force };
+      const body = {
+        node: channel.from,
+        ...(channel.id ? { channel_id: channel.id } : { partner: channel.to }),
+        force,
+      };
       const result = await runJob(labPath(lab, '/channels/close'), body, reportJob(report, 'Closing'));
-      const maturity = result.maturityBlocks ? `; the funds can be swept after ${plural(result.maturityBlocks, 'more block')}` : '';
+      const maturity = result.maturityBlocks
+        ? `; the funds can be swept after ${plural(result.maturityBlocks, 'more block')}`
+        : '';
       return `The channel ${channel.from} ⟷ ${channel.to} is ${force ? 'force-' : ''}closed in ${shortHex(result.closingTxid)}${maturity}.`;
     },
   },
@@ -97,7 +133,15 @@ const ACTIONS = [
 function buildForm(action) {
   const idOf = (field) => `${action.id}-${field.name}`;
   const controls = action.fields.flatMap((field) => {
-    if (field.checkbox) return [el('label', { class: 'check' }, el('input', { id: idOf(field), name: field.name, type: 'checkbox' }), ` ${field.label}`)];
+    if (field.checkbox)
+      return [
+        el(
+          'label',
+          { class: 'check' },
+          el('input', { id: idOf(field), name: field.name, type: 'checkbox' }),
+          ` ${field.label}`,
+        ),
+      ];
     const control = field.choices
       ? el('select', { id: idOf(field), name: field.name, required: true, dataset: { choices: field.choices } })
       : el('input', { id: idOf(field), name: field.name, ...field.input });
@@ -134,7 +178,12 @@ export function createActions(container, { lab, onError }) {
     const form = buildForm(action);
     form.addEventListener('submit', (event) => {
       event.preventDefault();
-      const target = { button: form.querySelector('button[type=submit]'), outcome: form.querySelector('.outcome'), busyLabel: action.busy, onError };
+      const target = {
+        button: form.querySelector('button[type=submit]'),
+        outcome: form.querySelector('.outcome'),
+        busyLabel: action.busy,
+        onError,
+      };
       perform(target, (report) => action.run(state, valuesOf(form, action), report));
     });
     container.append(form);
@@ -154,11 +203,16 @@ export function createActions(container, { lab, onError }) {
       state.view = { nodes: view.nodes ?? [], services: view.services ?? [] };
       state.channels = channels;
       const nodeOptions = state.view.nodes.map((node) => ({ value: node.name, label: node.name }));
-      for (const select of container.querySelectorAll('select[data-choices="node"]')) setOptions(select, nodeOptions, 'no nodes');
+      for (const select of container.querySelectorAll('select[data-choices="node"]'))
+        setOptions(select, nodeOptions, 'no nodes');
       makeFirstChoices(state.view.nodes.map((node) => node.name));
       byId('node-names').replaceChildren(...state.view.nodes.map((node) => el('option', { value: node.name })));
-      const closable = channels.map((channel) => ({ value: channel.key, label: `${channel.from} ⟷ ${channel.external ? shortHex(channel.to) : channel.to}, ${formatSat(channel.capacitySat)}` }));
-      for (const select of container.querySelectorAll('select[data-choices="channel"]')) setOptions(select, closable, 'no channels');
+      const closable = channels.map((channel) => ({
+        value: channel.key,
+        label: `${channel.from} ⟷ ${channel.external ? shortHex(channel.to) : channel.to}, ${formatSat(channel.capacitySat)}`,
+      }));
+      for (const select of container.querySelectorAll('select[data-choices="channel"]'))
+        setOptions(select, closable, 'no channels');
       byId('faucet-form').hidden = !faucetClaimUrl(state.view);
     },
   };

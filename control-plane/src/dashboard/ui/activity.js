@@ -47,7 +47,15 @@ export function createActivity(list) {
       const text = describe(event, known);
       if (!text) return;
       const time = new Date();
-      list.prepend(el('li', { dataset: { type: event.type } }, el('time', { datetime: time.toISOString() }, time.toLocaleTimeString()), ' ', text));
+      list.prepend(
+        el(
+          'li',
+          { dataset: { type: event.type } },
+          el('time', { datetime: time.toISOString() }, time.toLocaleTimeString()),
+          ' ',
+          text,
+        ),
+      );
       while (list.children.length > KEPT) list.lastElementChild.remove();
     },
   };

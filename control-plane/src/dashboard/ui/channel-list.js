@@ -9,7 +9,12 @@ function createItem() {
     'li',
     { class: 'channel-item' },
     el('div', { class: 'channel-head' }, el('strong', { class: 'pair' }), el('span', { class: 'capacity' })),
-    el('div', { class: 'bar', 'aria-hidden': 'true' }, el('span', { class: 'bar-local' }), el('span', { class: 'bar-remote' })),
+    el(
+      'div',
+      { class: 'bar', 'aria-hidden': 'true' },
+      el('span', { class: 'bar-local' }),
+      el('span', { class: 'bar-remote' }),
+    ),
     el('div', { class: 'channel-sides' }, el('span', { class: 'side-local' }), el('span', { class: 'side-remote' })),
   );
 }
@@ -17,9 +22,16 @@ function createItem() {
 function updateItem(item, channel, colors) {
   const to = channel.external ? shortHex(channel.to) : channel.to;
   const localShare = channel.capacitySat > 0 ? (100 * channel.localSat) / channel.capacitySat : 0;
-  Object.assign(item.dataset, { from: channel.from, to: channel.to, localSat: String(channel.localSat), remoteSat: String(channel.remoteSat), active: String(channel.active) });
+  Object.assign(item.dataset, {
+    from: channel.from,
+    to: channel.to,
+    localSat: String(channel.localSat),
+    remoteSat: String(channel.remoteSat),
+    active: String(channel.active),
+  });
   item.querySelector('.pair').textContent = `${channel.from} ⟷ ${to}`;
-  item.querySelector('.capacity').textContent = `${formatSat(channel.capacitySat)}${channel.active ? '' : ' · inactive'}`;
+  item.querySelector('.capacity').textContent =
+    `${formatSat(channel.capacitySat)}${channel.active ? '' : ' · inactive'}`;
   const local = item.querySelector('.bar-local');
   local.style.width = `${localShare}%`;
   local.style.background = colors.get(channel.from);
@@ -29,6 +41,12 @@ function updateItem(item, channel, colors) {
 }
 
 export function renderChannels(list, channels, colors) {
-  syncChildren(list, channels, (channel) => channel.key, createItem, (item, channel) => updateItem(item, channel, colors));
+  syncChildren(
+    list,
+    channels,
+    (channel) => channel.key,
+    createItem,
+    (item, channel) => updateItem(item, channel, colors),
+  );
   if (channels.length === 0) list.replaceChildren(el('li', { class: 'empty' }, 'No channels yet.'));
 }

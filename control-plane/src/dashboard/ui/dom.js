@@ -34,7 +34,8 @@ function fill(element, attributes, children) {
 export const el = (tag, attributes = {}, ...children) => fill(document.createElement(tag), attributes, children);
 
 /** The same for SVG elements. */
-export const svgEl = (tag, attributes = {}, ...children) => fill(document.createElementNS(SVG_NS, tag), attributes, children);
+export const svgEl = (tag, attributes = {}, ...children) =>
+  fill(document.createElementNS(SVG_NS, tag), attributes, children);
 
 /**
  * Makes `container`'s children match `items`, keeping the element of each key that is still there
@@ -60,7 +61,12 @@ export function syncChildren(container, items, keyOf, create, update) {
 /** Replaces a <select>'s options, keeping the chosen value if it is still offered. */
 export function setOptions(select, options, placeholder) {
   const chosen = select.value;
-  const same = select.options.length === options.length && options.every((option, index) => select.options[index].value === option.value && select.options[index].textContent === option.label);
+  const same =
+    select.options.length === options.length &&
+    options.every(
+      (option, index) =>
+        select.options[index].value === option.value && select.options[index].textContent === option.label,
+    );
   if (same) return;
   select.replaceChildren(...options.map((option) => el('option', { value: option.value }, option.label)));
   if (options.length === 0 && placeholder) select.append(el('option', { value: '' }, placeholder));

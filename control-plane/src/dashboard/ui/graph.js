@@ -19,7 +19,8 @@ function layoutFor(vertical, nodeCount) {
   const across = vertical ? shape.card.width : shape.card.height;
   const start = (index) => index * (along + shape.gap);
   // (along, across) -> screen coordinates
-  const point = (a, c) => (vertical ? { x: shape.margin + c, y: shape.top + a } : { x: shape.margin + a, y: shape.top + c });
+  const point = (a, c) =>
+    vertical ? { x: shape.margin + c, y: shape.top + a } : { x: shape.margin + a, y: shape.top + c };
   return {
     vertical,
     shape,
@@ -35,35 +36,70 @@ function layoutFor(vertical, nodeCount) {
           d: `M${p0.x},${p0.y} L${p1.x},${p1.y}`,
           depth: 0,
           // a row: capacity above the bar, each side's balance under its end; a column: all beside the bar
-          capacityAt: vertical ? { ...point(middle, c + 16), anchor: 'start' } : { ...point(middle, c - 16), anchor: 'middle' },
+          capacityAt: vertical
+            ? { ...point(middle, c + 16), anchor: 'start' }
+            : { ...point(middle, c - 16), anchor: 'middle' },
           sidesAt: vertical
-            ? [{ ...point(a0 + 20, c + 16), anchor: 'start' }, { ...point(a1 - 8, c + 16), anchor: 'start' }]
-            : [{ ...point(a0 + 6, c + 30), anchor: 'start' }, { ...point(a1 - 6, c + 30), anchor: 'end' }],
+            ? [
+                { ...point(a0 + 20, c + 16), anchor: 'start' },
+                { ...point(a1 - 8, c + 16), anchor: 'start' },
+              ]
+            : [
+                { ...point(a0 + 6, c + 30), anchor: 'start' },
+                { ...point(a1 - 6, c + 30), anchor: 'end' },
+              ],
         };
       }
       const [a0, a1] = [start(fromIndex) + along / 2 + 24, start(toIndex) + along / 2 - 24];
       const depth = 60 + 50 * (toIndex - fromIndex - 1) + 45 * parallel;
       const [p0, control, p1] = [point(a0, across), point((a0 + a1) / 2, across + 2 * depth), point(a1, across)];
       // a quadratic curve reaches half way to its control point
-      const apex = vertical ? { ...point((a0 + a1) / 2, across + depth + 10), anchor: 'start' } : { ...point((a0 + a1) / 2, across + depth + 24), anchor: 'middle' };
+      const apex = vertical
+        ? { ...point((a0 + a1) / 2, across + depth + 10), anchor: 'start' }
+        : { ...point((a0 + a1) / 2, across + depth + 24), anchor: 'middle' };
       return { d: `M${p0.x},${p0.y} Q${control.x},${control.y} ${p1.x},${p1.y}`, depth, capacityAt: apex, sidesAt: [] };
     },
   };
 }
 
-const label = (at, className, text, dy = 0) => svgEl('text', { x: at.x, y: at.y + dy, class: className, 'text-anchor': at.anchor }, text);
+const label = (at, className, text, dy = 0) =>
+  svgEl('text', { x: at.x, y: at.y + dy, class: className, 'text-anchor': at.anchor }, text);
 
 function drawChannel(channel, geometry, colors) {
   const localShare = channel.capacitySat > 0 ? channel.localSat / channel.capacitySat : 0;
-  const bar = (color, dash) => svgEl('path', { d: geometry.d, class: 'channel-bar', fill: 'none', stroke: color, 'stroke-width': BAR_WIDTH, pathLength: DASH_SCALE, 'stroke-dasharray': dash });
+  const bar = (color, dash) =>
+    svgEl('path', {
+      d: geometry.d,
+      class: 'channel-bar',
+      fill: 'none',
+      stroke: color,
+      'stroke-width': BAR_WIDTH,
+      pathLength: DASH_SCALE,
+      'stroke-dasharray': dash,
+    });
   const capacity = `${compactSat(channel.capacitySat)} sat${channel.active ? '' : ' · inactive'}`;
   const sides = [compactSat(channel.localSat), compactSat(channel.remoteSat)];
   const labels = geometry.sidesAt.length
-    ? [label(geometry.capacityAt, 'channel-capacity', capacity), ...geometry.sidesAt.map((at, index) => label(at, 'channel-side', sides[index]))]
-    : [label(geometry.capacityAt, 'channel-capacity', capacity), label(geometry.capacityAt, 'channel-side', `${sides[0]} | ${sides[1]}`, 18)];
+    ? [
+        label(geometry.capacityAt, 'channel-capacity', capacity),
+        ...geometry.sidesAt.map((at, index) => label(at, 'channel-side', sides[index])),
+      ]
+    : [
+        label(geometry.capacityAt, 'channel-capacity', capacity),
+        label(geometry.capacityAt, 'channel-side', `${sides[0]} | ${sides[1]}`, 18),
+      ];
   return svgEl(
     'g',
-    { class: 'channel', 'data-active': String(channel.active), dataset: { from: channel.from, to: channel.to, localSat: String(channel.localSat), remoteSat: String(channel.remoteSat) } },
+    {
+      class: 'channel',
+      'data-active': String(channel.active),
+      dataset: {
+        from: channel.from,
+        to: channel.to,
+        localSat: String(channel.localSat),
+        remoteSat: String(channel.remoteSat),
+      },
+    },
     bar(colors.get(channel.to), 'none'),
     bar(colors.get(channel.from), `${(localShare * DASH_SCALE).toFixed(1)} ${DASH_SCALE}`),
     ...labels,
@@ -77,10 +113,17 @@ function drawNode(node, at, card, status, color) {
     ? [line(86, 'not answering', 'node-error')]
     : node.chainBalanceSat === undefined
       ? [line(86, node.status ?? 'no figures yet', 'node-error')]
-      : [line(86, `on-chain ${compactSat(node.chainBalanceSat)}`, 'node-figure'), line(109, `channels ${compactSat(node.channelBalanceSat)}`, 'node-figure')];
+      : [
+          line(86, `on-chain ${compactSat(node.chainBalanceSat)}`, 'node-figure'),
+          line(109, `channels ${compactSat(node.channelBalanceSat)}`, 'node-figure'),
+        ];
   return svgEl(
     'g',
-    { class: 'node', transform: `translate(${at.x},${at.y})`, dataset: { node: node.name, status: status ?? 'unknown' } },
+    {
+      class: 'node',
+      transform: `translate(${at.x},${at.y})`,
+      dataset: { node: node.name, status: status ?? 'unknown' },
+    },
     svgEl('rect', { class: 'card-frame', width: card.width, height: card.height, rx: 12 }),
     svgEl('circle', { cx: 25, cy: 28, r: 9, fill: color }),
     svgEl('text', { x: 42, y: 35, class: 'node-name' }, node.name),
@@ -91,7 +134,9 @@ function drawNode(node, at, card, status, color) {
 }
 
 function drawChain(view, status, layout, cardCentres) {
-  const centre = layout.vertical ? cardCentres[0]?.x ?? CHAIN.width / 2 : (layout.shape.margin * 2 + layout.length) / 2;
+  const centre = layout.vertical
+    ? (cardCentres[0]?.x ?? CHAIN.width / 2)
+    : (layout.shape.margin * 2 + layout.length) / 2;
   const bottom = CHAIN.y + CHAIN.height;
   // a row has a line from the chain to each node; a column only to the first (the others would cross the cards)
   const linked = layout.vertical ? cardCentres.slice(0, 1) : cardCentres;
@@ -103,15 +148,29 @@ function drawChain(view, status, layout, cardCentres) {
       'g',
       { transform: `translate(${centre - CHAIN.width / 2},${CHAIN.y})`, dataset: { status: status ?? 'unknown' } },
       svgEl('rect', { class: 'card-frame', width: CHAIN.width, height: CHAIN.height, rx: 12 }),
-      svgEl('text', { x: CHAIN.width / 2, y: 23, class: 'node-kind', 'text-anchor': 'middle' }, `chain · ${view.chain?.kind ?? 'btcd'}`),
-      svgEl('text', { x: CHAIN.width / 2, y: 47, class: 'node-name', 'text-anchor': 'middle' }, `height ${view.chain?.height ?? '–'}`),
+      svgEl(
+        'text',
+        { x: CHAIN.width / 2, y: 23, class: 'node-kind', 'text-anchor': 'middle' },
+        `chain · ${view.chain?.kind ?? 'btcd'}`,
+      ),
+      svgEl(
+        'text',
+        { x: CHAIN.width / 2, y: 47, class: 'node-name', 'text-anchor': 'middle' },
+        `height ${view.chain?.height ?? '–'}`,
+      ),
     ),
   );
 }
 
 function describe(view, channels) {
-  const nodes = (view.nodes ?? []).map((node) => `${node.name} (${compactSat(node.chainBalanceSat)} sat on-chain, ${compactSat(node.channelBalanceSat)} in channels)`);
-  const bars = channels.map((channel) => `${channel.from} to ${channel.to}: ${compactSat(channel.localSat)} and ${compactSat(channel.remoteSat)} of ${compactSat(channel.capacitySat)} sat`);
+  const nodes = (view.nodes ?? []).map(
+    (node) =>
+      `${node.name} (${compactSat(node.chainBalanceSat)} sat on-chain, ${compactSat(node.channelBalanceSat)} in channels)`,
+  );
+  const bars = channels.map(
+    (channel) =>
+      `${channel.from} to ${channel.to}: ${compactSat(channel.localSat)} and ${compactSat(channel.remoteSat)} of ${compactSat(channel.capacitySat)} sat`,
+  );
   return `Chain height ${view.chain?.height ?? 'unknown'}. Nodes: ${nodes.join('; ') || 'none'}. Channels: ${bars.join('; ') || 'none'}.`;
 }
 
@@ -122,7 +181,12 @@ export function renderGraph(svg, view, channels, colors, vertical) {
   const order = new Map(nodes.map((node, index) => [node.name, index]));
   const layout = layoutFor(vertical, nodes.length);
   const { card, margin, top } = layout.shape;
-  const drawn = channels.filter((channel) => !channel.external).map((channel) => ({ channel, geometry: layout.channel(order.get(channel.from), order.get(channel.to), channel.parallel) }));
+  const drawn = channels
+    .filter((channel) => !channel.external)
+    .map((channel) => ({
+      channel,
+      geometry: layout.channel(order.get(channel.from), order.get(channel.to), channel.parallel),
+    }));
   const cards = nodes.map((_, index) => layout.card(index));
   const beside = Math.max(40, ...drawn.map(({ geometry }) => geometry.depth + (vertical ? 150 : 50)));
   const acrossSize = (vertical ? card.width : card.height) + beside;
@@ -132,7 +196,12 @@ export function renderGraph(svg, view, channels, colors, vertical) {
   svg.setAttribute('viewBox', `0 0 ${width} ${height}`);
   svg.setAttribute('aria-label', describe(view, channels));
   svg.replaceChildren(
-    drawChain(view, statuses.get('chain'), layout, cards.map((at) => ({ x: at.x + card.width / 2, y: at.y }))),
+    drawChain(
+      view,
+      statuses.get('chain'),
+      layout,
+      cards.map((at) => ({ x: at.x + card.width / 2, y: at.y })),
+    ),
     ...drawn.map(({ channel, geometry }) => drawChannel(channel, geometry, colors)),
     ...nodes.map((node, index) => drawNode(node, cards[index], card, statuses.get(node.name), colors.get(node.name))),
   );

@@ -3,11 +3,16 @@
 import { call } from './api.js';
 import { byId, el, showNotice } from './dom.js';
 
-
 function showPicker(labs, current) {
   byId('lab-picker').hidden = labs.length < 2;
   byId('lab-picker').replaceChildren(
-    ...labs.map((lab) => el('a', { href: `?lab=${encodeURIComponent(lab.name)}`, 'aria-current': lab.name === current ? 'page' : undefined }, `${lab.name} (${lab.status})`)),
+    ...labs.map((lab) =>
+      el(
+        'a',
+        { href: `?lab=${encodeURIComponent(lab.name)}`, 'aria-current': lab.name === current ? 'page' : undefined },
+        `${lab.name} (${lab.status})`,
+      ),
+    ),
   );
 }
 
@@ -23,7 +28,11 @@ export async function chooseLab() {
   showPicker(labs, wanted);
   if (wanted) return wanted;
   byId('lab-status').textContent = labs.length === 0 ? 'no lab' : 'choose a lab';
-  showNotice(labs.length === 0 ? 'No lab is up. Run `reglab up`: this page follows when it starts.' : 'Several labs are up: choose one above.');
+  showNotice(
+    labs.length === 0
+      ? 'No lab is up. Run `reglab up`: this page follows when it starts.'
+      : 'Several labs are up: choose one above.',
+  );
   if (labs.length === 0) waitForALab();
   return undefined;
 }

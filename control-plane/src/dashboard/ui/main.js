@@ -43,7 +43,10 @@ async function showLab(lab) {
     renderChannels(byId('channels'), channels, colors);
     services.update(view.services, access.readOnly);
     actions.update(view, channels);
-    if (view.engine?.answering === false) showNotice(`${view.engine.message} Since ${new Date(view.engine.since).toLocaleTimeString()}, the lab's containers run on but none can be started, stopped or restarted.`);
+    if (view.engine?.answering === false)
+      showNotice(
+        `${view.engine.message} Since ${new Date(view.engine.since).toLocaleTimeString()}, the lab's containers run on but none can be started, stopped or restarted.`,
+      );
   };
   const setAccess = (next) => {
     // a refused token is dropped, so the field asks for another
@@ -70,7 +73,12 @@ async function showLab(lab) {
     const service = view.services.find((candidate) => candidate.name === event.service);
     activity.add(event, { labStatus: view.status, serviceStatus: service?.status });
     if (event.type === 'blocks' && view.chain) view.chain.height = Math.max(view.chain.height, event.height);
-    if (event.type === 'service' && service) Object.assign(service, { status: event.status, error: event.message, restarts: event.restarts ?? service.restarts });
+    if (event.type === 'service' && service)
+      Object.assign(service, {
+        status: event.status,
+        error: event.message,
+        restarts: event.restarts ?? service.restarts,
+      });
     if (event.type === 'lab') view.status = event.status;
     render();
   };

@@ -4,7 +4,8 @@
 const NODE_COLORS = ['#2f6fde', '#8a4fd3', '#0f9d8a', '#d9690f', '#c23a7b', '#5d7f13', '#1f8fbf', '#a66a00'];
 
 /** Each node's colour, by name: the node's card, and its side of every channel bar. */
-export const nodeColors = (nodes = []) => new Map(nodes.map((node, index) => [node.name, NODE_COLORS[index % NODE_COLORS.length]]));
+export const nodeColors = (nodes = []) =>
+  new Map(nodes.map((node, index) => [node.name, NODE_COLORS[index % NODE_COLORS.length]]));
 
 /**
  * The lab's channels, each once: both of its nodes report it, so it is taken from the node that
@@ -37,8 +38,14 @@ export function labChannels(view) {
       });
     }
   });
-  return channels.sort((a, b) => order.get(a.from) - order.get(b.from) || (order.get(a.to) ?? Infinity) - (order.get(b.to) ?? Infinity) || a.parallel - b.parallel);
+  return channels.sort(
+    (a, b) =>
+      order.get(a.from) - order.get(b.from) ||
+      (order.get(a.to) ?? Infinity) - (order.get(b.to) ?? Infinity) ||
+      a.parallel - b.parallel,
+  );
 }
 
 /** Each service's status by name. */
-export const serviceStatuses = (view) => new Map((view.services ?? []).map((service) => [service.name, service.status]));
+export const serviceStatuses = (view) =>
+  new Map((view.services ?? []).map((service) => [service.name, service.status]));

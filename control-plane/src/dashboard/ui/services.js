@@ -14,8 +14,19 @@ const isWebUrl = (value) => /^https?:\/\//i.test(value);
 function valueList(serviceName, entries) {
   return entries.flatMap(([name, value]) => {
     const text = reachable(typeof value === 'string' ? value : JSON.stringify(value));
-    const shown = isWebUrl(text) ? el('a', { href: text, target: '_blank', rel: 'noopener' }, text) : el('code', {}, text);
-    return [el('dt', {}, name), el('dd', {}, shown, ' ', copyButton(`${serviceName} ${name}`, () => text))];
+    const shown = isWebUrl(text)
+      ? el('a', { href: text, target: '_blank', rel: 'noopener' }, text)
+      : el('code', {}, text);
+    return [
+      el('dt', {}, name),
+      el(
+        'dd',
+        {},
+        shown,
+        ' ',
+        copyButton(`${serviceName} ${name}`, () => text),
+      ),
+    ];
   });
 }
 
@@ -62,14 +73,21 @@ function createItem(service, { lab, onError }) {
     panel: credentials,
     outcome,
     onError,
-    load: async () => valueList(name, Object.entries(await call('GET', labPath(lab, `/services/${encodeURIComponent(name)}/credentials`)))),
+    load: async () =>
+      valueList(
+        name,
+        Object.entries(await call('GET', labPath(lab, `/services/${encodeURIComponent(name)}/credentials`))),
+      ),
   });
   const logShown = revealer({
     what: 'log',
     panel: logs,
     outcome,
     onError,
-    load: async () => [(await call('GET', labPath(lab, `/logs/${encodeURIComponent(name)}?lines=${LOG_LINES}`))).trim() || '(the log is empty)'],
+    load: async () => [
+      (await call('GET', labPath(lab, `/logs/${encodeURIComponent(name)}?lines=${LOG_LINES}`))).trim() ||
+        '(the log is empty)',
+    ],
   });
 
   const item = el(
@@ -78,7 +96,14 @@ function createItem(service, { lab, onError }) {
     el(
       'details',
       {},
-      el('summary', {}, el('span', { class: 'dot', 'aria-hidden': 'true' }), el('span', { class: 'name' }, name), el('span', { class: 'kind' }), el('span', { class: 'status' })),
+      el(
+        'summary',
+        {},
+        el('span', { class: 'dot', 'aria-hidden': 'true' }),
+        el('span', { class: 'name' }, name),
+        el('span', { class: 'kind' }),
+        el('span', { class: 'status' }),
+      ),
       el(
         'div',
         { class: 'service-body' },
@@ -102,7 +127,9 @@ function createItem(service, { lab, onError }) {
 function updateItem(item, service, readOnly) {
   item.dataset.status = service.status;
   item.querySelector('.kind').textContent = service.kind;
-  item.querySelector('.status').textContent = service.restarts ? `${service.status} · restarted ${service.restarts}×` : service.status;
+  item.querySelector('.status').textContent = service.restarts
+    ? `${service.status} · restarted ${service.restarts}×`
+    : service.status;
   const error = item.querySelector('.service-error');
   error.hidden = !service.error;
   error.textContent = service.error ?? '';
@@ -112,7 +139,11 @@ function updateItem(item, service, readOnly) {
     item.querySelector('.info').replaceChildren(...valueList(service.name, Object.entries(service.info ?? {})));
   }
   const ports = Object.entries(service.ports ?? {}).map(([port, number]) => `${port} ${number}`);
-  item.querySelector('.meta').textContent = [ports.length ? `ports: ${ports.join(', ')}` : '', service.restartPolicy ? `restart: ${service.restartPolicy}` : '', service.since ? `since ${new Date(service.since).toLocaleTimeString()}` : '']
+  item.querySelector('.meta').textContent = [
+    ports.length ? `ports: ${ports.join(', ')}` : '',
+    service.restartPolicy ? `restart: ${service.restartPolicy}` : '',
+    service.since ? `since ${new Date(service.since).toLocaleTimeString()}` : '',
+  ]
     .filter(Boolean)
     .join(' · ');
   item.querySelector('.service-actions').hidden = readOnly;
@@ -123,7 +154,13 @@ function updateItem(item, service, readOnly) {
 export function createServicesPanel(list, context) {
   return {
     update(services = [], readOnly) {
-      syncChildren(list, services, (service) => service.name, (service) => createItem(service, context), (item, service) => updateItem(item, service, readOnly));
+      syncChildren(
+        list,
+        services,
+        (service) => service.name,
+        (service) => createItem(service, context),
+        (item, service) => updateItem(item, service, readOnly),
+      );
     },
   };
 }

@@ -47,7 +47,12 @@ export const btcd: KindDefinition = {
   async describe(access, service) {
     const certFile = join(access.lab.dir, 'credentials', service.name, 'rpc.cert');
     writeCredentialFile(certFile, access.credentials.require(service.name, 'certPem'));
-    return { rpc: `https://${access.host.reach(service.name, 'rpc')}`, p2p: access.host.reach(service.name, 'p2p'), rpcUser: access.lab.secrets.chainRpcUser, rpcCert: certFile };
+    return {
+      rpc: `https://${access.host.reach(service.name, 'rpc')}`,
+      p2p: access.host.reach(service.name, 'p2p'),
+      rpcUser: access.lab.secrets.chainRpcUser,
+      rpcCert: certFile,
+    };
   },
   watchBlocks: (access, onChange) => watchBtcd(() => chainRpcFor(access, access.host), onChange).stop,
   async credentials(access, service) {

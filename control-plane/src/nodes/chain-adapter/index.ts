@@ -18,6 +18,9 @@ export const chainAdapter: KindDefinition = {
     });
   },
   probe: (access, service) => answersHttp(`http://${access.host.reach(service.name, 'http')}/api/health`),
-  describe: async (access, service) => ({ url: `http://${access.host.reach(service.name, 'http')}/api`, docs: `http://${access.host.reach(service.name, 'http')}/docs` }),
+  describe: async (access, service) => ({
+    url: `http://${access.host.reach(service.name, 'http')}/api`,
+    docs: `http://${access.host.reach(service.name, 'http')}/docs`,
+  }),
   credentials: async (access, service) => ({ url: `http://${access.host.reach(service.name, 'http')}/api` }),
 };

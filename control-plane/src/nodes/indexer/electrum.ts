@@ -13,7 +13,10 @@ export function electrumCall(hostPort: string, method: string, params: unknown[]
       received += data.toString();
       if (!received.includes('\n')) return;
       socket.destroy();
-      const answer = JSON.parse(received.slice(0, received.indexOf('\n'))) as { result?: unknown; error?: { message?: string } };
+      const answer = JSON.parse(received.slice(0, received.indexOf('\n'))) as {
+        result?: unknown;
+        error?: { message?: string };
+      };
       if (answer.error) reject(new Error(`${method}: ${answer.error.message ?? 'error'}`));
       else resolve(answer.result);
     });

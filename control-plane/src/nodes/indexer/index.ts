@@ -9,7 +9,10 @@ import { electrumCall } from './electrum.js';
 
 /** The indexer as `placement` runs it, following the chain node at `chain`. */
 export function indexerLaunch(placement: Placement, chain: ChainRpcConfig): LaunchSpec {
-  return projectService('services/indexer/src/main.js', placement, 'electrum', { DATA_DIR: placement.dataDir, ...chainConfigToEnv(chain) });
+  return projectService('services/indexer/src/main.js', placement, 'electrum', {
+    DATA_DIR: placement.dataDir,
+    ...chainConfigToEnv(chain),
+  });
 }
 
 export const indexer: KindDefinition = {
@@ -21,7 +24,9 @@ export const indexer: KindDefinition = {
     return indexerLaunch(placement, chainRpcFor(access, placement));
   },
   /** Ready when it answers server.version on its TCP port. */
-  probe: async (access, service) => (await electrumCall(access.host.reach(service.name, 'electrum'), 'server.version', ['reglab-probe', '1.4'])) !== undefined,
+  probe: async (access, service) =>
+    (await electrumCall(access.host.reach(service.name, 'electrum'), 'server.version', ['reglab-probe', '1.4'])) !==
+    undefined,
   describe: async (access, service) => ({ electrum: `tcp://${access.host.reach(service.name, 'electrum')}` }),
   credentials: async (access, service) => ({ electrum: `tcp://${access.host.reach(service.name, 'electrum')}` }),
 };

@@ -29,16 +29,28 @@ export class FundingPositions {
 }
 
 export function waitInMempool(chain: RpcChainDriver, txid: string, timeoutMs = 30_000): Promise<unknown> {
-  return waitFor(async () => (await chain.getRawMempool()).includes(txid), { timeoutMs, intervalMs: 100, what: `transaction ${txid} in btcd's mempool` });
+  return waitFor(async () => (await chain.getRawMempool()).includes(txid), {
+    timeoutMs,
+    intervalMs: 100,
+    what: `transaction ${txid} in btcd's mempool`,
+  });
 }
 
 /** The transaction of the mempool that spends `txid:vout` (a channel's closing transaction). */
-export function waitSpendInMempool(chain: RpcChainDriver, outpoint: { txid: string; vout: number }, timeoutMs = 30_000): Promise<string> {
-  return waitFor(async () => {
-    for (const candidate of await chain.getRawMempool()) {
-      const transaction = await chain.call<VerboseTransaction>('getrawtransaction', [candidate, 1]);
-      if (transaction.vin.some((input) => input.txid === outpoint.txid && input.vout === outpoint.vout)) return candidate;
-    }
-    return undefined;
-  }, { timeoutMs, intervalMs: 150, what: `a transaction spending ${outpoint.txid}:${outpoint.vout} in btcd's mempool` });
+export function waitSpendInMempool(
+  chain: RpcChainDriver,
+  outpoint: { txid: string; vout: number },
+  timeoutMs = 30_000,
+): Promise<string> {
+  return waitFor(
+    async () => {
+      for (const candidate of await chain.getRawMempool()) {
+        const transaction = await chain.call<VerboseTransaction>('getrawtransaction', [candidate, 1]);
+        if (transaction.vin.some((input) => input.txid === outpoint.txid && input.vout === outpoint.vout))
+          return candidate;
+      }
+      return undefined;
+    },
+    { timeoutMs, intervalMs: 150, what: `a transaction spending ${outpoint.txid}:${outpoint.vout} in btcd's mempool` },
+  );
 }

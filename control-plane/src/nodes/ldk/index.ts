@@ -9,7 +9,8 @@ import type { KindDefinition, LabAccess } from '../types.js';
 import { LDK_CHAIN_SOURCE_SERVICES, ldkLaunch } from './launch.js';
 import { LdkLabNode } from './lightning.js';
 
-const chainSourceOf = (spec: LabSpec, name: string): LdkChainSource => spec.nodes.find((node) => node.name === name)?.chain_source ?? DEFAULT_LDK_CHAIN_SOURCE;
+const chainSourceOf = (spec: LabSpec, name: string): LdkChainSource =>
+  spec.nodes.find((node) => node.name === name)?.chain_source ?? DEFAULT_LDK_CHAIN_SOURCE;
 
 const apiUrl = (access: LabAccess, name: string) => `http://${access.host.reach(name, 'api')}`;
 
@@ -19,13 +20,22 @@ export const ldk: KindDefinition = {
   dependsOn: (name, spec) => [CHAIN_SERVICE, LDK_CHAIN_SOURCE_SERVICES[chainSourceOf(spec, name)]],
   launch(access, service) {
     const placement = access.placementFor(service.name);
-    return ldkLaunch(placement, { alias: service.name, announceAddress: placement.reach(service.name, 'p2p'), chainSource: chainSourceOf(access.lab.spec, service.name) });
+    return ldkLaunch(placement, {
+      alias: service.name,
+      announceAddress: placement.reach(service.name, 'p2p'),
+      chainSource: chainSourceOf(access.lab.spec, service.name),
+    });
   },
   /** Ready once synced with its chain source, listening and answering (GET /health is 200 from then on). */
   probe: (access, service) => answersHttp(`${apiUrl(access, service.name)}/health`),
   async describe(access, service) {
     const { pubkey } = await (access.node(service.name) as LdkLabNode).info();
-    return { pubkey, api: apiUrl(access, service.name), docs: `${apiUrl(access, service.name)}/openapi.json`, p2p: access.host.reach(service.name, 'p2p') };
+    return {
+      pubkey,
+      api: apiUrl(access, service.name),
+      docs: `${apiUrl(access, service.name)}/openapi.json`,
+      p2p: access.host.reach(service.name, 'p2p'),
+    };
   },
   // the daemon's API takes no credentials: its URL is all a developer needs
   credentials: async (access, service) => ({ api: apiUrl(access, service.name) }),

@@ -1,7 +1,10 @@
 import type { LaunchSpec, Placement } from '../../runtimes/types.js';
 import type { LdkChainSource } from '../../spec/types.js';
 
-export const LDK_CHAIN_SOURCE_SERVICES: Record<LdkChainSource, string> = { electrum: 'indexer', esplora: 'chain-adapter' };
+export const LDK_CHAIN_SOURCE_SERVICES: Record<LdkChainSource, string> = {
+  electrum: 'indexer',
+  esplora: 'chain-adapter',
+};
 
 /** The daemon's --chain-source as `placement` reaches the lab's chain service. */
 function chainSourceArg(placement: Placement, source: LdkChainSource): string {
@@ -14,18 +17,28 @@ function chainSourceArg(placement: Placement, source: LdkChainSource): string {
  * reglab-ldk (nodes/ldk) on regtest. It announces the address the lab's other nodes dial it at (a
  * container's name in a docker lab), so the channels it opens are announced and routable.
  */
-export function ldkLaunch(placement: Placement, settings: { alias: string; announceAddress: string; chainSource: LdkChainSource }): LaunchSpec {
+export function ldkLaunch(
+  placement: Placement,
+  settings: { alias: string; announceAddress: string; chainSource: LdkChainSource },
+): LaunchSpec {
   const host = placement.listenHost;
   return {
     program: { type: 'node-binary', name: 'reglab-ldk' },
     args: [
-      '--data-dir', placement.dataDir,
-      '--network', 'regtest',
-      '--api-listen', `${host}:${placement.port('api')}`,
-      '--p2p-listen', `${host}:${placement.port('p2p')}`,
-      '--announce-address', settings.announceAddress,
-      '--alias', settings.alias,
-      '--chain-source', chainSourceArg(placement, settings.chainSource),
+      '--data-dir',
+      placement.dataDir,
+      '--network',
+      'regtest',
+      '--api-listen',
+      `${host}:${placement.port('api')}`,
+      '--p2p-listen',
+      `${host}:${placement.port('p2p')}`,
+      '--announce-address',
+      settings.announceAddress,
+      '--alias',
+      settings.alias,
+      '--chain-source',
+      chainSourceArg(placement, settings.chainSource),
     ],
     env: {},
   };

@@ -6,9 +6,24 @@ import { createHash } from 'node:crypto';
 import { decode } from 'light-bolt11-decoder';
 import type { RpcChainDriver } from '../../../../lib/chain/rpc-driver.js';
 import { conflict, DomainError, invalid, notFound, unavailable, upstreamFailed } from '../../../../lib/errors.js';
-import { channelBalancesSat, LdkError, type LdkChannel, type LdkClient, type LdkPayment } from '../../../../lib/ldk/client.js';
+import {
+  channelBalancesSat,
+  LdkError,
+  type LdkChannel,
+  type LdkClient,
+  type LdkPayment,
+} from '../../../../lib/ldk/client.js';
 import { waitFor } from '../../../../lib/wait.js';
-import { PAYMENT_END_WAIT_MS, type ChannelView, type InvoiceView, type LabLightningNode, type NodeInfo, type OpenChannelRequest, type PaymentView, type PendingClose } from '../node.js';
+import {
+  PAYMENT_END_WAIT_MS,
+  type ChannelView,
+  type InvoiceView,
+  type LabLightningNode,
+  type NodeInfo,
+  type OpenChannelRequest,
+  type PaymentView,
+  type PendingClose,
+} from '../node.js';
 import { FundingPositions, waitInMempool, waitSpendInMempool } from './chain.js';
 
 /** How long a payment request waits for LDK's final answer before following the payment by polling. */
@@ -60,27 +75,47 @@ export class LdkLabNode implements LabLightningNode {
     await this.followChain();
     const { onchain } = await this.refusals(() => this.client.balances());
     // spendable: confirmed coins and the node's own unconfirmed change; the rest of the total arrives unconfirmed
-    return { confirmedSat: onchain.spendable_sat + onchain.anchor_reserve_sat, unconfirmedSat: onchain.total_sat - onchain.spendable_sat - onchain.anchor_reserve_sat };
+    return {
+      confirmedSat: onchain.spendable_sat + onchain.anchor_reserve_sat,
+      unconfirmedSat: onchain.total_sat - onchain.spendable_sat - onchain.anchor_reserve_sat,
+    };
   }
 
   async waitSynced(height: number, timeoutMs = 60_000): Promise<void> {
-    await waitFor(async () => (await this.sync()) >= height, { timeoutMs, intervalMs: 100, what: `ldk node ${this.name} to sync to height ${height}` });
+    await waitFor(async () => (await this.sync()) >= height, {
+      timeoutMs,
+      intervalMs: 100,
+      what: `ldk node ${this.name} to sync to height ${height}`,
+    });
   }
 
   async info(): Promise<NodeInfo> {
     const info = await this.refusals(() => this.client.info());
-    return { pubkey: info.node_id, alias: info.alias ?? undefined, synced: info.synced, height: info.block.height, peers: info.num_peers };
+    return {
+      pubkey: info.node_id,
+      alias: info.alias ?? undefined,
+      synced: info.synced,
+      height: info.block.height,
+      peers: info.num_peers,
+    };
   }
 
   async channelBalanceSat(): Promise<number> {
-    return (await this.channels()).filter((channel) => channel.active).reduce((sum, channel) => sum + channel.localSat, 0);
+    return (await this.channels())
+      .filter((channel) => channel.active)
+      .reduce((sum, channel) => sum + channel.localSat, 0);
   }
 
   /** Channels that are open (their funding confirmed), as lnd lists them. */
   async channels(): Promise<ChannelView[]> {
     await this.followChain();
     const channels = await this.refusals(() => this.client.channels());
-    return channels.filter((channel): channel is LdkChannel & { funding_txo: { txid: string; vout: number } } => channel.is_channel_ready && channel.funding_txo !== null).map(channelView);
+    return channels
+      .filter(
+        (channel): channel is LdkChannel & { funding_txo: { txid: string; vout: number } } =>
+          channel.is_channel_ready && channel.funding_txo !== null,
+      )
+      .map(channelView);
   }
 
   async connect(pubkey: string, address: string): Promise<void> {
@@ -93,30 +128,49 @@ export class LdkLabNode implements LabLightningNode {
 
   /** Opens, and returns once the funding transaction is in btcd's mempool (LDK broadcasts it a moment after it answers). */
   async openChannel(request: OpenChannelRequest) {
-    const opened = await this.refusals(() => this.client.openChannel({
-      pubkey: request.partnerPubkey,
-      address: request.partnerAddress,
-      capacity_sat: request.capacitySat,
-      push_msat: request.pushSat * 1000,
-      public: !request.private,
-    }));
-    const funding = opened.funding_txid !== null && opened.funding_vout !== null
-      ? { txid: opened.funding_txid, vout: opened.funding_vout }
-      : await waitFor(async () => (await this.client.channels()).find((channel) => channel.user_channel_id === opened.user_channel_id)?.funding_txo ?? undefined, {
-        timeoutMs: 60_000,
-        intervalMs: 200,
-        what: `${this.name}'s channel to ${request.partnerPubkey} to be funded`,
-      });
+    const opened = await this.refusals(() =>
+      this.client.openChannel({
+        pubkey: request.partnerPubkey,
+        address: request.partnerAddress,
+        capacity_sat: request.capacitySat,
+        push_msat: request.pushSat * 1000,
+        public: !request.private,
+      }),
+    );
+    const funding =
+      opened.funding_txid !== null && opened.funding_vout !== null
+        ? { txid: opened.funding_txid, vout: opened.funding_vout }
+        : await waitFor(
+            async () =>
+              (await this.client.channels()).find((channel) => channel.user_channel_id === opened.user_channel_id)
+                ?.funding_txo ?? undefined,
+            {
+              timeoutMs: 60_000,
+              intervalMs: 200,
+              what: `${this.name}'s channel to ${request.partnerPubkey} to be funded`,
+            },
+          );
     await waitInMempool(this.chain, funding.txid);
     return { fundingTxid: funding.txid, fundingVout: funding.vout };
   }
 
   /** Closes, and returns the closing transaction once it is in btcd's mempool. */
   async closeChannel(channel: ChannelView, force: boolean) {
-    const open = (await this.refusals(() => this.client.channels())).find((candidate) => candidate.funding_txo?.txid === channel.fundingTxid && candidate.funding_txo.vout === channel.fundingVout);
+    const open = (await this.refusals(() => this.client.channels())).find(
+      (candidate) =>
+        candidate.funding_txo?.txid === channel.fundingTxid && candidate.funding_txo.vout === channel.fundingVout,
+    );
     if (!open) throw notFound(`${this.name} has no open channel funded by ${channel.id}`, 'NO_SUCH_CHANNEL');
-    await this.refusals(() => this.client.closeChannel({ user_channel_id: open.user_channel_id, counterparty_node_id: open.counterparty_node_id, force }));
-    return { closingTxid: await waitSpendInMempool(this.chain, { txid: channel.fundingTxid, vout: channel.fundingVout }) };
+    await this.refusals(() =>
+      this.client.closeChannel({
+        user_channel_id: open.user_channel_id,
+        counterparty_node_id: open.counterparty_node_id,
+        force,
+      }),
+    );
+    return {
+      closingTxid: await waitSpendInMempool(this.chain, { txid: channel.fundingTxid, vout: channel.fundingVout }),
+    };
   }
 
   /**
@@ -125,7 +179,11 @@ export class LdkLabNode implements LabLightningNode {
    */
   async pendingCloses(): Promise<PendingClose[]> {
     await this.followChain();
-    const [balances, open, height] = await Promise.all([this.refusals(() => this.client.balances()), this.refusals(() => this.client.channels()), this.chain.getBlockCount()]);
+    const [balances, open, height] = await Promise.all([
+      this.refusals(() => this.client.balances()),
+      this.refusals(() => this.client.channels()),
+      this.chain.getBlockCount(),
+    ]);
     const openIds = new Set(open.map((channel) => channel.channel_id));
     const closing = new Map<string, PendingClose>();
     const fundingOf = await this.fundingByChannelId();
@@ -137,7 +195,12 @@ export class LdkLabNode implements LabLightningNode {
       if (matureAt !== undefined) entry.blocksUntilSweep = Math.max(entry.blocksUntilSweep ?? 0, matureAt - height);
       closing.set(channelId, entry);
     };
-    for (const balance of balances.lightning_balances) add(balance.channel_id, balance.amount_sat, balance.confirmation_height ?? balance.claimable_height ?? balance.timeout_height);
+    for (const balance of balances.lightning_balances)
+      add(
+        balance.channel_id,
+        balance.amount_sat,
+        balance.confirmation_height ?? balance.claimable_height ?? balance.timeout_height,
+      );
     for (const sweep of balances.pending_sweeps) add(sweep.channel_id, sweep.amount_sat);
     return [...closing.values()];
   }
@@ -153,22 +216,27 @@ export class LdkLabNode implements LabLightningNode {
   }
 
   async createInvoice(request: { amountMsat: bigint; memo?: string; expirySec?: number; holdPaymentHash?: string }) {
-    const created = await this.refusals(() => this.client.createInvoice({
-      amount_msat: request.amountMsat,
-      description: request.memo,
-      expiry_secs: request.expirySec,
-      payment_hash: request.holdPaymentHash,
-    }));
+    const created = await this.refusals(() =>
+      this.client.createInvoice({
+        amount_msat: request.amountMsat,
+        description: request.memo,
+        expiry_secs: request.expirySec,
+        payment_hash: request.holdPaymentHash,
+      }),
+    );
     return { paymentRequest: created.invoice, paymentHash: created.payment_hash };
   }
 
   async invoice(paymentHash: string): Promise<InvoiceView> {
     const payment = await this.refusals(() => this.client.payment(paymentHash));
-    if (!payment || payment.direction !== 'inbound') throw notFound(`${this.name} has no invoice with payment hash ${paymentHash}`, 'NO_SUCH_INVOICE');
+    if (!payment || payment.direction !== 'inbound')
+      throw notFound(`${this.name} has no invoice with payment hash ${paymentHash}`, 'NO_SUCH_INVOICE');
     const amountMsat = BigInt(payment.amount_msat ?? 0);
     if (payment.status === 'succeeded') return { paymentHash, state: 'settled', amountMsat, receivedMsat: amountMsat };
     if (payment.status === 'failed') return { paymentHash, state: 'canceled', amountMsat, receivedMsat: 0n };
-    const held = (await this.refusals(() => this.client.events())).some((event) => event.type === 'payment_claimable' && event.payment_hash === paymentHash);
+    const held = (await this.refusals(() => this.client.events())).some(
+      (event) => event.type === 'payment_claimable' && event.payment_hash === paymentHash,
+    );
     return { paymentHash, state: held ? 'accepted' : 'open', amountMsat, receivedMsat: 0n };
   }
 
@@ -192,7 +260,9 @@ export class LdkLabNode implements LabLightningNode {
   }
 
   async pay(paymentRequest: string): Promise<PaymentView> {
-    return this.finalOutcome(await this.refusals(() => this.client.payInvoice({ invoice: paymentRequest, wait_secs: PAYMENT_WAIT_SECS })));
+    return this.finalOutcome(
+      await this.refusals(() => this.client.payInvoice({ invoice: paymentRequest, wait_secs: PAYMENT_WAIT_SECS })),
+    );
   }
 
   async paymentOutcome(paymentHash: string): Promise<PaymentView | undefined> {
@@ -205,7 +275,9 @@ export class LdkLabNode implements LabLightningNode {
   }
 
   async keysend(pubkey: string, amountMsat: bigint): Promise<PaymentView> {
-    return this.finalOutcome(await this.refusals(() => this.client.keysend({ pubkey, amount_msat: amountMsat, wait_secs: PAYMENT_WAIT_SECS })));
+    return this.finalOutcome(
+      await this.refusals(() => this.client.keysend({ pubkey, amount_msat: amountMsat, wait_secs: PAYMENT_WAIT_SECS })),
+    );
   }
 
   close(): void {
@@ -214,21 +286,41 @@ export class LdkLabNode implements LabLightningNode {
 
   /** A payment followed to its end: the payment when it succeeded, LDK's reason when it failed. */
   private async finalOutcome(sent: LdkPayment): Promise<PaymentView> {
-    const final = sent.status !== 'pending' ? sent : await waitFor(async () => {
-      const current = await this.client.payment(sent.id);
-      return current && current.status !== 'pending' ? current : undefined;
-    }, { timeoutMs: PAYMENT_END_WAIT_MS, intervalMs: 500, what: `${this.name}'s payment ${sent.payment_hash} to succeed or fail` });
-    if (final.status === 'failed') throw upstreamFailed('PAYMENT_FAILED', `${this.name} could not pay: ${final.failure_reason ?? 'LDK gave no reason'}`);
+    const final =
+      sent.status !== 'pending'
+        ? sent
+        : await waitFor(
+            async () => {
+              const current = await this.client.payment(sent.id);
+              return current && current.status !== 'pending' ? current : undefined;
+            },
+            {
+              timeoutMs: PAYMENT_END_WAIT_MS,
+              intervalMs: 500,
+              what: `${this.name}'s payment ${sent.payment_hash} to succeed or fail`,
+            },
+          );
+    if (final.status === 'failed')
+      throw upstreamFailed(
+        'PAYMENT_FAILED',
+        `${this.name} could not pay: ${final.failure_reason ?? 'LDK gave no reason'}`,
+      );
     return paymentView(final);
   }
 
   private async routable() {
-    return (await this.refusals(() => this.client.graphChannels())).filter((channel) => channel.one_to_two !== null && channel.two_to_one !== null);
+    return (await this.refusals(() => this.client.graphChannels())).filter(
+      (channel) => channel.one_to_two !== null && channel.two_to_one !== null,
+    );
   }
 
   private async fundingByChannelId(): Promise<Map<string, string>> {
     const events = await this.refusals(() => this.client.events());
-    return new Map(events.filter((event) => event.type === 'channel_pending').map((event) => [event.channel_id as string, (event.funding_txo as { txid: string }).txid]));
+    return new Map(
+      events
+        .filter((event) => event.type === 'channel_pending')
+        .map((event) => [event.channel_id as string, (event.funding_txo as { txid: string }).txid]),
+    );
   }
 
   /** Syncs the node when btcd's tip has moved since its last sync; returns the height it synced to. */

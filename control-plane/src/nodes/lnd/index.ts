@@ -1,6 +1,11 @@
 // lnd nodes.
 import { join } from 'node:path';
-import { connectLnd, connectLndUnauthenticated, lndCredentialsToEnv, type LndCredentials } from '../../../../lib/lightning/lnd.js';
+import {
+  connectLnd,
+  connectLndUnauthenticated,
+  lndCredentialsToEnv,
+  type LndCredentials,
+} from '../../../../lib/lightning/lnd.js';
 import type { Placement } from '../../runtimes/types.js';
 import { CHAIN_SERVICE } from '../btcd/index.js';
 import { writeCredentialFile } from '../credential-files.js';
@@ -10,7 +15,11 @@ import { LND_ADMIN_MACAROON_FILE, LND_TLS_CERT_FILE, lndLaunch } from './launch.
 import { LndLabNode } from './lightning.js';
 
 function credentialsAt(access: LabAccess, name: string, placement: Placement): LndCredentials {
-  return { socket: placement.reach(name, 'grpc'), certBase64: access.credentials.require(name, 'certBase64'), macaroonHex: access.credentials.require(name, 'macaroonHex') };
+  return {
+    socket: placement.reach(name, 'grpc'),
+    certBase64: access.credentials.require(name, 'certBase64'),
+    macaroonHex: access.credentials.require(name, 'macaroonHex'),
+  };
 }
 
 export const lnd: KindDefinition = {
@@ -30,19 +39,38 @@ export const lnd: KindDefinition = {
   /** Ready when its wallet is unlocked and synced to the chain tip, and its peer server has started. */
   async probe(access, service) {
     const location = { lab: access.lab, service: service.name };
-    const [cert, macaroon] = await Promise.all([access.runtime.readServiceFile(location, LND_TLS_CERT_FILE), access.runtime.readServiceFile(location, LND_ADMIN_MACAROON_FILE)]);
-    access.credentials.set(service.name, { certBase64: cert.toString('base64'), macaroonHex: macaroon.toString('hex') });
+    const [cert, macaroon] = await Promise.all([
+      access.runtime.readServiceFile(location, LND_TLS_CERT_FILE),
+      access.runtime.readServiceFile(location, LND_ADMIN_MACAROON_FILE),
+    ]);
+    access.credentials.set(service.name, {
+      certBase64: cert.toString('base64'),
+      macaroonHex: macaroon.toString('hex'),
+    });
     const node = access.node(service.name) as LndLabNode;
     return (await node.info()).synced && (await node.serverActive());
   },
   health: async (access, service) => (await (access.node(service.name) as LndLabNode).info()).synced,
   async describe(access, service) {
     const dir = join(access.lab.dir, 'credentials', service.name);
-    writeCredentialFile(join(dir, 'tls.cert'), Buffer.from(access.credentials.require(service.name, 'certBase64'), 'base64'));
-    writeCredentialFile(join(dir, 'admin.macaroon'), Buffer.from(access.credentials.require(service.name, 'macaroonHex'), 'hex'));
+    writeCredentialFile(
+      join(dir, 'tls.cert'),
+      Buffer.from(access.credentials.require(service.name, 'certBase64'), 'base64'),
+    );
+    writeCredentialFile(
+      join(dir, 'admin.macaroon'),
+      Buffer.from(access.credentials.require(service.name, 'macaroonHex'), 'hex'),
+    );
     const { pubkey } = await (access.node(service.name) as LndLabNode).info();
     const host = (port: string) => access.host.reach(service.name, port);
-    return { pubkey, grpc: host('grpc'), rest: `https://${host('rest')}`, p2p: host('p2p'), tlsCert: join(dir, 'tls.cert'), macaroon: join(dir, 'admin.macaroon') };
+    return {
+      pubkey,
+      grpc: host('grpc'),
+      rest: `https://${host('rest')}`,
+      p2p: host('p2p'),
+      tlsCert: join(dir, 'tls.cert'),
+      macaroon: join(dir, 'admin.macaroon'),
+    };
   },
   async credentials(access, service) {
     const host = (port: string) => access.host.reach(service.name, port);
@@ -55,8 +83,15 @@ export const lnd: KindDefinition = {
   },
   node(access, name) {
     const credentials = credentialsAt(access, name, access.host);
-    return new LndLabNode(name, connectLnd(credentials), connectLndUnauthenticated(credentials.socket, credentials.certBase64));
+    return new LndLabNode(
+      name,
+      connectLnd(credentials),
+      connectLndUnauthenticated(credentials.socket, credentials.certBase64),
+    );
   },
   initialise: reconnectChannelPeers,
-  clientEnv: (access, name, placement) => ({ NODE_KIND: 'lnd', ...lndCredentialsToEnv(credentialsAt(access, name, placement)) }),
+  clientEnv: (access, name, placement) => ({
+    NODE_KIND: 'lnd',
+    ...lndCredentialsToEnv(credentialsAt(access, name, placement)),
+  }),
 };

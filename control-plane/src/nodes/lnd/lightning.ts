@@ -2,21 +2,52 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { AuthenticatedLnd, UnauthenticatedLnd } from 'ln-service';
 import {
-  addPeer, cancelHodlInvoice, closeChannel, createChainAddress, createHodlInvoice, createInvoice, decodePaymentRequest,
-  getChannelBalance, getChannels, getInvoice, getNetworkGraph, getPayment, getPendingChannels,
-  getWalletInfo, getWalletStatus, openChannel, pay, payViaPaymentDetails, removePeer, settleHodlInvoice,
+  addPeer,
+  cancelHodlInvoice,
+  closeChannel,
+  createChainAddress,
+  createHodlInvoice,
+  createInvoice,
+  decodePaymentRequest,
+  getChannelBalance,
+  getChannels,
+  getInvoice,
+  getNetworkGraph,
+  getPayment,
+  getPendingChannels,
+  getWalletInfo,
+  getWalletStatus,
+  openChannel,
+  pay,
+  payViaPaymentDetails,
+  removePeer,
+  settleHodlInvoice,
 } from '../../../../lib/lightning/methods.js';
 import { getDefaultAccountBalance } from '../../../../lib/lightning/rpc.js';
 import { waitFor } from '../../../../lib/wait.js';
-import { PAYMENT_END_WAIT_MS, type ChannelView, type InvoiceView, type LabLightningNode, type PaymentView, type PendingClose } from '../node.js';
+import {
+  PAYMENT_END_WAIT_MS,
+  type ChannelView,
+  type InvoiceView,
+  type LabLightningNode,
+  type PaymentView,
+  type PendingClose,
+} from '../node.js';
 
 /** TLV record type of a keysend preimage (what lnd's --accept-keysend reads). */
 const KEYSEND_TYPE = '5482373484';
 
 type GraphChannel = { transaction_id: string; policies: { cltv_delta?: number }[] };
-const routable = (channel: GraphChannel) => channel.policies.length === 2 && channel.policies.every((policy) => policy.cltv_delta !== undefined);
+const routable = (channel: GraphChannel) =>
+  channel.policies.length === 2 && channel.policies.every((policy) => policy.cltv_delta !== undefined);
 
-const paymentView = (paid: { id: string; secret?: string; mtokens: string; fee_mtokens: string; hops: unknown[] }): PaymentView => ({
+const paymentView = (paid: {
+  id: string;
+  secret?: string;
+  mtokens: string;
+  fee_mtokens: string;
+  hops: unknown[];
+}): PaymentView => ({
   paymentHash: paid.id,
   preimage: paid.secret,
   amountMsat: BigInt(paid.mtokens) - BigInt(paid.fee_mtokens),
@@ -52,15 +83,24 @@ export class LndLabNode implements LabLightningNode {
   }
 
   async waitSynced(height: number, timeoutMs = 60_000): Promise<void> {
-    await waitFor(async () => {
-      const info = await getWalletInfo({ lnd: this.lnd });
-      return info.is_synced_to_chain && info.current_block_height >= height;
-    }, { timeoutMs, intervalMs: 100, what: `lnd node ${this.name} to sync to height ${height}` });
+    await waitFor(
+      async () => {
+        const info = await getWalletInfo({ lnd: this.lnd });
+        return info.is_synced_to_chain && info.current_block_height >= height;
+      },
+      { timeoutMs, intervalMs: 100, what: `lnd node ${this.name} to sync to height ${height}` },
+    );
   }
 
   async info() {
     const info = await getWalletInfo({ lnd: this.lnd });
-    return { pubkey: info.public_key, alias: info.alias, synced: info.is_synced_to_chain, height: info.current_block_height, peers: info.peers_count };
+    return {
+      pubkey: info.public_key,
+      alias: info.alias,
+      synced: info.is_synced_to_chain,
+      height: info.current_block_height,
+      peers: info.peers_count,
+    };
   }
 
   async channelBalanceSat(): Promise<number> {
@@ -90,7 +130,13 @@ export class LndLabNode implements LabLightningNode {
     await removePeer({ lnd: this.lnd, public_key: pubkey });
   }
 
-  async openChannel(request: { partnerPubkey: string; partnerAddress: string; capacitySat: number; pushSat: number; private?: boolean }) {
+  async openChannel(request: {
+    partnerPubkey: string;
+    partnerAddress: string;
+    capacitySat: number;
+    pushSat: number;
+    private?: boolean;
+  }) {
     const opened = await openChannel({
       lnd: this.lnd,
       partner_public_key: request.partnerPubkey,
@@ -110,12 +156,14 @@ export class LndLabNode implements LabLightningNode {
 
   async pendingCloses(): Promise<PendingClose[]> {
     const { pending_channels } = await getPendingChannels({ lnd: this.lnd });
-    return pending_channels.filter((channel) => channel.is_closing).map((channel) => ({
-      fundingTxid: channel.transaction_id,
-      closingTxid: channel.close_transaction_id,
-      blocksUntilSweep: channel.timelock_blocks,
-      pendingSat: channel.pending_balance ?? channel.local_balance,
-    }));
+    return pending_channels
+      .filter((channel) => channel.is_closing)
+      .map((channel) => ({
+        fundingTxid: channel.transaction_id,
+        closingTxid: channel.close_transaction_id,
+        blocksUntilSweep: channel.timelock_blocks,
+        pendingSat: channel.pending_balance ?? channel.local_balance,
+      }));
   }
 
   async canRouteOver(fundingTxid: string): Promise<boolean> {
@@ -132,17 +180,31 @@ export class LndLabNode implements LabLightningNode {
       lnd: this.lnd,
       mtokens: request.amountMsat.toString(),
       description: request.memo,
-      expires_at: request.expirySec === undefined ? undefined : new Date(Date.now() + request.expirySec * 1000).toISOString(),
+      expires_at:
+        request.expirySec === undefined ? undefined : new Date(Date.now() + request.expirySec * 1000).toISOString(),
     };
-    const created = request.holdPaymentHash ? await createHodlInvoice({ ...common, id: request.holdPaymentHash }) : await createInvoice(common);
+    const created = request.holdPaymentHash
+      ? await createHodlInvoice({ ...common, id: request.holdPaymentHash })
+      : await createInvoice(common);
     return { paymentRequest: created.request, paymentHash: created.id };
   }
 
   async invoice(paymentHash: string): Promise<InvoiceView> {
     const invoice = await getInvoice({ lnd: this.lnd, id: paymentHash });
-    const state = invoice.is_confirmed ? 'settled' : invoice.is_canceled ? 'canceled' : invoice.is_held ? 'accepted' : 'open';
+    const state = invoice.is_confirmed
+      ? 'settled'
+      : invoice.is_canceled
+        ? 'canceled'
+        : invoice.is_held
+          ? 'accepted'
+          : 'open';
     // a cancelled invoice received nothing, whatever HTLCs it held before
-    return { paymentHash, state, amountMsat: BigInt(invoice.tokens) * 1000n, receivedMsat: state === 'canceled' ? 0n : BigInt(invoice.received_mtokens) };
+    return {
+      paymentHash,
+      state,
+      amountMsat: BigInt(invoice.tokens) * 1000n,
+      receivedMsat: state === 'canceled' ? 0n : BigInt(invoice.received_mtokens),
+    };
   }
 
   async settleInvoice(preimage: string): Promise<void> {
@@ -165,10 +227,17 @@ export class LndLabNode implements LabLightningNode {
     const lookUp = () => getPayment({ lnd: this.lnd, id: paymentHash }).catch(() => undefined);
     let found = await lookUp();
     if (found?.is_pending) {
-      found = await waitFor(async () => {
-        const current = await lookUp();
-        return current && !current.is_pending ? current : undefined;
-      }, { timeoutMs: PAYMENT_END_WAIT_MS, intervalMs: 500, what: `${this.name}'s payment ${paymentHash} to succeed or fail` });
+      found = await waitFor(
+        async () => {
+          const current = await lookUp();
+          return current && !current.is_pending ? current : undefined;
+        },
+        {
+          timeoutMs: PAYMENT_END_WAIT_MS,
+          intervalMs: 500,
+          what: `${this.name}'s payment ${paymentHash} to succeed or fail`,
+        },
+      );
     }
     return found?.payment ? paymentView(found.payment) : undefined;
   }

@@ -12,7 +12,9 @@ export function postgresBinDir(): string {
     const dir = `/usr/lib/postgresql/${version}/bin`;
     if (existsSync(join(dir, 'postgres'))) return dir;
   }
-  throw new Error('PostgreSQL server binaries not found: install them with `apt-get install postgresql` or set REGLAB_PG_BIN');
+  throw new Error(
+    'PostgreSQL server binaries not found: install them with `apt-get install postgresql` or set REGLAB_PG_BIN',
+  );
 }
 
 const runsAsRoot = () => process.getuid?.() === 0;
@@ -46,9 +48,13 @@ function letThrough(dataDir: string, user: { uid: number; gid: number }): void {
     try {
       chmodSync(closed, mode | searchBitOf(closed, user));
     } catch (error) {
-      throw new Error(`PostgreSQL runs as the ${SYSTEM_USER} user, which cannot reach ${dataDir}: ${closed} lets no other user through and could not be opened (${(error as Error).message}); keep the lab in a folder every user can pass through (REGLAB_HOME)`);
+      throw new Error(
+        `PostgreSQL runs as the ${SYSTEM_USER} user, which cannot reach ${dataDir}: ${closed} lets no other user through and could not be opened (${(error as Error).message}); keep the lab in a folder every user can pass through (REGLAB_HOME)`,
+      );
     }
-    process.stderr.write(`reglab: ${closed} let no other user through (mode ${mode.toString(8).padStart(4, '0')}); the lab's PostgreSQL runs as the ${SYSTEM_USER} user and must pass: added the search bit that lets it through (o+x for others), not the right to list it\n`);
+    process.stderr.write(
+      `reglab: ${closed} let no other user through (mode ${mode.toString(8).padStart(4, '0')}); the lab's PostgreSQL runs as the ${SYSTEM_USER} user and must pass: added the search bit that lets it through (o+x for others), not the right to list it\n`,
+    );
   }
 }
 
@@ -66,11 +72,17 @@ export function initPostgresCluster(dataDir: string): void {
     letThrough(dataDir, user);
     execFileSync('chown', ['-R', `${SYSTEM_USER}:${SYSTEM_USER}`, dataDir]);
   }
-  execFileSync(join(postgresBinDir(), 'initdb'), args, { stdio: 'pipe', ...(user ? { uid: user.uid, gid: user.gid, env: { ...process.env, ...user.env } } : {}) });
+  execFileSync(join(postgresBinDir(), 'initdb'), args, {
+    stdio: 'pipe',
+    ...(user ? { uid: user.uid, gid: user.gid, env: { ...process.env, ...user.env } } : {}),
+  });
   // Without fsync a commit still reaches the kernel before it is answered, so a killed Postgres
   // (not a crashed machine) keeps it; synchronous_commit must stay on for that (off, the last
   // 0.2 s of answered commits died with the process).
-  writeFileSync(join(dataDir, 'postgresql.auto.conf'), "listen_addresses = '127.0.0.1'\nfsync = off\nfull_page_writes = off\nmax_connections = 100\nshared_buffers = 16MB\nmin_wal_size = 2MB\n");
+  writeFileSync(
+    join(dataDir, 'postgresql.auto.conf'),
+    "listen_addresses = '127.0.0.1'\nfsync = off\nfull_page_writes = off\nmax_connections = 100\nshared_buffers = 16MB\nmin_wal_size = 2MB\n",
+  );
 }
 
 export function postgresLaunch(dataDir: string, port: number): ProcessLaunch {

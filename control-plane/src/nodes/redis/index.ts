@@ -17,7 +17,11 @@ export function labRedisUrl(access: LabAccess, placement: Placement): string {
  * every user would be signed out, and every cool-down lifted).
  */
 export function redisServiceLaunch(placement: Placement): LaunchSpec {
-  return { program: { type: 'system', name: 'redis-server' }, args: redisArgs(placement.dataDir, placement.port('redis'), placement.listenHost, true), env: {} };
+  return {
+    program: { type: 'system', name: 'redis-server' },
+    args: redisArgs(placement.dataDir, placement.port('redis'), placement.listenHost, true),
+    env: {},
+  };
 }
 
 export const redis: KindDefinition = {

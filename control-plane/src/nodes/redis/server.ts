@@ -5,7 +5,9 @@ import type { ProcessLaunch } from '../../runtimes/process/child.js';
 export function redisServerBinary(): string {
   const binary = process.env.REGLAB_REDIS_SERVER ?? '/usr/bin/redis-server';
   if (!existsSync(binary)) {
-    throw new Error('redis-server not found: install it with `apt-get install redis-server` or set REGLAB_REDIS_SERVER');
+    throw new Error(
+      'redis-server not found: install it with `apt-get install redis-server` or set REGLAB_REDIS_SERVER',
+    );
   }
   return binary;
 }
@@ -18,7 +20,21 @@ export function redisServerBinary(): string {
  */
 export function redisArgs(dataDir: string, port: number, host = '127.0.0.1', keepWrites = false): string[] {
   const persistence = keepWrites ? ['--appendonly', 'yes', '--appendfsync', 'no'] : ['--appendonly', 'no'];
-  return ['--port', String(port), '--bind', host, '--dir', dataDir, '--save', '', ...persistence, '--daemonize', 'no', '--protected-mode', 'no'];
+  return [
+    '--port',
+    String(port),
+    '--bind',
+    host,
+    '--dir',
+    dataDir,
+    '--save',
+    '',
+    ...persistence,
+    '--daemonize',
+    'no',
+    '--protected-mode',
+    'no',
+  ];
 }
 
 export function redisLaunch(dataDir: string, port: number): ProcessLaunch {

@@ -10,9 +10,18 @@ export const rgbProxy: KindDefinition = {
   dependsOn: () => [],
   launch(access, service) {
     const placement = access.placementFor(service.name);
-    return projectService('services/rgb-proxy/src/main.js', placement, 'http', { DATA_DIR: placement.dataDir }, { lowRate: true });
+    return projectService(
+      'services/rgb-proxy/src/main.js',
+      placement,
+      'http',
+      { DATA_DIR: placement.dataDir },
+      { lowRate: true },
+    );
   },
   probe: (access, service) => answersHttp(`http://${access.host.reach(service.name, 'http')}/health`),
-  describe: async (access, service) => ({ url: `http://${access.host.reach(service.name, 'http')}`, endpoint: proxyEndpoint(access.host.reach(service.name, 'http')) }),
+  describe: async (access, service) => ({
+    url: `http://${access.host.reach(service.name, 'http')}`,
+    endpoint: proxyEndpoint(access.host.reach(service.name, 'http')),
+  }),
   credentials: async (access, service) => ({ endpoint: proxyEndpoint(access.host.reach(service.name, 'http')) }),
 };

@@ -23,9 +23,13 @@ export const rgb: KindDefinition = {
     });
   },
   // before /init and /unlock the node answers its API with 403, as RLN does
-  probe: (access, service) => answersHttp(`http://${access.host.reach(service.name, 'api')}/networkinfo`, { anyStatus: true }),
+  probe: (access, service) =>
+    answersHttp(`http://${access.host.reach(service.name, 'api')}/networkinfo`, { anyStatus: true }),
   describe: (access, service) => describeRlnApi(access, service.name),
-  credentials: async (access, service) => ({ api: `http://${access.host.reach(service.name, 'api')}`, password: access.lab.secrets.rlnPassword }),
+  credentials: async (access, service) => ({
+    api: `http://${access.host.reach(service.name, 'api')}`,
+    password: access.lab.secrets.rlnPassword,
+  }),
   node: (access, name) => new RlnApiNode(name, 'rgb', clientOf(access, name)),
   initialise: initialiseRlnApi,
   afterFunding: createLabUtxos,

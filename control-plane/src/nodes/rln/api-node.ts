@@ -21,7 +21,8 @@ const toHeldAsset = (schema: AssetSchema, asset: RlnHeldAsset): HeldAsset => ({
   balance: { settled: asset.balance.settled, future: asset.balance.future, spendable: asset.balance.spendable },
 });
 
-const assignmentOf = (schema: AssetSchema, amount: number): RlnAssignment => (schema === 'uda' ? { type: 'NonFungible' } : { type: 'Fungible', value: amount });
+const assignmentOf = (schema: AssetSchema, amount: number): RlnAssignment =>
+  schema === 'uda' ? { type: 'NonFungible' } : { type: 'Fungible', value: amount };
 
 export class RlnApiNode implements AssetHolder {
   readonly holdsAssets = true;
@@ -42,7 +43,10 @@ export class RlnApiNode implements AssetHolder {
   }
 
   async waitSynced(height: number, timeoutMs = 60_000): Promise<void> {
-    await waitFor(async () => (await this.client.networkInfo()).height >= height, { timeoutMs, what: `rln node ${this.name} to reach height ${height}` });
+    await waitFor(async () => (await this.client.networkInfo()).height >= height, {
+      timeoutMs,
+      what: `rln node ${this.name} to reach height ${height}`,
+    });
   }
 
   close(): void {
@@ -66,7 +70,9 @@ export class RlnApiNode implements AssetHolder {
   heldAssets(): Promise<HeldAsset[]> {
     return this.refusals(async () => {
       const lists = await this.client.listAssets();
-      return (['nia', 'cfa', 'uda'] as const).flatMap((schema) => (lists[schema] ?? []).map((asset) => toHeldAsset(schema, asset)));
+      return (['nia', 'cfa', 'uda'] as const).flatMap((schema) =>
+        (lists[schema] ?? []).map((asset) => toHeldAsset(schema, asset)),
+      );
     });
   }
 
@@ -80,16 +86,23 @@ export class RlnApiNode implements AssetHolder {
 
   sendAsset(asset: { assetId: string; schema: AssetSchema }, payments: AssetPayment[]): Promise<string> {
     return this.refusals(async () => {
-      const recipients = await Promise.all(payments.map(async (payment) => {
-        const invoice = await this.client.decodeRgbInvoice(payment.invoice);
-        return {
-          recipient_id: invoice.recipient_id,
-          ...(invoice.recipient_type === 'Witness' ? { witness_data: { amount_sat: WITNESS_OUTPUT_SAT } } : {}),
-          assignment: assignmentOf(asset.schema, payment.amount),
-          transport_endpoints: invoice.transport_endpoints,
-        };
-      }));
-      return this.client.sendRgb({ donation: false, fee_rate: FEE_RATE, min_confirmations: 1, recipient_map: { [asset.assetId]: recipients } });
+      const recipients = await Promise.all(
+        payments.map(async (payment) => {
+          const invoice = await this.client.decodeRgbInvoice(payment.invoice);
+          return {
+            recipient_id: invoice.recipient_id,
+            ...(invoice.recipient_type === 'Witness' ? { witness_data: { amount_sat: WITNESS_OUTPUT_SAT } } : {}),
+            assignment: assignmentOf(asset.schema, payment.amount),
+            transport_endpoints: invoice.transport_endpoints,
+          };
+        }),
+      );
+      return this.client.sendRgb({
+        donation: false,
+        fee_rate: FEE_RATE,
+        min_confirmations: 1,
+        recipient_map: { [asset.assetId]: recipients },
+      });
     });
   }
 
@@ -101,7 +114,12 @@ export class RlnApiNode implements AssetHolder {
     return this.refusals(async () => {
       try {
         const transfers = await this.client.listTransfers(assetId);
-        return transfers.map((transfer) => ({ kind: transfer.kind, status: transfer.status, txid: transfer.txid ?? undefined, recipientId: transfer.recipient_id ?? undefined }));
+        return transfers.map((transfer) => ({
+          kind: transfer.kind,
+          status: transfer.status,
+          txid: transfer.txid ?? undefined,
+          recipientId: transfer.recipient_id ?? undefined,
+        }));
       } catch (error) {
         if (error instanceof RlnError && error.rlnName === 'UnknownContractId') return [];
         throw error;
@@ -110,7 +128,9 @@ export class RlnApiNode implements AssetHolder {
   }
 
   async createColoredUtxos(): Promise<void> {
-    await this.refusals(() => this.client.createUtxos({ up_to: false, num: COLORED_UTXOS_PER_REQUEST, fee_rate: FEE_RATE, skip_sync: false }));
+    await this.refusals(() =>
+      this.client.createUtxos({ up_to: false, num: COLORED_UTXOS_PER_REQUEST, fee_rate: FEE_RATE, skip_sync: false }),
+    );
   }
 
   /** RLN's refusals as the lab's errors: bad input 400, the node's state 409 (no free colored UTXO among them), the rest 502. */
@@ -120,7 +140,8 @@ export class RlnApiNode implements AssetHolder {
     } catch (error) {
       if (!(error instanceof RlnError)) throw error;
       const said = `${this.name} refused: ${error.reason}${error.rlnName ? ` (${error.rlnName})` : ''}`;
-      if (error.rlnName === 'NoAvailableUtxos') throw conflict('NO_FREE_UTXOS', `${said}; the lab makes new colored UTXOs when it needs them`);
+      if (error.rlnName === 'NoAvailableUtxos')
+        throw conflict('NO_FREE_UTXOS', `${said}; the lab makes new colored UTXOs when it needs them`);
       if (error.status === 400) throw invalid('NODE_REFUSED', said);
       if (error.status === 403) throw conflict('NODE_REFUSED', said);
       throw upstreamFailed('NODE_ERROR', `${this.name} failed: ${error.reason}`, error);

@@ -22,16 +22,24 @@ function chainAccess(access: LabAccess): RlnChainAccess {
 /** RLN's start sequence, for every node serving its API: init (once), unlock over the lab's indexer. */
 export async function initialiseRlnApi(access: LabAccess, name: string): Promise<void> {
   const placement = access.placementFor(name);
-  await initAndUnlock(clientOf(access, name), { password: access.lab.secrets.rlnPassword, chain: { kind: 'btcd' }, indexerUrl: `tcp://${placement.reach('indexer', 'electrum')}`, alias: name });
+  await initAndUnlock(clientOf(access, name), {
+    password: access.lab.secrets.rlnPassword,
+    chain: { kind: 'btcd' },
+    indexerUrl: `tcp://${placement.reach('indexer', 'electrum')}`,
+    alias: name,
+  });
 }
 
 /** Colored UTXOs for RGB allocations, once the node's funding is confirmed. */
-export const createLabUtxos = (access: LabAccess, name: string) => createColoredUtxos(clientOf(access, name), chainAccess(access));
+export const createLabUtxos = (access: LabAccess, name: string) =>
+  createColoredUtxos(clientOf(access, name), chainAccess(access));
 
 /** What status shows of a node serving RLN's API: its API, and its pubkey once initialised. */
 export async function describeRlnApi(access: LabAccess, name: string): Promise<Record<string, string>> {
   const described: Record<string, string> = { api: `http://${access.host.reach(name, 'api')}` };
-  const info = await clientOf(access, name).nodeInfo().catch(() => undefined);
+  const info = await clientOf(access, name)
+    .nodeInfo()
+    .catch(() => undefined);
   if (info) described.pubkey = info.pubkey;
   return described;
 }
@@ -40,11 +48,19 @@ export const rln: KindDefinition = {
   ports: { api: 3001, p2p: 9735 },
   image: 'rln',
   dependsOn: () => [CHAIN_SERVICE, 'indexer'],
-  launch: (access, service) => ({ program: { type: 'image', name: 'rln' }, args: rlnArgs(access.placementFor(service.name)), env: {} }),
+  launch: (access, service) => ({
+    program: { type: 'image', name: 'rln' },
+    args: rlnArgs(access.placementFor(service.name)),
+    env: {},
+  }),
   // any answer will do: before /init and /unlock RLN answers its API with 403
-  probe: (access, service) => answersHttp(`http://${access.host.reach(service.name, 'api')}/networkinfo`, { anyStatus: true }),
+  probe: (access, service) =>
+    answersHttp(`http://${access.host.reach(service.name, 'api')}/networkinfo`, { anyStatus: true }),
   describe: (access, service) => describeRlnApi(access, service.name),
-  credentials: async (access, service) => ({ api: `http://${access.host.reach(service.name, 'api')}`, password: access.lab.secrets.rlnPassword }),
+  credentials: async (access, service) => ({
+    api: `http://${access.host.reach(service.name, 'api')}`,
+    password: access.lab.secrets.rlnPassword,
+  }),
   node: (access, name) => new RlnApiNode(name, 'rln', clientOf(access, name)),
   initialise: initialiseRlnApi,
   afterFunding: createLabUtxos,

@@ -4,7 +4,15 @@
 // the indexer serves the new block; before /openchannel, until the node's height is the chain's;
 // /openchannel is retried on 403. RLN runs only in the docker runtime, from an image built where
 // GitHub is reachable.
-import { RlnError, type RlnAsset, type RlnChainSync, type RlnChannel, type RlnClient, type RlnUnlockHead, type RlnUnlockOld } from '../../../../lib/rln/client.js';
+import {
+  RlnError,
+  type RlnAsset,
+  type RlnChainSync,
+  type RlnChannel,
+  type RlnClient,
+  type RlnUnlockHead,
+  type RlnUnlockOld,
+} from '../../../../lib/rln/client.js';
 import { retryWhile, waitFor } from '../../../../lib/wait.js';
 import type { Placement } from '../../runtimes/types.js';
 
@@ -76,10 +84,21 @@ const DEFAULT_TIMEOUT_MS = 120_000;
 const isReason = (error: unknown, pattern: RegExp) => error instanceof RlnError && pattern.test(error.reason);
 
 /** Waits for the API, then /init (once per node) and /unlock; returns the seed when it was created now. */
-export async function initAndUnlock(client: RlnClient, settings: RlnUnlockSettings, timing: RlnTiming = {}): Promise<{ mnemonic?: string; shape: 'head' | 'old' }> {
+export async function initAndUnlock(
+  client: RlnClient,
+  settings: RlnUnlockSettings,
+  timing: RlnTiming = {},
+): Promise<{ mnemonic?: string; shape: 'head' | 'old' }> {
   const timeoutMs = timing.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   // Any HTTP answer means the daemon is up (before /init every call is a 403).
-  await waitFor(() => client.networkInfo().then(() => true, (error: unknown) => error instanceof RlnError || Promise.reject(error)), { timeoutMs, what: `RLN API at ${client.url}` });
+  await waitFor(
+    () =>
+      client.networkInfo().then(
+        () => true,
+        (error: unknown) => error instanceof RlnError || Promise.reject(error),
+      ),
+    { timeoutMs, what: `RLN API at ${client.url}` },
+  );
   let mnemonic: string | undefined;
   try {
     mnemonic = (await client.init(settings.password)).mnemonic;
@@ -99,9 +118,16 @@ async function unlock(client: RlnClient, settings: RlnUnlockSettings, timeoutMs:
     } catch (error) {
       if (isReason(error, /node is unlocked/i)) return;
       if (error instanceof RlnError && error.status === 401) {
-        throw new Error(`RLN at ${client.url} refused the lab's password: its data belongs to another lab; remove the node's volume`);
+        throw new Error(
+          `RLN at ${client.url} refused the lab's password: its data belongs to another lab; remove the node's volume`,
+        );
       }
-      if (shape === 'head' && error instanceof RlnError && (error.status === 422 || error.status === 400) && /missing field|unknown field|deserializ/i.test(error.reason)) {
+      if (
+        shape === 'head' &&
+        error instanceof RlnError &&
+        (error.status === 422 || error.status === 400) &&
+        /missing field|unknown field|deserializ/i.test(error.reason)
+      ) {
         shape = 'old'; // an RLN from before the ldk_chain_sync /unlock
         return attempt();
       }
@@ -115,14 +141,30 @@ async function unlock(client: RlnClient, settings: RlnUnlockSettings, timeoutMs:
 export function headUnlock(settings: RlnUnlockSettings): RlnUnlockHead {
   const sync: RlnChainSync =
     settings.chain.kind === 'bitcoind'
-      ? { mode: 'BlockSync', config: { bitcoind_rpc_username: settings.chain.user, bitcoind_rpc_password: settings.chain.password, bitcoind_rpc_host: settings.chain.host, bitcoind_rpc_port: settings.chain.port } }
+      ? {
+          mode: 'BlockSync',
+          config: {
+            bitcoind_rpc_username: settings.chain.user,
+            bitcoind_rpc_password: settings.chain.password,
+            bitcoind_rpc_host: settings.chain.host,
+            bitcoind_rpc_port: settings.chain.port,
+          },
+        }
       : { mode: 'TransactionSync', config: { indexer_url: settings.indexerUrl } };
-  return { password: settings.password, ldk_chain_sync: sync, indexer_url: settings.indexerUrl, announce_addresses: [], ...(settings.alias ? { announce_alias: settings.alias } : {}) };
+  return {
+    password: settings.password,
+    ldk_chain_sync: sync,
+    indexer_url: settings.indexerUrl,
+    announce_addresses: [],
+    ...(settings.alias ? { announce_alias: settings.alias } : {}),
+  };
 }
 
 export function oldUnlock(settings: RlnUnlockSettings): RlnUnlockOld {
   if (settings.chain.kind !== 'bitcoind') {
-    throw new Error('this RLN version takes the OLD /unlock, which follows the chain over bitcoind RPC only: run the lab with chain kind bitcoind, or use a newer RLN image');
+    throw new Error(
+      'this RLN version takes the OLD /unlock, which follows the chain over bitcoind RPC only: run the lab with chain kind bitcoind, or use a newer RLN image',
+    );
   }
   return {
     password: settings.password,
@@ -141,12 +183,20 @@ export function oldUnlock(settings: RlnUnlockSettings): RlnUnlockOld {
 export async function mineAndIndex(chain: RlnChainAccess, blocks: number, timing: RlnTiming = {}): Promise<number> {
   await chain.mine(blocks);
   const tip = await chain.height();
-  await waitFor(async () => (await chain.indexedHeight()) >= tip, { timeoutMs: timing.timeoutMs ?? DEFAULT_TIMEOUT_MS, what: `the indexer to serve block ${tip}` });
+  await waitFor(async () => (await chain.indexedHeight()) >= tip, {
+    timeoutMs: timing.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    what: `the indexer to serve block ${tip}`,
+  });
   return tip;
 }
 
 /** /address, fund, mine, then the colored UTXOs. */
-export async function fundAndCreateUtxos(client: RlnClient, chain: RlnChainAccess, plan: Pick<RlnNodePlan, 'fundingSat' | 'utxos'>, timing: RlnTiming = {}): Promise<string> {
+export async function fundAndCreateUtxos(
+  client: RlnClient,
+  chain: RlnChainAccess,
+  plan: Pick<RlnNodePlan, 'fundingSat' | 'utxos'>,
+  timing: RlnTiming = {},
+): Promise<string> {
   const address = await client.address();
   await chain.send(address, plan.fundingSat);
   await mineAndIndex(chain, 1, timing);
@@ -156,9 +206,21 @@ export async function fundAndCreateUtxos(client: RlnClient, chain: RlnChainAcces
 }
 
 /** /createutxos (retried while the node has not seen its funds), then a block to confirm them. */
-export async function createColoredUtxos(client: RlnClient, chain: RlnChainAccess, utxos: RlnNodePlan['utxos'] = { num: 10 }, timing: RlnTiming = {}): Promise<void> {
+export async function createColoredUtxos(
+  client: RlnClient,
+  chain: RlnChainAccess,
+  utxos: RlnNodePlan['utxos'] = { num: 10 },
+  timing: RlnTiming = {},
+): Promise<void> {
   await retryWhile(
-    () => client.createUtxos({ up_to: false, num: utxos.num, ...(utxos.sizeSat ? { size: utxos.sizeSat } : {}), fee_rate: utxos.feeRate ?? 1, skip_sync: false }),
+    () =>
+      client.createUtxos({
+        up_to: false,
+        num: utxos.num,
+        ...(utxos.sizeSat ? { size: utxos.sizeSat } : {}),
+        fee_rate: utxos.feeRate ?? 1,
+        skip_sync: false,
+      }),
     (error) => isReason(error, /not enough funds|changing state/i),
     { timeoutMs: timing.timeoutMs ?? DEFAULT_TIMEOUT_MS, intervalMs: 1_000 },
   );
@@ -167,7 +229,12 @@ export async function createColoredUtxos(client: RlnClient, chain: RlnChainAcces
 }
 
 export function issueNia(client: RlnClient, asset: NonNullable<RlnNodePlan['asset']>): Promise<RlnAsset> {
-  return client.issueAssetNia({ amounts: [asset.amount], ticker: asset.ticker, name: asset.name, precision: asset.precision });
+  return client.issueAssetNia({
+    amounts: [asset.amount],
+    ticker: asset.ticker,
+    name: asset.name,
+    precision: asset.precision,
+  });
 }
 
 export interface AssetChannelPlan {
@@ -181,13 +248,22 @@ export interface AssetChannelPlan {
 }
 
 /** Connects, waits until the node is at the chain tip, opens (retrying 403s), mines and waits until usable. */
-export async function openAssetChannel(client: RlnClient, chain: RlnChainAccess, plan: AssetChannelPlan, timing: RlnTiming = {}): Promise<RlnChannel> {
+export async function openAssetChannel(
+  client: RlnClient,
+  chain: RlnChainAccess,
+  plan: AssetChannelPlan,
+  timing: RlnTiming = {},
+): Promise<RlnChannel> {
   const timeoutMs = timing.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const peerPubkey = plan.peer.split('@')[0];
-  if (plan.asset && plan.capacitySat < 30_010) throw new Error(`an RGB channel needs at least 30010 sat of capacity, not ${plan.capacitySat}`);
+  if (plan.asset && plan.capacitySat < 30_010)
+    throw new Error(`an RGB channel needs at least 30010 sat of capacity, not ${plan.capacitySat}`);
   await client.connectPeer(plan.peer);
   const tip = await chain.height();
-  await waitFor(async () => (await client.networkInfo()).height >= tip, { timeoutMs, what: `RLN at ${client.url} to reach chain height ${tip}` });
+  await waitFor(async () => (await client.networkInfo()).height >= tip, {
+    timeoutMs,
+    what: `RLN at ${client.url} to reach chain height ${tip}`,
+  });
   const request = {
     peer_pubkey_and_opt_addr: plan.peer,
     capacity_sat: plan.capacitySat,
@@ -196,20 +272,38 @@ export async function openAssetChannel(client: RlnClient, chain: RlnChainAccess,
     public: true,
     with_anchors: true,
   };
-  await retryWhile(() => client.openChannel(request), (error) => error instanceof RlnError && error.forbidden, {
-    timeoutMs,
-    intervalMs: timing.retryMs ?? 5_000,
-    onRetry: (error) => timing.log?.(`rln /openchannel answered 403 (${(error as RlnError).reason}); retrying`),
-  });
+  await retryWhile(
+    () => client.openChannel(request),
+    (error) => error instanceof RlnError && error.forbidden,
+    {
+      timeoutMs,
+      intervalMs: timing.retryMs ?? 5_000,
+      onRetry: (error) => timing.log?.(`rln /openchannel answered 403 (${(error as RlnError).reason}); retrying`),
+    },
+  );
   await mineAndIndex(chain, plan.confirmations ?? 6, timing);
-  return waitFor(async () => {
-    const channels = await client.listChannels();
-    return channels.find((channel) => channel.peer_pubkey === peerPubkey && channel.ready && channel.is_usable && (plan.asset ? channel.asset_id === plan.asset.id : true));
-  }, { timeoutMs, intervalMs: 1_000, what: `the channel from ${client.url} to ${peerPubkey} to be usable` });
+  return waitFor(
+    async () => {
+      const channels = await client.listChannels();
+      return channels.find(
+        (channel) =>
+          channel.peer_pubkey === peerPubkey &&
+          channel.ready &&
+          channel.is_usable &&
+          (plan.asset ? channel.asset_id === plan.asset.id : true),
+      );
+    },
+    { timeoutMs, intervalMs: 1_000, what: `the channel from ${client.url} to ${peerPubkey} to be usable` },
+  );
 }
 
 /** The whole start sequence of one node; channels are opened by openAssetChannel once peers are up. */
-export async function bringUpRln(client: RlnClient, chain: RlnChainAccess, plan: RlnNodePlan, timing: RlnTiming = {}): Promise<RlnBringUpResult> {
+export async function bringUpRln(
+  client: RlnClient,
+  chain: RlnChainAccess,
+  plan: RlnNodePlan,
+  timing: RlnTiming = {},
+): Promise<RlnBringUpResult> {
   const { mnemonic, shape } = await initAndUnlock(client, plan.unlock, timing);
   const address = await fundAndCreateUtxos(client, chain, plan, timing);
   const asset = plan.asset ? await issueNia(client, plan.asset) : undefined;

@@ -14,7 +14,11 @@ export const walletServer: KindDefinition = {
   ports: { http: 8080 },
   image: 'services',
   public: true,
-  dependsOn: (_name, spec) => [spec.services['wallet-server']!.node, ...(spec.postgres.managed ? ['postgres'] : []), ...(spec.redis.managed ? ['redis'] : [])],
+  dependsOn: (_name, spec) => [
+    spec.services['wallet-server']!.node,
+    ...(spec.postgres.managed ? ['postgres'] : []),
+    ...(spec.redis.managed ? ['redis'] : []),
+  ],
   launch(access, service) {
     const settings = settingsOf(access);
     const placement = access.placementFor(service.name);
@@ -29,6 +33,9 @@ export const walletServer: KindDefinition = {
     });
   },
   probe: (access, service) => answersHttp(`http://${access.host.reach(service.name, 'http')}/health`),
-  describe: async (access, service) => ({ url: `http://${access.host.reach(service.name, 'http')}`, docs: `http://${access.host.reach(service.name, 'http')}/docs` }),
+  describe: async (access, service) => ({
+    url: `http://${access.host.reach(service.name, 'http')}`,
+    docs: `http://${access.host.reach(service.name, 'http')}/docs`,
+  }),
   credentials: async (access, service) => ({ url: `http://${access.host.reach(service.name, 'http')}` }),
 };

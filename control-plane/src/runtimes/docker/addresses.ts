@@ -12,14 +12,19 @@ const toIp = (value: number) => [24, 16, 8, 0].map((shift) => Math.floor(value /
  * container of the lab computes the same ones; the network's own, first, last and gateway
  * addresses are skipped. Undefined when the subnet is not IPv4 or has no room for them all.
  */
-export function labAddresses(subnet: string, gateway: string | undefined, services: string[]): Map<string, string> | undefined {
+export function labAddresses(
+  subnet: string,
+  gateway: string | undefined,
+  services: string[],
+): Map<string, string> | undefined {
   const match = /^(\d{1,3}(?:\.\d{1,3}){3})\/(\d{1,2})$/.exec(subnet);
   if (!match) return undefined;
   const size = 2 ** (32 - Number(match[2]));
   const network = toNumber(match[1]) - (toNumber(match[1]) % size);
   const taken = gateway ? toNumber(gateway) : undefined;
   const free: number[] = [];
-  for (let host = network + 2; host < network + size - 1 && free.length < services.length; host++) if (host !== taken) free.push(host);
+  for (let host = network + 2; host < network + size - 1 && free.length < services.length; host++)
+    if (host !== taken) free.push(host);
   if (free.length < services.length) return undefined;
   return new Map([...services].sort().map((service, index) => [service, toIp(free[index])]));
 }

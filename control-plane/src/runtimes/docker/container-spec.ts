@@ -7,7 +7,12 @@ import { CONTAINER_DATA_DIR, containerName, networkName, volumeName } from './pl
 import { runnerEntrypoint } from './runner.js';
 
 /** `launch`: a digest of what the container is created with, so a held one is resumed only for the same launch. */
-export const LABELS = { lab: 'reglab.lab', service: 'reglab.service', kind: 'reglab.kind', launch: 'reglab.launch' } as const;
+export const LABELS = {
+  lab: 'reglab.lab',
+  service: 'reglab.service',
+  kind: 'reglab.kind',
+  launch: 'reglab.launch',
+} as const;
 
 /** Where the project's compiled services live in the services image. */
 const SERVICES_APP_DIR = '/app';
@@ -31,15 +36,24 @@ export interface ImageOf {
  * address made from it, when `addresses` holds the lab's), its data in its volume at /data, its ports published on the host, the
  * service under the runner (runner.ts) after the engine's init.
  */
-export function containerSpec(request: StartRequest, image: ImageOf, addresses: Map<string, string> | undefined): ContainerSpec {
+export function containerSpec(
+  request: StartRequest,
+  image: ImageOf,
+  addresses: Map<string, string> | undefined,
+): ContainerSpec {
   const { lab, service, kind } = request;
   const name = containerName(lab.name, service);
   const volume = volumeName(lab.name, service);
   const network = networkName(lab.name);
   const labels: Record<string, string> = { [LABELS.lab]: lab.name, [LABELS.service]: service, [LABELS.kind]: kind };
-  const ports = Object.entries(request.hostPorts).map(([portName, hostPort]) => [`${containerPortOf(request, portName)}/tcp`, hostPort] as const);
+  const ports = Object.entries(request.hostPorts).map(
+    ([portName, hostPort]) => [`${containerPortOf(request, portName)}/tcp`, hostPort] as const,
+  );
   const address = addresses?.get(service);
-  const runner = runnerEntrypoint([...image.entrypoint, ...command(request.launch)], request.discardSignal ?? 'SIGKILL');
+  const runner = runnerEntrypoint(
+    [...image.entrypoint, ...command(request.launch)],
+    request.discardSignal ?? 'SIGKILL',
+  );
   const options: ContainerCreateOptions = {
     name,
     Hostname: service,
@@ -53,24 +67,46 @@ export function containerSpec(request: StartRequest, image: ImageOf, addresses: 
     HostConfig: {
       Init: true,
       Binds: [`${volume}:${CONTAINER_DATA_DIR}`],
-      PortBindings: Object.fromEntries(ports.map(([port, hostPort]) => [port, [{ HostIp: request.public ? '0.0.0.0' : '127.0.0.1', HostPort: String(hostPort) }]])),
+      PortBindings: Object.fromEntries(
+        ports.map(([port, hostPort]) => [
+          port,
+          [{ HostIp: request.public ? '0.0.0.0' : '127.0.0.1', HostPort: String(hostPort) }],
+        ]),
+      ),
       NetworkMode: network,
       ...(addresses ? { ExtraHosts: [...addresses].map(([other, address]) => `${other}:${address}`) } : {}),
     },
-    NetworkingConfig: { EndpointsConfig: { [network]: { Aliases: [service], ...(address ? { IPAMConfig: { IPv4Address: address }, MacAddress: macAddressOf(address) } : {}) } } },
+    NetworkingConfig: {
+      EndpointsConfig: {
+        [network]: {
+          Aliases: [service],
+          ...(address ? { IPAMConfig: { IPv4Address: address }, MacAddress: macAddressOf(address) } : {}),
+        },
+      },
+    },
   };
-  labels[LABELS.launch] = createHash('sha256').update(`${image.id}\n${JSON.stringify(options)}`).digest('hex');
+  labels[LABELS.launch] = createHash('sha256')
+    .update(`${image.id}\n${JSON.stringify(options)}`)
+    .digest('hex');
   return { name, volume, labels, options };
 }
 
 function containerPortOf(request: StartRequest, portName: string): number {
   const port = request.containerPorts[portName];
-  if (port === undefined) throw new Error(`a ${request.kind} container has no port named "${portName}" (known: ${Object.keys(request.containerPorts).join(', ')})`);
+  if (port === undefined)
+    throw new Error(
+      `a ${request.kind} container has no port named "${portName}" (known: ${Object.keys(request.containerPorts).join(', ')})`,
+    );
   return port;
 }
 
 /** The image's entry point is the program; a project service is its bundle (or compiled file) under /app/dist. */
 function command(launch: LaunchSpec): string[] {
-  if (launch.program.type === 'service') return [...launch.program.nodeFlags, `${SERVICES_APP_DIR}/dist/${bundleOf(launch.program.entry) ?? launch.program.entry}`, ...launch.args];
+  if (launch.program.type === 'service')
+    return [
+      ...launch.program.nodeFlags,
+      `${SERVICES_APP_DIR}/dist/${bundleOf(launch.program.entry) ?? launch.program.entry}`,
+      ...launch.args,
+    ];
   return launch.args;
 }

@@ -31,7 +31,8 @@ export function engineCandidates(options: DiscoveryOptions = {}): string[] {
   return [...new Set(candidates)];
 }
 
-const START_HINT = 'Start Podman\'s Docker-compatible service as root with `scripts/podman-setup.sh` ' +
+const START_HINT =
+  "Start Podman's Docker-compatible service as root with `scripts/podman-setup.sh` " +
   '(it listens on unix:///run/podman/podman.sock), or point DOCKER_HOST at a running Docker engine.';
 
 /** Failures to reach the engine at all: nothing listens on its address, or its socket is gone. */
@@ -48,9 +49,17 @@ const unreached = (error: unknown) => {
  */
 export async function dockerClient(address: string): Promise<Docker> {
   const { default: Docker } = await import('dockerode');
-  const docker = address.startsWith('unix://') ? new Docker({ socketPath: address.slice('unix://'.length) }) : tcpClient(Docker, address);
+  const docker = address.startsWith('unix://')
+    ? new Docker({ socketPath: address.slice('unix://'.length) })
+    : tcpClient(Docker, address);
   wrapCalls(docker, (error) =>
-    unreached(error) ? unavailable(ENGINE_UNAVAILABLE, `the container engine at ${address} does not answer (${(error as Error).message}). ${START_HINT}`) : error);
+    unreached(error)
+      ? unavailable(
+          ENGINE_UNAVAILABLE,
+          `the container engine at ${address} does not answer (${(error as Error).message}). ${START_HINT}`,
+        )
+      : error,
+  );
   return docker;
 }
 
@@ -73,7 +82,11 @@ function wrapCalls(docker: Docker, outcome: (error: unknown) => unknown): void {
 
 function tcpClient(Client: typeof Docker, address: string): Docker {
   const url = new URL(address.replace(/^tcp:/, 'http:'));
-  return new Client({ host: url.hostname, port: Number(url.port || 2375), protocol: url.protocol === 'https:' ? 'https' : 'http' });
+  return new Client({
+    host: url.hostname,
+    port: Number(url.port || 2375),
+    protocol: url.protocol === 'https:' ? 'https' : 'http',
+  });
 }
 
 async function answers(docker: Docker, timeoutMs: number): Promise<boolean> {
@@ -82,7 +95,13 @@ async function answers(docker: Docker, timeoutMs: number): Promise<boolean> {
     timer = setTimeout(() => resolve(false), timeoutMs);
   });
   try {
-    return await Promise.race([docker.ping().then(() => true as const, () => false as const), timeout]);
+    return await Promise.race([
+      docker.ping().then(
+        () => true as const,
+        () => false as const,
+      ),
+      timeout,
+    ]);
   } finally {
     clearTimeout(timer);
   }
@@ -113,6 +132,9 @@ export async function discoverEngine(options: DiscoveryOptions = {}): Promise<En
  */
 export async function socketOwnedByRoot(address: string): Promise<boolean | undefined> {
   if (!address.startsWith('unix://')) return undefined;
-  const owner = await stat(address.slice('unix://'.length)).then((socket) => socket.uid, () => undefined);
+  const owner = await stat(address.slice('unix://'.length)).then(
+    (socket) => socket.uid,
+    () => undefined,
+  );
   return owner === undefined ? undefined : owner === 0;
 }

@@ -7,6 +7,7 @@ import type { ExitStatus } from '../types.js';
  */
 export function containerExit(exitCode: number, oomKilled: boolean): ExitStatus {
   if (oomKilled) return { code: exitCode, signal: 'SIGKILL (out of memory)' };
-  const signal = exitCode > 128 ? Object.entries(constants.signals).find(([, number]) => number === exitCode - 128)?.[0] : undefined;
+  const signal =
+    exitCode > 128 ? Object.entries(constants.signals).find(([, number]) => number === exitCode - 128)?.[0] : undefined;
   return signal ? { code: exitCode, signal } : { code: exitCode };
 }

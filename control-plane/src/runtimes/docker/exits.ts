@@ -28,7 +28,11 @@ export function watchContainerExits(docker: () => Promise<Docker>, label: string
   void (async () => {
     while (!stopped.signal.aborted) {
       try {
-        const stream = await (await docker()).getEvents({ since, filters: { label: [label] }, abortSignal: stopped.signal });
+        const stream = await (await docker()).getEvents({
+          since,
+          filters: { label: [label] },
+          abortSignal: stopped.signal,
+        });
         await forEachLine(stream, (line) => {
           const event = parse(line);
           if (event?.time) since = event.time;

@@ -9,5 +9,9 @@ import { createDockerRuntime, type DockerRuntimeOptions } from './runtime.js';
  * found up to date) as services start, unless options say otherwise.
  */
 export function dockerRuntimeOptions(options: DockerRuntimeOptions = {}): RuntimeOptions {
-  return { runtime: createDockerRuntime({ buildImages: true, ...options }), placementFor: dockerPlacement, hostPlacement };
+  return {
+    runtime: createDockerRuntime({ buildImages: true, ...options }),
+    placementFor: dockerPlacement,
+    hostPlacement,
+  };
 }

@@ -19,7 +19,10 @@ export function dockerPlacement(lab: LabLayout, service: string): Placement {
     const ports = lab.services[target]?.containerPorts;
     if (ports === undefined) throw new Error(`lab ${lab.name} has no service "${target}"`);
     const port = ports[portName];
-    if (port === undefined) throw new Error(`the ${target} container has no port named "${portName}" (known: ${Object.keys(ports).join(', ')})`);
+    if (port === undefined)
+      throw new Error(
+        `the ${target} container has no port named "${portName}" (known: ${Object.keys(ports).join(', ')})`,
+      );
     return port;
   };
   return {

@@ -57,12 +57,23 @@ done
 `;
 
 /** The container's entry point and environment for `program` (the image's entry point and the service's arguments). */
-export function runnerEntrypoint(program: string[], discardSignal: NodeJS.Signals): { Entrypoint: string[]; env: string } {
+export function runnerEntrypoint(
+  program: string[],
+  discardSignal: NodeJS.Signals,
+): { Entrypoint: string[]; env: string } {
   return {
-    Entrypoint: ['/bin/sh', '-c', `eval "$${RUNNER_VARIABLE}"`, 'reglab-runner', discardSignal.replace(/^SIG/, ''), ...program],
+    Entrypoint: [
+      '/bin/sh',
+      '-c',
+      `eval "$${RUNNER_VARIABLE}"`,
+      'reglab-runner',
+      discardSignal.replace(/^SIG/, ''),
+      ...program,
+    ],
     env: `${RUNNER_VARIABLE}=${RUNNER_SCRIPT}`,
   };
 }
 
 /** Whether a container (its Config.Env) runs under the loop: containers made by an older reglab do not. */
-export const runsUnderRunner = (env: string[] | undefined) => (env ?? []).some((entry) => entry.startsWith(`${RUNNER_VARIABLE}=`));
+export const runsUnderRunner = (env: string[] | undefined) =>
+  (env ?? []).some((entry) => entry.startsWith(`${RUNNER_VARIABLE}=`));

@@ -7,7 +7,18 @@ import { waitFor } from '../../../../lib/wait.js';
 import { RECIPES } from '../../images/catalog.js';
 import type { ImageId } from '../../images/types.js';
 import { buildImages, missingImageMessage, type ImageMap } from '../../images/build.js';
-import { ImageUnavailableError, isEngineUnavailable, type EngineReach, type ExitStatus, type LabHandleInfo, type PrepareOptions, type Runtime, type RuntimeHandle, type ServiceLocation, type StartRequest } from '../types.js';
+import {
+  ImageUnavailableError,
+  isEngineUnavailable,
+  type EngineReach,
+  type ExitStatus,
+  type LabHandleInfo,
+  type PrepareOptions,
+  type Runtime,
+  type RuntimeHandle,
+  type ServiceLocation,
+  type StartRequest,
+} from '../types.js';
 import { discoverEngine, onEachCall, socketOwnedByRoot, type DiscoveryOptions, type Engine } from './engine.js';
 import { containerExit } from './exit-status.js';
 import { watchContainerExits } from './exits.js';
@@ -19,7 +30,6 @@ import { CONTAINER_DATA_DIR, containerName, networkName, volumeName } from './pl
 import { HELD_MARKER, HOLD_SIGNAL, RESUME_SIGNAL, runsUnderRunner } from './runner.js';
 import { StartQueue } from './start-queue.js';
 import { demuxLogs, fileFromTar, readAll } from './streams.js';
-
 
 export interface DockerRuntimeOptions {
   /** An engine client; found with discoverEngine() on first use when absent. */
@@ -133,7 +143,11 @@ export class DockerRuntime implements Runtime {
    * (its record lost with another REGLAB_HOME or a deleted .reglab) is removed first, volumes too,
    * so no node starts on an old wallet or chain; but those of `options.dataRestored`, which the
    * restore of a snapshot writes over (snapshots/docker-data.ts). */
-  async prepareLab(lab: LabHandleInfo, images: Record<string, string> = {}, options: PrepareOptions = {}): Promise<void> {
+  async prepareLab(
+    lab: LabHandleInfo,
+    images: Record<string, string> = {},
+    options: PrepareOptions = {},
+  ): Promise<void> {
     const docker = await this.docker();
     await this.removeLab(lab, { volumes: true, except: options.dataRestored });
     if (this.options.buildImages) {
@@ -187,18 +201,30 @@ export class DockerRuntime implements Runtime {
   async hold(handle: RuntimeHandle): Promise<string | undefined> {
     const docker = await this.docker();
     const container = docker.getContainer(containerId(handle));
-    const info = await container.inspect().catch((error: unknown) => (notFound(error) ? undefined : Promise.reject(error)));
+    const info = await container
+      .inspect()
+      .catch((error: unknown) => (notFound(error) ? undefined : Promise.reject(error)));
     const folder = info && dataFolderOf(info);
-    if (!info?.State.Running || !runsUnderRunner(info.Config.Env) || !folder || !(await this.writesVolumeFolders())) return undefined;
+    if (!info?.State.Running || !runsUnderRunner(info.Config.Env) || !folder || !(await this.writesVolumeFolders()))
+      return undefined;
     const marker = join(folder, HELD_MARKER);
     await container.kill({ signal: HOLD_SIGNAL });
     try {
-      await waitFor(async () => existsSync(marker), { timeoutMs: (this.options.stopTimeoutSeconds ?? 15) * 1000, intervalMs: 20, what: `${info.Name} to end its service` });
+      await waitFor(async () => existsSync(marker), {
+        timeoutMs: (this.options.stopTimeoutSeconds ?? 15) * 1000,
+        intervalMs: 20,
+        what: `${info.Name} to end its service`,
+      });
     } catch {
       await this.kill(handle); // as a container that cannot be held: ended for good
       return undefined;
     }
-    this.held.set(info.Name.replace(/^\//, ''), { lab: info.Config.Labels[LABELS.lab], id: info.Id, launch: info.Config.Labels[LABELS.launch] ?? '', folder });
+    this.held.set(info.Name.replace(/^\//, ''), {
+      lab: info.Config.Labels[LABELS.lab],
+      id: info.Id,
+      launch: info.Config.Labels[LABELS.launch] ?? '',
+      folder,
+    });
     return folder;
   }
 
@@ -213,11 +239,22 @@ export class DockerRuntime implements Runtime {
     const recipe = request.image as ImageId;
     const image = this.imageFor(kind, recipe);
     if (this.options.buildImages && this.options.images?.[kind] === undefined) await this.build(docker, kind, recipe);
-    const imageInfo = await docker.getImage(image).inspect().catch((error: unknown) => {
-      throw notFound(error) ? new Error(`cannot start ${service} (${kind}): ${missingImageMessage(image)}`) : error;
-    });
+    const imageInfo = await docker
+      .getImage(image)
+      .inspect()
+      .catch((error: unknown) => {
+        throw notFound(error) ? new Error(`cannot start ${service} (${kind}): ${missingImageMessage(image)}`) : error;
+      });
     const entrypoint = imageInfo.Config.Entrypoint ?? [];
-    return containerSpec(request, { ref: image, id: imageInfo.Id, entrypoint: typeof entrypoint === 'string' ? ['/bin/sh', '-c', entrypoint] : entrypoint }, await this.addressesOf(docker, request));
+    return containerSpec(
+      request,
+      {
+        ref: image,
+        id: imageInfo.Id,
+        entrypoint: typeof entrypoint === 'string' ? ['/bin/sh', '-c', entrypoint] : entrypoint,
+      },
+      await this.addressesOf(docker, request),
+    );
   }
 
   /** Runs a held container's service again, when the container was created for this same launch. */
@@ -240,7 +277,10 @@ export class DockerRuntime implements Runtime {
     const network = networkName(request.lab.name);
     let ipam = this.subnets.get(network);
     if (!ipam) {
-      ipam = docker.getNetwork(network).inspect().then((info: { IPAM?: { Config?: { Subnet?: string; Gateway?: string }[] } }) => info.IPAM?.Config?.[0] ?? {});
+      ipam = docker
+        .getNetwork(network)
+        .inspect()
+        .then((info: { IPAM?: { Config?: { Subnet?: string; Gateway?: string }[] } }) => info.IPAM?.Config?.[0] ?? {});
       ipam.catch(() => this.subnets.delete(network));
       this.subnets.set(network, ipam);
     }
@@ -301,7 +341,8 @@ export class DockerRuntime implements Runtime {
     try {
       const { State } = await (await this.docker()).getContainer(id).inspect();
       if (!State.Running) this.localPids.delete(id);
-      else if (State.Pid && this.localPids.get(id) !== State.Pid && (await runsInContainer(State.Pid, id))) this.localPids.set(id, State.Pid);
+      else if (State.Pid && this.localPids.get(id) !== State.Pid && (await runsInContainer(State.Pid, id)))
+        this.localPids.set(id, State.Pid);
       return State.Running;
     } catch (error) {
       const pid = this.localPids.get(id);
@@ -321,7 +362,9 @@ export class DockerRuntime implements Runtime {
     if (local === 'missing') throw missing();
     if (local) return local;
     try {
-      const archive = await docker.getContainer(containerName(location.lab.name, location.service)).getArchive({ path });
+      const archive = await docker
+        .getContainer(containerName(location.lab.name, location.service))
+        .getArchive({ path });
       return fileFromTar(await readAll(archive), basename(path));
     } catch (error) {
       if (notFound(error)) throw missing();
@@ -335,7 +378,11 @@ export class DockerRuntime implements Runtime {
    * Podman), and a lab's probes read lnd's credentials at each attempt. Undefined when it cannot be
    * read so (a symbolic link out of the volume included), for the archive route to answer.
    */
-  private async readFromVolumeFolder(docker: Docker, location: ServiceLocation, relativePath: string): Promise<Buffer | 'missing' | undefined> {
+  private async readFromVolumeFolder(
+    docker: Docker,
+    location: ServiceLocation,
+    relativePath: string,
+  ): Promise<Buffer | 'missing' | undefined> {
     const mountpoint = await this.volumeFolder(docker, volumeName(location.lab.name, location.service));
     if (!mountpoint) return undefined;
     let folder: string;
@@ -361,7 +408,10 @@ export class DockerRuntime implements Runtime {
 
   /** The volume as the engine describes it, when it is a `local` one with a folder. */
   private async localVolume(docker: Docker, volume: string): Promise<Docker.VolumeInspectInfo | undefined> {
-    const info = await docker.getVolume(volume).inspect().catch(() => undefined);
+    const info = await docker
+      .getVolume(volume)
+      .inspect()
+      .catch(() => undefined);
     return info?.Driver === 'local' && info.Mountpoint ? info : undefined;
   }
 
@@ -375,7 +425,13 @@ export class DockerRuntime implements Runtime {
     if (!info) return undefined;
     if (!Object.entries(labels).every(([label, value]) => info.Labels?.[label] === value)) return undefined;
     // a remote engine's folder is not on this machine
-    if (!(await readdir(info.Mountpoint).then(() => true, () => false))) return undefined;
+    if (
+      !(await readdir(info.Mountpoint).then(
+        () => true,
+        () => false,
+      ))
+    )
+      return undefined;
     this.volumeFolders.set(volume, info.Mountpoint);
     return info.Mountpoint;
   }
@@ -407,7 +463,12 @@ export class DockerRuntime implements Runtime {
       kind: info.Labels[LABELS.kind],
       containerId: info.Id,
       running: info.State === 'running',
-      hostPorts: Object.fromEntries(info.Ports.filter((port) => port.PublicPort).map((port) => [`${port.PrivatePort}/${port.Type}`, port.PublicPort])),
+      hostPorts: Object.fromEntries(
+        info.Ports.filter((port) => port.PublicPort).map((port) => [
+          `${port.PrivatePort}/${port.Type}`,
+          port.PublicPort,
+        ]),
+      ),
     }));
   }
 
@@ -424,7 +485,8 @@ export class DockerRuntime implements Runtime {
     if (options.volumes) {
       const { Volumes } = await docker.listVolumes({ filters: { label: [`${LABELS.lab}=${lab.name}`] } });
       for (const volume of Volumes ?? []) {
-        if (!options.except?.includes(volume.Labels?.[LABELS.service] ?? '')) await this.removeVolume(docker, volume.Name);
+        if (!options.except?.includes(volume.Labels?.[LABELS.service] ?? ''))
+          await this.removeVolume(docker, volume.Name);
       }
     }
     return detached;
@@ -436,7 +498,9 @@ export class DockerRuntime implements Runtime {
    */
   private async detachOthers(docker: Docker, name: string): Promise<string[]> {
     const network = docker.getNetwork(name);
-    const info: { Containers?: Record<string, { Name?: string }> } | undefined = await network.inspect().catch((error: unknown) => (notFound(error) ? undefined : Promise.reject(error)));
+    const info: { Containers?: Record<string, { Name?: string }> } | undefined = await network
+      .inspect()
+      .catch((error: unknown) => (notFound(error) ? undefined : Promise.reject(error)));
     const others = Object.entries(info?.Containers ?? {});
     for (const [id] of others) await network.disconnect({ Container: id, Force: true }).catch(ignoreNotFound);
     return others.map(([id, container]) => container.Name || id.slice(0, 12));
@@ -481,6 +545,8 @@ function containerId(handle: RuntimeHandle): string {
 
 /** The container's volume folder on this machine, when it is a local volume whose folder is here. */
 function dataFolderOf(info: Docker.ContainerInspectInfo): string | undefined {
-  const mount = info.Mounts.find((candidate) => candidate.Destination === CONTAINER_DATA_DIR && candidate.Type === 'volume');
+  const mount = info.Mounts.find(
+    (candidate) => candidate.Destination === CONTAINER_DATA_DIR && candidate.Type === 'volume',
+  );
   return mount?.Driver === 'local' && existsSync(mount.Source) ? mount.Source : undefined;
 }

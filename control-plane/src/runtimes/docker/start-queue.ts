@@ -14,10 +14,12 @@ export class StartQueue {
   run<T>(precedence: number, start: () => Promise<T>): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       const run = () => {
-        start().then(resolve, reject).finally(() => {
-          this.running -= 1;
-          this.release();
-        });
+        start()
+          .then(resolve, reject)
+          .finally(() => {
+            this.running -= 1;
+            this.release();
+          });
       };
       this.held.push({ precedence, order: this.asked++, run });
       this.release();

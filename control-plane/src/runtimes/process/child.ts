@@ -84,7 +84,11 @@ export function runsProgram(pid: number, program: string): boolean {
 }
 
 /** `signal` (SIGTERM by default) to the process group, then SIGKILL after `graceMs`. */
-export async function stopProcessGroup(pid: number, graceMs = 10_000, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
+export async function stopProcessGroup(
+  pid: number,
+  graceMs = 10_000,
+  signal: NodeJS.Signals = 'SIGTERM',
+): Promise<void> {
   signalGroup(pid, signal);
   const deadline = Date.now() + graceMs;
   while (Date.now() < deadline) {

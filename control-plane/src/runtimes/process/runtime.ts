@@ -5,8 +5,23 @@ import { nodeBinary } from '../../home.js';
 import { initPostgresCluster, postgresBinDir } from '../../nodes/postgres/server.js';
 import { redisServerBinary } from '../../nodes/redis/server.js';
 import { programArguments } from '../../../../lib/programs.js';
-import type { ExitStatus, LabHandleInfo, LaunchSpec, Runtime, RuntimeHandle, ServiceLocation, StartRequest } from '../types.js';
-import { exitStatusOf, isRunning, killProcessGroup, startDetached, stopProcessGroup, type ProcessLaunch } from './child.js';
+import type {
+  ExitStatus,
+  LabHandleInfo,
+  LaunchSpec,
+  Runtime,
+  RuntimeHandle,
+  ServiceLocation,
+  StartRequest,
+} from '../types.js';
+import {
+  exitStatusOf,
+  isRunning,
+  killProcessGroup,
+  startDetached,
+  stopProcessGroup,
+  type ProcessLaunch,
+} from './child.js';
 import { serviceDataDir, serviceLogFile } from './placement.js';
 
 /** Runs each service as a local child process group, with its data and logs in the lab folder. */
@@ -24,7 +39,10 @@ export class ProcessRuntime implements Runtime {
     if (request.launch.program.type === 'system' && request.launch.program.name === 'postgres') {
       initPostgresCluster(join(dataDir, 'data'));
     }
-    const pid = startDetached(toProcessLaunch(request.launch, dataDir), serviceLogFile(request.lab.dir, request.service));
+    const pid = startDetached(
+      toProcessLaunch(request.launch, dataDir),
+      serviceLogFile(request.lab.dir, request.service),
+    );
     return { runtime: 'process', pid };
   }
 
@@ -53,7 +71,10 @@ export class ProcessRuntime implements Runtime {
     const file = serviceLogFile(location.lab.dir, location.service);
     if (!existsSync(file)) return '';
     const text = await readFile(file, 'utf8');
-    return text.split('\n').slice(-lines - 1).join('\n');
+    return text
+      .split('\n')
+      .slice(-lines - 1)
+      .join('\n');
   }
 
   async removeLab(): Promise<string[]> {
@@ -73,13 +94,21 @@ function toProcessLaunch(launch: LaunchSpec, cwd: string): ProcessLaunch {
   switch (program.type) {
     case 'node-binary': {
       const binary = nodeBinary(program.name);
-      if (!existsSync(binary)) throw new Error(`${binary} is missing: build the node binaries with \`bash scripts/build-nodes.sh\``);
+      if (!existsSync(binary))
+        throw new Error(`${binary} is missing: build the node binaries with \`bash scripts/build-nodes.sh\``);
       return { ...base, command: binary };
     }
     case 'system':
-      return { ...base, command: program.name === 'postgres' ? join(postgresBinDir(), 'postgres') : redisServerBinary() };
+      return {
+        ...base,
+        command: program.name === 'postgres' ? join(postgresBinDir(), 'postgres') : redisServerBinary(),
+      };
     case 'service':
-      return { ...base, command: process.execPath, args: [...program.nodeFlags, ...programArguments(program.entry), ...launch.args] };
+      return {
+        ...base,
+        command: process.execPath,
+        args: [...program.nodeFlags, ...programArguments(program.entry), ...launch.args],
+      };
     case 'image':
       throw new Error(`${program.name} runs only in the docker runtime, from its container image`);
   }

@@ -42,7 +42,11 @@ export class AddressDirectory {
     }
     for (let from = this.height + 1; from <= tip; from += PARALLEL) {
       const heights = Array.from({ length: Math.min(PARALLEL, tip - from + 1) }, (_, i) => from + i);
-      const blocks = await Promise.all(heights.map(async (height) => Block.fromHex(await this.driver.getBlockHex(await this.driver.getBlockHash(height)))));
+      const blocks = await Promise.all(
+        heights.map(async (height) =>
+          Block.fromHex(await this.driver.getBlockHex(await this.driver.getBlockHash(height))),
+        ),
+      );
       for (const block of blocks) for (const tx of block.transactions ?? []) this.addressesOf(tx, this.confirmed);
       this.height = heights.at(-1)!;
       this.hash = blocks.at(-1)!.getId();
@@ -59,6 +63,9 @@ export class AddressDirectory {
       if (tx) this.addressesOf(tx, all);
     }
     const wanted = /^(bc|tb|bcrt)1/i.test(prefix) ? prefix.toLowerCase() : prefix;
-    return [...all].filter((address) => address.startsWith(wanted)).sort().slice(0, PREFIX_RESULTS);
+    return [...all]
+      .filter((address) => address.startsWith(wanted))
+      .sort()
+      .slice(0, PREFIX_RESULTS);
   }
 }

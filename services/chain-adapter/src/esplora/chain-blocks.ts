@@ -54,12 +54,20 @@ export class ChainBlocks {
     const times = new Map<number, number>();
     for (let i = 0; i * 80 < headers.length; i++) times.set(start + i, headers.readUInt32LE(i * 80 + 68));
     if (!times.has(high)) throw notFound(`block height ${high} is not indexed yet`);
-    return medianTimes(times, Array.from({ length: high - low + 1 }, (_, i) => low + i));
+    return medianTimes(
+      times,
+      Array.from({ length: high - low + 1 }, (_, i) => low + i),
+    );
   }
 
   /** The blocks with these hashes, each with its serialized form. */
   async byHashes(hashes: string[]): Promise<{ block: EsploraBlock; hex: string }[]> {
-    const read = await Promise.all(hashes.map(async (hash) => ({ hex: await this.driver.getBlockHex(hash), height: (await this.driver.getBlockSummary(hash)).height })));
+    const read = await Promise.all(
+      hashes.map(async (hash) => ({
+        hex: await this.driver.getBlockHex(hash),
+        height: (await this.driver.getBlockSummary(hash)).height,
+      })),
+    );
     if (read.length === 0) return [];
     const heights = read.map((block) => block.height);
     const median = await this.medianTimesFor(Math.min(...heights), Math.max(...heights));
@@ -88,7 +96,7 @@ export function blockExtras(blockHex: string, height: number): BlockExtras {
   const block = Block.fromHex(blockHex);
   const [coinbase, ...others] = block.transactions ?? [];
   const reward = coinbase ? coinbase.outs.reduce((sum, output) => sum + Number(output.value), 0) : 0;
-  const subsidy = Math.floor(50 * 1e8 / 2 ** Math.floor(height / REGTEST_HALVING_INTERVAL));
+  const subsidy = Math.floor((50 * 1e8) / 2 ** Math.floor(height / REGTEST_HALVING_INTERVAL));
   const totalFees = Math.max(0, reward - subsidy);
   const vsize = others.reduce((sum, tx) => sum + tx.virtualSize(), 0);
   return {

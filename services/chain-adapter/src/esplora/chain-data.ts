@@ -31,7 +31,8 @@ export class ChainData {
       (hex) => Transaction.fromHex(hex),
       (error: unknown) => {
         this.transactions.delete(txid);
-        if (error instanceof IndexerRpcError) throw notFound(`transaction ${txid} is not known to the node or the indexer`);
+        if (error instanceof IndexerRpcError)
+          throw notFound(`transaction ${txid} is not known to the node or the indexer`);
         throw error;
       },
     );
@@ -59,7 +60,9 @@ export class ChainData {
 
   private async esploraTx(txid: string, status: Promise<TxStatus>): Promise<EsploraTx> {
     const [tx, known] = await Promise.all([this.transaction(txid), status]);
-    const parents = new Map(await Promise.all(parentTxids(tx).map(async (parent) => [parent, await this.transaction(parent)] as const)));
+    const parents = new Map(
+      await Promise.all(parentTxids(tx).map(async (parent) => [parent, await this.transaction(parent)] as const)),
+    );
     return toEsploraTx(tx, parents, known, this.network);
   }
 
@@ -92,9 +95,15 @@ export class ChainData {
    */
   async txStatus(txid: string): Promise<TxStatus> {
     const tx = await this.transaction(txid);
-    const outputScripts = tx.outs.map((output) => output.script).filter((script) => script.length > 0 && script[0] !== 0x6a);
+    const outputScripts = tx.outs
+      .map((output) => output.script)
+      .filter((script) => script.length > 0 && script[0] !== 0x6a);
     const spentScripts = async () =>
-      tx.isCoinbase() ? [] : Promise.all(tx.ins.map(async (input) => (await this.transaction(reversedHex(input.hash))).outs[input.index]!.script));
+      tx.isCoinbase()
+        ? []
+        : Promise.all(
+            tx.ins.map(async (input) => (await this.transaction(reversedHex(input.hash))).outs[input.index]!.script),
+          );
     for (const scripts of [() => Promise.resolve(outputScripts), spentScripts]) {
       for (const script of await scripts()) {
         const entry = (await this.indexer.history(scriptHashOf(script))).find((item) => item.tx_hash === txid);
@@ -132,7 +141,13 @@ export class ChainData {
     const history = await this.indexer.history(scriptHash);
     const txs = await Promise.all(history.map(async (item) => ({ item, tx: await this.transaction(item.tx_hash) })));
     const funded = new Map<string, bigint>();
-    const empty = (): Stats => ({ funded_txo_count: 0, funded_txo_sum: 0, spent_txo_count: 0, spent_txo_sum: 0, tx_count: 0 });
+    const empty = (): Stats => ({
+      funded_txo_count: 0,
+      funded_txo_sum: 0,
+      spent_txo_count: 0,
+      spent_txo_sum: 0,
+      tx_count: 0,
+    });
     const chain = empty();
     const mempool = empty();
     for (const { item, tx } of txs) {
@@ -161,13 +176,23 @@ export class ChainData {
   async utxos(scriptHash: string): Promise<EsploraUtxo[]> {
     const statusOf = this.statusLookup();
     const unspent = await this.indexer.listUnspent(scriptHash);
-    return Promise.all(unspent.map(async (item) => ({ txid: item.tx_hash, vout: item.tx_pos, value: item.value, status: await statusOf(item.height) })));
+    return Promise.all(
+      unspent.map(async (item) => ({
+        txid: item.tx_hash,
+        vout: item.tx_pos,
+        value: item.value,
+        status: await statusOf(item.height),
+      })),
+    );
   }
 
   private async splitHistory(scriptHash: string): Promise<{ mempool: HistoryItem[]; confirmed: HistoryItem[] }> {
     const history = await this.indexer.history(scriptHash);
     // The indexer lists confirmed history oldest first; Esplora lists newest first.
-    const confirmed = history.filter((item) => isConfirmedHeight(item.height)).reverse().sort((a, b) => b.height - a.height);
+    const confirmed = history
+      .filter((item) => isConfirmedHeight(item.height))
+      .reverse()
+      .sort((a, b) => b.height - a.height);
     const mempool = history.filter((item) => !isConfirmedHeight(item.height));
     return { mempool, confirmed };
   }
@@ -184,7 +209,11 @@ export class ChainData {
     let start = 0;
     if (lastSeenTxid) {
       const index = confirmed.findIndex((item) => item.tx_hash === lastSeenTxid);
-      if (index < 0) throw invalid('UNKNOWN_LAST_SEEN', `transaction ${lastSeenTxid} is not in the confirmed history of this address; page with a txid from the previous page`);
+      if (index < 0)
+        throw invalid(
+          'UNKNOWN_LAST_SEEN',
+          `transaction ${lastSeenTxid} is not in the confirmed history of this address; page with a txid from the previous page`,
+        );
       start = index + 1;
     }
     return this.esploraTxs(confirmed.slice(start, start + CHAIN_PAGE));

@@ -12,7 +12,10 @@ export const reversedHex = (bytes: Uint8Array) => Buffer.from(bytes).reverse().t
 /** Outputs carry bigint satoshis; every real amount fits a JSON number exactly (< 2^53). */
 const satoshis = (value: bigint | number) => Number(value);
 
-export function toEsploraOutput(output: { script: Uint8Array; value: bigint | number }, network: Network): EsploraOutput {
+export function toEsploraOutput(
+  output: { script: Uint8Array; value: bigint | number },
+  network: Network,
+): EsploraOutput {
   const address = addressOfScript(output.script, network);
   return {
     scriptpubkey: toHex(output.script),
@@ -24,7 +27,12 @@ export function toEsploraOutput(output: { script: Uint8Array; value: bigint | nu
 }
 
 /** `parents` maps txid -> transaction for every input's previous transaction (coinbase inputs have none). */
-export function toEsploraTx(tx: Transaction, parents: ReadonlyMap<string, Transaction>, status: TxStatus, network: Network): EsploraTx {
+export function toEsploraTx(
+  tx: Transaction,
+  parents: ReadonlyMap<string, Transaction>,
+  status: TxStatus,
+  network: Network,
+): EsploraTx {
   const coinbase = tx.isCoinbase();
   let inputSum = 0n;
   const vin = tx.ins.map((input) => {

@@ -27,7 +27,11 @@ const RECENT = 10;
 const entryOf = (tx: EsploraTx): MempoolEntry => {
   const vsize = Math.ceil(tx.weight / 4);
   return {
-    txid: tx.txid, fee: tx.fee, size: tx.size, weight: tx.weight, vsize,
+    txid: tx.txid,
+    fee: tx.fee,
+    size: tx.size,
+    weight: tx.weight,
+    vsize,
     value: tx.vout.reduce((sum, output) => sum + output.value, 0),
     rate: tx.fee / vsize,
     spends: tx.vin.filter((input) => !input.is_coinbase).map((input) => input.txid),
@@ -98,12 +102,16 @@ export class MempoolView {
   }
 
   /** mempool.space's GET /v1/fees/mempool-blocks: the mempool by fee rate, cut into the next blocks. */
-  async projectedBlocks(): Promise<{ blockSize: number; blockVSize: number; nTx: number; totalFees: number; medianFee: number; feeRange: number[] }[]> {
+  async projectedBlocks(): Promise<
+    { blockSize: number; blockVSize: number; nTx: number; totalFees: number; medianFee: number; feeRange: number[] }[]
+  > {
     const entries = (await this.entries()).sort((a, b) => b.rate - a.rate);
     const blocks: MempoolEntry[][] = [];
     for (const entry of entries) {
       const current = blocks.at(-1);
-      const full = !current || (blocks.length < PROJECTED_BLOCKS && current.reduce((sum, e) => sum + e.vsize, 0) + entry.vsize > BLOCK_VSIZE);
+      const full =
+        !current ||
+        (blocks.length < PROJECTED_BLOCKS && current.reduce((sum, e) => sum + e.vsize, 0) + entry.vsize > BLOCK_VSIZE);
       if (full) blocks.push([entry]);
       else current.push(entry);
     }
@@ -127,7 +135,13 @@ export class MempoolView {
     if (!self) {
       const tx = await this.data.tx(txid); // a 404 when the node and the indexer do not know it
       const vsize = Math.ceil(tx.weight / 4);
-      return { ancestors: [], descendants: [], bestDescendant: null, effectiveFeePerVsize: tx.fee / vsize, adjustedVsize: vsize };
+      return {
+        ancestors: [],
+        descendants: [],
+        bestDescendant: null,
+        effectiveFeePerVsize: tx.fee / vsize,
+        adjustedVsize: vsize,
+      };
     }
     const related = (start: MempoolEntry, next: (entry: MempoolEntry) => MempoolEntry[]) => {
       const found = new Map<string, MempoolEntry>();
@@ -140,10 +154,15 @@ export class MempoolView {
       }
       return [...found.values()];
     };
-    const ancestors = related(self, (entry) => entry.spends.map((parent) => entries.get(parent)).filter((e): e is MempoolEntry => e !== undefined));
+    const ancestors = related(self, (entry) =>
+      entry.spends.map((parent) => entries.get(parent)).filter((e): e is MempoolEntry => e !== undefined),
+    );
     const descendants = related(self, (entry) => [...entries.values()].filter((e) => e.spends.includes(entry.txid)));
     const brief = ({ txid: id, fee, weight }: MempoolEntry) => ({ txid: id, fee, weight });
-    const best = descendants.reduce<MempoolEntry | null>((top, entry) => (!top || entry.rate > top.rate ? entry : top), null);
+    const best = descendants.reduce<MempoolEntry | null>(
+      (top, entry) => (!top || entry.rate > top.rate ? entry : top),
+      null,
+    );
     const packageFee = self.fee + ancestors.reduce((sum, entry) => sum + entry.fee, 0);
     const packageVsize = self.vsize + ancestors.reduce((sum, entry) => sum + entry.vsize, 0);
     return {

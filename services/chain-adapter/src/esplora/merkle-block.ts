@@ -47,7 +47,14 @@ export function merkleBlockHex(headerHex: string, txids: readonly string[], txid
   });
   const total = Buffer.alloc(4);
   total.writeUInt32LE(count);
-  return Buffer.concat([header, total, compactSize(hashes.length), ...hashes, compactSize(flags.length), flags]).toString('hex');
+  return Buffer.concat([
+    header,
+    total,
+    compactSize(hashes.length),
+    ...hashes,
+    compactSize(flags.length),
+    flags,
+  ]).toString('hex');
 }
 
 function compactSize(n: number): Buffer {

@@ -13,8 +13,13 @@ const HEADERS_PER_CALL = 2016;
 
 /** mempool.space's hashrate intervals, in seconds (`all` reaches back to the genesis block). */
 export const HASHRATE_INTERVALS: Record<string, number> = {
-  '1m': 30 * DAY_SECONDS, '3m': 91 * DAY_SECONDS, '6m': 182 * DAY_SECONDS,
-  '1y': 365 * DAY_SECONDS, '2y': 730 * DAY_SECONDS, '3y': 1095 * DAY_SECONDS, all: Number.POSITIVE_INFINITY,
+  '1m': 30 * DAY_SECONDS,
+  '3m': 91 * DAY_SECONDS,
+  '6m': 182 * DAY_SECONDS,
+  '1y': 365 * DAY_SECONDS,
+  '2y': 730 * DAY_SECONDS,
+  '3y': 1095 * DAY_SECONDS,
+  all: Number.POSITIVE_INFINITY,
 };
 
 interface Header {
@@ -26,8 +31,12 @@ interface Header {
 async function headers(indexer: Indexer, start: number, count: number): Promise<Header[]> {
   const read: Header[] = [];
   for (let from = start; from < start + count; from += HEADERS_PER_CALL) {
-    const hex = Buffer.from(await indexer.blockHeadersHex(from, Math.min(HEADERS_PER_CALL, start + count - from)), 'hex');
-    for (let i = 0; i * 80 < hex.length; i++) read.push({ height: from + i, time: hex.readUInt32LE(i * 80 + 68), bits: hex.readUInt32LE(i * 80 + 72) });
+    const hex = Buffer.from(
+      await indexer.blockHeadersHex(from, Math.min(HEADERS_PER_CALL, start + count - from)),
+      'hex',
+    );
+    for (let i = 0; i * 80 < hex.length; i++)
+      read.push({ height: from + i, time: hex.readUInt32LE(i * 80 + 68), bits: hex.readUInt32LE(i * 80 + 72) });
   }
   return read;
 }
@@ -39,7 +48,10 @@ export async function difficultyAdjustment(indexer: Indexer, nowMs: number) {
   const [start, last] = await Promise.all([headers(indexer, epochStart, 1), headers(indexer, tip, 1)]);
   const blocksInEpoch = tip - epochStart;
   const elapsedMs = Math.max(0, nowMs - start[0]!.time * 1000);
-  const timeAvg = blocksInEpoch > 0 ? Math.round(((last[0]!.time - start[0]!.time) * 1000) / blocksInEpoch) || TARGET_SPACING_MS : TARGET_SPACING_MS;
+  const timeAvg =
+    blocksInEpoch > 0
+      ? Math.round(((last[0]!.time - start[0]!.time) * 1000) / blocksInEpoch) || TARGET_SPACING_MS
+      : TARGET_SPACING_MS;
   const remainingBlocks = EPOCH - blocksInEpoch;
   return {
     progressPercent: (blocksInEpoch / EPOCH) * 100,
@@ -71,10 +83,18 @@ export async function hashrate(indexer: Indexer, interval: number, nowSeconds: n
     const day = header.time - (header.time % DAY_SECONDS);
     days.set(day, [...(days.get(day) ?? []), header]);
   }
-  const hashrates = [...days].map(([timestamp, blocks]) => ({ timestamp, avgHashrate: (difficultyOf(blocks.at(-1)!.bits) * 2 ** 32 * blocks.length) / DAY_SECONDS }));
+  const hashrates = [...days].map(([timestamp, blocks]) => ({
+    timestamp,
+    avgHashrate: (difficultyOf(blocks.at(-1)!.bits) * 2 ** 32 * blocks.length) / DAY_SECONDS,
+  }));
   const difficulty = inRange
     .filter((header, i) => i === 0 || header.bits !== inRange[i - 1]!.bits)
-    .map((header, i, changes) => ({ time: header.time, height: header.height, difficulty: difficultyOf(header.bits), adjustment: i === 0 ? 1 : difficultyOf(header.bits) / difficultyOf(changes[i - 1]!.bits) }));
+    .map((header, i, changes) => ({
+      time: header.time,
+      height: header.height,
+      difficulty: difficultyOf(header.bits),
+      adjustment: i === 0 ? 1 : difficultyOf(header.bits) / difficultyOf(changes[i - 1]!.bits),
+    }));
   const [tipHeader] = await headers(indexer, tip, 1);
   return {
     hashrates,

@@ -2,7 +2,14 @@ import type { FastifyInstance } from 'fastify';
 import { AddressError, parseAddress, type NetworkName } from '../../../../lib/bitcoin/address.js';
 import { PREFIX_RESULTS, type AddressDirectory } from '../esplora/address-prefix.js';
 import type { ChainData } from '../esplora/chain-data.js';
-import { addressObjectSchema, addressParam, hashParam, txListSchema, txidParam, utxoListSchema } from '../esplora/schemas.js';
+import {
+  addressObjectSchema,
+  addressParam,
+  hashParam,
+  txListSchema,
+  txidParam,
+  utxoListSchema,
+} from '../esplora/schemas.js';
 import { invalid } from '../../../../lib/errors.js';
 
 interface Subject {
@@ -16,7 +23,12 @@ interface Subject {
  * The same five reads for /api/address/{address} and /api/scripthash/{hash}. Esplora's scripthash
  * is sha256(script) in plain order (as BDK sends it); Electrum's is the same bytes reversed.
  */
-export function addressRoutes(app: FastifyInstance, data: ChainData, network: NetworkName, directory: AddressDirectory) {
+export function addressRoutes(
+  app: FastifyInstance,
+  data: ChainData,
+  network: NetworkName,
+  directory: AddressDirectory,
+) {
   const families = [
     {
       prefix: '/api/address/:address',
@@ -46,21 +58,36 @@ export function addressRoutes(app: FastifyInstance, data: ChainData, network: Ne
   for (const family of families) {
     const tags = [family.param];
     const params = { type: 'object', required: [family.param], properties: { [family.param]: family.schema } };
-    const subjectOf = (request: { params: unknown }) => family.subject((request.params as Record<string, string>)[family.param]!);
+    const subjectOf = (request: { params: unknown }) =>
+      family.subject((request.params as Record<string, string>)[family.param]!);
 
-    app.get(family.prefix, { schema: { tags, summary: 'Funded/spent totals, confirmed and in the mempool', params, response: { 200: addressObjectSchema } } }, async (request) => {
-      const subject = subjectOf(request);
-      return { ...subject.label, ...(await data.stats(subject.scriptHash)) };
-    });
-    app.get(`${family.prefix}/utxo`, { schema: { tags, summary: 'Unspent outputs', params, response: { 200: utxoListSchema } } }, (request) =>
-      data.utxos(subjectOf(request).scriptHash),
+    app.get(
+      family.prefix,
+      {
+        schema: {
+          tags,
+          summary: 'Funded/spent totals, confirmed and in the mempool',
+          params,
+          response: { 200: addressObjectSchema },
+        },
+      },
+      async (request) => {
+        const subject = subjectOf(request);
+        return { ...subject.label, ...(await data.stats(subject.scriptHash)) };
+      },
+    );
+    app.get(
+      `${family.prefix}/utxo`,
+      { schema: { tags, summary: 'Unspent outputs', params, response: { 200: utxoListSchema } } },
+      (request) => data.utxos(subjectOf(request).scriptHash),
     );
     app.get(
       `${family.prefix}/txs`,
       {
         schema: {
           tags,
-          summary: 'Transactions, newest first: up to 50 in the mempool, then the newest 25 confirmed; with after_txid, the 25 confirmed ones after it (as /txs/chain/{after_txid})',
+          summary:
+            'Transactions, newest first: up to 50 in the mempool, then the newest 25 confirmed; with after_txid, the 25 confirmed ones after it (as /txs/chain/{after_txid})',
           params,
           querystring: { type: 'object', properties: { after_txid: txidParam } },
           response: { 200: txListSchema },
@@ -72,11 +99,15 @@ export function addressRoutes(app: FastifyInstance, data: ChainData, network: Ne
         return after ? data.chainTxs(scriptHash, after.toLowerCase()) : data.txs(scriptHash);
       },
     );
-    app.get(`${family.prefix}/txs/mempool`, { schema: { tags, summary: 'Mempool transactions (up to 50)', params, response: { 200: txListSchema } } }, (request) =>
-      data.mempoolTxs(subjectOf(request).scriptHash),
+    app.get(
+      `${family.prefix}/txs/mempool`,
+      { schema: { tags, summary: 'Mempool transactions (up to 50)', params, response: { 200: txListSchema } } },
+      (request) => data.mempoolTxs(subjectOf(request).scriptHash),
     );
-    app.get(`${family.prefix}/txs/chain`, { schema: { tags, summary: 'The newest 25 confirmed transactions', params, response: { 200: txListSchema } } }, (request) =>
-      data.chainTxs(subjectOf(request).scriptHash),
+    app.get(
+      `${family.prefix}/txs/chain`,
+      { schema: { tags, summary: 'The newest 25 confirmed transactions', params, response: { 200: txListSchema } } },
+      (request) => data.chainTxs(subjectOf(request).scriptHash),
     );
     app.get(
       `${family.prefix}/txs/chain/:last_seen_txid`,
@@ -84,11 +115,19 @@ export function addressRoutes(app: FastifyInstance, data: ChainData, network: Ne
         schema: {
           tags,
           summary: 'The next 25 confirmed transactions after last_seen_txid (the last one of the previous page)',
-          params: { ...params, required: [family.param, 'last_seen_txid'], properties: { ...params.properties, last_seen_txid: txidParam } },
+          params: {
+            ...params,
+            required: [family.param, 'last_seen_txid'],
+            properties: { ...params.properties, last_seen_txid: txidParam },
+          },
           response: { 200: txListSchema },
         },
       },
-      (request) => data.chainTxs(subjectOf(request).scriptHash, (request.params as { last_seen_txid: string }).last_seen_txid.toLowerCase()),
+      (request) =>
+        data.chainTxs(
+          subjectOf(request).scriptHash,
+          (request.params as { last_seen_txid: string }).last_seen_txid.toLowerCase(),
+        ),
     );
   }
 
@@ -98,7 +137,11 @@ export function addressRoutes(app: FastifyInstance, data: ChainData, network: Ne
       schema: {
         tags: ['address'],
         summary: `Up to ${PREFIX_RESULTS} addresses the chain or the mempool paid that start with prefix, sorted`,
-        params: { type: 'object', required: ['prefix'], properties: { prefix: { type: 'string', pattern: '^[A-Za-z0-9]{1,90}$' } } },
+        params: {
+          type: 'object',
+          required: ['prefix'],
+          properties: { prefix: { type: 'string', pattern: '^[A-Za-z0-9]{1,90}$' } },
+        },
         response: { 200: { type: 'array', items: { type: 'string' } } },
       },
     },

@@ -6,7 +6,17 @@ export function feeRoutes(app: FastifyInstance, fees: FeeEstimator) {
   // The spec names /api/v1/fees/recommended and /api/fees and leaves open which is binding, and its
   // client (base URL ending in /api) asks {base}/fees/recommended: all three answer the same.
   for (const url of ['/api/v1/fees/recommended', '/api/fees', '/api/fees/recommended']) {
-    app.get(url, { schema: { tags: ['fees'], summary: 'Recommended fee rates in sat/vB', response: { 200: feeRecommendationSchema } } }, () => fees.recommended());
+    app.get(
+      url,
+      {
+        schema: {
+          tags: ['fees'],
+          summary: 'Recommended fee rates in sat/vB',
+          response: { 200: feeRecommendationSchema },
+        },
+      },
+      () => fees.recommended(),
+    );
   }
   app.get(
     '/api/fee-estimates',

@@ -16,7 +16,11 @@ const check = async (read: () => Promise<number>): Promise<Check> => {
   }
 };
 
-const checkSchema = { type: 'object', required: ['ok'], properties: { ok: { type: 'boolean' }, height: { type: 'integer' }, error: { type: 'string' } } } as const;
+const checkSchema = {
+  type: 'object',
+  required: ['ok'],
+  properties: { ok: { type: 'boolean' }, height: { type: 'integer' }, error: { type: 'string' } },
+} as const;
 
 export function healthRoutes(app: FastifyInstance, driver: ChainDriver, indexer: Indexer, network: string) {
   const healthSchema = {
@@ -32,12 +36,26 @@ export function healthRoutes(app: FastifyInstance, driver: ChainDriver, indexer:
   } as const;
   app.get(
     '/api/health',
-    { schema: { tags: ['health'], summary: 'Checks the node and the indexer; 503 when either fails', response: { 200: healthSchema, 503: healthSchema } } },
+    {
+      schema: {
+        tags: ['health'],
+        summary: 'Checks the node and the indexer; 503 when either fails',
+        response: { 200: healthSchema, 503: healthSchema },
+      },
+    },
     async (_request, reply) => {
-      const [node, indexed] = await Promise.all([check(() => driver.getBlockCount()), check(() => indexer.tipHeight())]);
+      const [node, indexed] = await Promise.all([
+        check(() => driver.getBlockCount()),
+        check(() => indexer.tipHeight()),
+      ]);
       const ok = node.ok && indexed.ok;
-      const lag = node.height !== undefined && indexed.height !== undefined ? { indexer_lag_blocks: node.height - indexed.height } : {};
-      return reply.status(ok ? 200 : 503).send({ status: ok ? 'ok' : 'degraded', network, node, indexer: indexed, ...lag });
+      const lag =
+        node.height !== undefined && indexed.height !== undefined
+          ? { indexer_lag_blocks: node.height - indexed.height }
+          : {};
+      return reply
+        .status(ok ? 200 : 503)
+        .send({ status: ok ? 'ok' : 'degraded', network, node, indexer: indexed, ...lag });
     },
   );
 }

@@ -2,23 +2,82 @@ import type { FastifyInstance } from 'fastify';
 import { ChainRpcError, type ChainDriver } from '../../../../lib/chain/types.js';
 import type { ChainData } from '../esplora/chain-data.js';
 import { merkleBlockHex } from '../esplora/merkle-block.js';
-import { binaryResponse, merkleProofSchema, notFoundResponse, outspendsSchema, textResponse, txSchema, txStatusSchema, txidParam } from '../esplora/schemas.js';
+import {
+  binaryResponse,
+  merkleProofSchema,
+  notFoundResponse,
+  outspendsSchema,
+  textResponse,
+  txSchema,
+  txStatusSchema,
+  txidParam,
+} from '../esplora/schemas.js';
 import { invalid, notFound } from '../../../../lib/errors.js';
 
 const params = { type: 'object', required: ['txid'], properties: { txid: txidParam } } as const;
 const txidOf = (request: { params: unknown }) => (request.params as { txid: string }).txid.toLowerCase();
 
 export function txRoutes(app: FastifyInstance, data: ChainData, driver: ChainDriver) {
-  app.get('/api/tx/:txid', { schema: { tags: ['tx'], summary: 'A transaction, with its inputs\' prevouts', params, response: { ...notFoundResponse, 200: txSchema } } }, (request) => data.tx(txidOf(request)));
-  app.get('/api/tx/:txid/hex', { schema: { tags: ['tx'], summary: 'Raw transaction as hex (text)', params, response: { ...notFoundResponse, 200: textResponse('the transaction as hex') } } }, async (request, reply) =>
-    reply.type('text/plain; charset=utf-8').send(await data.txHex(txidOf(request))),
+  app.get(
+    '/api/tx/:txid',
+    {
+      schema: {
+        tags: ['tx'],
+        summary: "A transaction, with its inputs' prevouts",
+        params,
+        response: { ...notFoundResponse, 200: txSchema },
+      },
+    },
+    (request) => data.tx(txidOf(request)),
   );
-  app.get('/api/tx/:txid/raw', { schema: { tags: ['tx'], summary: 'Raw transaction as bytes', params, response: { ...notFoundResponse, 200: binaryResponse('the serialized transaction') } } }, async (request, reply) =>
-    reply.type('application/octet-stream').send(Buffer.from(await data.txHex(txidOf(request)), 'hex')),
+  app.get(
+    '/api/tx/:txid/hex',
+    {
+      schema: {
+        tags: ['tx'],
+        summary: 'Raw transaction as hex (text)',
+        params,
+        response: { ...notFoundResponse, 200: textResponse('the transaction as hex') },
+      },
+    },
+    async (request, reply) => reply.type('text/plain; charset=utf-8').send(await data.txHex(txidOf(request))),
   );
-  app.get('/api/tx/:txid/status', { schema: { tags: ['tx'], summary: 'Confirmation status', params, response: { ...notFoundResponse, 200: txStatusSchema } } }, (request) => data.txStatus(txidOf(request)));
-  app.get('/api/tx/:txid/outspends', { schema: { tags: ['tx'], summary: 'For each output: spent or not, and by what', params, response: { ...notFoundResponse, 200: outspendsSchema } } }, (request) =>
-    data.outspends(txidOf(request)),
+  app.get(
+    '/api/tx/:txid/raw',
+    {
+      schema: {
+        tags: ['tx'],
+        summary: 'Raw transaction as bytes',
+        params,
+        response: { ...notFoundResponse, 200: binaryResponse('the serialized transaction') },
+      },
+    },
+    async (request, reply) =>
+      reply.type('application/octet-stream').send(Buffer.from(await data.txHex(txidOf(request)), 'hex')),
+  );
+  app.get(
+    '/api/tx/:txid/status',
+    {
+      schema: {
+        tags: ['tx'],
+        summary: 'Confirmation status',
+        params,
+        response: { ...notFoundResponse, 200: txStatusSchema },
+      },
+    },
+    (request) => data.txStatus(txidOf(request)),
+  );
+  app.get(
+    '/api/tx/:txid/outspends',
+    {
+      schema: {
+        tags: ['tx'],
+        summary: 'For each output: spent or not, and by what',
+        params,
+        response: { ...notFoundResponse, 200: outspendsSchema },
+      },
+    },
+    (request) => data.outspends(txidOf(request)),
   );
 
   app.get(
@@ -27,7 +86,11 @@ export function txRoutes(app: FastifyInstance, data: ChainData, driver: ChainDri
       schema: {
         tags: ['tx'],
         summary: 'Whether one output is spent, and by what',
-        params: { type: 'object', required: ['txid', 'vout'], properties: { txid: txidParam, vout: { type: 'integer', minimum: 0 } } },
+        params: {
+          type: 'object',
+          required: ['txid', 'vout'],
+          properties: { txid: txidParam, vout: { type: 'integer', minimum: 0 } },
+        },
         response: { ...notFoundResponse, 200: outspendsSchema.items },
       },
     },
@@ -38,17 +101,37 @@ export function txRoutes(app: FastifyInstance, data: ChainData, driver: ChainDri
       return outspend;
     },
   );
-  app.get('/api/tx/:txid/merkle-proof', { schema: { tags: ['tx'], summary: "Merkle proof of a confirmed transaction (Electrum's get_merkle format)", params, response: { ...notFoundResponse, 200: merkleProofSchema } } }, (request) =>
-    data.merkleProof(txidOf(request)),
+  app.get(
+    '/api/tx/:txid/merkle-proof',
+    {
+      schema: {
+        tags: ['tx'],
+        summary: "Merkle proof of a confirmed transaction (Electrum's get_merkle format)",
+        params,
+        response: { ...notFoundResponse, 200: merkleProofSchema },
+      },
+    },
+    (request) => data.merkleProof(txidOf(request)),
   );
   app.get(
     '/api/tx/:txid/merkleblock-proof',
-    { schema: { tags: ['tx'], summary: 'BIP37 merkle block proving a confirmed transaction, as hex (text), like bitcoind\'s gettxoutproof', params, response: { ...notFoundResponse, 200: textResponse('the merkle block as hex') } } },
+    {
+      schema: {
+        tags: ['tx'],
+        summary: "BIP37 merkle block proving a confirmed transaction, as hex (text), like bitcoind's gettxoutproof",
+        params,
+        response: { ...notFoundResponse, 200: textResponse('the merkle block as hex') },
+      },
+    },
     async (request, reply) => {
       const txid = txidOf(request);
       const status = await data.txStatus(txid);
-      if (!status.confirmed) throw notFound(`transaction ${txid} is not confirmed yet, so it has no merkle block proof`);
-      const [header, block] = await Promise.all([driver.getBlockHeaderHex(status.block_hash!), driver.getBlockSummary(status.block_hash!)]);
+      if (!status.confirmed)
+        throw notFound(`transaction ${txid} is not confirmed yet, so it has no merkle block proof`);
+      const [header, block] = await Promise.all([
+        driver.getBlockHeaderHex(status.block_hash!),
+        driver.getBlockSummary(status.block_hash!),
+      ]);
       return reply.type('text/plain; charset=utf-8').send(merkleBlockHex(header, block.txids, txid));
     },
   );
@@ -56,7 +139,9 @@ export function txRoutes(app: FastifyInstance, data: ChainData, driver: ChainDri
   // Esplora clients post the hex as text, some without any Content-Type: take any body as text here.
   app.register(async (scope) => {
     scope.removeAllContentTypeParsers();
-    scope.addContentTypeParser('*', { parseAs: 'string', bodyLimit: 4 * 1024 * 1024 }, (_request, body, done) => done(null, body));
+    scope.addContentTypeParser('*', { parseAs: 'string', bodyLimit: 4 * 1024 * 1024 }, (_request, body, done) =>
+      done(null, body),
+    );
     scope.post(
       '/api/tx',
       {
@@ -70,11 +155,16 @@ export function txRoutes(app: FastifyInstance, data: ChainData, driver: ChainDri
       },
       async (request, reply) => {
         const hex = String(request.body ?? '').trim();
-        if (!/^(?:[0-9a-fA-F]{2})+$/.test(hex)) throw invalid('INVALID_TX_HEX', 'the body must be the raw transaction as hex text (an even number of 0-9a-f characters)');
+        if (!/^(?:[0-9a-fA-F]{2})+$/.test(hex))
+          throw invalid(
+            'INVALID_TX_HEX',
+            'the body must be the raw transaction as hex text (an even number of 0-9a-f characters)',
+          );
         try {
           return reply.type('text/plain; charset=utf-8').send(await driver.sendRawTransaction(hex));
         } catch (error) {
-          if (error instanceof ChainRpcError) throw invalid('TX_REJECTED', `the node rejected the transaction: ${error.message}`);
+          if (error instanceof ChainRpcError)
+            throw invalid('TX_REJECTED', `the node rejected the transaction: ${error.message}`);
           throw error;
         }
       },

@@ -62,7 +62,8 @@ export function createMethods(context: MethodContext): Map<string, MethodSpec> {
 
   const tipHeader = () => {
     const height = store.height;
-    if (height < 0) throw new RpcError(ErrorCode.daemonError, 'the index has no blocks yet; wait for it to catch up with the node');
+    if (height < 0)
+      throw new RpcError(ErrorCode.daemonError, 'the index has no blocks yet; wait for it to catch up with the node');
     return { height, hex: store.headerAt(height)!.toString('hex') };
   };
 
@@ -75,7 +76,8 @@ export function createMethods(context: MethodContext): Map<string, MethodSpec> {
   /** Proof that the header at `height` is in the Merkle tree of the block hashes 0..cpHeight. */
   const checkpointProof = (height: number, cpHeight: number) => {
     if (height > cpHeight) throw new RpcError(ErrorCode.badRequest, `height ${height} is above cp_height ${cpHeight}`);
-    if (cpHeight > store.height) throw new RpcError(ErrorCode.badRequest, `cp_height ${cpHeight} is above the indexed tip ${store.height}`);
+    if (cpHeight > store.height)
+      throw new RpcError(ErrorCode.badRequest, `cp_height ${cpHeight} is above the indexed tip ${store.height}`);
     const leaves = Array.from({ length: cpHeight + 1 }, (_, h) => store.hashAt(h)!);
     const { branch, root } = merkleBranch(leaves, height);
     return { branch: branch.map(toDisplayHex), root: toDisplayHex(root) };
@@ -85,7 +87,10 @@ export function createMethods(context: MethodContext): Map<string, MethodSpec> {
     const txid = fromDisplayHex(txidHex);
     const position = await store.txPosition(txid);
     if (!position || (expectedHeight !== undefined && position.height !== expectedHeight)) {
-      throw new RpcError(ErrorCode.badRequest, `tx ${txidHex} is not in the block at height ${expectedHeight ?? '(any)'}`);
+      throw new RpcError(
+        ErrorCode.badRequest,
+        `tx ${txidHex} is not in the block at height ${expectedHeight ?? '(any)'}`,
+      );
     }
     const { branch } = merkleBranch(await store.blockTxids(position.height), position.position);
     return { block_height: position.height, merkle: branch.map(toDisplayHex), pos: position.position };
@@ -93,13 +98,23 @@ export function createMethods(context: MethodContext): Map<string, MethodSpec> {
 
   const confirmedTxs = new ConfirmedTxCache();
 
-  const fetchTransaction = async (txidHex: string, position: { height: number; position: number } | undefined): Promise<string> => {
+  const fetchTransaction = async (
+    txidHex: string,
+    position: { height: number; position: number } | undefined,
+  ): Promise<string> => {
     try {
       return await driver.getRawTransactionHex(txidHex);
     } catch (error) {
       // Without a transaction index the node cannot find confirmed txs by id; the block has it.
-      if (!position) throw new RpcError(ErrorCode.badRequest, `${UNKNOWN_TX}: ${txidHex} (the node answered: ${(error as Error).message})`);
-      return transactionHexInBlock(await driver.getBlockHex(toDisplayHex(store.hashAt(position.height)!)), position.position);
+      if (!position)
+        throw new RpcError(
+          ErrorCode.badRequest,
+          `${UNKNOWN_TX}: ${txidHex} (the node answered: ${(error as Error).message})`,
+        );
+      return transactionHexInBlock(
+        await driver.getBlockHex(toDisplayHex(store.hashAt(position.height)!)),
+        position.position,
+      );
     }
   };
 
@@ -121,7 +136,12 @@ export function createMethods(context: MethodContext): Map<string, MethodSpec> {
     const position = await store.txPosition(fromDisplayHex(txidHex));
     const header = position && store.headerAt(position.height);
     if (!position || !header) return undefined;
-    return { hash: toDisplayHex(store.hashAt(position.height)!), height: position.height, time: header.readUInt32LE(68), tipHeight: store.height };
+    return {
+      hash: toDisplayHex(store.hashAt(position.height)!),
+      height: position.height,
+      time: header.readUInt32LE(68),
+      tipHeight: store.height,
+    };
   };
 
   const specs: Record<string, MethodSpec> = {
@@ -190,7 +210,9 @@ export function createMethods(context: MethodContext): Map<string, MethodSpec> {
       session.subscribeScriptHash(scriptHash, status);
       return status;
     }),
-    'blockchain.scripthash.unsubscribe': byScriptHash((scriptHash, session) => session.unsubscribeScriptHash(scriptHash)),
+    'blockchain.scripthash.unsubscribe': byScriptHash((scriptHash, session) =>
+      session.unsubscribeScriptHash(scriptHash),
+    ),
     'blockchain.transaction.get': {
       names: ['tx_hash', 'verbose'],
       run: async (params) => {
@@ -227,7 +249,8 @@ export function createMethods(context: MethodContext): Map<string, MethodSpec> {
         const position = params.nonNegativeInt(1);
         const txids = await store.blockTxids(height);
         const txid = txids[position];
-        if (!txid) throw new RpcError(ErrorCode.badRequest, `no transaction at position ${position} of block ${height}`);
+        if (!txid)
+          throw new RpcError(ErrorCode.badRequest, `no transaction at position ${position} of block ${height}`);
         if (!params.bool(2, false)) return toDisplayHex(txid);
         return { tx_hash: toDisplayHex(txid), merkle: merkleBranch(txids, position).branch.map(toDisplayHex) };
       },

@@ -38,7 +38,10 @@ export class Params {
   }
 
   private fail(index: number, expected: string): never {
-    throw new RpcError(ErrorCode.invalidParams, `${this.method}: parameter ${this.names[index] ?? index} must be ${expected}`);
+    throw new RpcError(
+      ErrorCode.invalidParams,
+      `${this.method}: parameter ${this.names[index] ?? index} must be ${expected}`,
+    );
   }
 
   hash(index: number): string {

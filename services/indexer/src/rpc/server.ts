@@ -29,7 +29,11 @@ class Session implements SessionHandle {
   constructor(readonly socket: Socket) {}
 
   negotiate(requested: unknown): void {
-    if (this.protocol) throw new RpcError(ErrorCode.badRequest, `server.version was already sent on this connection (protocol ${this.protocol}); only the first is accepted`);
+    if (this.protocol)
+      throw new RpcError(
+        ErrorCode.badRequest,
+        `server.version was already sent on this connection (protocol ${this.protocol}); only the first is accepted`,
+      );
     this.protocol = negotiateVersion(requested, { min: PROTOCOL_VERSION, max: PROTOCOL_VERSION });
   }
 
@@ -122,7 +126,12 @@ export class ElectrumServer {
         if (line) queue = queue.then(() => (session.ending ? undefined : this.handleLine(session, line)));
       }
       if (buffered.length > MAX_LINE_BYTES) {
-        session.send(errorResponse(null, new RpcError(ErrorCode.invalidRequest, `request line longer than ${MAX_LINE_BYTES} bytes`)));
+        session.send(
+          errorResponse(
+            null,
+            new RpcError(ErrorCode.invalidRequest, `request line longer than ${MAX_LINE_BYTES} bytes`),
+          ),
+        );
         socket.destroy();
       }
     });
@@ -174,7 +183,8 @@ export class ElectrumServer {
     } catch (error) {
       if (error instanceof NoCommonVersion) session.ending = true;
       if (!(error instanceof RpcError)) this.log.error('request failed', { method, error: (error as Error).message });
-      const rpcError = error instanceof RpcError ? error : new RpcError(ErrorCode.internalError, (error as Error).message);
+      const rpcError =
+        error instanceof RpcError ? error : new RpcError(ErrorCode.internalError, (error as Error).message);
       return isNotification ? undefined : errorResponse(id, rpcError);
     }
   }

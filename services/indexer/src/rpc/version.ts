@@ -29,9 +29,22 @@ export class NoCommonVersion extends RpcError {
 
 /** The version to speak: min(client max, server max), unless that is below max(client min, server min). */
 export function negotiateVersion(requested: unknown, server: { min: string; max: string }): string {
-  const range = requested === undefined || requested === null ? [DEFAULT_CLIENT_VERSION, DEFAULT_CLIENT_VERSION] : typeof requested === 'string' ? [requested, requested] : requested;
-  if (!Array.isArray(range) || range.length !== 2 || !range.every((v) => typeof v === 'string' && VERSION.test(v)) || compare(range[0], range[1]) > 0) {
-    throw new RpcError(ErrorCode.invalidParams, 'server.version: protocol_version must be a version such as "1.4" or a range ["1.2", "1.4"]');
+  const range =
+    requested === undefined || requested === null
+      ? [DEFAULT_CLIENT_VERSION, DEFAULT_CLIENT_VERSION]
+      : typeof requested === 'string'
+        ? [requested, requested]
+        : requested;
+  if (
+    !Array.isArray(range) ||
+    range.length !== 2 ||
+    !range.every((v) => typeof v === 'string' && VERSION.test(v)) ||
+    compare(range[0], range[1]) > 0
+  ) {
+    throw new RpcError(
+      ErrorCode.invalidParams,
+      'server.version: protocol_version must be a version such as "1.4" or a range ["1.2", "1.4"]',
+    );
   }
   const [clientMin, clientMax] = range as [string, string];
   const version = lower(clientMax, server.max);

@@ -23,7 +23,9 @@ export class WrongPasswordError extends Error {
 }
 
 const deriveKey = (password: string, salt: Buffer, options: ScryptOptions) =>
-  new Promise<Buffer>((resolve, reject) => scrypt(password, salt, 32, options, (error, key) => (error ? reject(error) : resolve(key))));
+  new Promise<Buffer>((resolve, reject) =>
+    scrypt(password, salt, 32, options, (error, key) => (error ? reject(error) : resolve(key))),
+  );
 
 export class Keystore {
   constructor(readonly file: string) {}
@@ -59,7 +61,9 @@ export class Keystore {
     const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(sealed.iv, 'base64'));
     decipher.setAuthTag(Buffer.from(sealed.tag, 'base64'));
     try {
-      return JSON.parse(Buffer.concat([decipher.update(Buffer.from(sealed.ciphertext, 'base64')), decipher.final()]).toString('utf8')) as RgbKeys;
+      return JSON.parse(
+        Buffer.concat([decipher.update(Buffer.from(sealed.ciphertext, 'base64')), decipher.final()]).toString('utf8'),
+      ) as RgbKeys;
     } catch {
       throw new WrongPasswordError();
     }

@@ -7,7 +7,16 @@ import { join } from 'node:path';
 import { generateRgbKeys, restoreRgbKeys } from '../../../../lib/rgb/keys.js';
 import type { RgbKeys } from '../../../../lib/rgb/types.js';
 import { RgbWallet } from '../../../../lib/rgb/wallet.js';
-import { alreadyInitialized, changingState, invalidIndexer, invalidPassword, lockedNode, notInitialized, unlockedNode, wrongPassword } from '../rln/errors.js';
+import {
+  alreadyInitialized,
+  changingState,
+  invalidIndexer,
+  invalidPassword,
+  lockedNode,
+  notInitialized,
+  unlockedNode,
+  wrongPassword,
+} from '../rln/errors.js';
 import { Keystore, WrongPasswordError } from './keystore.js';
 import { nodePubkey, readNodeRecord, writeNodeRecord } from './node-record.js';
 
@@ -61,7 +70,11 @@ export class RgbNode {
     try {
       const keys = mnemonic ? await restoreRgbKeys(mnemonic) : await generateRgbKeys();
       await this.keystore.save(keys, password);
-      writeNodeRecord(this.recordFile, { network: 'regtest', pubkey: nodePubkey(keys.mnemonic), initialized_at: new Date().toISOString() });
+      writeNodeRecord(this.recordFile, {
+        network: 'regtest',
+        pubkey: nodePubkey(keys.mnemonic),
+        initialized_at: new Date().toISOString(),
+      });
       this.state = 'locked';
       return keys.mnemonic;
     } catch (error) {
@@ -88,7 +101,13 @@ export class RgbNode {
         throw error;
       });
       const pubkey = readNodeRecord(this.recordFile)?.pubkey ?? nodePubkey(keys.mnemonic);
-      this.current = { wallet, keys, pubkey, indexerUrl, proxyEndpoint: request.proxyEndpoint ?? this.options.proxyEndpoint };
+      this.current = {
+        wallet,
+        keys,
+        pubkey,
+        indexerUrl,
+        proxyEndpoint: request.proxyEndpoint ?? this.options.proxyEndpoint,
+      };
       this.state = 'unlocked';
     } catch (error) {
       this.state = 'locked';

@@ -7,20 +7,27 @@ import type { RgbLibError } from '../../../../lib/rgb/rgb-lib-error.js';
 
 const rln = (kind: ErrorKind, name: string, message: string) => new DomainError(kind, name, message);
 
-export const notInitialized = () => rln('forbidden', 'NotInitialized', 'Wallet has not been initialized (hint: call init)');
+export const notInitialized = () =>
+  rln('forbidden', 'NotInitialized', 'Wallet has not been initialized (hint: call init)');
 export const alreadyInitialized = () => rln('forbidden', 'AlreadyInitialized', 'Node has already been initialized');
 export const lockedNode = () => rln('forbidden', 'LockedNode', 'Node is locked (hint: call unlock)');
 export const unlockedNode = () => rln('forbidden', 'UnlockedNode', 'Node is unlocked (hint: call lock)');
-export const changingState = () => rln('forbidden', 'ChangingState', 'Cannot call other APIs while node is changing state');
+export const changingState = () =>
+  rln('forbidden', 'ChangingState', 'Cannot call other APIs while node is changing state');
 export const wrongPassword = () => rln('unauthorized', 'WrongPassword', 'The provided password is incorrect');
 export const invalidPassword = (why: string) => rln('invalid', 'InvalidPassword', `Invalid password: ${why}`);
 export const invalidRequest = (why: string) => rln('invalid', 'InvalidRequest', `Invalid request: ${why}`);
 export const invalidAmount = (why: string) => rln('invalid', 'InvalidAmount', `Invalid amount: ${why}`);
 export const invalidIndexer = (why: string) => rln('forbidden', 'InvalidIndexer', `Invalid indexer: ${why}`);
-export const noValidTransportEndpoint = () => rln('unavailable', 'NoValidTransportEndpoint', 'No valid transport endpoint found');
+export const noValidTransportEndpoint = () =>
+  rln('unavailable', 'NoValidTransportEndpoint', 'No valid transport endpoint found');
 export const networkError = (why: string) => rln('unavailable', 'Network', `Network error: ${why}`);
 export const noLightningSide = (path: string) =>
-  rln('invalid', 'NoLightningSide', `${path}: this node has no Lightning side (an rgb node is an RGB wallet on rgb-lib; asset channels need RGB Lightning Node)`);
+  rln(
+    'invalid',
+    'NoLightningSide',
+    `${path}: this node has no Lightning side (an rgb node is an RGB wallet on rgb-lib; asset channels need RGB Lightning Node)`,
+  );
 
 /** rgb-lib's error as RLN answers it (RLN's From<RgbLibError>); undefined for what RLN calls unexpected. */
 export function fromRgbLib(error: RgbLibError): DomainError | undefined {
@@ -66,11 +73,19 @@ export function fromRgbLib(error: RgbLibError): DomainError | undefined {
     case 'InvalidMnemonic':
       return rln('invalid', 'InvalidMnemonic', `Invalid mnemonic: ${details}`);
     case 'InvalidProxyProtocol':
-      return rln('forbidden', 'InvalidProxyProtocol', `Invalid proxy protocol version: ${error.field('version') ?? ''}`);
+      return rln(
+        'forbidden',
+        'InvalidProxyProtocol',
+        `Invalid proxy protocol version: ${error.field('version') ?? ''}`,
+      );
     case 'InvalidRecipientID':
       return rln('invalid', 'InvalidRecipientID', 'The provided recipient ID is neither a blinded UTXO or a script');
     case 'InvalidRecipientNetwork':
-      return rln('invalid', 'InvalidRecipientNetwork', "The provided recipient ID is for a different network than the wallet's one");
+      return rln(
+        'invalid',
+        'InvalidRecipientNetwork',
+        "The provided recipient ID is for a different network than the wallet's one",
+      );
     case 'InvalidDetails':
     case 'InvalidFeeRate':
     case 'InvalidInvoice':
@@ -82,7 +97,11 @@ export function fromRgbLib(error: RgbLibError): DomainError | undefined {
       return rln('invalid', error.variant, `${splitWords(error.variant)}: ${details}`);
     case 'MaxFeeExceeded':
     case 'MinFeeNotMet':
-      return rln('forbidden', error.variant, `${error.variant === 'MaxFeeExceeded' ? 'Max fee exceeded' : 'Min fee not met'} for transfer with TXID: ${error.field('txid') ?? ''}`);
+      return rln(
+        'forbidden',
+        error.variant,
+        `${error.variant === 'MaxFeeExceeded' ? 'Max fee exceeded' : 'Min fee not met'} for transfer with TXID: ${error.field('txid') ?? ''}`,
+      );
     case 'Network':
       return networkError(details);
     case 'NoIssuanceAmounts':
@@ -107,7 +126,8 @@ export function fromRgbLib(error: RgbLibError): DomainError | undefined {
 }
 
 /** 'InvalidTicker' -> 'Invalid ticker', as RLN words its messages. */
-const splitWords = (name: string) => name.replace(/(?<=[a-z])(?=[A-Z])/g, ' ').replace(/ (\w)/g, (_whole, letter: string) => ` ${letter.toLowerCase()}`);
+const splitWords = (name: string) =>
+  name.replace(/(?<=[a-z])(?=[A-Z])/g, ' ').replace(/ (\w)/g, (_whole, letter: string) => ` ${letter.toLowerCase()}`);
 
 export interface RlnErrorBody {
   error: string;

@@ -19,7 +19,12 @@ export interface RlnRouteOptions {
 }
 
 export function rlnSchema(options: RlnRouteOptions) {
-  const statuses = new Set([403, 500, ...(options.statuses ?? []), ...(options.method === 'POST' ? [400, 413, 415] : [])]);
+  const statuses = new Set([
+    403,
+    500,
+    ...(options.statuses ?? []),
+    ...(options.method === 'POST' ? [400, 413, 415] : []),
+  ]);
   return {
     tags: [options.tag],
     summary: options.summary,
@@ -33,9 +38,20 @@ function answerFor(error: unknown, log: FastifyBaseLogger): { status: number; bo
   if (domain instanceof DomainError) return rlnAnswer(domain);
   const framework = httpAnswerFor(error);
   // RLN gives every refusal of a request body (bad JSON, a missing field, a wrong type) this name
-  if (framework) return { status: framework.status, body: { error: framework.body.error.message, code: framework.status, name: 'JsonExtractorRejection' } };
+  if (framework)
+    return {
+      status: framework.status,
+      body: { error: framework.body.error.message, code: framework.status, name: 'JsonExtractorRejection' },
+    };
   log.error({ err: error }, 'request failed');
-  return { status: 500, body: { error: `Unexpected error: ${error instanceof Error ? error.message : String(error)}`, code: 500, name: 'Unexpected' } };
+  return {
+    status: 500,
+    body: {
+      error: `Unexpected error: ${error instanceof Error ? error.message : String(error)}`,
+      code: 500,
+      name: 'Unexpected',
+    },
+  };
 }
 
 export function rlnErrorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {

@@ -12,7 +12,8 @@ const text = { type: 'string' } as const;
 const nullable = <T extends { type: string }>(schema: T) => ({ ...schema, type: [schema.type, 'null'] });
 const schemaName = { type: 'string', enum: ['Nia', 'Cfa', 'Uda', 'Ifa'] } as const;
 
-const object = (properties: Record<string, unknown>, required: string[] = Object.keys(properties)) => ({ type: 'object', required, properties, additionalProperties: false }) as const;
+const object = (properties: Record<string, unknown>, required: string[] = Object.keys(properties)) =>
+  ({ type: 'object', required, properties, additionalProperties: false }) as const;
 
 export const assignmentSchema = {
   type: 'object',
@@ -42,13 +43,32 @@ export const unlockBody = object(
   ['password'],
 );
 export const skipSyncBody = object({ skip_sync: { type: 'boolean' } });
-export const createUtxosBody = object({ up_to: { type: 'boolean' }, num: nullable(u8), size: nullable({ type: 'integer', minimum: 1, maximum: 4_294_967_295 }), fee_rate: amount, skip_sync: { type: 'boolean' } }, ['up_to', 'fee_rate', 'skip_sync']);
+export const createUtxosBody = object(
+  {
+    up_to: { type: 'boolean' },
+    num: nullable(u8),
+    size: nullable({ type: 'integer', minimum: 1, maximum: 4_294_967_295 }),
+    fee_rate: amount,
+    skip_sync: { type: 'boolean' },
+  },
+  ['up_to', 'fee_rate', 'skip_sync'],
+);
 export const sendBtcBody = object({ amount, address: text, fee_rate: amount, skip_sync: { type: 'boolean' } });
 const amounts = { type: 'array', items: amount, minItems: 1 } as const;
 export const issueNiaBody = object({ amounts, ticker: text, name: text, precision: u8 });
-export const issueCfaBody = object({ amounts, name: text, details: nullable(text), precision: u8, file_digest: nullable(text) }, ['amounts', 'name', 'precision']);
+export const issueCfaBody = object(
+  { amounts, name: text, details: nullable(text), precision: u8, file_digest: nullable(text) },
+  ['amounts', 'name', 'precision'],
+);
 export const issueUdaBody = object(
-  { ticker: text, name: text, details: nullable(text), precision: u8, media_file_digest: nullable(text), attachments_file_digests: { type: 'array', items: text } },
+  {
+    ticker: text,
+    name: text,
+    details: nullable(text),
+    precision: u8,
+    media_file_digest: nullable(text),
+    attachments_file_digests: { type: 'array', items: text },
+  },
   ['ticker', 'name', 'precision', 'attachments_file_digests'],
 );
 export const listAssetsBody = object({ filter_asset_schemas: { type: 'array', items: schemaName } });
@@ -60,7 +80,12 @@ export const rgbInvoiceBody = object(
     min_confirmations: u8,
     witness: { type: 'boolean' },
     expiration_timestamp: nullable(amount),
-    duration_seconds: nullable({ type: 'integer', minimum: 1, maximum: 4_294_967_295, description: 'older RLN versions: seconds from now' }),
+    duration_seconds: nullable({
+      type: 'integer',
+      minimum: 1,
+      maximum: 4_294_967_295,
+      description: 'older RLN versions: seconds from now',
+    }),
     transport_endpoints: nullable({ type: 'array', items: text }),
   },
   ['min_confirmations', 'witness'],
@@ -69,7 +94,9 @@ export const invoiceBody = object({ invoice: text });
 const recipient = object(
   {
     recipient_id: text,
-    witness_data: { anyOf: [object({ amount_sat: amount, blinding: nullable(amount) }, ['amount_sat']), { type: 'null' }] },
+    witness_data: {
+      anyOf: [object({ amount_sat: amount, blinding: nullable(amount) }, ['amount_sat']), { type: 'null' }],
+    },
     assignment: assignmentSchema,
     transport_endpoints: { type: 'array', items: text },
   },
@@ -82,7 +109,12 @@ export const sendRgbBody = object(
     min_confirmations: u8,
     expiration_timestamp: nullable(amount),
     skip_sync: { type: 'boolean' },
-    recipient_map: { type: 'object', minProperties: 1, additionalProperties: { type: 'array', items: recipient, minItems: 1 }, description: 'asset id -> recipients' },
+    recipient_map: {
+      type: 'object',
+      minProperties: 1,
+      additionalProperties: { type: 'array', items: recipient, minItems: 1 },
+      description: 'asset id -> recipients',
+    },
   },
   ['donation', 'fee_rate', 'min_confirmations', 'recipient_map'],
 );
@@ -99,16 +131,37 @@ export const sendAssetBody = object(
   },
   ['asset_id', 'amount', 'recipient_id', 'donation', 'fee_rate', 'min_confirmations', 'transport_endpoints'],
 );
-export const failTransfersBody = object({ batch_transfer_idx: nullable({ type: 'integer', minimum: 0, maximum: 2_147_483_647 }), no_asset_only: { type: 'boolean' }, skip_sync: { type: 'boolean' } }, ['no_asset_only', 'skip_sync']);
+export const failTransfersBody = object(
+  {
+    batch_transfer_idx: nullable({ type: 'integer', minimum: 0, maximum: 2_147_483_647 }),
+    no_asset_only: { type: 'boolean' },
+    skip_sync: { type: 'boolean' },
+  },
+  ['no_asset_only', 'skip_sync'],
+);
 
 // ---- responses
 
 export const emptyResponse = { type: 'object', properties: {} } as const;
 const btcBalance = object({ settled: amount, future: amount, spendable: amount });
 export const btcBalanceResponse = object({ vanilla: btcBalance, colored: btcBalance });
-export const assetBalanceResponse = object({ settled: amount, future: amount, spendable: amount, offchain_outbound: amount, offchain_inbound: amount });
+export const assetBalanceResponse = object({
+  settled: amount,
+  future: amount,
+  spendable: amount,
+  offchain_outbound: amount,
+  offchain_inbound: amount,
+});
 const media = nullable({ ...object({ file_path: text, digest: text, mime: text }) });
-const assetCommon = { asset_id: text, name: text, details: nullable(text), precision: u8, timestamp: { type: 'integer' }, added_at: { type: 'integer' }, balance: assetBalanceResponse };
+const assetCommon = {
+  asset_id: text,
+  name: text,
+  details: nullable(text),
+  precision: u8,
+  timestamp: { type: 'integer' },
+  added_at: { type: 'integer' },
+  balance: assetBalanceResponse,
+};
 export const niaSchema = object({ ...assetCommon, ticker: text, issued_supply: amount, media });
 export const cfaSchema = object({ ...assetCommon, issued_supply: amount, media });
 const token = nullable({
@@ -125,7 +178,12 @@ const token = nullable({
 });
 export const udaSchema = object({ ...assetCommon, ticker: text, token });
 export const listAssetsResponse = object(
-  { nia: nullable({ type: 'array', items: niaSchema }), uda: nullable({ type: 'array', items: udaSchema }), cfa: nullable({ type: 'array', items: cfaSchema }), ifa: nullable({ type: 'array', items: { type: 'object' } }) },
+  {
+    nia: nullable({ type: 'array', items: niaSchema }),
+    uda: nullable({ type: 'array', items: udaSchema }),
+    cfa: nullable({ type: 'array', items: cfaSchema }),
+    ifa: nullable({ type: 'array', items: { type: 'object' } }),
+  },
   [],
 );
 export const nodeInfoResponse = object({
@@ -142,7 +200,12 @@ export const nodeInfoResponse = object({
   network_channels: amount,
 });
 export const networkInfoResponse = object({ network: { type: 'string', enum: ['Regtest'] }, height: amount });
-export const rgbInvoiceResponse = object({ recipient_id: text, invoice: text, expiration_timestamp: nullable(amount), batch_transfer_idx: { type: 'integer' } });
+export const rgbInvoiceResponse = object({
+  recipient_id: text,
+  invoice: text,
+  expiration_timestamp: nullable(amount),
+  batch_transfer_idx: { type: 'integer' },
+});
 export const decodeRgbInvoiceResponse = object({
   recipient_id: text,
   recipient_type: { type: 'string', enum: ['Blind', 'Witness'] },
@@ -158,7 +221,11 @@ const transfer = object({
   idx: { type: 'integer' },
   created_at: { type: 'integer' },
   updated_at: { type: 'integer' },
-  status: { type: 'string', description: "rgb-lib's: WaitingCounterparty, WaitingBroadcast (a receiver that ACKed), WaitingConfirmations, Settled, Failed" },
+  status: {
+    type: 'string',
+    description:
+      "rgb-lib's: WaitingCounterparty, WaitingBroadcast (a receiver that ACKed), WaitingConfirmations, Settled, Failed",
+  },
   requested_assignment: { anyOf: [assignmentSchema, { type: 'null' }] },
   assignments: { type: 'array', items: assignmentSchema },
   kind: { type: 'string', enum: ['Issuance', 'ReceiveBlind', 'ReceiveWitness', 'Send', 'Inflation'] },
@@ -167,11 +234,17 @@ const transfer = object({
   receive_utxo: nullable(text),
   change_utxo: nullable(text),
   expiration: nullable({ type: 'integer' }),
-  transport_endpoints: { type: 'array', items: object({ endpoint: text, transport_type: text, used: { type: 'boolean' } }) },
+  transport_endpoints: {
+    type: 'array',
+    items: object({ endpoint: text, transport_type: text, used: { type: 'boolean' } }),
+  },
 });
 export const listTransfersResponse = object({ transfers: { type: 'array', items: transfer } });
 const unspent = object({
   utxo: object({ outpoint: text, btc_amount: amount, colorable: { type: 'boolean' } }),
-  rgb_allocations: { type: 'array', items: object({ asset_id: nullable(text), assignment: assignmentSchema, settled: { type: 'boolean' } }) },
+  rgb_allocations: {
+    type: 'array',
+    items: object({ asset_id: nullable(text), assignment: assignmentSchema, settled: { type: 'boolean' } }),
+  },
 });
 export const listUnspentsResponse = object({ unspents: { type: 'array', items: unspent } });

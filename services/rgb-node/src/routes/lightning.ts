@@ -33,15 +33,34 @@ const EMPTY_LISTS = [
 export function lightningRoutes(api: FastifyInstance, node: RgbNode): void {
   for (const path of REFUSED) {
     const summary = 'Refused: this node has no Lightning side (asset channels need RGB Lightning Node)';
-    api.post(path, { schema: rlnSchema({ tag: 'lightning', method: 'POST', summary, ok: { type: 'object' } }) }, async () => {
-      throw noLightningSide(path);
-    });
+    api.post(
+      path,
+      { schema: rlnSchema({ tag: 'lightning', method: 'POST', summary, ok: { type: 'object' } }) },
+      async () => {
+        throw noLightningSide(path);
+      },
+    );
   }
   for (const { path, field } of EMPTY_LISTS) {
-    const ok = { type: 'object', required: [field], properties: { [field]: { type: 'array', maxItems: 0, items: { type: 'object' } } } };
-    api.get(path, { schema: rlnSchema({ tag: 'lightning', method: 'GET', summary: `Always empty: this node has no Lightning side`, ok }) }, async () => {
-      node.unlocked(); // refuses while not unlocked, as RLN does
-      return { [field]: [] };
-    });
+    const ok = {
+      type: 'object',
+      required: [field],
+      properties: { [field]: { type: 'array', maxItems: 0, items: { type: 'object' } } },
+    };
+    api.get(
+      path,
+      {
+        schema: rlnSchema({
+          tag: 'lightning',
+          method: 'GET',
+          summary: `Always empty: this node has no Lightning side`,
+          ok,
+        }),
+      },
+      async () => {
+        node.unlocked(); // refuses while not unlocked, as RLN does
+        return { [field]: [] };
+      },
+    );
   }
 }

@@ -8,7 +8,20 @@ import type { Recipient } from '../../../../lib/rgb/types.js';
 import { toLibAssignment, toRlnInvoiceData, toRlnTransfer, type RlnAssignment } from '../rln/convert.js';
 import { invalidRequest } from '../rln/errors.js';
 import { rlnSchema } from '../rln/http.js';
-import { assetIdBody, decodeRgbInvoiceResponse, emptyResponse, failTransfersBody, invoiceBody, listTransfersResponse, rgbInvoiceBody, rgbInvoiceResponse, sendAssetBody, sendRgbBody, skipSyncBody, txidResponse } from '../rln/schemas.js';
+import {
+  assetIdBody,
+  decodeRgbInvoiceResponse,
+  emptyResponse,
+  failTransfersBody,
+  invoiceBody,
+  listTransfersResponse,
+  rgbInvoiceBody,
+  rgbInvoiceResponse,
+  sendAssetBody,
+  sendRgbBody,
+  skipSyncBody,
+  txidResponse,
+} from '../rln/schemas.js';
 import type { RgbNode, UnlockedNode } from '../node/rgb-node.js';
 
 /** How long an invoice (or a send waiting for its ACK) stays open when the request does not say. */
@@ -56,12 +69,16 @@ interface SendAssetBody {
 function transportEndpoints(node: UnlockedNode, requested: string[] | null | undefined): string[] {
   if (requested && requested.length > 0) return requested;
   if (node.proxyEndpoint) return [node.proxyEndpoint];
-  throw invalidRequest('no transport endpoint: give transport_endpoints (e.g. ["rpc://127.0.0.1:3000/json-rpc"]) or start the node with PROXY_ENDPOINT');
+  throw invalidRequest(
+    'no transport endpoint: give transport_endpoints (e.g. ["rpc://127.0.0.1:3000/json-rpc"]) or start the node with PROXY_ENDPOINT',
+  );
 }
 
 const toLibRecipient = (recipient: RlnRecipient): Recipient => ({
   recipientId: recipient.recipient_id,
-  witnessData: recipient.witness_data ? { amountSat: recipient.witness_data.amount_sat, blinding: recipient.witness_data.blinding ?? null } : null,
+  witnessData: recipient.witness_data
+    ? { amountSat: recipient.witness_data.amount_sat, blinding: recipient.witness_data.blinding ?? null }
+    : null,
   assignment: toLibAssignment(recipient.assignment),
   transportEndpoints: recipient.transport_endpoints,
 });
@@ -73,7 +90,8 @@ export function transferRoutes(api: FastifyInstance, node: RgbNode): void {
       schema: rlnSchema({
         tag: 'transfers',
         method: 'POST',
-        summary: 'An RGB invoice to receive on a blinded UTXO (witness: false) or on a new output of the payer (witness: true); expires after 24 h unless expiration_timestamp or duration_seconds says',
+        summary:
+          'An RGB invoice to receive on a blinded UTXO (witness: false) or on a new output of the payer (witness: true); expires after 24 h unless expiration_timestamp or duration_seconds says',
         body: rgbInvoiceBody,
         ok: rgbInvoiceResponse,
       }),
@@ -84,18 +102,34 @@ export function transferRoutes(api: FastifyInstance, node: RgbNode): void {
       const receive = {
         assetId: body.asset_id ?? undefined,
         assignment: toLibAssignment(body.assignment ?? { type: 'Any' }),
-        expirationTimestamp: body.expiration_timestamp ?? nowSeconds() + (body.duration_seconds ?? DEFAULT_EXPIRY_SECONDS),
+        expirationTimestamp:
+          body.expiration_timestamp ?? nowSeconds() + (body.duration_seconds ?? DEFAULT_EXPIRY_SECONDS),
         transportEndpoints: transportEndpoints(unlocked, body.transport_endpoints),
         minConfirmations: body.min_confirmations,
       };
-      const received = await (body.witness ? unlocked.wallet.witnessReceive(receive) : unlocked.wallet.blindReceive(receive));
-      return { recipient_id: received.recipientId, invoice: received.invoice, expiration_timestamp: received.expirationTimestamp, batch_transfer_idx: received.batchTransferIdx };
+      const received = await (body.witness
+        ? unlocked.wallet.witnessReceive(receive)
+        : unlocked.wallet.blindReceive(receive));
+      return {
+        recipient_id: received.recipientId,
+        invoice: received.invoice,
+        expiration_timestamp: received.expirationTimestamp,
+        batch_transfer_idx: received.batchTransferIdx,
+      };
     },
   );
 
   api.post<{ Body: { invoice: string } }>(
     '/decodergbinvoice',
-    { schema: rlnSchema({ tag: 'transfers', method: 'POST', summary: 'What an RGB invoice asks for', body: invoiceBody, ok: decodeRgbInvoiceResponse }) },
+    {
+      schema: rlnSchema({
+        tag: 'transfers',
+        method: 'POST',
+        summary: 'What an RGB invoice asks for',
+        body: invoiceBody,
+        ok: decodeRgbInvoiceResponse,
+      }),
+    },
     async (request) => {
       node.unlocked(); // refuses while not unlocked, as RLN does
       return toRlnInvoiceData(await decodeRgbInvoice(request.body.invoice));
@@ -104,7 +138,9 @@ export function transferRoutes(api: FastifyInstance, node: RgbNode): void {
 
   const send = async (recipientMap: Record<string, RlnRecipient[]>, body: Omit<SendRgbBody, 'recipient_map'>) => {
     const { txid } = await node.unlocked().wallet.send({
-      recipientMap: Object.fromEntries(Object.entries(recipientMap).map(([assetId, recipients]) => [assetId, recipients.map(toLibRecipient)])),
+      recipientMap: Object.fromEntries(
+        Object.entries(recipientMap).map(([assetId, recipients]) => [assetId, recipients.map(toLibRecipient)]),
+      ),
       donation: body.donation,
       feeRateSatPerVb: body.fee_rate,
       minConfirmations: body.min_confirmations,
@@ -119,7 +155,8 @@ export function transferRoutes(api: FastifyInstance, node: RgbNode): void {
       schema: rlnSchema({
         tag: 'transfers',
         method: 'POST',
-        summary: "Send assets on-chain to RGB recipients (a witness recipient needs witness_data.amount_sat); the consignments go to the recipients' proxies, the transaction out once they ACK",
+        summary:
+          "Send assets on-chain to RGB recipients (a witness recipient needs witness_data.amount_sat); the consignments go to the recipients' proxies, the transaction out once they ACK",
         body: sendRgbBody,
         ok: txidResponse,
         statuses: [503],
@@ -130,16 +167,38 @@ export function transferRoutes(api: FastifyInstance, node: RgbNode): void {
 
   api.post<{ Body: SendAssetBody }>(
     '/sendasset',
-    { schema: rlnSchema({ tag: 'transfers', method: 'POST', summary: "OLD RLN's send: one amount of one asset to one blinded recipient", body: sendAssetBody, ok: txidResponse, statuses: [503] }) },
+    {
+      schema: rlnSchema({
+        tag: 'transfers',
+        method: 'POST',
+        summary: "OLD RLN's send: one amount of one asset to one blinded recipient",
+        body: sendAssetBody,
+        ok: txidResponse,
+        statuses: [503],
+      }),
+    },
     (request) => {
       const { asset_id, amount, recipient_id, transport_endpoints } = request.body;
-      return send({ [asset_id]: [{ recipient_id, assignment: { type: 'Fungible', value: amount }, transport_endpoints }] }, request.body);
+      return send(
+        { [asset_id]: [{ recipient_id, assignment: { type: 'Fungible', value: amount }, transport_endpoints }] },
+        request.body,
+      );
     },
   );
 
   api.post<{ Body: { skip_sync: boolean } }>(
     '/refreshtransfers',
-    { schema: rlnSchema({ tag: 'transfers', method: 'POST', summary: 'Move every pending transfer on: fetch, validate and ACK consignments, broadcast, follow confirmations', body: skipSyncBody, ok: emptyResponse, statuses: [503] }) },
+    {
+      schema: rlnSchema({
+        tag: 'transfers',
+        method: 'POST',
+        summary:
+          'Move every pending transfer on: fetch, validate and ACK consignments, broadcast, follow confirmations',
+        body: skipSyncBody,
+        ok: emptyResponse,
+        statuses: [503],
+      }),
+    },
     async (request) => {
       await node.unlocked().wallet.refresh({ skipSync: request.body.skip_sync });
       return {};
@@ -148,8 +207,18 @@ export function transferRoutes(api: FastifyInstance, node: RgbNode): void {
 
   api.post<{ Body: { asset_id: string } }>(
     '/listtransfers',
-    { schema: rlnSchema({ tag: 'transfers', method: 'POST', summary: "An asset's transfers: issuance, sends and receives with their status", body: assetIdBody, ok: listTransfersResponse }) },
-    async (request) => ({ transfers: (await node.unlocked().wallet.listTransfers(request.body.asset_id)).map(toRlnTransfer) }),
+    {
+      schema: rlnSchema({
+        tag: 'transfers',
+        method: 'POST',
+        summary: "An asset's transfers: issuance, sends and receives with their status",
+        body: assetIdBody,
+        ok: listTransfersResponse,
+      }),
+    },
+    async (request) => ({
+      transfers: (await node.unlocked().wallet.listTransfers(request.body.asset_id)).map(toRlnTransfer),
+    }),
   );
 
   api.post<{ Body: { batch_transfer_idx?: number | null; no_asset_only: boolean; skip_sync: boolean } }>(
@@ -166,7 +235,15 @@ export function transferRoutes(api: FastifyInstance, node: RgbNode): void {
     },
     async (request) => {
       const { batch_transfer_idx, no_asset_only, skip_sync } = request.body;
-      return { transfers_changed: await node.unlocked().wallet.failTransfers({ batchTransferIdx: batch_transfer_idx ?? undefined, noAssetOnly: no_asset_only, skipSync: skip_sync }) };
+      return {
+        transfers_changed: await node
+          .unlocked()
+          .wallet.failTransfers({
+            batchTransferIdx: batch_transfer_idx ?? undefined,
+            noAssetOnly: no_asset_only,
+            skipSync: skip_sync,
+          }),
+      };
     },
   );
 }

@@ -26,7 +26,15 @@ export interface AuditItem {
 export async function recordAudit(q: Queryable, e: AuditEvent): Promise<void> {
   await q.query(
     'insert into audit_log (id, user_id, action, target_type, target_id, details, ip) values ($1, $2, $3, $4, $5, $6, $7)',
-    [newId(), e.userId, e.action, e.targetType ?? null, e.targetId ?? null, e.details ? JSON.stringify(e.details) : null, e.ip ?? null],
+    [
+      newId(),
+      e.userId,
+      e.action,
+      e.targetType ?? null,
+      e.targetId ?? null,
+      e.details ? JSON.stringify(e.details) : null,
+      e.ip ?? null,
+    ],
   );
 }
 

@@ -19,9 +19,13 @@ export interface ApiKey {
   last_used_at: Date | null;
 }
 
-const COLUMNS = 'id::text, user_id::text, name, scope, wallet_id::text, expires_at, revoked_at, created_at, last_used_at';
+const COLUMNS =
+  'id::text, user_id::text, name, scope, wallet_id::text, expires_at, revoked_at, created_at, last_used_at';
 
-export async function createApiKey(q: Queryable, input: { userId: string; name: string; scope: Scope; walletId: string | null; expiresAt: Date | null }): Promise<{ key: ApiKey; secret: string }> {
+export async function createApiKey(
+  q: Queryable,
+  input: { userId: string; name: string; scope: Scope; walletId: string | null; expiresAt: Date | null },
+): Promise<{ key: ApiKey; secret: string }> {
   const secret = API_KEY_PREFIX + randomBytes(32).toString('hex');
   const { rows } = await q.query<ApiKey>(
     `insert into api_keys (id, user_id, name, scope, wallet_id, key_hash, expires_at) values ($1, $2, $3, $4, $5, $6, $7)

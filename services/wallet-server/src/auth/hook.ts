@@ -26,21 +26,38 @@ function headerWalletId(request: FastifyRequest): string | undefined {
 }
 
 /** The user, and the wallet walletId as the principal carries it ({ id } when it is theirs). */
-async function findUserAndWallet(app: FastifyInstance, owned: OwnedWallets, userId: string, walletId: string): Promise<Pick<Principal, 'wallet'> | null> {
+async function findUserAndWallet(
+  app: FastifyInstance,
+  owned: OwnedWallets,
+  userId: string,
+  walletId: string,
+): Promise<Pick<Principal, 'wallet'> | null> {
   if (owned.owns(userId, walletId)) return { wallet: { id: walletId } };
   const found = await findUserWithOwnedWallet(app.db, userId, walletId);
   if (found?.wallet) owned.remember(userId, walletId);
   return found && { wallet: found.wallet && { id: found.wallet.id } };
 }
 
-async function resolve(app: FastifyInstance, sessions: SessionStore, owned: OwnedWallets, token: string, walletId: string | undefined): Promise<Principal> {
+async function resolve(
+  app: FastifyInstance,
+  sessions: SessionStore,
+  owned: OwnedWallets,
+  token: string,
+  walletId: string | undefined,
+): Promise<Principal> {
   const isAdmin = (pubkey: string) => app.config.adminPubkeys.has(pubkey);
   if (token.startsWith(API_KEY_PREFIX)) {
     const key = await findActiveApiKey(app.db, token);
     if (!key) throw unauthorized('API key is unknown, revoked or expired', 'INVALID_API_KEY');
     return {
-      userId: key.user_id, pubkey: key.pubkey, isAdmin: isAdmin(key.pubkey), via: 'api_key', scope: key.scope,
-      apiKeyId: key.id, walletRestriction: key.wallet_id, sessionId: null,
+      userId: key.user_id,
+      pubkey: key.pubkey,
+      isAdmin: isAdmin(key.pubkey),
+      via: 'api_key',
+      scope: key.scope,
+      apiKeyId: key.id,
+      walletRestriction: key.wallet_id,
+      sessionId: null,
     };
   }
   const claims = verifyAccessToken(app.config.tokenSecret, token);
@@ -51,18 +68,31 @@ async function resolve(app: FastifyInstance, sessions: SessionStore, owned: Owne
   // or from what this server already found (owned-wallets.ts): then the user is known to be here too.
   const [alive, found] = await Promise.all([
     sessions.sessionAlive(claims.sid),
-    walletId ? findUserAndWallet(app, owned, claims.sub, walletId) : findUserById(app.db, claims.sub).then((user) => user && {}),
+    walletId
+      ? findUserAndWallet(app, owned, claims.sub, walletId)
+      : findUserById(app.db, claims.sub).then((user) => user && {}),
   ]);
   if (!alive) throw unauthorized('session was logged out; sign in again', 'SESSION_ENDED');
   if (!found) throw unknownUser();
   return {
-    userId: claims.sub, pubkey: claims.pk, isAdmin: isAdmin(claims.pk), via: 'access_token', scope: 'full',
-    apiKeyId: null, walletRestriction: null, sessionId: claims.sid, ...found,
+    userId: claims.sub,
+    pubkey: claims.pk,
+    isAdmin: isAdmin(claims.pk),
+    via: 'access_token',
+    scope: 'full',
+    apiKeyId: null,
+    walletRestriction: null,
+    sessionId: claims.sid,
+    ...found,
   };
 }
 
 /** A well-signed credential whose user this server's database does not hold. */
-export const unknownUser = () => unauthorized('the user of this credential is not enrolled on this server (another database, or one since reset); sign in again', 'UNKNOWN_USER');
+export const unknownUser = () =>
+  unauthorized(
+    'the user of this credential is not enrolled on this server (another database, or one since reset); sign in again',
+    'UNKNOWN_USER',
+  );
 
 /** The API's own description (the OpenAPI document and its browsable /docs) is public. */
 const DESCRIPTION_ROUTES = /^\/(docs|openapi\.json)(\/|$)/;
@@ -78,9 +108,13 @@ export function installAuthHook(app: FastifyInstance, sessions: SessionStore): v
     const principal = await resolve(app, sessions, owned, bearer(request), headerWalletId(request));
     const needs: Scope = config.scope ?? (request.method === 'GET' || request.method === 'HEAD' ? 'read' : 'full');
     if (!scopeAllows(principal.scope, needs)) {
-      throw forbidden(`this API key has scope "${principal.scope}"; ${request.method} ${url} needs "${needs}"`, 'INSUFFICIENT_SCOPE');
+      throw forbidden(
+        `this API key has scope "${principal.scope}"; ${request.method} ${url} needs "${needs}"`,
+        'INSUFFICIENT_SCOPE',
+      );
     }
-    if (auth === 'admin' && !principal.isAdmin) throw forbidden('admin only: your pubkey is not in ADMIN_PUBKEYS', 'NOT_ADMIN');
+    if (auth === 'admin' && !principal.isAdmin)
+      throw forbidden('admin only: your pubkey is not in ADMIN_PUBKEYS', 'NOT_ADMIN');
     request.principal = principal;
   });
 }

@@ -44,7 +44,9 @@ export const SIGNATURE_PATTERN = '^[0-9a-fA-F]{128}$';
 export async function verifyLoginSignature(pubkeyHex: string, nonce: string, signatureHex: string): Promise<boolean> {
   try {
     const sig = Buffer.from(signatureHex, 'hex');
-    return await verifyAsync(sig, Buffer.from(loginMessage(nonce), 'utf8'), Buffer.from(pubkeyHex, 'hex'), { lowS: false });
+    return await verifyAsync(sig, Buffer.from(loginMessage(nonce), 'utf8'), Buffer.from(pubkeyHex, 'hex'), {
+      lowS: false,
+    });
   } catch {
     return false;
   }

@@ -14,7 +14,10 @@ interface RefreshRecord {
 }
 
 export class SessionStore {
-  constructor(private readonly redis: Redis, private readonly ttl: { nonceSec: number; refreshSec: number }) {}
+  constructor(
+    private readonly redis: Redis,
+    private readonly ttl: { nonceSec: number; refreshSec: number },
+  ) {}
 
   async issueNonce(pubkey: string): Promise<string> {
     const nonce = randomToken(32);
@@ -35,7 +38,9 @@ export class SessionStore {
 
   private async issueRefresh(rec: RefreshRecord): Promise<string> {
     const token = randomToken(32);
-    await redisCall(() => this.redis.set(`ws:refresh:${sha256(token)}`, JSON.stringify(rec), 'EX', this.ttl.refreshSec));
+    await redisCall(() =>
+      this.redis.set(`ws:refresh:${sha256(token)}`, JSON.stringify(rec), 'EX', this.ttl.refreshSec),
+    );
     return token;
   }
 

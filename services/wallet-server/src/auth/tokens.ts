@@ -13,9 +13,17 @@ export interface AccessClaims {
 const b64 = (v: Buffer | string) => Buffer.from(v).toString('base64url');
 const HEADER = b64(JSON.stringify({ alg: 'HS256', typ: 'JWT' }));
 
-export function signAccessToken(secret: Buffer, userId: string, pubkey: string, sessionId: string, ttlSec: number): string {
+export function signAccessToken(
+  secret: Buffer,
+  userId: string,
+  pubkey: string,
+  sessionId: string,
+  ttlSec: number,
+): string {
   const iat = Math.floor(Date.now() / 1000);
-  const payload = b64(JSON.stringify({ sub: userId, pk: pubkey, sid: sessionId, iat, exp: iat + ttlSec } satisfies AccessClaims));
+  const payload = b64(
+    JSON.stringify({ sub: userId, pk: pubkey, sid: sessionId, iat, exp: iat + ttlSec } satisfies AccessClaims),
+  );
   const sig = createHmac('sha256', secret).update(`${HEADER}.${payload}`).digest('base64url');
   return `${HEADER}.${payload}.${sig}`;
 }
@@ -29,7 +37,13 @@ export function verifyAccessToken(secret: Buffer, token: string): AccessClaims |
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
   try {
     const claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as AccessClaims;
-    if (typeof claims.sub !== 'string' || typeof claims.pk !== 'string' || typeof claims.sid !== 'string' || typeof claims.exp !== 'number') return null;
+    if (
+      typeof claims.sub !== 'string' ||
+      typeof claims.pk !== 'string' ||
+      typeof claims.sid !== 'string' ||
+      typeof claims.exp !== 'number'
+    )
+      return null;
     return claims.exp > Date.now() / 1000 ? claims : null;
   } catch {
     return null;

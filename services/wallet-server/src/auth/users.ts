@@ -8,12 +8,18 @@ export interface User {
 }
 
 export async function findUserByPubkey(q: Queryable, pubkey: string): Promise<User | null> {
-  const { rows } = await q.query<User>('select id::text, pubkey, bitcoin_address, created_at from users where pubkey = $1', [pubkey]);
+  const { rows } = await q.query<User>(
+    'select id::text, pubkey, bitcoin_address, created_at from users where pubkey = $1',
+    [pubkey],
+  );
   return rows[0] ?? null;
 }
 
 export async function findUserById(q: Queryable, id: string): Promise<User | null> {
-  const { rows } = await q.query<User>('select id::text, pubkey, bitcoin_address, created_at from users where id = $1', [id]);
+  const { rows } = await q.query<User>(
+    'select id::text, pubkey, bitcoin_address, created_at from users where id = $1',
+    [id],
+  );
   return rows[0] ?? null;
 }
 

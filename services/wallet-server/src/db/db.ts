@@ -20,12 +20,20 @@ export interface Db extends Queryable {
 /** The open transaction tx as a Db, so code written against Db (e.g. the ledger) joins it:
  * its own transaction() runs inside tx instead of beginning another. */
 export function joinTransaction(tx: Queryable, kind: Db['kind']): Db {
-  return { kind, query: (text, params) => tx.query(text, params), transaction: (fn) => fn(tx), close: async () => undefined };
+  return {
+    kind,
+    query: (text, params) => tx.query(text, params),
+    transaction: (fn) => fn(tx),
+    close: async () => undefined,
+  };
 }
 
 /** A database failure that is not the caller's fault (connection lost, server down): maps to 502. */
 export class DependencyError extends Error {
-  constructor(readonly dependency: 'postgres' | 'redis' | string, cause: unknown) {
+  constructor(
+    readonly dependency: 'postgres' | 'redis' | string,
+    cause: unknown,
+  ) {
     super(`${dependency} is unavailable: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
     this.name = 'DependencyError';
   }

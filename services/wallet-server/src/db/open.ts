@@ -13,7 +13,9 @@ export interface DbConfig {
  * is imported only then: on Postgres (as in a lab) it would cost the process ~4 MiB for nothing.
  */
 export async function openDatabase(config: DbConfig): Promise<Db> {
-  const db = config.databaseUrl ? openPostgres(config.databaseUrl, config.poolMax) : await (await import('./pglite.js')).openPglite(config.pgliteDataDir);
+  const db = config.databaseUrl
+    ? openPostgres(config.databaseUrl, config.poolMax)
+    : await (await import('./pglite.js')).openPglite(config.pgliteDataDir);
   try {
     await migrate(db);
   } catch (err) {

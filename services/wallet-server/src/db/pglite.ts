@@ -16,7 +16,8 @@ export async function openPglite(dataDir?: string): Promise<Db> {
   return {
     kind: 'pglite',
     query: (text, params) => run(pg, text, params),
-    transaction: (fn) => pg.transaction((t) => fn({ query: (text, params) => run(t, text, params) } satisfies Queryable)),
+    transaction: (fn) =>
+      pg.transaction((t) => fn({ query: (text, params) => run(t, text, params) } satisfies Queryable)),
     close: () => pg.close(),
   };
 }

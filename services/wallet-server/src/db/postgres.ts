@@ -27,7 +27,9 @@ export function openPostgres(url: string, poolMax = 10): Db {
 
   const run = async <T>(client: pg.Pool | pg.PoolClient, text: string, params?: unknown[]): Promise<QueryResult<T>> => {
     try {
-      const res = await client.query(params === undefined ? text : { name: statementName(text), text, values: params as unknown[] });
+      const res = await client.query(
+        params === undefined ? text : { name: statementName(text), text, values: params as unknown[] },
+      );
       return { rows: res.rows as T[], rowCount: res.rowCount ?? 0 };
     } catch (err) {
       throw asDependencyError(err);
@@ -52,7 +54,9 @@ export function openPostgres(url: string, poolMax = 10): Db {
         await tx.query('COMMIT');
         return result;
       } catch (err) {
-        await client.query('ROLLBACK').catch(() => { broken = true; });
+        await client.query('ROLLBACK').catch(() => {
+          broken = true;
+        });
         throw err;
       } finally {
         client.release(broken);

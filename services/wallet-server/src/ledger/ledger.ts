@@ -18,12 +18,20 @@ export const insufficientFunds = (what: string) =>
 
 /** Adds delta to a balance and writes its ledger entry in one statement. Returns false (and changes
  * nothing) when the balance would go negative. */
-async function applyDelta(tx: Queryable, walletId: string, asset: Asset, delta: bigint, paymentId: string | null, reason: EntryReason): Promise<boolean> {
-  const change = delta >= 0n
-    ? `insert into balances (wallet_id, asset_kind, asset_id, amount) values ($1, $2, $3, $4)
+async function applyDelta(
+  tx: Queryable,
+  walletId: string,
+  asset: Asset,
+  delta: bigint,
+  paymentId: string | null,
+  reason: EntryReason,
+): Promise<boolean> {
+  const change =
+    delta >= 0n
+      ? `insert into balances (wallet_id, asset_kind, asset_id, amount) values ($1, $2, $3, $4)
        on conflict (wallet_id, asset_kind, asset_id) do update set amount = balances.amount + excluded.amount
        returning amount`
-    : `update balances set amount = amount + $4
+      : `update balances set amount = amount + $4
        where wallet_id = $1 and asset_kind = $2 and asset_id = $3 and amount + $4 >= 0 returning amount`;
   const { rowCount } = await tx.query(
     `with b as (${change})
@@ -39,9 +47,12 @@ function transferError(err: unknown, amount: bigint, asset: Asset): unknown {
   if (sqlState(err) !== 'P0001') return err;
   const { message, detail } = err as { message: string; detail?: string };
   if (message === 'WALLET_NOT_FOUND') return notFound(`wallet ${detail}`);
-  if (message === 'WALLET_ARCHIVED') return invalid('WALLET_ARCHIVED', `wallet ${detail} is archived; use an active wallet`);
+  if (message === 'WALLET_ARCHIVED')
+    return invalid('WALLET_ARCHIVED', `wallet ${detail} is archived; use an active wallet`);
   if (message === 'INSUFFICIENT_FUNDS') {
-    return insufficientFunds(`wallet ${detail} has less than ${amount}${asset.kind === 'btc' ? ' msat' : ` of asset ${asset.assetId}`}`);
+    return insufficientFunds(
+      `wallet ${detail} has less than ${amount}${asset.kind === 'btc' ? ' msat' : ` of asset ${asset.assetId}`}`,
+    );
   }
   return err;
 }
@@ -51,15 +62,24 @@ function payInvoiceError(err: unknown): unknown {
   if (sqlState(err) !== 'P0001') return err;
   const { message, detail } = err as { message: string; detail?: string };
   switch (message) {
-    case 'PAYMENT_NOT_FOUND': return notFound(`payment ${detail}`);
-    case 'NOT_AN_INVOICE': return invalid('NOT_AN_INVOICE', `payment ${detail} is not an invoice`);
-    case 'SELF_PAYMENT': return invalid('SELF_PAYMENT', 'this invoice was issued by the paying wallet itself; pay it from another wallet');
-    case 'INVOICE_ALREADY_PAID': return invalid('INVOICE_ALREADY_PAID', 'this invoice is already paid');
-    case 'INVOICE_EXPIRED': return invalid('INVOICE_EXPIRED', 'this invoice expired or was cancelled; ask the payee for a new one');
-    case 'WALLET_NOT_FOUND': return notFound(`wallet ${detail}`);
-    case 'WALLET_ARCHIVED': return invalid('WALLET_ARCHIVED', `wallet ${detail} is archived; use an active wallet`);
-    case 'INSUFFICIENT_FUNDS': return insufficientFunds(`the invoice asks for ${detail}`);
-    default: return err;
+    case 'PAYMENT_NOT_FOUND':
+      return notFound(`payment ${detail}`);
+    case 'NOT_AN_INVOICE':
+      return invalid('NOT_AN_INVOICE', `payment ${detail} is not an invoice`);
+    case 'SELF_PAYMENT':
+      return invalid('SELF_PAYMENT', 'this invoice was issued by the paying wallet itself; pay it from another wallet');
+    case 'INVOICE_ALREADY_PAID':
+      return invalid('INVOICE_ALREADY_PAID', 'this invoice is already paid');
+    case 'INVOICE_EXPIRED':
+      return invalid('INVOICE_EXPIRED', 'this invoice expired or was cancelled; ask the payee for a new one');
+    case 'WALLET_NOT_FOUND':
+      return notFound(`wallet ${detail}`);
+    case 'WALLET_ARCHIVED':
+      return invalid('WALLET_ARCHIVED', `wallet ${detail} is archived; use an active wallet`);
+    case 'INSUFFICIENT_FUNDS':
+      return insufficientFunds(`the invoice asks for ${detail}`);
+    default:
+      return err;
   }
 }
 
@@ -67,8 +87,13 @@ function payInvoiceError(err: unknown): unknown {
 function auditRowJson(e: AuditEvent | undefined): string | null {
   if (!e) return null;
   return JSON.stringify({
-    id: newId(), user_id: e.userId, action: e.action, target_type: e.targetType ?? null,
-    target_id: e.targetId ?? null, details: e.details ?? null, ip: e.ip ?? null,
+    id: newId(),
+    user_id: e.userId,
+    action: e.action,
+    target_type: e.targetType ?? null,
+    target_id: e.targetId ?? null,
+    details: e.details ?? null,
+    ip: e.ip ?? null,
   });
 }
 
@@ -112,17 +137,35 @@ async function insertPayments(tx: Queryable, payments: NewPayment[], audit: stri
   const cols = 17;
   const values: unknown[] = [];
   const tuples = payments.map((p, i) => {
-    values.push(p.id ?? newId(), p.walletId, p.direction, p.kind, p.status, p.paymentHash ?? null, p.bolt11 ?? null,
-      p.preimage ?? null, p.destPubkey ?? null, p.description ?? null, (p.amountMsat ?? 0n).toString(),
-      (p.feeLimitMsat ?? 0n).toString(), p.assetId ?? null, p.assetAmount?.toString() ?? null, p.transferId ?? null,
-      p.counterpartyWalletId ?? null, p.expiresAt ?? null);
+    values.push(
+      p.id ?? newId(),
+      p.walletId,
+      p.direction,
+      p.kind,
+      p.status,
+      p.paymentHash ?? null,
+      p.bolt11 ?? null,
+      p.preimage ?? null,
+      p.destPubkey ?? null,
+      p.description ?? null,
+      (p.amountMsat ?? 0n).toString(),
+      (p.feeLimitMsat ?? 0n).toString(),
+      p.assetId ?? null,
+      p.assetAmount?.toString() ?? null,
+      p.transferId ?? null,
+      p.counterpartyWalletId ?? null,
+      p.expiresAt ?? null,
+    );
     const n = (k: number) => `$${i * cols + k}`;
     return `(${n(1)}::uuid, ${n(2)}::uuid, ${n(3)}, ${n(4)}, ${n(5)}, ${n(6)}, ${n(7)}, ${n(8)}, ${n(9)}, ${n(10)},
       ${n(11)}::bigint, ${n(12)}::bigint, ${n(13)}, ${n(14)}::numeric, ${n(15)}::uuid, ${n(16)}::uuid, ${n(17)}::timestamptz,
       case when ${n(5)} = 'pending' then null else now() end)`;
   });
   // a data-modifying WITH runs whether or not the query reads it
-  const audited = audit === null ? '' : `, audited as (
+  const audited =
+    audit === null
+      ? ''
+      : `, audited as (
        insert into audit_log (id, user_id, action, target_type, target_id, details, ip)
        select (a->>'id')::uuid, (a->>'user_id')::uuid, a->>'action', a->>'target_type', a->>'target_id', a->'details', a->>'ip'
        from (select $${values.push(audit)}::jsonb as a) event)`;
@@ -144,12 +187,29 @@ async function lockPayment(tx: Queryable, id: string): Promise<Payment> {
   return toPayment(rows[0]);
 }
 
-async function finish(tx: Queryable, id: string, fields: { status: 'succeeded' | 'failed'; feeMsat?: bigint; preimage?: string | null; error?: string | null; amountMsat?: bigint }): Promise<Payment> {
+async function finish(
+  tx: Queryable,
+  id: string,
+  fields: {
+    status: 'succeeded' | 'failed';
+    feeMsat?: bigint;
+    preimage?: string | null;
+    error?: string | null;
+    amountMsat?: bigint;
+  },
+): Promise<Payment> {
   const { rows } = await tx.query<PaymentRow>(
     `update payments set status = $2, fee_msat = coalesce($3::bigint, fee_msat), preimage = coalesce($4, preimage),
        error = $5, amount_msat = coalesce($6::bigint, amount_msat), updated_at = now(), settled_at = now()
      where id = $1 returning ${PAYMENT_COLUMNS}`,
-    [id, fields.status, fields.feeMsat?.toString() ?? null, fields.preimage ?? null, fields.error ?? null, fields.amountMsat?.toString() ?? null],
+    [
+      id,
+      fields.status,
+      fields.feeMsat?.toString() ?? null,
+      fields.preimage ?? null,
+      fields.error ?? null,
+      fields.amountMsat?.toString() ?? null,
+    ],
   );
   return toPayment(rows[0]!);
 }
@@ -206,13 +266,19 @@ export class Ledger {
 
   /** Balances of several wallets in one query, keyed by wallet id. */
   async balancesOf(walletIds: string[]): Promise<Map<string, Balance[]>> {
-    const { rows } = await this.db.query<{ wallet_id: string; asset_kind: 'btc' | 'rgb'; asset_id: string; amount: string }>(
+    const { rows } = await this.db.query<{
+      wallet_id: string;
+      asset_kind: 'btc' | 'rgb';
+      asset_id: string;
+      amount: string;
+    }>(
       `select wallet_id::text, asset_kind, asset_id, amount::text from balances where wallet_id = any($1::uuid[])
        order by wallet_id, asset_kind, asset_id`,
       [walletIds],
     );
     const byWallet = new Map<string, Balance[]>(walletIds.map((id) => [id, []]));
-    for (const r of rows) byWallet.get(r.wallet_id)?.push({ assetKind: r.asset_kind, assetId: r.asset_id, amount: BigInt(r.amount) });
+    for (const r of rows)
+      byWallet.get(r.wallet_id)?.push({ assetKind: r.asset_kind, assetId: r.asset_id, amount: BigInt(r.amount) });
     for (const list of byWallet.values()) {
       if (!list.some((b) => b.assetKind === 'btc')) list.unshift({ assetKind: 'btc', assetId: '', amount: 0n });
     }
@@ -229,7 +295,14 @@ export class Ledger {
     return this.db.transaction(async (tx) => {
       await lockActiveWallets(tx, [input.walletId]);
       const [payment] = await insertPayments(tx, [{ ...input, direction: 'out', status: 'pending' }]);
-      const ok = await applyDelta(tx, input.walletId, BTC, -(input.amountMsat + input.feeLimitMsat), payment!.id, 'reserve');
+      const ok = await applyDelta(
+        tx,
+        input.walletId,
+        BTC,
+        -(input.amountMsat + input.feeLimitMsat),
+        payment!.id,
+        'reserve',
+      );
       if (!ok) throw insufficientFunds(`${input.amountMsat} msat plus up to ${input.feeLimitMsat} msat fee`);
       if (input.audit) await recordAudit(tx, input.audit);
       return payment!;
@@ -243,7 +316,8 @@ export class Ledger {
       const p = await lockPayment(tx, paymentId);
       if (p.direction !== 'out') throw invalid('NOT_OUTGOING', `payment ${paymentId} is not outgoing`);
       if (p.status === 'succeeded') return p;
-      if (p.status === 'failed') throw conflict('PAYMENT_ALREADY_FAILED', `payment ${paymentId} was already refunded as failed`);
+      if (p.status === 'failed')
+        throw conflict('PAYMENT_ALREADY_FAILED', `payment ${paymentId} was already refunded as failed`);
       if (result.feeMsat > p.feeLimitMsat) {
         throw new Error(`the node charged a fee of ${result.feeMsat} msat, above ${p.feeLimitMsat} msat`);
       }
@@ -260,7 +334,8 @@ export class Ledger {
       const p = await lockPayment(tx, paymentId);
       if (p.direction !== 'out') throw invalid('NOT_OUTGOING', `payment ${paymentId} is not outgoing`);
       if (p.status === 'failed') return p;
-      if (p.status === 'succeeded') throw conflict('PAYMENT_ALREADY_SUCCEEDED', `payment ${paymentId} already succeeded`);
+      if (p.status === 'succeeded')
+        throw conflict('PAYMENT_ALREADY_SUCCEEDED', `payment ${paymentId} already succeeded`);
       await applyDelta(tx, p.walletId, BTC, p.amountMsat + p.feeLimitMsat, p.id, 'refund');
       return finish(tx, p.id, { status: 'failed', error });
     });
@@ -271,14 +346,21 @@ export class Ledger {
   async createIncoming(input: IncomingInput, audit?: AuditEvent): Promise<Payment> {
     const id = newId();
     const event = audit && { ...audit, details: { payment_id: id, ...audit.details } };
-    const [p] = await insertPayments(this.db, [{ ...input, id, direction: 'in', status: 'pending' }], auditRowJson(event));
+    const [p] = await insertPayments(
+      this.db,
+      [{ ...input, id, direction: 'in', status: 'pending' }],
+      auditRowJson(event),
+    );
     return p!;
   }
 
   /** The node reports the invoice paid: marks succeeded and credits receivedMsat (default: the
    * invoice amount; pass the real amount for zero-amount invoices) plus the RGB asset amount if any.
    * Idempotent: a second call returns the payment unchanged. */
-  settleIncoming(paymentId: string, result: { receivedMsat?: bigint; preimage?: string | null } = {}): Promise<Payment> {
+  settleIncoming(
+    paymentId: string,
+    result: { receivedMsat?: bigint; preimage?: string | null } = {},
+  ): Promise<Payment> {
     return this.db.transaction(async (tx) => {
       const p = await lockPayment(tx, paymentId);
       if (p.direction !== 'in') throw invalid('NOT_INCOMING', `payment ${paymentId} is not incoming`);
@@ -308,7 +390,14 @@ export class Ledger {
     });
   }
 
-  private async creditLegs(tx: Queryable, walletId: string, paymentId: string, msat: bigint, assetId: string | null, assetAmount: bigint | null) {
+  private async creditLegs(
+    tx: Queryable,
+    walletId: string,
+    paymentId: string,
+    msat: bigint,
+    assetId: string | null,
+    assetAmount: bigint | null,
+  ) {
     if (msat > 0n) await applyDelta(tx, walletId, BTC, msat, paymentId, 'credit');
     if (assetId && assetAmount && assetAmount > 0n) {
       await applyDelta(tx, walletId, { kind: 'rgb', assetId }, assetAmount, paymentId, 'credit');
@@ -327,8 +416,16 @@ export class Ledger {
       // One statement (the ledger_transfer function, migrations 3 and 4), so one round trip.
       const { rows } = await this.db.query<PaymentRow>(
         `select ${PAYMENT_COLUMNS} from ledger_transfer($1, $2, $3, $4, $5, $6, $7::uuid[], $8::jsonb)`,
-        [from, to, input.ownerId ?? null, asset.kind, assetIdOf(asset), amount.toString(),
-          [newId(), newId(), transferId, newId(), newId()], audit],
+        [
+          from,
+          to,
+          input.ownerId ?? null,
+          asset.kind,
+          assetIdOf(asset),
+          amount.toString(),
+          [newId(), newId(), transferId, newId(), newId()],
+          audit,
+        ],
       );
       const [out, inn] = rows.map(toPayment);
       return { transferId, out: out!, in: inn! };
@@ -343,7 +440,11 @@ export class Ledger {
    * be cancelled), in one statement (ledger_pay_invoice, migration 6). Null when this server issued
    * no invoice of that hash: it is paid through the node. 400 for the payee's own wallet, a paid,
    * failed or expired invoice, or insufficient funds. */
-  async payInvoiceInternally(input: { payerWalletId: string; paymentHash: string; audit?: AuditEvent }): Promise<Transfer | null> {
+  async payInvoiceInternally(input: {
+    payerWalletId: string;
+    paymentHash: string;
+    audit?: AuditEvent;
+  }): Promise<Transfer | null> {
     const transferId = newId();
     try {
       // the filter on the newest payment applies before the join, so the function runs only for an invoice
@@ -352,7 +453,12 @@ export class Ledger {
            select paid.* from (select id, kind from payments where payment_hash = $2 and direction = 'in' order by id desc limit 1) newest
            cross join lateral ledger_pay_invoice($1, newest.id, $3::uuid[], $4::jsonb) paid
            where newest.kind = 'invoice') paid`,
-        [input.payerWalletId, input.paymentHash, [newId(), transferId, newId(), newId(), newId(), newId()], auditRowJson(input.audit)],
+        [
+          input.payerWalletId,
+          input.paymentHash,
+          [newId(), transferId, newId(), newId(), newId(), newId()],
+          auditRowJson(input.audit),
+        ],
       );
       if (rows.length === 0) return null;
       const [out, paid] = rows.map(toPayment);
@@ -375,7 +481,10 @@ export class Ledger {
   }
 
   async getPayment(id: string, walletId: string): Promise<Payment | null> {
-    const { rows } = await this.db.query<PaymentRow>(`select ${PAYMENT_COLUMNS} from payments where id = $1 and wallet_id = $2`, [id, walletId]);
+    const { rows } = await this.db.query<PaymentRow>(
+      `select ${PAYMENT_COLUMNS} from payments where id = $1 and wallet_id = $2`,
+      [id, walletId],
+    );
     return rows[0] ? toPayment(rows[0]) : null;
   }
 

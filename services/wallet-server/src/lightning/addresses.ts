@@ -51,12 +51,16 @@ export class LightningAddresses {
   constructor(private readonly db: Db) {}
 
   async byUsername(username: string): Promise<LightningAddress | null> {
-    const { rows } = await this.db.query<Row>(`select ${COLUMNS} from lightning_addresses where username = $1`, [username]);
+    const { rows } = await this.db.query<Row>(`select ${COLUMNS} from lightning_addresses where username = $1`, [
+      username,
+    ]);
     return rows[0] ? toAddress(rows[0]) : null;
   }
 
   async byWallet(walletId: string): Promise<LightningAddress | null> {
-    const { rows } = await this.db.query<Row>(`select ${COLUMNS} from lightning_addresses where wallet_id = $1`, [walletId]);
+    const { rows } = await this.db.query<Row>(`select ${COLUMNS} from lightning_addresses where wallet_id = $1`, [
+      walletId,
+    ]);
     return rows[0] ? toAddress(rows[0]) : null;
   }
 
@@ -65,16 +69,17 @@ export class LightningAddresses {
   async claim(walletId: string, username: string, withdraw: WithdrawSettings): Promise<LightningAddress> {
     try {
       const { rows } = await this.db.query<Row>(
-          `insert into lightning_addresses (username, wallet_id, withdraw_enabled, withdraw_max_msat, withdraw_budget_msat)
+        `insert into lightning_addresses (username, wallet_id, withdraw_enabled, withdraw_max_msat, withdraw_budget_msat)
            values ($1, $2, $3, $4, $5)
            on conflict (wallet_id) do update set username = excluded.username, withdraw_enabled = excluded.withdraw_enabled,
              withdraw_max_msat = excluded.withdraw_max_msat, withdraw_budget_msat = excluded.withdraw_budget_msat, updated_at = now()
            returning ${COLUMNS}`,
-          [username, walletId, withdraw.enabled, withdraw.maxMsat.toString(), withdraw.budgetMsat.toString()],
-        );
+        [username, walletId, withdraw.enabled, withdraw.maxMsat.toString(), withdraw.budgetMsat.toString()],
+      );
       return toAddress(rows[0]!);
     } catch (err) {
-      if (sqlState(err) === '23505') throw conflict('USERNAME_TAKEN', `username "${username}" belongs to another wallet; choose another`);
+      if (sqlState(err) === '23505')
+        throw conflict('USERNAME_TAKEN', `username "${username}" belongs to another wallet; choose another`);
       throw err;
     }
   }

@@ -19,7 +19,10 @@ const DEFAULT_BOLT11_EXPIRY_SEC = 3600;
 export function decodeBolt11(invoice: string, network: Network): Bolt11 {
   const { networkPrefix, ...bolt11 } = readBolt11(invoice);
   if (networkPrefix !== BOLT11_PREFIX[network]) {
-    throw invalid('WRONG_NETWORK', `the invoice is for network "${networkPrefix}", this server runs on ${network} ("${BOLT11_PREFIX[network]}")`);
+    throw invalid(
+      'WRONG_NETWORK',
+      `the invoice is for network "${networkPrefix}", this server runs on ${network} ("${BOLT11_PREFIX[network]}")`,
+    );
   }
   return bolt11;
 }
@@ -28,18 +31,27 @@ export function decodeBolt11(invoice: string, network: Network): Bolt11 {
 export function readBolt11(invoice: string): Bolt11 & { networkPrefix: string | undefined } {
   let decoded: ReturnType<typeof decode>;
   try {
-    decoded = decode(invoice.trim().toLowerCase().replace(/^lightning:/, ''));
+    decoded = decode(
+      invoice
+        .trim()
+        .toLowerCase()
+        .replace(/^lightning:/, ''),
+    );
   } catch (err) {
     throw invalid('INVALID_INVOICE', `not a valid BOLT11 invoice: ${(err as Error).message}`);
   }
-  const section = <N extends string>(name: N) => decoded.sections.find((s) => s.name === name) as
-    Extract<(typeof decoded.sections)[number], { name: N }> | undefined;
+  const section = <N extends string>(name: N) =>
+    decoded.sections.find((s) => s.name === name) as
+      | Extract<(typeof decoded.sections)[number], { name: N }>
+      | undefined;
   const hash = section('payment_hash')?.value;
   if (!hash) throw invalid('INVALID_INVOICE', 'the invoice has no payment hash');
   const timestamp = section('timestamp')!.value;
   const expiry = section('expiry')?.value ?? DEFAULT_BOLT11_EXPIRY_SEC;
   const amount = section('amount')?.value;
-  const descriptionHash = decoded.sections.find((s) => s.name === ('description_hash' as string)) as { value?: string } | undefined;
+  const descriptionHash = decoded.sections.find((s) => s.name === ('description_hash' as string)) as
+    | { value?: string }
+    | undefined;
   return {
     networkPrefix: section('coin_network')?.value?.bech32,
     paymentHash: hash,

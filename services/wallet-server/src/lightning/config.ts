@@ -22,7 +22,8 @@ export interface LightningConfig {
 
 export function loadLightningConfig(env: NodeJS.ProcessEnv = process.env): LightningConfig {
   const nodeKind = (env.NODE_KIND ?? 'lnd') as NodeKind;
-  if (nodeKind !== 'lnd' && nodeKind !== 'ldk' && nodeKind !== 'rln') throw new Error(`NODE_KIND must be lnd, ldk or rln, got "${env.NODE_KIND}"`);
+  if (nodeKind !== 'lnd' && nodeKind !== 'ldk' && nodeKind !== 'rln')
+    throw new Error(`NODE_KIND must be lnd, ldk or rln, got "${env.NODE_KIND}"`);
   const host = env.HOST ?? '127.0.0.1';
   const port = env.PORT ?? '8080';
   return {

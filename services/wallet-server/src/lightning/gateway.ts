@@ -130,7 +130,10 @@ export class NodeError extends Error {
 
 /** The node refused a request because of its input (bad pubkey, unsupported feature): 400. */
 export class NodeRejected extends Error {
-  constructor(readonly code: string, message: string) {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
     super(message);
     this.name = 'NodeRejected';
   }

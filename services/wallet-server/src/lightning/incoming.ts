@@ -34,18 +34,33 @@ export class IncomingInvoices {
   async create(input: NewInvoice, audit?: AuditEvent): Promise<Payment> {
     if (input.asset) {
       if (!this.gateway.supportsAssets) {
-        throw invalid('ASSETS_NEED_RGB_NODE', `asset_id/asset_amount need an RGB Lightning Node (NODE_KIND=rln); this server runs on ${this.gateway.kind}`);
+        throw invalid(
+          'ASSETS_NEED_RGB_NODE',
+          `asset_id/asset_amount need an RGB Lightning Node (NODE_KIND=rln); this server runs on ${this.gateway.kind}`,
+        );
       }
       if (input.amountMsat < RGB_MIN_MSAT) {
-        throw invalid('RGB_AMOUNT_TOO_LOW', `an RGB invoice needs amount_msat >= ${RGB_MIN_MSAT} (the RGB HTLC minimum)`);
+        throw invalid(
+          'RGB_AMOUNT_TOO_LOW',
+          `an RGB invoice needs amount_msat >= ${RGB_MIN_MSAT} (the RGB HTLC minimum)`,
+        );
       }
     }
     const inv = await nodeCall(this.gateway.kind, () => this.gateway.createInvoice(input));
-    return this.ledger.createIncoming({
-      walletId: input.walletId, kind: 'invoice', amountMsat: input.amountMsat, paymentHash: inv.paymentHash,
-      bolt11: inv.bolt11, description: input.description ?? null, expiresAt: inv.expiresAt,
-      assetId: input.asset?.assetId ?? null, assetAmount: input.asset?.amount ?? null,
-    }, audit);
+    return this.ledger.createIncoming(
+      {
+        walletId: input.walletId,
+        kind: 'invoice',
+        amountMsat: input.amountMsat,
+        paymentHash: inv.paymentHash,
+        bolt11: inv.bolt11,
+        description: input.description ?? null,
+        expiresAt: inv.expiresAt,
+        assetId: input.asset?.assetId ?? null,
+        assetAmount: input.asset?.amount ?? null,
+      },
+      audit,
+    );
   }
 
   /** Brings one pending invoice up to date with the node; returns the record as it now is. */
@@ -53,11 +68,15 @@ export class IncomingInvoices {
     if (p.status !== 'pending' || p.direction !== 'in' || p.kind !== 'invoice' || !p.paymentHash) return p;
     const state = await nodeCall(this.gateway.kind, () => this.gateway.lookupInvoice(p.paymentHash!, p.bolt11));
     if (state?.state === 'settled') {
-      const settled = await this.ledger.settleIncoming(p.id, { receivedMsat: state.receivedMsat, preimage: state.preimage });
+      const settled = await this.ledger.settleIncoming(p.id, {
+        receivedMsat: state.receivedMsat,
+        preimage: state.preimage,
+      });
       this.log.info({ paymentId: p.id, walletId: p.walletId, msat: state.receivedMsat.toString() }, 'invoice settled');
       return settled;
     }
-    if (state?.state === 'closed') return this.ledger.failIncoming(p.id, 'the invoice expired or was cancelled on the node');
+    if (state?.state === 'closed')
+      return this.ledger.failIncoming(p.id, 'the invoice expired or was cancelled on the node');
     return p;
   }
 
@@ -70,7 +89,9 @@ export class IncomingInvoices {
    * is down (not worth a warning each time); what a silent stream missed is found by a reconcile. */
   private onStreamReopened(reason: StreamReopenReason): void {
     if (reason === 'broken') return this.log.debug("the node's invoice stream broke; opened again");
-    this.log.warn("the node's invoice stream fell silent (an invoice added was not announced); opened again, reconciling");
+    this.log.warn(
+      "the node's invoice stream fell silent (an invoice added was not announced); opened again, reconciling",
+    );
     this.reconcile().catch((err) => this.log.warn({ err }, 'invoice reconcile failed'));
   }
 
@@ -91,11 +112,15 @@ export class IncomingInvoices {
   async start(): Promise<void> {
     this.stopWatching = this.gateway.watchSettledInvoices(
       (hash) => {
-        this.onSettled(hash).catch((err) => this.log.warn({ err, paymentHash: hash }, 'invoice settlement failed; the reconcile retries'));
+        this.onSettled(hash).catch((err) =>
+          this.log.warn({ err, paymentHash: hash }, 'invoice settlement failed; the reconcile retries'),
+        );
       },
       (reason) => this.onStreamReopened(reason),
     );
-    await this.reconcile().catch((err) => this.log.warn({ err }, 'start-up invoice reconcile failed; retrying on the timer'));
+    await this.reconcile().catch((err) =>
+      this.log.warn({ err }, 'start-up invoice reconcile failed; retrying on the timer'),
+    );
   }
 
   async stop(): Promise<void> {

@@ -24,7 +24,10 @@ export function lightningPlugin(config: LightningConfig, gateway: NodeGateway) {
     const log = app.log.child({ part: 'lightning', node: gateway.kind });
     const incoming = new IncomingInvoices(gateway, app.ledger, log);
     const cancels = new NodeInvoiceCancels(gateway, app.db, log);
-    const outgoing = new OutgoingPayments(gateway, app.ledger, cancels, log, { network: app.config.network, payWaitMs: config.payWaitMs });
+    const outgoing = new OutgoingPayments(gateway, app.ledger, cancels, log, {
+      network: app.config.network,
+      payWaitMs: config.payWaitMs,
+    });
     const addresses = new LightningAddresses(app.db);
     const urls = new PublicUrls(config.publicUrl);
 
@@ -37,11 +40,15 @@ export function lightningPlugin(config: LightningConfig, gateway: NodeGateway) {
     await incoming.start();
     await outgoing.start();
     cancels.start();
-    const reconciles = startReconcileTimer(config.reconcileMs, [
-      { what: 'invoice reconcile', run: () => incoming.reconcile() },
-      { what: 'payment reconcile', run: () => outgoing.reconcile() },
-      { what: 'node invoice cancels', run: () => cancels.retry() },
-    ], log);
+    const reconciles = startReconcileTimer(
+      config.reconcileMs,
+      [
+        { what: 'invoice reconcile', run: () => incoming.reconcile() },
+        { what: 'payment reconcile', run: () => outgoing.reconcile() },
+        { what: 'node invoice cancels', run: () => cancels.retry() },
+      ],
+      log,
+    );
     app.addHook('onClose', async () => {
       outgoing.stop();
       await reconciles.stop();

@@ -74,13 +74,20 @@ export class NodeInvoiceCancels {
       return;
     }
     this.draining = this.drain()
-      .then(() => {
-        if (this.failing) this.log.info('cancelling internally paid invoices on the node works again');
-        this.failing = false;
-      }, (err) => {
-        if (!this.failing) this.log.warn({ err }, 'cancelling internally paid invoices on the node failed; retrying every reconcile interval');
-        this.failing = true;
-      })
+      .then(
+        () => {
+          if (this.failing) this.log.info('cancelling internally paid invoices on the node works again');
+          this.failing = false;
+        },
+        (err) => {
+          if (!this.failing)
+            this.log.warn(
+              { err },
+              'cancelling internally paid invoices on the node failed; retrying every reconcile interval',
+            );
+          this.failing = true;
+        },
+      )
       .finally(() => {
         this.draining = null;
         if (this.wokenWhileDraining) {
@@ -105,10 +112,14 @@ export class NodeInvoiceCancels {
       for (let i = 0; i < batch.length && !this.stopped; i += PARALLEL) {
         const rows = batch.slice(i, i + PARALLEL);
         const answers = await Promise.allSettled(rows.map((row) => this.resolve(row)));
-        await this.close(rows.flatMap((row, j) => {
-          const answer = answers[j]!;
-          return answer.status === 'fulfilled' && answer.value ? [{ paymentHash: row.paymentHash, outcome: answer.value }] : [];
-        }));
+        await this.close(
+          rows.flatMap((row, j) => {
+            const answer = answers[j]!;
+            return answer.status === 'fulfilled' && answer.value
+              ? [{ paymentHash: row.paymentHash, outcome: answer.value }]
+              : [];
+          }),
+        );
         const failed = answers.find((a) => a.status === 'rejected');
         if (failed) throw failed.reason;
       }
@@ -119,8 +130,13 @@ export class NodeInvoiceCancels {
 
   private async pending(after: PendingCancel | null): Promise<PendingCancel[]> {
     const { rows } = await this.db.query<{
-      payment_hash: string; created_at: Date; wallet_id: string; bolt11: string | null; description: string | null;
-      asset_id: string | null; asset_amount: string | null;
+      payment_hash: string;
+      created_at: Date;
+      wallet_id: string;
+      bolt11: string | null;
+      description: string | null;
+      asset_id: string | null;
+      asset_amount: string | null;
     }>(
       `select c.payment_hash, c.created_at, p.wallet_id::text, p.bolt11, p.description, p.asset_id, p.asset_amount::text
        from node_invoice_cancels c join payments p on p.id = c.invoice_payment_id
@@ -129,8 +145,13 @@ export class NodeInvoiceCancels {
       [after?.createdAt ?? null, after?.paymentHash ?? null],
     );
     return rows.map((r) => ({
-      paymentHash: r.payment_hash, createdAt: r.created_at, walletId: r.wallet_id, bolt11: r.bolt11, description: r.description,
-      assetId: r.asset_id, assetAmount: r.asset_amount === null ? null : BigInt(r.asset_amount),
+      paymentHash: r.payment_hash,
+      createdAt: r.created_at,
+      walletId: r.wallet_id,
+      bolt11: r.bolt11,
+      description: r.description,
+      assetId: r.asset_id,
+      assetAmount: r.asset_amount === null ? null : BigInt(r.asset_amount),
     }));
   }
 
@@ -164,7 +185,10 @@ export class NodeInvoiceCancels {
     );
   }
 
-  private async creditNodePayment(row: PendingCancel, settled: Extract<InvoiceState, { state: 'settled' }>): Promise<void> {
+  private async creditNodePayment(
+    row: PendingCancel,
+    settled: Extract<InvoiceState, { state: 'settled' }>,
+  ): Promise<void> {
     const credited = await this.db.transaction(async (tx) => {
       const { rowCount } = await tx.query(
         `update node_invoice_cancels set done_at = now(), outcome = 'paid_on_node' where payment_hash = $1 and done_at is null`,
@@ -172,13 +196,22 @@ export class NodeInvoiceCancels {
       );
       if (rowCount === 0) return null; // closed meanwhile by another pass or process
       return new Ledger(joinTransaction(tx, this.db.kind)).recordReceived({
-        walletId: row.walletId, kind: 'invoice', amountMsat: settled.receivedMsat, paymentHash: row.paymentHash,
-        bolt11: row.bolt11, preimage: settled.preimage, description: row.description, assetId: row.assetId, assetAmount: row.assetAmount,
+        walletId: row.walletId,
+        kind: 'invoice',
+        amountMsat: settled.receivedMsat,
+        paymentHash: row.paymentHash,
+        bolt11: row.bolt11,
+        preimage: settled.preimage,
+        description: row.description,
+        assetId: row.assetId,
+        assetAmount: row.assetAmount,
       });
     });
     if (credited) {
-      this.log.warn({ paymentHash: row.paymentHash, walletId: row.walletId, msat: settled.receivedMsat.toString() },
-        'an internally paid invoice was also paid on the node before its cancel; credited to the payee as a second payment');
+      this.log.warn(
+        { paymentHash: row.paymentHash, walletId: row.walletId, msat: settled.receivedMsat.toString() },
+        'an internally paid invoice was also paid on the node before its cancel; credited to the payee as a second payment',
+      );
     }
   }
 }

@@ -8,8 +8,18 @@ import { followLdkEvents } from '../../../../lib/ldk/events.js';
 import { sleep } from '../../../../lib/wait.js';
 import { readBolt11 } from './bolt11.js';
 import {
-  NodeError, NodeRejected, type CreateInvoiceInput, type CreatedInvoice, type DecodedInvoice, type InvoiceState, type KeysendInput,
-  type NodeGateway, type NodeInfo, type PayInvoiceInput, type PaymentLookup, type PaymentOutcome,
+  NodeError,
+  NodeRejected,
+  type CreateInvoiceInput,
+  type CreatedInvoice,
+  type DecodedInvoice,
+  type InvoiceState,
+  type KeysendInput,
+  type NodeGateway,
+  type NodeInfo,
+  type PayInvoiceInput,
+  type PaymentLookup,
+  type PaymentOutcome,
 } from './gateway.js';
 
 /** How long one pay request waits for LDK's final answer before the payment is followed by polling. */
@@ -31,39 +41,70 @@ export class LdkGateway implements NodeGateway {
     try {
       return await fn();
     } catch (err) {
-      if (err instanceof LdkError && err.status === 400) throw new NodeRejected('NODE_REJECTED', `ldk refused ${what}: ${err.reason}`);
-      throw new NodeError(`ldk could not take ${what}: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+      if (err instanceof LdkError && err.status === 400)
+        throw new NodeRejected('NODE_REJECTED', `ldk refused ${what}: ${err.reason}`);
+      throw new NodeError(`ldk could not take ${what}: ${err instanceof Error ? err.message : String(err)}`, {
+        cause: err,
+      });
     }
   }
 
   async info(): Promise<NodeInfo> {
-    const [info, channels] = await this.call('the node info', () => Promise.all([this.client.info(), this.client.channels()]));
+    const [info, channels] = await this.call('the node info', () =>
+      Promise.all([this.client.info(), this.client.channels()]),
+    );
     const active = channels.filter((c) => c.is_usable).length;
     const pending = channels.filter((c) => !c.is_channel_ready).length;
     return {
-      kind: this.kind, alias: info.alias, pubkey: info.node_id, synced: info.synced, height: info.block.height, peers: info.num_peers,
+      kind: this.kind,
+      alias: info.alias,
+      pubkey: info.node_id,
+      synced: info.synced,
+      height: info.block.height,
+      peers: info.num_peers,
       channels: { active, pending, inactive: channels.length - active - pending },
     };
   }
 
   async balances() {
-    const [balances, channels] = await this.call('the balances', () => Promise.all([this.client.balances(), this.client.channels()]));
-    const localSat = channels.filter((c) => c.is_channel_ready).reduce((sum, c) => sum + channelBalancesSat(c).local, 0);
+    const [balances, channels] = await this.call('the balances', () =>
+      Promise.all([this.client.balances(), this.client.channels()]),
+    );
+    const localSat = channels
+      .filter((c) => c.is_channel_ready)
+      .reduce((sum, c) => sum + channelBalancesSat(c).local, 0);
     return { onchainSat: BigInt(balances.onchain.total_sat), lightningLocalMsat: BigInt(localSat) * 1000n };
   }
 
   assetBalances(): Promise<never> {
-    return Promise.reject(new NodeRejected('ASSETS_NEED_RGB_NODE', 'RGB assets need an RGB Lightning Node (NODE_KIND=rln); this server runs on ldk'));
+    return Promise.reject(
+      new NodeRejected(
+        'ASSETS_NEED_RGB_NODE',
+        'RGB assets need an RGB Lightning Node (NODE_KIND=rln); this server runs on ldk',
+      ),
+    );
   }
 
   async createInvoice(input: CreateInvoiceInput): Promise<CreatedInvoice> {
-    if (input.asset) throw new NodeRejected('ASSETS_NEED_RGB_NODE', 'asset_id/asset_amount need an RGB Lightning Node (NODE_KIND=rln); this server runs on ldk');
-    const created = await this.call('the invoice', () => this.client.createInvoice({
-      amount_msat: input.amountMsat,
-      expiry_secs: input.expirySec,
-      ...(input.descriptionHash ? { description_hash: input.descriptionHash } : { description: input.description ?? '' }),
-    }));
-    return { bolt11: created.invoice, paymentHash: created.payment_hash, expiresAt: new Date((created.expires_at ?? Date.now() / 1000 + input.expirySec) * 1000) };
+    if (input.asset)
+      throw new NodeRejected(
+        'ASSETS_NEED_RGB_NODE',
+        'asset_id/asset_amount need an RGB Lightning Node (NODE_KIND=rln); this server runs on ldk',
+      );
+    const created = await this.call('the invoice', () =>
+      this.client.createInvoice({
+        amount_msat: input.amountMsat,
+        expiry_secs: input.expirySec,
+        ...(input.descriptionHash
+          ? { description_hash: input.descriptionHash }
+          : { description: input.description ?? '' }),
+      }),
+    );
+    return {
+      bolt11: created.invoice,
+      paymentHash: created.payment_hash,
+      expiresAt: new Date((created.expires_at ?? Date.now() / 1000 + input.expirySec) * 1000),
+    };
   }
 
   async decodeInvoice(bolt11: string): Promise<DecodedInvoice> {
@@ -78,7 +119,8 @@ export class LdkGateway implements NodeGateway {
   async lookupInvoice(paymentHash: string, bolt11: string | null): Promise<InvoiceState | null> {
     const payment = await this.call('the invoice lookup', () => this.client.payment(paymentHash));
     if (!payment || payment.direction !== 'inbound') return null;
-    if (payment.status === 'succeeded') return { state: 'settled', receivedMsat: BigInt(payment.amount_msat ?? 0), preimage: payment.preimage };
+    if (payment.status === 'succeeded')
+      return { state: 'settled', receivedMsat: BigInt(payment.amount_msat ?? 0), preimage: payment.preimage };
     if (payment.status === 'failed') return { state: 'closed' };
     if (bolt11 === null || readBolt11(bolt11).expiresAt.getTime() > Date.now()) return { state: 'open' };
     try {
@@ -86,7 +128,9 @@ export class LdkGateway implements NodeGateway {
       return { state: 'closed' };
     } catch (err) {
       if (err instanceof LdkError && err.code === 'ALREADY_SETTLED') return this.lookupInvoice(paymentHash, null);
-      throw new NodeError(`ldk could not cancel the expired invoice ${paymentHash}: ${(err as Error).message}`, { cause: err });
+      throw new NodeError(`ldk could not cancel the expired invoice ${paymentHash}: ${(err as Error).message}`, {
+        cause: err,
+      });
     }
   }
 
@@ -101,14 +145,22 @@ export class LdkGateway implements NodeGateway {
   }
 
   payInvoice(input: PayInvoiceInput): Promise<PaymentOutcome> {
-    return this.send(input.paymentHash, () => this.client.payInvoice({ invoice: input.bolt11, max_fee_msat: input.maxFeeMsat, wait_secs: PAY_WAIT_SECS }));
+    return this.send(input.paymentHash, () =>
+      this.client.payInvoice({ invoice: input.bolt11, max_fee_msat: input.maxFeeMsat, wait_secs: PAY_WAIT_SECS }),
+    );
   }
 
   async keysend(input: KeysendInput): Promise<PaymentOutcome & { paymentHash: string }> {
     const paymentHash = createHash('sha256').update(Buffer.from(input.preimage, 'hex')).digest('hex');
-    const outcome = await this.send(paymentHash, () => this.client.keysend({
-      pubkey: input.destPubkey, amount_msat: input.amountMsat, preimage: input.preimage, max_fee_msat: input.maxFeeMsat, wait_secs: PAY_WAIT_SECS,
-    }));
+    const outcome = await this.send(paymentHash, () =>
+      this.client.keysend({
+        pubkey: input.destPubkey,
+        amount_msat: input.amountMsat,
+        preimage: input.preimage,
+        max_fee_msat: input.maxFeeMsat,
+        wait_secs: PAY_WAIT_SECS,
+      }),
+    );
     return { ...outcome, paymentHash };
   }
 
@@ -121,10 +173,13 @@ export class LdkGateway implements NodeGateway {
       // A payment of this hash is under way or done: its own outcome is the answer.
       if (err instanceof LdkError && err.code === 'DUPLICATE_PAYMENT') return this.settledOutcome(paymentHash);
       // Refused before anything was sent (bad invoice, expired, no route, too little balance).
-      if (err instanceof LdkError && err.status >= 400 && err.status < 500) return { status: 'failed', error: `ldk refused the payment: ${err.reason}` };
+      if (err instanceof LdkError && err.status >= 400 && err.status < 500)
+        return { status: 'failed', error: `ldk refused the payment: ${err.reason}` };
       // The node failed or did not answer: it may have sent it; ask it.
       const found = await this.lookupPayment(paymentHash).catch(() => ({ status: 'pending' as const }));
-      return found.status === 'unknown' ? { status: 'failed', error: `ldk did not take the payment: ${(err as Error).message}` } : found;
+      return found.status === 'unknown'
+        ? { status: 'failed', error: `ldk did not take the payment: ${(err as Error).message}` }
+        : found;
     }
     return sent.status === 'pending' ? this.settledOutcome(paymentHash) : outcomeOf(sent);
   }
@@ -153,7 +208,9 @@ export class LdkGateway implements NodeGateway {
 }
 
 function outcomeOf(payment: LdkPayment): PaymentOutcome {
-  if (payment.status === 'succeeded') return { status: 'succeeded', feeMsat: BigInt(payment.fee_paid_msat ?? 0), preimage: payment.preimage };
-  if (payment.status === 'failed') return { status: 'failed', error: `the payment failed (${payment.failure_reason ?? 'LDK gave no reason'})` };
+  if (payment.status === 'succeeded')
+    return { status: 'succeeded', feeMsat: BigInt(payment.fee_paid_msat ?? 0), preimage: payment.preimage };
+  if (payment.status === 'failed')
+    return { status: 'failed', error: `the payment failed (${payment.failure_reason ?? 'LDK gave no reason'})` };
   return { status: 'pending' };
 }

@@ -2,13 +2,30 @@ import { createHash } from 'node:crypto';
 import type { EventEmitter } from 'node:events';
 import type { AuthenticatedLnd } from 'ln-service';
 import {
-  cancelHodlInvoice, decodePaymentRequest, getChannelBalance, getChannels,
-  getInvoice, getPayment, getWalletInfo, subscribeToPastPayment, subscribeToPayViaDetails, subscribeToPayViaRequest,
+  cancelHodlInvoice,
+  decodePaymentRequest,
+  getChannelBalance,
+  getChannels,
+  getInvoice,
+  getPayment,
+  getWalletInfo,
+  subscribeToPastPayment,
+  subscribeToPayViaDetails,
+  subscribeToPayViaRequest,
 } from '../../../../lib/lightning/methods.js';
 import { getDefaultAccountBalance, lndRpc } from '../../../../lib/lightning/rpc.js';
 import {
-  NodeError, NodeRejected, type CreateInvoiceInput, type CreatedInvoice, type DecodedInvoice, type InvoiceState,
-  type KeysendInput, type NodeGateway, type PayInvoiceInput, type PaymentLookup, type PaymentOutcome,
+  NodeError,
+  NodeRejected,
+  type CreateInvoiceInput,
+  type CreatedInvoice,
+  type DecodedInvoice,
+  type InvoiceState,
+  type KeysendInput,
+  type NodeGateway,
+  type PayInvoiceInput,
+  type PaymentLookup,
+  type PaymentOutcome,
   type StreamReopenReason,
 } from './gateway.js';
 import { LndInvoiceStream } from './lnd-invoice-stream.js';
@@ -25,7 +42,8 @@ function lndErrorText(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
 
-const lndErrorCode = (err: unknown): number | undefined => (Array.isArray(err) && typeof err[0] === 'number' ? err[0] : undefined);
+const lndErrorCode = (err: unknown): number | undefined =>
+  Array.isArray(err) && typeof err[0] === 'number' ? err[0] : undefined;
 
 async function call<T>(what: string, fn: () => Promise<T>): Promise<T> {
   try {
@@ -39,14 +57,18 @@ async function call<T>(what: string, fn: () => Promise<T>): Promise<T> {
 // PERMISSION_DENIED, RESOURCE_EXHAUSTED, UNIMPLEMENTED, INTERNAL, UNAVAILABLE, UNAUTHENTICATED),
 // and lnd's own words for not being ready. Any other answer of lnd is its verdict on the request.
 const NODE_FAILURE_GRPC_CODES = new Set([1, 4, 7, 8, 12, 13, 14, 16]);
-const NODE_NOT_READY = /wallet locked|in the process of starting|not yet ready|still syncing|shutting down|server is not active/i;
+const NODE_NOT_READY =
+  /wallet locked|in the process of starting|not yet ready|still syncing|shutting down|server is not active/i;
 
 /**
  * lnd's AddInvoice alone: ln-service's createInvoice also looks the new invoice up and decodes its
  * request (a second round trip and a signature recovery, about 2 ms of CPU here and half of lnd's
  * work per invoice) for fields this server does not use.
  */
-function addInvoice(lnd: AuthenticatedLnd, request: Record<string, unknown>): Promise<{ r_hash: Uint8Array; payment_request: string; add_index: string }> {
+function addInvoice(
+  lnd: AuthenticatedLnd,
+  request: Record<string, unknown>,
+): Promise<{ r_hash: Uint8Array; payment_request: string; add_index: string }> {
   return lndRpc(lnd, 'default', 'addInvoice', request, 'AddInvoiceError');
 }
 
@@ -56,7 +78,11 @@ function isRefusal(err: unknown): boolean {
   const [status, , details] = err as [number, string, { err?: { code?: number; details?: string } } | undefined];
   if (status >= 400 && status < 500) return true;
   const grpc = details?.err;
-  return typeof grpc?.code === 'number' && !NODE_FAILURE_GRPC_CODES.has(grpc.code) && !NODE_NOT_READY.test(grpc.details ?? '');
+  return (
+    typeof grpc?.code === 'number' &&
+    !NODE_FAILURE_GRPC_CODES.has(grpc.code) &&
+    !NODE_NOT_READY.test(grpc.details ?? '')
+  );
 }
 
 /** A call carrying the caller's input: lnd's refusal of it is a NodeRejected with lnd's reason (400);
@@ -104,8 +130,12 @@ export class LndGateway implements NodeGateway {
     ]);
     const active = channels.filter((c) => c.is_active).length;
     return {
-      kind: this.kind, alias: w.alias, pubkey: w.public_key, synced: w.is_synced_to_chain,
-      height: w.current_block_height, peers: w.peers_count,
+      kind: this.kind,
+      alias: w.alias,
+      pubkey: w.public_key,
+      synced: w.is_synced_to_chain,
+      height: w.current_block_height,
+      peers: w.peers_count,
       channels: { active, pending: w.pending_channels_count, inactive: channels.length - active },
     };
   }
@@ -122,17 +152,30 @@ export class LndGateway implements NodeGateway {
   }
 
   assetBalances(): Promise<never> {
-    return Promise.reject(new NodeRejected('ASSETS_NEED_RGB_NODE', 'RGB assets need an RGB Lightning Node (NODE_KIND=rln); this server runs on lnd'));
+    return Promise.reject(
+      new NodeRejected(
+        'ASSETS_NEED_RGB_NODE',
+        'RGB assets need an RGB Lightning Node (NODE_KIND=rln); this server runs on lnd',
+      ),
+    );
   }
 
   async createInvoice(input: CreateInvoiceInput): Promise<CreatedInvoice> {
-    if (input.asset) throw new NodeRejected('ASSETS_NEED_RGB_NODE', 'asset_id/asset_amount need an RGB Lightning Node (NODE_KIND=rln); this server runs on lnd');
+    if (input.asset)
+      throw new NodeRejected(
+        'ASSETS_NEED_RGB_NODE',
+        'asset_id/asset_amount need an RGB Lightning Node (NODE_KIND=rln); this server runs on lnd',
+      );
     const expiresAt = new Date(Date.now() + input.expirySec * 1000);
-    const added = await submit('the invoice', () => addInvoice(this.lnd, {
-      value_msat: input.amountMsat.toString(),
-      expiry: input.expirySec,
-      ...(input.descriptionHash ? { description_hash: Buffer.from(input.descriptionHash, 'hex') } : { memo: input.description ?? '' }),
-    }));
+    const added = await submit('the invoice', () =>
+      addInvoice(this.lnd, {
+        value_msat: input.amountMsat.toString(),
+        expiry: input.expirySec,
+        ...(input.descriptionHash
+          ? { description_hash: Buffer.from(input.descriptionHash, 'hex') }
+          : { memo: input.description ?? '' }),
+      }),
+    );
     const paymentHash = Buffer.from(added.r_hash).toString('hex');
     this.invoiceStream?.added(paymentHash, Number(added.add_index));
     return { bolt11: added.payment_request, paymentHash, expiresAt };
@@ -161,8 +204,13 @@ export class LndGateway implements NodeGateway {
   }
 
   /** lnd's invoice stream, opened again when it breaks or falls silent (lnd-invoice-stream.ts). */
-  watchSettledInvoices(onSettled: (paymentHash: string) => void, onStreamReopened?: (reason: StreamReopenReason) => void): () => void {
-    const stream = new LndInvoiceStream(this.lnd, { onSettled, onReopened: onStreamReopened }, (sub) => this.track(sub));
+  watchSettledInvoices(
+    onSettled: (paymentHash: string) => void,
+    onStreamReopened?: (reason: StreamReopenReason) => void,
+  ): () => void {
+    const stream = new LndInvoiceStream(this.lnd, { onSettled, onReopened: onStreamReopened }, (sub) =>
+      this.track(sub),
+    );
     this.invoiceStream = stream;
     return () => {
       stream.stop();
@@ -171,17 +219,29 @@ export class LndGateway implements NodeGateway {
   }
 
   payInvoice(input: PayInvoiceInput): Promise<PaymentOutcome> {
-    return this.pay(input.paymentHash, subscribeToPayViaRequest({
-      lnd: this.lnd, request: input.bolt11, max_fee_mtokens: input.maxFeeMsat.toString(),
-    }));
+    return this.pay(
+      input.paymentHash,
+      subscribeToPayViaRequest({
+        lnd: this.lnd,
+        request: input.bolt11,
+        max_fee_mtokens: input.maxFeeMsat.toString(),
+      }),
+    );
   }
 
   async keysend(input: KeysendInput): Promise<PaymentOutcome & { paymentHash: string }> {
     const id = createHash('sha256').update(Buffer.from(input.preimage, 'hex')).digest('hex');
-    const outcome = await this.pay(id, subscribeToPayViaDetails({
-      lnd: this.lnd, destination: input.destPubkey, id, mtokens: input.amountMsat.toString(),
-      max_fee_mtokens: input.maxFeeMsat.toString(), messages: [{ type: KEYSEND_TYPE, value: input.preimage }],
-    }));
+    const outcome = await this.pay(
+      id,
+      subscribeToPayViaDetails({
+        lnd: this.lnd,
+        destination: input.destPubkey,
+        id,
+        mtokens: input.amountMsat.toString(),
+        max_fee_mtokens: input.maxFeeMsat.toString(),
+        messages: [{ type: KEYSEND_TYPE, value: input.preimage }],
+      }),
+    );
     return { ...outcome, paymentHash: id };
   }
 
@@ -190,14 +250,17 @@ export class LndGateway implements NodeGateway {
     const untrack = this.track(sub);
     return new Promise<PaymentOutcome>((resolve) => {
       sub.once('confirmed', (p: { fee_mtokens: string; secret: string }) =>
-        resolve({ status: 'succeeded', feeMsat: BigInt(p.fee_mtokens), preimage: p.secret }));
+        resolve({ status: 'succeeded', feeMsat: BigInt(p.fee_mtokens), preimage: p.secret }),
+      );
       sub.once('failed', (f: FailedEvent) => resolve({ status: 'failed', error: failureReason(f) }));
       sub.once('error', (err: unknown) => {
         const text = lndErrorText(err);
-        if (REFUSED_BEFORE_SENDING.test(text)) return resolve({ status: 'failed', error: `lnd refused the payment: ${text}` });
+        if (REFUSED_BEFORE_SENDING.test(text))
+          return resolve({ status: 'failed', error: `lnd refused the payment: ${text}` });
         // The stream broke: the node holds the answer; ask it.
         this.lookupPayment(paymentHash).then(
-          (r) => resolve(r.status === 'unknown' ? { status: 'failed', error: `lnd did not take the payment: ${text}` } : r),
+          (r) =>
+            resolve(r.status === 'unknown' ? { status: 'failed', error: `lnd did not take the payment: ${text}` } : r),
           () => resolve({ status: 'pending' }),
         );
       });
@@ -207,7 +270,8 @@ export class LndGateway implements NodeGateway {
   async lookupPayment(paymentHash: string): Promise<PaymentLookup> {
     try {
       const r = await getPayment({ lnd: this.lnd, id: paymentHash });
-      if (r.is_confirmed && r.payment) return { status: 'succeeded', feeMsat: BigInt(r.payment.fee_mtokens), preimage: r.payment.secret };
+      if (r.is_confirmed && r.payment)
+        return { status: 'succeeded', feeMsat: BigInt(r.payment.fee_mtokens), preimage: r.payment.secret };
       if (r.is_failed) return { status: 'failed', error: failureReason(r.failed) };
       return { status: 'pending' };
     } catch (err) {
@@ -221,7 +285,8 @@ export class LndGateway implements NodeGateway {
     const untrack = this.track(sub);
     return new Promise<PaymentLookup>((resolve, reject) => {
       sub.once('confirmed', (p: { fee_mtokens: string; secret: string }) =>
-        resolve({ status: 'succeeded', feeMsat: BigInt(p.fee_mtokens), preimage: p.secret }));
+        resolve({ status: 'succeeded', feeMsat: BigInt(p.fee_mtokens), preimage: p.secret }),
+      );
       sub.once('failed', (f: FailedEvent) => resolve({ status: 'failed', error: failureReason(f) }));
       // The stream ended without a final state (lnd restarting): still pending, ask again later.
       sub.once('end', () => resolve({ status: 'pending' }));

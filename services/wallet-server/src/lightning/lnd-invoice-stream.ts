@@ -132,7 +132,8 @@ export class LndInvoiceStream {
   private onUpdate(invoice: InvoiceUpdate): void {
     if (!this.unannounced.delete(invoice.id) && !invoice.is_confirmed) this.rememberEarly(invoice.id);
     if (invoice.is_confirmed) {
-      if (invoice.confirmed_index && invoice.confirmed_index > (this.settledUpTo ?? 0)) this.settledUpTo = invoice.confirmed_index;
+      if (invoice.confirmed_index && invoice.confirmed_index > (this.settledUpTo ?? 0))
+        this.settledUpTo = invoice.confirmed_index;
       this.events.onSettled(invoice.id);
     }
   }

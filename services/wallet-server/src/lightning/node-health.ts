@@ -12,51 +12,87 @@ export function nodeHealthRoutes(gateway: NodeGateway) {
       return { alias: info.alias, pubkey: info.pubkey, block_height: info.height, synced_to_chain: info.synced };
     });
 
-    app.get<{ Querystring: { asset_id?: string; asset_ids?: string } }>('/admin/node-health', {
-      config: { auth: 'admin' },
-      schema: {
-        tags: ['admin'],
-        summary: 'The Lightning node: identity, sync, peers, channels, balances; RGB asset balances (RLN only) for asset_id / asset_ids (comma-separated)',
-        querystring: {
-          type: 'object',
-          properties: { asset_id: { type: 'string', minLength: 1, maxLength: 200 }, asset_ids: { type: 'string', minLength: 1, maxLength: 4000 } },
-        },
-        response: {
-          200: {
+    app.get<{ Querystring: { asset_id?: string; asset_ids?: string } }>(
+      '/admin/node-health',
+      {
+        config: { auth: 'admin' },
+        schema: {
+          tags: ['admin'],
+          summary:
+            'The Lightning node: identity, sync, peers, channels, balances; RGB asset balances (RLN only) for asset_id / asset_ids (comma-separated)',
+          querystring: {
             type: 'object',
             properties: {
-              kind: str, alias: { type: ['string', 'null'] }, pubkey: str, synced: { type: 'boolean' }, height: { type: 'integer' },
-              peers: { type: 'integer' },
-              channels: { type: 'object', properties: { active: { type: 'integer' }, pending: { type: 'integer' }, inactive: { type: 'integer' } } },
-              balances: { type: 'object', properties: { onchain_sat: str, lightning_local_msat: str } },
-              assets: {
-                type: 'array',
-                items: {
+              asset_id: { type: 'string', minLength: 1, maxLength: 200 },
+              asset_ids: { type: 'string', minLength: 1, maxLength: 4000 },
+            },
+          },
+          response: {
+            200: {
+              type: 'object',
+              properties: {
+                kind: str,
+                alias: { type: ['string', 'null'] },
+                pubkey: str,
+                synced: { type: 'boolean' },
+                height: { type: 'integer' },
+                peers: { type: 'integer' },
+                channels: {
                   type: 'object',
-                  properties: { asset_id: str, settled: str, future: str, spendable: str, offchain_outbound: str, offchain_inbound: str },
+                  properties: {
+                    active: { type: 'integer' },
+                    pending: { type: 'integer' },
+                    inactive: { type: 'integer' },
+                  },
+                },
+                balances: { type: 'object', properties: { onchain_sat: str, lightning_local_msat: str } },
+                assets: {
+                  type: 'array',
+                  items: {
+                    type: 'object',
+                    properties: {
+                      asset_id: str,
+                      settled: str,
+                      future: str,
+                      spendable: str,
+                      offchain_outbound: str,
+                      offchain_inbound: str,
+                    },
+                  },
                 },
               },
             },
+            ...errors(400, 401, 403, 502),
           },
-          ...errors(400, 401, 403, 502),
         },
       },
-    }, async (request) => {
-      const ids = [request.query.asset_id, ...(request.query.asset_ids?.split(',') ?? [])]
-        .map((s) => s?.trim()).filter((s): s is string => !!s);
-      const [info, balances, assets] = await nodeCall(gateway.kind, () => Promise.all([
-        gateway.info(),
-        gateway.balances(),
-        ids.length ? gateway.assetBalances([...new Set(ids)]) : Promise.resolve([]),
-      ]));
-      return {
-        ...info,
-        balances: { onchain_sat: balances.onchainSat.toString(), lightning_local_msat: balances.lightningLocalMsat.toString() },
-        assets: assets.map((a) => ({
-          asset_id: a.assetId, settled: a.settled.toString(), future: a.future.toString(), spendable: a.spendable.toString(),
-          offchain_outbound: a.offchainOutbound.toString(), offchain_inbound: a.offchainInbound.toString(),
-        })),
-      };
-    });
+      async (request) => {
+        const ids = [request.query.asset_id, ...(request.query.asset_ids?.split(',') ?? [])]
+          .map((s) => s?.trim())
+          .filter((s): s is string => !!s);
+        const [info, balances, assets] = await nodeCall(gateway.kind, () =>
+          Promise.all([
+            gateway.info(),
+            gateway.balances(),
+            ids.length ? gateway.assetBalances([...new Set(ids)]) : Promise.resolve([]),
+          ]),
+        );
+        return {
+          ...info,
+          balances: {
+            onchain_sat: balances.onchainSat.toString(),
+            lightning_local_msat: balances.lightningLocalMsat.toString(),
+          },
+          assets: assets.map((a) => ({
+            asset_id: a.assetId,
+            settled: a.settled.toString(),
+            future: a.future.toString(),
+            spendable: a.spendable.toString(),
+            offchain_outbound: a.offchainOutbound.toString(),
+            offchain_inbound: a.offchainInbound.toString(),
+          })),
+        };
+      },
+    );
   };
 }

@@ -42,18 +42,30 @@ export class OutgoingPayments {
   /** Pays a BOLT11 invoice from a wallet. An invoice of another wallet here is paid internally. */
   async payInvoice(walletId: string, bolt11: string, audit: AuditEvent): Promise<Payment> {
     const inv = decodeBolt11(bolt11, this.options.network);
-    if (!inv.amountMsat) throw invalid('AMOUNT_REQUIRED', 'the invoice has no amount; this server pays only invoices that name one');
-    if (inv.expiresAt.getTime() <= Date.now()) throw invalid('INVOICE_EXPIRED', 'the invoice has expired; ask the payee for a new one');
+    if (!inv.amountMsat)
+      throw invalid('AMOUNT_REQUIRED', 'the invoice has no amount; this server pays only invoices that name one');
+    if (inv.expiresAt.getTime() <= Date.now())
+      throw invalid('INVOICE_EXPIRED', 'the invoice has expired; ask the payee for a new one');
     const internal = await this.payInternally(walletId, inv.paymentHash, audit);
     if (internal) return internal;
     if (this.gateway.supportsAssets) {
       const decoded = await nodeCall(this.gateway.kind, () => this.gateway.decodeInvoice(bolt11));
-      if (decoded.asset) throw invalid('RGB_PAY_UNSUPPORTED', 'paying RGB asset invoices to other nodes is not supported yet; only BTC invoices');
+      if (decoded.asset)
+        throw invalid(
+          'RGB_PAY_UNSUPPORTED',
+          'paying RGB asset invoices to other nodes is not supported yet; only BTC invoices',
+        );
     }
     const fee = feeLimitMsat(inv.amountMsat);
     const p = await this.reserve({
-      walletId, kind: 'pay', amountMsat: inv.amountMsat, feeLimitMsat: fee, paymentHash: inv.paymentHash,
-      bolt11, description: inv.description, audit,
+      walletId,
+      kind: 'pay',
+      amountMsat: inv.amountMsat,
+      feeLimitMsat: fee,
+      paymentHash: inv.paymentHash,
+      bolt11,
+      description: inv.description,
+      audit,
     });
     return this.send(p, () => this.gateway.payInvoice({ bolt11, paymentHash: inv.paymentHash, maxFeeMsat: fee }));
   }
@@ -61,16 +73,27 @@ export class OutgoingPayments {
   async keysend(walletId: string, destPubkey: string, amountMsat: bigint, audit: AuditEvent): Promise<Payment> {
     if (amountMsat <= 0n) throw invalid('INVALID_AMOUNT', 'amount_msat must be greater than 0');
     if (destPubkey.toLowerCase() === (await this.ownPubkey())) {
-      throw invalid('KEYSEND_TO_SELF', "dest_pubkey is this server's own node; to pay another wallet here use POST /payments/internal");
+      throw invalid(
+        'KEYSEND_TO_SELF',
+        "dest_pubkey is this server's own node; to pay another wallet here use POST /payments/internal",
+      );
     }
     const preimage = randomBytes(32).toString('hex');
     const fee = feeLimitMsat(amountMsat);
     const p = await this.reserve({
-      walletId, kind: 'keysend', amountMsat, feeLimitMsat: fee, destPubkey: destPubkey.toLowerCase(),
-      paymentHash: this.gateway.keysendPreimageFromCaller ? createHash('sha256').update(Buffer.from(preimage, 'hex')).digest('hex') : null,
+      walletId,
+      kind: 'keysend',
+      amountMsat,
+      feeLimitMsat: fee,
+      destPubkey: destPubkey.toLowerCase(),
+      paymentHash: this.gateway.keysendPreimageFromCaller
+        ? createHash('sha256').update(Buffer.from(preimage, 'hex')).digest('hex')
+        : null,
       audit,
     });
-    return this.send(p, () => this.gateway.keysend({ destPubkey: destPubkey.toLowerCase(), amountMsat, maxFeeMsat: fee, preimage }));
+    return this.send(p, () =>
+      this.gateway.keysend({ destPubkey: destPubkey.toLowerCase(), amountMsat, maxFeeMsat: fee, preimage }),
+    );
   }
 
   private async ownPubkey(): Promise<string> {
@@ -82,7 +105,8 @@ export class OutgoingPayments {
     try {
       return await this.ledger.reserveOutgoing(input);
     } catch (err) {
-      if (sqlState(err) === '23505') throw invalid('ALREADY_PAYING', 'this invoice is already paid or being paid from this server');
+      if (sqlState(err) === '23505')
+        throw invalid('ALREADY_PAYING', 'this invoice is already paid or being paid from this server');
       throw err;
     }
   }
@@ -93,7 +117,9 @@ export class OutgoingPayments {
    * (invoice-cancels.ts). */
   private async payInternally(walletId: string, paymentHash: string, audit: AuditEvent): Promise<Payment | null> {
     const paid = await this.ledger.payInvoiceInternally({
-      payerWalletId: walletId, paymentHash, audit: { ...audit, details: { ...audit.details, internal: true } },
+      payerWalletId: walletId,
+      paymentHash,
+      audit: { ...audit, details: { ...audit.details, internal: true } },
     });
     if (!paid) return null;
     this.cancels.wake();
@@ -102,19 +128,30 @@ export class OutgoingPayments {
 
   /** Hands a reserved payment to the node and waits up to payWaitMs for the final answer; the
    * record is settled or refunded whenever the answer comes. */
-  private async send(p: Payment, start: () => Promise<PaymentOutcome & { paymentHash?: string | null }>): Promise<Payment> {
+  private async send(
+    p: Payment,
+    start: () => Promise<PaymentOutcome & { paymentHash?: string | null }>,
+  ): Promise<Payment> {
     this.inFlight.add(p.id);
-    const done = start().then(
-      async (outcome) => this.apply(outcome.paymentHash && !p.paymentHash ? await this.ledger.setOutgoingHash(p.id, outcome.paymentHash) : p, outcome),
-      (err) => {
-        if (err instanceof NodeRejected) return this.apply(p, { status: 'failed', error: err.message });
-        this.log.warn({ err, paymentId: p.id }, 'sending failed without a final answer; asking the node');
-        return this.follow(p);
-      },
-    ).finally(() => this.inFlight.delete(p.id));
+    const done = start()
+      .then(
+        async (outcome) =>
+          this.apply(
+            outcome.paymentHash && !p.paymentHash ? await this.ledger.setOutgoingHash(p.id, outcome.paymentHash) : p,
+            outcome,
+          ),
+        (err) => {
+          if (err instanceof NodeRejected) return this.apply(p, { status: 'failed', error: err.message });
+          this.log.warn({ err, paymentId: p.id }, 'sending failed without a final answer; asking the node');
+          return this.follow(p);
+        },
+      )
+      .finally(() => this.inFlight.delete(p.id));
     // Past the wait nobody awaits `done`: its failure (e.g. database down) is logged, and the
     // payment stays pending for the reconcile.
-    done.catch((err) => this.log.error({ err, paymentId: p.id }, 'recording the node answer failed; the reconcile retries'));
+    done.catch((err) =>
+      this.log.error({ err, paymentId: p.id }, 'recording the node answer failed; the reconcile retries'),
+    );
     const answered = await Promise.race([done, sleep(this.options.payWaitMs, null, { ref: false })]);
     return answered ?? (await this.ledger.getPayment(p.id, p.walletId))!;
   }
@@ -135,7 +172,10 @@ export class OutgoingPayments {
   /** Waits on the node for a payment it has in flight (e.g. to a hold invoice). */
   private async follow(p: Payment): Promise<Payment> {
     if (!p.paymentHash) {
-      this.log.error({ paymentId: p.id }, 'pending payment without a payment hash: cannot ask the node; resolve it by hand');
+      this.log.error(
+        { paymentId: p.id },
+        'pending payment without a payment hash: cannot ask the node; resolve it by hand',
+      );
       return p;
     }
     this.inFlight.add(p.id);
@@ -164,7 +204,11 @@ export class OutgoingPayments {
           if (!this.inFlight.has(p.id)) this.follow(p).catch(() => undefined);
           continue;
         }
-        if (r.status === 'unknown' && (this.inFlight.has(p.id) || (!atStart && Date.now() - p.createdAt.getTime() < UNKNOWN_GRACE_MS))) continue;
+        if (
+          r.status === 'unknown' &&
+          (this.inFlight.has(p.id) || (!atStart && Date.now() - p.createdAt.getTime() < UNKNOWN_GRACE_MS))
+        )
+          continue;
         const done = await this.apply(p, r);
         this.log.info({ paymentId: p.id, status: done.status }, 'pending payment resolved from the node');
       } catch (err) {
@@ -174,7 +218,9 @@ export class OutgoingPayments {
   }
 
   async start(): Promise<void> {
-    await this.reconcile(true).catch((err) => this.log.warn({ err }, 'start-up payment reconcile failed; retrying on the timer'));
+    await this.reconcile(true).catch((err) =>
+      this.log.warn({ err }, 'start-up payment reconcile failed; retrying on the timer'),
+    );
   }
 
   stop(): void {

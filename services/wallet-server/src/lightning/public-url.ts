@@ -10,10 +10,12 @@ export function normalizePublicUrl(raw: string): string {
   } catch {
     throw new Error(`PUBLIC_URL must be an absolute http(s) URL such as https://pay.example.com, not "${raw}"`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`PUBLIC_URL must use http or https, not "${url.protocol}"`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new Error(`PUBLIC_URL must use http or https, not "${url.protocol}"`);
   if (url.username || url.password) throw new Error('PUBLIC_URL must not carry a user name or password');
   // LUD-16 looks up /.well-known/lnurlp/<username> at the root of the address's domain.
-  if (url.pathname !== '/' || url.search || url.hash) throw new Error(`PUBLIC_URL must be scheme://host[:port] without a path, query or fragment, not "${raw}"`);
+  if (url.pathname !== '/' || url.search || url.hash)
+    throw new Error(`PUBLIC_URL must be scheme://host[:port] without a path, query or fragment, not "${raw}"`);
   // URL.origin leaves out the scheme's default port (80 for http, 443 for https).
   return url.origin;
 }

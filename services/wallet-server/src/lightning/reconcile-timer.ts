@@ -17,13 +17,19 @@ export interface ReconcileTimer {
 }
 
 /** Every `intervalMs`, the passes in order; a round still running when the next is due is not doubled. */
-export function startReconcileTimer(intervalMs: number, passes: ReconcilePass[], log: FastifyBaseLogger): ReconcileTimer {
+export function startReconcileTimer(
+  intervalMs: number,
+  passes: ReconcilePass[],
+  log: FastifyBaseLogger,
+): ReconcileTimer {
   let round: Promise<void> | null = null;
   const runRound = async (): Promise<void> => {
     for (const pass of passes) await pass.run().catch((err) => log.warn({ err }, `${pass.what} failed`));
   };
   const timer = setInterval(() => {
-    round ??= runRound().finally(() => { round = null; });
+    round ??= runRound().finally(() => {
+      round = null;
+    });
   }, intervalMs);
   timer.unref();
   return {

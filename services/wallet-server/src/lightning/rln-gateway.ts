@@ -3,8 +3,18 @@
 // invoice cancel: the server polls invoice status and cancel is a no-op.
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
-  NodeError, NodeRejected, type AssetBalance, type CreateInvoiceInput, type CreatedInvoice, type DecodedInvoice,
-  type InvoiceState, type KeysendInput, type NodeGateway, type NodeInfo, type PayInvoiceInput, type PaymentLookup,
+  NodeError,
+  NodeRejected,
+  type AssetBalance,
+  type CreateInvoiceInput,
+  type CreatedInvoice,
+  type DecodedInvoice,
+  type InvoiceState,
+  type KeysendInput,
+  type NodeGateway,
+  type NodeInfo,
+  type PayInvoiceInput,
+  type PaymentLookup,
   type PaymentOutcome,
 } from './gateway.js';
 
@@ -39,7 +49,11 @@ interface RlnDecoded {
 
 /** RLN answered with an error body {error, code, name}. */
 class RlnHttpError extends Error {
-  constructor(readonly status: number, readonly errorName: string | undefined, message: string) {
+  constructor(
+    readonly status: number,
+    readonly errorName: string | undefined,
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -78,12 +92,18 @@ export class RlnGateway implements NodeGateway {
         signal: AbortSignal.timeout(this.timeoutMs),
       });
     } catch (err) {
-      throw new NodeError(`RLN at ${this.options.url} is unreachable (${path}): ${(err as Error).message}`, { cause: err });
+      throw new NodeError(`RLN at ${this.options.url} is unreachable (${path}): ${(err as Error).message}`, {
+        cause: err,
+      });
     }
     const text = await res.text();
     const json = text ? (JSON.parse(text) as Record<string, unknown>) : {};
     if (!res.ok) {
-      throw new RlnHttpError(res.status, json.name as string | undefined, `RLN ${path} answered ${res.status}: ${String(json.error ?? text)}`);
+      throw new RlnHttpError(
+        res.status,
+        json.name as string | undefined,
+        `RLN ${path} answered ${res.status}: ${String(json.error ?? text)}`,
+      );
     }
     return json as T;
   }
@@ -95,7 +115,8 @@ export class RlnGateway implements NodeGateway {
     } catch (err) {
       if (err instanceof RlnHttpError && err.status === 400) throw new NodeRejected('NODE_REJECTED', err.message);
       // RLN answers an asset id it does not know with 403 UnknownContractId: the caller's input, not a node failure.
-      if (err instanceof RlnHttpError && err.errorName === 'UnknownContractId') throw new NodeRejected('INVALID_ASSET', err.message);
+      if (err instanceof RlnHttpError && err.errorName === 'UnknownContractId')
+        throw new NodeRejected('INVALID_ASSET', err.message);
       if (err instanceof RlnHttpError) throw new NodeError(err.message, { cause: err });
       throw err;
     }
@@ -110,7 +131,12 @@ export class RlnGateway implements NodeGateway {
     const active = channels.filter((c) => c.is_usable).length;
     const pending = channels.filter((c) => c.status === 'Opening').length;
     return {
-      kind: this.kind, alias: null, pubkey: node.pubkey, synced: true, height: net.height, peers: node.num_peers,
+      kind: this.kind,
+      alias: null,
+      pubkey: node.pubkey,
+      synced: true,
+      height: net.height,
+      peers: node.num_peers,
       channels: { active, pending, inactive: channels.length - active - pending },
     };
   }
@@ -124,18 +150,27 @@ export class RlnGateway implements NodeGateway {
   }
 
   async assetBalances(assetIds: string[]): Promise<AssetBalance[]> {
-    return Promise.all(assetIds.map(async (assetId) => {
-      const b = await this.call<Record<string, number>>('POST', '/assetbalance', { asset_id: assetId });
-      return {
-        assetId, settled: n(b.settled), future: n(b.future), spendable: n(b.spendable),
-        offchainOutbound: n(b.offchain_outbound), offchainInbound: n(b.offchain_inbound),
-      };
-    }));
+    return Promise.all(
+      assetIds.map(async (assetId) => {
+        const b = await this.call<Record<string, number>>('POST', '/assetbalance', { asset_id: assetId });
+        return {
+          assetId,
+          settled: n(b.settled),
+          future: n(b.future),
+          spendable: n(b.spendable),
+          offchainOutbound: n(b.offchain_outbound),
+          offchainInbound: n(b.offchain_inbound),
+        };
+      }),
+    );
   }
 
   async createInvoice(input: CreateInvoiceInput): Promise<CreatedInvoice> {
     if (input.descriptionHash) {
-      throw new NodeRejected('DESCRIPTION_HASH_UNSUPPORTED', 'RLN cannot commit a description hash in an invoice (LNURL-pay needs an lnd node)');
+      throw new NodeRejected(
+        'DESCRIPTION_HASH_UNSUPPORTED',
+        'RLN cannot commit a description hash in an invoice (LNURL-pay needs an lnd node)',
+      );
     }
     const { invoice } = await this.call<{ invoice: string }>('POST', '/lninvoice', {
       amt_msat: input.amountMsat,
@@ -178,17 +213,30 @@ export class RlnGateway implements NodeGateway {
   }
 
   async payInvoice(input: PayInvoiceInput): Promise<PaymentOutcome> {
-    const sent = await this.call<{ payment_hash?: string; status: RlnStatus }>('POST', '/sendpayment', { invoice: input.bolt11 });
-    if (sent.status !== 'Pending') return outcomeOf({ payment_hash: input.paymentHash, inbound: false, status: sent.status });
+    const sent = await this.call<{ payment_hash?: string; status: RlnStatus }>('POST', '/sendpayment', {
+      invoice: input.bolt11,
+    });
+    if (sent.status !== 'Pending')
+      return outcomeOf({ payment_hash: input.paymentHash, inbound: false, status: sent.status });
     const final = await this.awaitPayment(input.paymentHash);
     return final.status === 'unknown' ? { status: 'pending' } : final;
   }
 
   async keysend(input: KeysendInput): Promise<PaymentOutcome & { paymentHash: string }> {
-    const sent = await this.call<{ payment_hash: string; payment_preimage: string; status: RlnStatus }>('POST', '/keysend', {
-      dest_pubkey: input.destPubkey, amt_msat: input.amountMsat,
+    const sent = await this.call<{ payment_hash: string; payment_preimage: string; status: RlnStatus }>(
+      'POST',
+      '/keysend',
+      {
+        dest_pubkey: input.destPubkey,
+        amt_msat: input.amountMsat,
+      },
+    );
+    const first = outcomeOf({
+      payment_hash: sent.payment_hash,
+      inbound: false,
+      status: sent.status,
+      preimage: sent.payment_preimage,
     });
-    const first = outcomeOf({ payment_hash: sent.payment_hash, inbound: false, status: sent.status, preimage: sent.payment_preimage });
     if (first.status !== 'pending') return { ...first, paymentHash: sent.payment_hash };
     const final = await this.awaitPayment(sent.payment_hash);
     return { ...(final.status === 'unknown' ? { status: 'pending' as const } : final), paymentHash: sent.payment_hash };
@@ -196,7 +244,9 @@ export class RlnGateway implements NodeGateway {
 
   async lookupPayment(paymentHash: string): Promise<PaymentLookup> {
     try {
-      const { payment } = await this.request<{ payment: RlnPayment }>('POST', '/getpayment', { payment_hash: paymentHash });
+      const { payment } = await this.request<{ payment: RlnPayment }>('POST', '/getpayment', {
+        payment_hash: paymentHash,
+      });
       return outcomeOf(payment);
     } catch (err) {
       if (err instanceof RlnHttpError && err.errorName === 'PaymentNotFound') return { status: 'unknown' };

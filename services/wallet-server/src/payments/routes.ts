@@ -18,73 +18,103 @@ interface InternalBody {
 /** asset_kind 'btc' moves amount_msat; 'rgb' moves asset_amount of asset_id. */
 function transferAsset(body: InternalBody): { asset: Asset; amount: bigint } {
   if (body.asset_kind === 'btc') {
-    if (body.amount_msat === undefined || body.amount_msat === null) throw invalid('INVALID_AMOUNT', 'asset_kind "btc" needs amount_msat');
+    if (body.amount_msat === undefined || body.amount_msat === null)
+      throw invalid('INVALID_AMOUNT', 'asset_kind "btc" needs amount_msat');
     return { asset: { kind: 'btc' }, amount: parseAmount(body.amount_msat, 'amount_msat') };
   }
   if (!body.asset_id) throw invalid('INVALID_ASSET', 'asset_kind "rgb" needs asset_id');
-  if (body.asset_amount === undefined || body.asset_amount === null) throw invalid('INVALID_AMOUNT', 'asset_kind "rgb" needs asset_amount');
+  if (body.asset_amount === undefined || body.asset_amount === null)
+    throw invalid('INVALID_AMOUNT', 'asset_kind "rgb" needs asset_amount');
   return { asset: { kind: 'rgb', assetId: body.asset_id }, amount: parseAmount(body.asset_amount, 'asset_amount') };
 }
 
 export async function paymentRoutes(app: FastifyInstance): Promise<void> {
-  app.post<{ Body: InternalBody }>('/payments/internal', {
-    schema: {
-      tags: ['payments'],
-      summary: 'Move funds between two of your wallets (BTC in msat, or an RGB asset amount)',
-      body: {
-        type: 'object',
-        additionalProperties: false,
-        required: ['from_wallet_id', 'to_wallet_id', 'asset_kind'],
-        properties: {
-          from_wallet_id: uuidString,
-          to_wallet_id: uuidString,
-          asset_kind: { type: 'string', enum: ['btc', 'rgb'] },
-          amount_msat: { anyOf: [...amountSchema.anyOf, { type: 'null' }] },
-          asset_id: { type: ['string', 'null'], minLength: 1, maxLength: 200 },
-          asset_amount: { type: ['string', 'null'], pattern: '^[0-9]{1,19}$' },
-        },
-      },
-      response: {
-        200: {
+  app.post<{ Body: InternalBody }>(
+    '/payments/internal',
+    {
+      schema: {
+        tags: ['payments'],
+        summary: 'Move funds between two of your wallets (BTC in msat, or an RGB asset amount)',
+        body: {
           type: 'object',
-          properties: { transfer_id: { type: 'string' }, status: { type: 'string' }, out: paymentSchema, in: paymentSchema },
+          additionalProperties: false,
+          required: ['from_wallet_id', 'to_wallet_id', 'asset_kind'],
+          properties: {
+            from_wallet_id: uuidString,
+            to_wallet_id: uuidString,
+            asset_kind: { type: 'string', enum: ['btc', 'rgb'] },
+            amount_msat: { anyOf: [...amountSchema.anyOf, { type: 'null' }] },
+            asset_id: { type: ['string', 'null'], minLength: 1, maxLength: 200 },
+            asset_amount: { type: ['string', 'null'], pattern: '^[0-9]{1,19}$' },
+          },
         },
-        ...errors(400, 401, 403, 404, 502),
+        response: {
+          200: {
+            type: 'object',
+            properties: {
+              transfer_id: { type: 'string' },
+              status: { type: 'string' },
+              out: paymentSchema,
+              in: paymentSchema,
+            },
+          },
+          ...errors(400, 401, 403, 404, 502),
+        },
       },
     },
-  }, async (request) => {
-    const p = principalOf(request);
-    const body = request.body;
-    const { asset, amount } = transferAsset(body);
-    // A wallet-restricted key may send from its wallet to any wallet of the same user. Ownership
-    // of both wallets is checked inside the transfer statement (404 when either is not the caller's).
-    if (p.walletRestriction && p.walletRestriction !== body.from_wallet_id) throw notFound(`wallet ${body.from_wallet_id}`);
-    const transfer = await app.ledger.transferInternal({
-      fromWalletId: body.from_wallet_id,
-      toWalletId: body.to_wallet_id,
-      ownerId: p.userId,
-      asset,
-      amount,
-      audit: {
-        userId: p.userId, action: 'payment.internal', targetType: 'wallet', targetId: body.from_wallet_id, ip: request.ip,
-        details: { to_wallet_id: body.to_wallet_id, asset_kind: asset.kind, asset_id: asset.kind === 'rgb' ? asset.assetId : null, amount: amount.toString() },
-      },
-    });
-    return { transfer_id: transfer.transferId, status: 'succeeded', out: paymentJson(transfer.out), in: paymentJson(transfer.in) };
-  });
+    async (request) => {
+      const p = principalOf(request);
+      const body = request.body;
+      const { asset, amount } = transferAsset(body);
+      // A wallet-restricted key may send from its wallet to any wallet of the same user. Ownership
+      // of both wallets is checked inside the transfer statement (404 when either is not the caller's).
+      if (p.walletRestriction && p.walletRestriction !== body.from_wallet_id)
+        throw notFound(`wallet ${body.from_wallet_id}`);
+      const transfer = await app.ledger.transferInternal({
+        fromWalletId: body.from_wallet_id,
+        toWalletId: body.to_wallet_id,
+        ownerId: p.userId,
+        asset,
+        amount,
+        audit: {
+          userId: p.userId,
+          action: 'payment.internal',
+          targetType: 'wallet',
+          targetId: body.from_wallet_id,
+          ip: request.ip,
+          details: {
+            to_wallet_id: body.to_wallet_id,
+            asset_kind: asset.kind,
+            asset_id: asset.kind === 'rgb' ? asset.assetId : null,
+            amount: amount.toString(),
+          },
+        },
+      });
+      return {
+        transfer_id: transfer.transferId,
+        status: 'succeeded',
+        out: paymentJson(transfer.out),
+        in: paymentJson(transfer.in),
+      };
+    },
+  );
 
-  app.get<{ Params: { id: string } }>('/payments/:id', {
-    schema: {
-      tags: ['payments'],
-      summary: 'A payment record of the wallet named by x-service-wallet-key',
-      params: uuidParams,
-      headers: walletKeyHeaderSchema,
-      response: { 200: paymentSchema, ...errors(400, 401, 404, 502) },
+  app.get<{ Params: { id: string } }>(
+    '/payments/:id',
+    {
+      schema: {
+        tags: ['payments'],
+        summary: 'A payment record of the wallet named by x-service-wallet-key',
+        params: uuidParams,
+        headers: walletKeyHeaderSchema,
+        response: { 200: paymentSchema, ...errors(400, 401, 404, 502) },
+      },
     },
-  }, async (request) => {
-    const wallet = await walletFromHeader(request);
-    const payment = await app.ledger.getPayment(request.params.id, wallet.id);
-    if (!payment) throw notFound(`payment ${request.params.id} in wallet ${wallet.id}`);
-    return paymentJson(payment);
-  });
+    async (request) => {
+      const wallet = await walletFromHeader(request);
+      const payment = await app.ledger.getPayment(request.params.id, wallet.id);
+      if (!payment) throw notFound(`payment ${request.params.id} in wallet ${wallet.id}`);
+      return paymentJson(payment);
+    },
+  );
 }

@@ -15,7 +15,10 @@ export function checkMetadata(metadata: unknown): void {
     const { value, depth } = pending.pop()!;
     if (value === null || typeof value !== 'object') continue;
     if (depth >= METADATA_MAX_DEPTH) {
-      throw invalid('METADATA_TOO_DEEP', `metadata may nest objects and arrays at most ${METADATA_MAX_DEPTH} levels deep`);
+      throw invalid(
+        'METADATA_TOO_DEEP',
+        `metadata may nest objects and arrays at most ${METADATA_MAX_DEPTH} levels deep`,
+      );
     }
     for (const child of Object.values(value)) pending.push({ value: child, depth: depth + 1 });
   }

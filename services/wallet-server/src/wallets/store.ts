@@ -27,7 +27,11 @@ export async function createWallet(q: Queryable, userId: string, name: string, m
 
 /** The user's existence and, in the same round trip, the wallet walletId if it is theirs: null when
  * the user is not in this database, `{ wallet: null }` when the wallet is not theirs or not there. */
-export async function findUserWithOwnedWallet(q: Queryable, userId: string, walletId: string): Promise<{ wallet: Wallet | null } | null> {
+export async function findUserWithOwnedWallet(
+  q: Queryable,
+  userId: string,
+  walletId: string,
+): Promise<{ wallet: Wallet | null } | null> {
   const { rows } = await q.query<Wallet & { user_found: string }>(
     `select u.id::text as user_found, ${W_COLUMNS}
      from users u left join wallets w on w.id = $2 and w.user_id = u.id where u.id = $1`,
@@ -46,7 +50,11 @@ export async function findOwnedWallet(q: Queryable, userId: string, id: string):
   return rows[0] ?? null;
 }
 
-export async function listWallets(q: Queryable, userId: string, opts: { includeArchived: boolean; onlyId: string | null }): Promise<Wallet[]> {
+export async function listWallets(
+  q: Queryable,
+  userId: string,
+  opts: { includeArchived: boolean; onlyId: string | null },
+): Promise<Wallet[]> {
   const { rows } = await q.query<Wallet>(
     `select ${COLUMNS} from wallets where user_id = $1 and ($2 or archived_at is null) and ($3::uuid is null or id = $3)
      order by id`,
@@ -55,12 +63,21 @@ export async function listWallets(q: Queryable, userId: string, opts: { includeA
   return rows;
 }
 
-export async function updateWallet(q: Queryable, id: string, patch: { name?: string | null; metadata?: unknown }): Promise<Wallet> {
+export async function updateWallet(
+  q: Queryable,
+  id: string,
+  patch: { name?: string | null; metadata?: unknown },
+): Promise<Wallet> {
   const { rows } = await q.query<Wallet>(
     `update wallets set name = coalesce($2, name),
        metadata = case when $3 then $4::jsonb else metadata end, updated_at = now()
      where id = $1 returning ${COLUMNS}`,
-    [id, patch.name ?? null, 'metadata' in patch, patch.metadata === undefined || patch.metadata === null ? null : JSON.stringify(patch.metadata)],
+    [
+      id,
+      patch.name ?? null,
+      'metadata' in patch,
+      patch.metadata === undefined || patch.metadata === null ? null : JSON.stringify(patch.metadata),
+    ],
   );
   return rows[0]!;
 }
@@ -76,7 +93,9 @@ export async function archiveWallet(tx: Queryable, id: string): Promise<Wallet> 
     [id],
   );
   if (nonZero.length > 0) {
-    const list = nonZero.map((b) => (b.asset_kind === 'btc' ? `${b.amount} msat` : `${b.amount} of ${b.asset_id}`)).join(', ');
+    const list = nonZero
+      .map((b) => (b.asset_kind === 'btc' ? `${b.amount} msat` : `${b.amount} of ${b.asset_id}`))
+      .join(', ');
     throw invalid('BALANCE_NOT_ZERO', `wallet balance is not zero (${list}); move the funds out first`);
   }
   // A pending outgoing payment may still be refunded into the wallet.
@@ -84,7 +103,11 @@ export async function archiveWallet(tx: Queryable, id: string): Promise<Wallet> 
     `select 1 from payments where wallet_id = $1 and direction = 'out' and status = 'pending' limit 1`,
     [id],
   );
-  if (pending > 0) throw invalid('PAYMENTS_PENDING', 'an outgoing payment of this wallet is still pending; archive it once it has settled or failed');
+  if (pending > 0)
+    throw invalid(
+      'PAYMENTS_PENDING',
+      'an outgoing payment of this wallet is still pending; archive it once it has settled or failed',
+    );
   const { rows } = await tx.query<Wallet>(
     `update wallets set archived_at = coalesce(archived_at, now()), updated_at = now() where id = $1 returning ${COLUMNS}`,
     [id],
@@ -100,7 +123,9 @@ export function walletJson(w: Wallet, balances: Balance[]) {
     archived: w.archived_at !== null,
     archived_at: w.archived_at ? new Date(w.archived_at).toISOString() : null,
     balance_msat: (balances.find((b) => b.assetKind === 'btc')?.amount ?? 0n).toString(),
-    assets: balances.filter((b) => b.assetKind === 'rgb').map((b) => ({ asset_id: b.assetId, amount: b.amount.toString() })),
+    assets: balances
+      .filter((b) => b.assetKind === 'rgb')
+      .map((b) => ({ asset_id: b.assetId, amount: b.amount.toString() })),
     created_at: new Date(w.created_at).toISOString(),
     updated_at: new Date(w.updated_at).toISOString(),
   };
