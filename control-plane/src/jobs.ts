@@ -409,6 +409,7 @@ export class JobQueues {
           case 'keysend':
             return paid(request.from, request.to, await keysendBetween(session, request));
         }
+        break;
       case 'assets':
         return sendAssetBetween(session, request, { progress, record, onMined: (height) => mined(height, 1) });
     }

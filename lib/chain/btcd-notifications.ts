@@ -53,7 +53,7 @@ export function watchBtcd(
       return connectLater(); // the lab has no address for its chain node right now
     }
     const url = new URL('/ws', rpc.url.replace(/^http/, 'ws'));
-    const authorization = 'Basic ' + Buffer.from(`${rpc.user}:${rpc.password}`).toString('base64');
+    const authorization = `Basic ${Buffer.from(`${rpc.user}:${rpc.password}`).toString('base64')}`;
     const opened = new WebSocket(url, {
       headers: { authorization },
       ca: rpc.tlsCertPem,

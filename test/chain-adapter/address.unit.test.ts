@@ -49,8 +49,8 @@ describe('parseAddress (regtest)', () => {
   });
 
   it('says when a checksum is wrong', () => {
-    expect(refusal(REGTEST_P2WPKH.slice(0, -1) + 'q')).toMatch(/bad bech32 checksum/);
-    expect(refusal(REGTEST_P2WPKH.slice(0, -1) + 'b')).toMatch(/contains "b", which bech32 never uses/);
+    expect(refusal(`${REGTEST_P2WPKH.slice(0, -1)}q`)).toMatch(/bad bech32 checksum/);
+    expect(refusal(`${REGTEST_P2WPKH.slice(0, -1)}b`)).toMatch(/contains "b", which bech32 never uses/);
     expect(refusal('mipcBbFg9gMiCh81Kj8tqqdgoZub1ZJRfm')).toMatch(/bad base58 checksum/);
   });
 

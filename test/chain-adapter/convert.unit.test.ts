@@ -110,7 +110,7 @@ describe('Esplora conversions', () => {
     );
     expect(scriptAsm(Buffer.from('5221aa', 'hex'))).toBe('OP_PUSHNUM_2 <push past end>');
     expect(scriptAsm(Buffer.from('4c0201ff', 'hex'))).toBe('OP_PUSHDATA1 01ff');
-    expect(scriptType(Buffer.from('a914' + '00'.repeat(20) + '87', 'hex'))).toBe('p2sh');
+    expect(scriptType(Buffer.from(`a914${'00'.repeat(20)}87`, 'hex'))).toBe('p2sh');
     expect(scriptType(Buffer.alloc(0))).toBe('empty');
   });
 

@@ -81,7 +81,7 @@ describe('BIP37 merkle block of /tx/:txid/merkleblock-proof', () => {
     const txid = fakeTxid(0, 0);
     const header = Buffer.alloc(80, 1).toString('hex');
     expect(merkleBlockHex(header, [txid], txid)).toBe(
-      `${header}01000000` + `01${Buffer.from(txid, 'hex').reverse().toString('hex')}` + '0101',
+      `${header}0100000001${Buffer.from(txid, 'hex').reverse().toString('hex')}0101`,
     );
   });
 

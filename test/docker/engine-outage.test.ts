@@ -18,7 +18,7 @@ import { waitFor } from '../../lib/wait.js';
 import { chromiumForSuite, openPage } from '../support/chromium.js';
 import { CLI, reglabIn, runIn } from '../support/cli.js';
 import { collectEvents } from '../support/control-plane.js';
-import { startSocketProxy, type Proxy } from '../support/proxy.js';
+import { type Proxy as SocketProxy, startSocketProxy } from '../support/proxy.js';
 import { engine, labLeftovers, uniqueLab } from './support.js';
 
 const LAB = uniqueLab('eng');
@@ -46,7 +46,7 @@ describe('a docker lab whose container engine stops answering', () => {
   const reglab = reglabIn(() => folder);
   const dockerHost = process.env.DOCKER_HOST;
   let docker: Docker;
-  let proxy: Proxy;
+  let proxy: SocketProxy;
   let plane: RunningControlPlane;
   let planeStopped = false;
   let feed: ReturnType<typeof collectEvents>;

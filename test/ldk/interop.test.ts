@@ -260,7 +260,7 @@ describe('reglab-ldk with lnd nodes, over the lab indexer (Electrum)', () => {
     await expectError(
       'POST',
       '/v1/channels/open',
-      '{"pubkey":"' + alicePubkey + '","address":"127.0.0.1:9","capacity_sat":18446744073709551615}',
+      `{"pubkey":"${alicePubkey}","address":"127.0.0.1:9","capacity_sat":18446744073709551615}`,
       400,
       'INVALID_CAPACITY',
     );

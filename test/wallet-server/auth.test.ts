@@ -71,7 +71,7 @@ describe('wallet-server sign-in by key proof', () => {
     const derLike = await app.inject({
       method: 'POST',
       url: '/auth/verify',
-      payload: { pubkey: key.pubkey, nonce, signature: '30' + '44'.repeat(70) },
+      payload: { pubkey: key.pubkey, nonce, signature: `30${'44'.repeat(70)}` },
     });
     expect(derLike.statusCode).toBe(400);
     expect(derLike.json().error.message).toMatch(/signature/);
@@ -103,13 +103,13 @@ describe('wallet-server sign-in by key proof', () => {
     const notOnCurve = await app.inject({
       method: 'POST',
       url: '/auth/enroll',
-      payload: { pubkey: '02' + 'f'.repeat(64), bitcoin_address: REGTEST_ADDRESS },
+      payload: { pubkey: `02${'f'.repeat(64)}`, bitcoin_address: REGTEST_ADDRESS },
     });
     expect(notOnCurve.statusCode).toBe(400);
     const uncompressed = await app.inject({
       method: 'POST',
       url: '/auth/enroll',
-      payload: { pubkey: '04' + 'a'.repeat(128), bitcoin_address: REGTEST_ADDRESS },
+      payload: { pubkey: `04${'a'.repeat(128)}`, bitcoin_address: REGTEST_ADDRESS },
     });
     expect(uncompressed.statusCode).toBe(400);
     expect(uncompressed.json().error.message).toMatch(/pubkey/);

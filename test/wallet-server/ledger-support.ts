@@ -30,7 +30,7 @@ export function ledgerOnPostgres(name: string): LedgerOnPostgres {
     fixture.db = await openDatabase({ databaseUrl: await postgres.createDatabase(name) });
     fixture.ledger = new Ledger(fixture.db);
     fixture.userId = newId();
-    await insertUser(fixture.db, fixture.userId, '02' + '1'.repeat(64), REGTEST_ADDRESS);
+    await insertUser(fixture.db, fixture.userId, `02${'1'.repeat(64)}`, REGTEST_ADDRESS);
   });
   afterAll(async () => {
     await fixture.db?.close();

@@ -56,7 +56,7 @@ describe('wallet-server ledger (reserve, settle, refund, credit) on real Postgre
       kind: 'keysend',
       amountMsat: 900n,
       feeLimitMsat: 100n,
-      destPubkey: '02' + 'a'.repeat(64),
+      destPubkey: `02${'a'.repeat(64)}`,
     });
     expect(await pg.ledger.btcBalanceMsat(w)).toBe(0n);
     await expect(

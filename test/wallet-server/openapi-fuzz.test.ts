@@ -126,11 +126,11 @@ const NASTY_STRINGS = [
   'g'.repeat(64),
   'f'.repeat(63),
   'F'.repeat(66),
-  '02' + '0'.repeat(64),
-  '03' + 'f'.repeat(64),
+  `02${'0'.repeat(64)}`,
+  `03${'f'.repeat(64)}`,
   'lnbcrt1',
   'lnbcrt10u1garbage',
-  'LNBC1' + 'q'.repeat(200),
+  `LNBC1${'q'.repeat(200)}`,
   'rgb:abc',
   'bcrt1qw508d6qejxtdg4y5r3zarvary0c5xw7kygt080',
   '2026-13-45T99:99:99Z',
@@ -219,7 +219,6 @@ function valid(rng: Rng, schema: Schema | undefined, ctx: Ctx, depth = 0): unkno
       return validString(rng, schema, ctx);
     case 'array':
       return Array.from({ length: rng.int(3) }, () => valid(rng, schema.items, ctx, depth + 1));
-    case 'object':
     default: {
       const out: Record<string, unknown> = {};
       const required = new Set<string>(schema.required ?? []);

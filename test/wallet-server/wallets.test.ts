@@ -306,7 +306,7 @@ describe('wallet-server wallets and API keys', () => {
       alice.accessToken,
     )({ method: 'POST', url: '/auth/api-keys', payload: { name: 'p', scope: 'admin' } });
     expect(badScope.statusCode).toBe(400);
-    expect((await as(app, 'rlk_' + 'a'.repeat(64))({ url: '/wallets' })).statusCode).toBe(401);
+    expect((await as(app, `rlk_${'a'.repeat(64)}`)({ url: '/wallets' })).statusCode).toBe(401);
   });
 
   it('takes bodies strictly: an unknown field or a value of another type is a 400 naming it, and changes nothing', async () => {

@@ -512,7 +512,7 @@ program
       'GET',
       `/labs/${await labName(client)}/logs/${service}?lines=${options.lines}`,
     );
-    process.stdout.write(json() ? JSON.stringify({ service, log: text }) + '\n' : text);
+    process.stdout.write(json() ? `${JSON.stringify({ service, log: text })}\n` : text);
   });
 
 snapshotCommands(program, { client: runningClient, labName, out });

@@ -6,7 +6,7 @@ import type { ContextPart } from './types.js';
 export function contextTar(parts: ContextPart[]): Readable {
   const args = ['-c', '--numeric-owner'];
   for (const part of parts) {
-    for (const [from, to] of Object.entries(part.rename ?? {})) args.push(`--transform=s|^${escape(from)}$|${to}|`);
+    for (const [from, to] of Object.entries(part.rename ?? {})) args.push(`--transform=s|^${escapeSed(from)}$|${to}|`);
   }
   for (const part of parts) args.push('-C', part.dir, ...part.entries);
   const tar = spawn('tar', args, { stdio: ['ignore', 'pipe', 'pipe'] });
@@ -18,4 +18,4 @@ export function contextTar(parts: ContextPart[]): Readable {
   return tar.stdout;
 }
 
-const escape = (text: string) => text.replace(/[.[\]*^$\\|]/g, '\\$&');
+const escapeSed = (text: string) => text.replace(/[.[\]*^$\\|]/g, '\\$&');

@@ -146,7 +146,7 @@ export function dockerData(runtime: DockerRuntime, options: DockerDataOptions = 
       await pipeline(archive, createWriteStream(file, { mode: 0o600 }));
       return (await stat(file)).size;
     },
-    async hold(lab, service) {
+    async hold(_lab, service) {
       if (options.helperOnly) return false;
       return service.handle !== undefined && (await runtime.hold(service.handle)) !== undefined;
     },

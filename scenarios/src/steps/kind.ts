@@ -17,6 +17,7 @@ export interface StepKind<Args = Record<string, unknown>> {
 }
 
 // Each kind has its own argument type; the registry holds them side by side.
+// biome-ignore lint/suspicious/noExplicitAny: a registry of kinds whose argument types differ
 export type AnyStepKind = StepKind<any>;
 
 export interface StepContext {

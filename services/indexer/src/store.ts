@@ -13,7 +13,7 @@ type Op = { type: 'put'; key: Buffer; value: Buffer } | { type: 'del'; key: Buff
 //   o txid vout           -> script hash, value (8), height
 //   u scripthash height txid vout -> value (8)        (unspent outputs)
 //   s scripthash height position  -> txid            (history)
-const enum Space {
+enum Space {
   Header = 0x68,
   BlockTxids = 0x62,
   Undo = 0x78,

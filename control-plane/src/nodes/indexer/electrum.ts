@@ -8,7 +8,7 @@ export function electrumCall(hostPort: string, method: string, params: unknown[]
     let received = '';
     socket.setTimeout(2_000, () => socket.destroy(new Error(`no answer to ${method} from ${hostPort}`)));
     socket.on('error', reject);
-    socket.on('connect', () => socket.write(JSON.stringify({ jsonrpc: '2.0', id: 0, method, params }) + '\n'));
+    socket.on('connect', () => socket.write(`${JSON.stringify({ jsonrpc: '2.0', id: 0, method, params })}\n`));
     socket.on('data', (data) => {
       received += data.toString();
       if (!received.includes('\n')) return;

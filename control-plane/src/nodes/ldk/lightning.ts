@@ -229,7 +229,7 @@ export class LdkLabNode implements LabLightningNode {
 
   async invoice(paymentHash: string): Promise<InvoiceView> {
     const payment = await this.refusals(() => this.client.payment(paymentHash));
-    if (!payment || payment.direction !== 'inbound')
+    if (payment?.direction !== 'inbound')
       throw notFound(`${this.name} has no invoice with payment hash ${paymentHash}`, 'NO_SUCH_INVOICE');
     const amountMsat = BigInt(payment.amount_msat ?? 0);
     if (payment.status === 'succeeded') return { paymentHash, state: 'settled', amountMsat, receivedMsat: amountMsat };

@@ -1,4 +1,4 @@
-import { address as bitcoinAddress, Block, Transaction, type Network } from 'bitcoinjs-lib';
+import { address as bitcoinAddress, Block, type Transaction, type Network } from 'bitcoinjs-lib';
 import type { ChainDriver } from '../../../../lib/chain/types.js';
 import type { ChainData } from './chain-data.js';
 

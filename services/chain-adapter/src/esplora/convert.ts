@@ -1,5 +1,5 @@
 import { sha256 } from '@noble/hashes/sha2.js';
-import { Block, Transaction, type Network } from 'bitcoinjs-lib';
+import { Block, type Transaction, type Network } from 'bitcoinjs-lib';
 import { addressOfScript } from '../../../../lib/bitcoin/address.js';
 import { scriptAsm, scriptType } from './script.js';
 import type { EsploraBlock, EsploraOutput, EsploraTx, TxStatus } from './types.js';

@@ -6,7 +6,7 @@ import { transactionHexInBlock } from '../parse.js';
 import type { ScriptHashQueries } from '../queries.js';
 import type { IndexStore } from '../store.js';
 import { verboseTransaction, type BlockPlace } from '../verbose-tx.js';
-import { ErrorCode, Params, RpcError } from './protocol.js';
+import { ErrorCode, type Params, RpcError } from './protocol.js';
 
 export const SERVER_VERSION = 'reglab-indexer 0.1.0';
 export const PROTOCOL_VERSION = '1.4';
@@ -221,7 +221,11 @@ export function createMethods(context: MethodContext): Map<string, MethodSpec> {
         const hex = await rawTransaction(txid);
         // Whoever asks about an unconfirmed tx is waiting for it to confirm (rgb-lib settles
         // transfers so, right after a block): look at the node now rather than at the next poll.
-        const place = (await blockPlace(txid)) ?? (await context.pokeFollower(), await blockPlace(txid));
+        let place = await blockPlace(txid);
+        if (place === undefined) {
+          await context.pokeFollower();
+          place = await blockPlace(txid);
+        }
         return verboseTransaction(hex, place);
       },
     },

@@ -20,6 +20,7 @@ export const assignmentSchema = {
   required: ['type'],
   properties: { type: { type: 'string', enum: ['Fungible', 'NonFungible', 'InflationRight', 'Any'] }, value: amount },
   if: { type: 'object', properties: { type: { enum: ['Fungible', 'InflationRight'] } } },
+  // biome-ignore lint/suspicious/noThenProperty: JSON Schema's if/then, not a thenable
   then: { required: ['type', 'value'] },
 } as const;
 

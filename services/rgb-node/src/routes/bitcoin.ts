@@ -64,15 +64,13 @@ export function bitcoinRoutes(api: FastifyInstance, node: RgbNode): void {
     },
     async (request) => {
       const { up_to, num, size, fee_rate, skip_sync } = request.body;
-      await node
-        .unlocked()
-        .wallet.createUtxos({
-          upTo: up_to,
-          num: num ?? DEFAULT_UTXO_NUM,
-          sizeSat: size ?? DEFAULT_UTXO_SIZE_SAT,
-          feeRateSatPerVb: fee_rate,
-          skipSync: skip_sync,
-        });
+      await node.unlocked().wallet.createUtxos({
+        upTo: up_to,
+        num: num ?? DEFAULT_UTXO_NUM,
+        sizeSat: size ?? DEFAULT_UTXO_SIZE_SAT,
+        feeRateSatPerVb: fee_rate,
+        skipSync: skip_sync,
+      });
       return {};
     },
   );

@@ -236,13 +236,11 @@ export function transferRoutes(api: FastifyInstance, node: RgbNode): void {
     async (request) => {
       const { batch_transfer_idx, no_asset_only, skip_sync } = request.body;
       return {
-        transfers_changed: await node
-          .unlocked()
-          .wallet.failTransfers({
-            batchTransferIdx: batch_transfer_idx ?? undefined,
-            noAssetOnly: no_asset_only,
-            skipSync: skip_sync,
-          }),
+        transfers_changed: await node.unlocked().wallet.failTransfers({
+          batchTransferIdx: batch_transfer_idx ?? undefined,
+          noAssetOnly: no_asset_only,
+          skipSync: skip_sync,
+        }),
       };
     },
   );

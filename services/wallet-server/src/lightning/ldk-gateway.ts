@@ -118,7 +118,7 @@ export class LdkGateway implements NodeGateway {
    */
   async lookupInvoice(paymentHash: string, bolt11: string | null): Promise<InvoiceState | null> {
     const payment = await this.call('the invoice lookup', () => this.client.payment(paymentHash));
-    if (!payment || payment.direction !== 'inbound') return null;
+    if (payment?.direction !== 'inbound') return null;
     if (payment.status === 'succeeded')
       return { state: 'settled', receivedMsat: BigInt(payment.amount_msat ?? 0), preimage: payment.preimage };
     if (payment.status === 'failed') return { state: 'closed' };
