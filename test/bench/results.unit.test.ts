@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { projectRoot } from '../../lib/project-root.js';
-import { type BenchResults, benchRun, recordResult } from '../../bench/results.js';
+import { type BenchResults, benchRun, formatResults, recordResult } from '../../bench/results.js';
 
 let dir: string;
 beforeEach(() => {
@@ -65,5 +65,25 @@ describe('recordResult', () => {
   it("refuses another bench's file", () => {
     writeFileSync(join(dir, 'chain.json'), JSON.stringify({ bench: 'wallet', runs: [] }));
     expect(() => recordResult('chain', {}, { dir })).toThrow(/does not hold the runs of bench chain/);
+  });
+});
+
+describe('the results files in bench/results', () => {
+  const RESULTS_DIR = join(projectRoot(), 'bench', 'results');
+  it('are each the record of the bench they are named after, every run with its time, machine and figures', () => {
+    const files = readdirSync(RESULTS_DIR).filter((name) => name.endsWith('.json'));
+    expect(files.length).toBeGreaterThan(0);
+    for (const name of files) {
+      const text = readFileSync(join(RESULTS_DIR, name), 'utf8');
+      const results = JSON.parse(text) as BenchResults;
+      expect(results.bench, name).toBe(name.replace(/\.json$/, ''));
+      expect(results.runs.length, name).toBeGreaterThan(0);
+      for (const run of results.runs) {
+        expect(Number.isNaN(Date.parse(run.at)), `${name}: ${run.at}`).toBe(false);
+        expect(Object.keys(run.figures).length, `${name}: ${run.at}`).toBeGreaterThan(0);
+        expect(run.machine, `${name}: ${run.at}`).toBeTypeOf('object');
+      }
+      expect(text, `${name} as recordResult writes it`).toBe(formatResults(results));
+    }
   });
 });
