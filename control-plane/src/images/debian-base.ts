@@ -17,8 +17,8 @@ export function rootfsDir(): string {
 }
 
 /**
- * The lab's Debian base, localhost/reglab-debian:bookworm: `debootstrap --variant=minbase` (once,
- * ~40 s, as root) and an import through the Engine API, labelled with its pin.
+ * The lab's Debian base, localhost/reglab-debian:bookworm: `debootstrap --variant=minbase` (once, as
+ * root) and an import through the Engine API, labelled with its pin.
  */
 export async function buildDebianBase(docker: Docker, pin: string, onProgress: (line: string) => void): Promise<void> {
   const dir = rootfsDir();

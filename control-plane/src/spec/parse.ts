@@ -12,8 +12,8 @@ import { checkFaucetAsset } from './faucet-asset.js';
 import { labSchema } from './schema.js';
 import { DEFAULT_LDK_CHAIN_SOURCE, type ExternalOrManaged, type LabSpec } from './types.js';
 
-// labSchema is checked against JSON Schema's meta-schema by a test (test/spec/schema.unit.test.ts), not at each
-// control plane's start, where compiling that meta-schema took 50-70 ms of CPU
+// labSchema is checked against JSON Schema's meta-schema by a test (test/spec/schema.unit.test.ts), not at
+// each control plane's start, which would compile that meta-schema on the path of every bring-up
 const ajv = new Ajv({ allErrors: true, useDefaults: true, strict: false, validateSchema: false });
 const validate = ajv.compile(labSchema);
 

@@ -374,8 +374,8 @@ export class DockerRuntime implements Runtime {
 
   /**
    * A file of the service's volume read where it lies, when its folder is on this machine and ours
-   * to read: the engine's archive route starts a helper process at each call (80 ms of CPU with
-   * Podman), and a lab's probes read lnd's credentials at each attempt. Undefined when it cannot be
+   * to read: the engine's archive route starts a helper process at each call (with Podman), and a
+   * lab's probes read lnd's credentials at each attempt. Undefined when it cannot be
    * read so (a symbolic link out of the volume included), for the archive route to answer.
    */
   private async readFromVolumeFolder(
