@@ -6,10 +6,9 @@ import { projectRoot } from './project-root.js';
 /**
  * The project's programs that run as processes (or threads) of their own, by the name of their
  * bundle, with their entry point under dist/. `npm run build` bundles each into dist/bundle/NAME.js
- * (scripts/bundle.mjs): Node 20 loads an ES module graph file by file, and each service's few
- * hundred files cost it about half of its start (a control plane 600 against 290 ms, a wallet server
- * 440 against 250 ms), paid by every process of a lab's bring-up on the same two cores
- * (docs/benchmarks.md, Snapshots: one file per program).
+ * (scripts/bundle.mjs): Node 20 loads an ES module graph file by file, and loading each service's few
+ * hundred files was about half of its start, paid by every process of a lab's bring-up on the same
+ * two cores (bench:snapshot).
  */
 export const BUNDLED_PROGRAMS: Readonly<Record<string, string>> = {
   cli: 'control-plane/src/cli/main.js',

@@ -5,11 +5,11 @@ import { LND_CLIENT_FILES } from './files.js';
 import { lightningDir, lightningRequire as lightning } from './package.js';
 
 // ln-service's authenticatedLndGrpc parses every lnd proto file (12 services, lightning.proto again
-// for each file that imports it) for every connection (~29 MiB RSS for one, 46 for three), though a
-// client calls two or three of the services. The same clients are made here from the same files and
-// options (those of ln-service's `lightning` package), each service's on first use, and each file
-// parsed once per process for all the connections that use it (docs/benchmarks-log.md, Memory; the
-// clients' equality with proto-loader's: test/lightning/lnd-clients.unit.test.ts).
+// for each file that imports it) for every connection, tens of MiB each, though a client calls two or
+// three of the services. The same clients are made here from the same files and options (those of
+// ln-service's `lightning` package), each service's on first use, and each file parsed once per
+// process for all the connections that use it (bench:memory; the clients' equality with
+// proto-loader's: test/lightning/lnd-clients.unit.test.ts).
 interface ProtoType {
   fromObject(object: object): unknown;
   encode(message: unknown): { finish(): Uint8Array };
@@ -62,7 +62,7 @@ interface GrpcLibrary {
 
 let library: GrpcLibrary | undefined;
 
-/** grpc-js, protobufjs and ln-service's gRPC settings, loaded with the first client: 0.1 s of a start otherwise. */
+/** grpc-js, protobufjs and ln-service's gRPC settings, loaded with the first client, not on every start's path. */
 function grpcLibrary(): GrpcLibrary {
   if (!library) {
     const files = LND_CLIENT_FILES;
@@ -86,7 +86,7 @@ function grpcLibrary(): GrpcLibrary {
  * once for every file that imports it. proto-loader, ln-service's loader, parses each file with its
  * imports into a root of its own, then describes every message of it for gRPC reflection, which a
  * client never asks. A process's first calls to the three services a lab service uses (Lightning,
- * Router, Invoices) cost 476-535 ms of CPU that way, 208-224 ms this way (docs/benchmarks.md, snapshots).
+ * Router, Invoices) cost about twice the CPU that way, on the path of every bring-up (bench:snapshot).
  */
 let root: ProtoRoot | undefined;
 

@@ -1,7 +1,7 @@
 // The ln-service functions the project calls, each loaded on its first call from its own file of
 // ln-service's `lightning` package. `import { ... } from 'ln-service'` loads all ~150 of them and
-// their dependencies, ~10 MiB of RSS (5 MiB of heap) in each process that talks to lnd (the
-// control plane, the wallet server, the faucet) though each calls a few (docs/benchmarks.md, memory).
+// their dependencies, memory in each process that talks to lnd (the control plane, the wallet server,
+// the faucet) though each calls a few (bench:memory).
 import type * as LnService from 'ln-service';
 import { lndMethodFile, type LndMethodName } from './files.js';
 import { lightningRequire } from './package.js';

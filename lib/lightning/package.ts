@@ -12,8 +12,8 @@ export const lightningDir = dirname(fromPackage.resolve('./package.json'));
 
 /**
  * The bundled program this code is part of has, beside it, the files of `lightning` it loads
- * (lib/lightning/files.ts) in one file, which scripts/bundle.mjs makes: their ~440 files loaded one by
- * one cost each process that talks to lnd 268 ms of CPU, against 65-105 ms from it.
+ * (lib/lightning/files.ts) in one file, which scripts/bundle.mjs makes: their ~440 files, resolved and
+ * compiled one by one, cost each process that talks to lnd several times the CPU (bench:snapshot).
  */
 const BUNDLED_FILES = fileURLToPath(new URL('./lightning.cjs', import.meta.url));
 let bundled: Record<string, () => unknown> | undefined;

@@ -24,8 +24,8 @@ export function lndRpc<Response>(
  * The on-chain balance of lnd's default account: the wallet lnd funds channels from and sweeps to,
  * in each of its address types. ln-service's getChainBalance and getPendingChainBalance each ask
  * lnd for every account instead: lnd then lists the accounts of all its key scopes, its own key
- * families included, deriving their keys, 0.38 s of its CPU on the first call after a start (4 to
- * 13 ms for the default account; docs/benchmarks-log.md, Snapshots). Accounts imported with
+ * families included, deriving their keys: on the first call after a start that is a burst of
+ * secp256k1 work on the path of every bring-up (bench:snapshot). Accounts imported with
  * ImportAccount (watch-only) are not counted.
  */
 export async function getDefaultAccountBalance(
