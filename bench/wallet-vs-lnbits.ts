@@ -52,8 +52,8 @@ interface Side {
   /**
    * Stops the server while the other one is measured, and starts it again before its own window.
    * An idle server still follows lnd's invoice stream: for each invoice the other server makes, lnd
-   * decodes it (a signature recovery) and sends it on, and the idle server reads it. Idle LNbits
-   * (over lnd's REST proxy, as JSON) took about a tenth of reglab's CPU per operation.
+   * decodes it (a signature recovery) and sends it on, and the idle server reads it: CPU that would
+   * be counted against the server measured.
    */
   idle: { stop(): Promise<void>; start(): Promise<void> };
 }

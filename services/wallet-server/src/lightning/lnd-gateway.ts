@@ -62,8 +62,8 @@ const NODE_NOT_READY =
 
 /**
  * lnd's AddInvoice alone: ln-service's createInvoice also looks the new invoice up and decodes its
- * request (a second round trip and a signature recovery, about 2 ms of CPU here and half of lnd's
- * work per invoice) for fields this server does not use.
+ * request (a second round trip and a signature recovery, much of lnd's work per invoice:
+ * bench:wallet) for fields this server does not use.
  */
 function addInvoice(
   lnd: AuthenticatedLnd,
