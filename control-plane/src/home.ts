@@ -23,7 +23,9 @@ export interface DaemonAddress {
   built?: string;
 }
 
-/** Set on a control plane its keeper (control-plane/keeper.sh) started again after the last one ended without its stop. */
+/**
+ * Set on a control plane its keeper (control-plane/keeper.sh) started again after the last one ended without its stop.
+ */
 export interface ControlPlaneRestart {
   /** Restarts by this keeper. */
   restarts: number;

@@ -108,7 +108,8 @@ export class LabManager {
       }
       await this.remove(name, { volumes: true });
     } else {
-      // a folder without a record (the state file lost or replaced) holds an earlier lab's nodes and chain: a new lab starts without them
+      // a folder without a record (the state file lost or replaced) holds an earlier lab's nodes and chain: a new lab
+      // starts without them
       rmSync(this.store.labDir(name), { recursive: true, force: true });
     }
     const lab = makeLab(this.store.labDir(name));

@@ -161,7 +161,10 @@ export function formatAssetList(
     .join('\n');
 }
 
-/** What `reglab down` says: the lab down, or forgotten (its engine gone), and the containers of others it took off the lab's network. */
+/**
+ * What `reglab down` says: the lab down, or forgotten (its engine gone), and the containers of others it took off the
+ * lab's network.
+ */
 export function formatDown(lab: string, removed: { leftInEngine?: string; detached?: string[] }): string {
   if (removed.leftInEngine)
     return `lab ${lab} is forgotten: its container engine does not answer; ${removed.leftInEngine}`;

@@ -93,7 +93,10 @@ export async function stageServices(
   return { dir, pin };
 }
 
-/** dist/ and the services' public folders (staged), package.json, the host's Node binary and the production packages of node_modules. */
+/**
+ * dist/ and the services' public folders (staged), package.json, the host's Node binary and the production packages of
+ * node_modules.
+ */
 export async function servicesParts(root: string, onProgress: (line: string) => void): Promise<ContextPart[]> {
   const staged = await stageServices(root, onProgress);
   const node = realpathSync(process.execPath);

@@ -49,7 +49,10 @@ export interface KindDefinition {
   public?: boolean;
   /** The signal that asks for a clean, prompt shutdown, when not SIGTERM (PostgreSQL: SIGINT). */
   stopSignal?: NodeJS.Signals;
-  /** Stopped with its stop signal even when its data is about to be replaced (a reset), where other kinds are killed (see discardSignalOf). */
+  /**
+   * Stopped with its stop signal even when its data is about to be replaced (a reset), where other kinds are killed
+   * (see discardSignalOf).
+   */
   cleanStopOnly?: boolean;
   /** Services that must be ready before this one starts. */
   dependsOn(name: string, spec: LabSpec): string[];
@@ -57,7 +60,9 @@ export interface KindDefinition {
   launch(access: LabAccess, service: ServiceState): LaunchSpec;
   /** Throws or answers false while not ready; collects what other services need from it (certificates). */
   probe(access: LabAccess, service: ServiceState): Promise<boolean>;
-  /** What the supervisor checks on a running service, cheaper than `probe` (no files read again); `probe` when absent. */
+  /**
+   * What the supervisor checks on a running service, cheaper than `probe` (no files read again); `probe` when absent.
+   */
   health?(access: LabAccess, service: ServiceState): Promise<boolean>;
   /** What status shows: URLs, files, a pubkey. Never secrets. */
   describe(access: LabAccess, service: ServiceState): Promise<Record<string, string>>;
@@ -65,11 +70,16 @@ export interface KindDefinition {
   credentials(access: LabAccess, service: ServiceState): Promise<Record<string, string>>;
   /** Kinds of nodes[]: the lab's handle on one of its nodes. */
   node?(access: LabAccess, name: string): LabNode;
-  /** Set-up each time the service has started and answers, before it counts as ready (RLN: init and unlock; the chain node: the lab's blocks). */
+  /**
+   * Set-up each time the service has started and answers, before it counts as ready (RLN: init and unlock; the chain
+   * node: the lab's blocks).
+   */
   initialise?(access: LabAccess, name: string): Promise<void>;
   /** Kinds of nodes[]: set-up once its bring-up funding is confirmed (RLN: colored UTXOs). */
   afterFunding?(access: LabAccess, name: string): Promise<void>;
-  /** Writes what the service holds only in memory to its data folder before it is stopped for a snapshot (Redis: SAVE). */
+  /**
+   * Writes what the service holds only in memory to its data folder before it is stopped for a snapshot (Redis: SAVE).
+   */
   flush?(access: LabAccess, service: ServiceState): Promise<void>;
   /** Lightning kinds: the environment a lab service (the wallet server) uses to reach the node. */
   clientEnv?(access: LabAccess, name: string, placement: Placement): Record<string, string>;

@@ -37,7 +37,10 @@ const ignoreMissing = (error: unknown) => {
   if ((error as { statusCode?: number }).statusCode !== 404) throw error;
 };
 
-/** The archive's first entry: /data itself, named data/ (Docker, and Podman for a running container) or / (Podman for a stopped one). */
+/**
+ * The archive's first entry: /data itself, named data/ (Docker, and Podman for a running container) or / (Podman for a
+ * stopped one).
+ */
 interface TopEntry {
   /** Its entries are data/...: unpacked into the volume's folder, that first part goes. */
   namedData: boolean;

@@ -82,7 +82,10 @@ export function assetNodeProblem(name: string, nodes: Map<string, NodeSpec>): st
     : `${name} has funding_sat 0: a node holding assets needs bitcoin for its colored UTXOs`;
 }
 
-/** What the schema cannot say of assets: unique tickers, issuers and holders that are asset nodes, amounts within the supply. */
+/**
+ * What the schema cannot say of assets: unique tickers, issuers and holders that are asset nodes, amounts within the
+ * supply.
+ */
 export function checkAssets(assets: RawAsset[], nodes: Map<string, NodeSpec>): AssetProblem[] {
   const problems: AssetProblem[] = [];
   const assetNode = (name: string) => assetNodeProblem(name, nodes);

@@ -111,7 +111,10 @@ export class Supervisor {
     );
   }
 
-  /** One pass over the watched services; `announced`: the runtime told of a death, which must not wait for the next poll. */
+  /**
+   * One pass over the watched services; `announced`: the runtime told of a death, which must not wait for the next
+   * poll.
+   */
   private async checkLiveness(options: { announced?: boolean } = {}): Promise<void> {
     if (this.stopped) return;
     if (this.checking) {
@@ -233,7 +236,10 @@ export class Supervisor {
     if (service.restartPolicy !== 'no') await this.restart(service, `unhealthy: ${reason}`);
   }
 
-  /** A service found dead, or left restarting, when the control plane re-attached: restarted by its policy like any crash. */
+  /**
+   * A service found dead, or left restarting, when the control plane re-attached: restarted by its policy like any
+   * crash.
+   */
   recover(service: ServiceState, reason: string): Promise<void> {
     return this.fail(service, undefined, reason);
   }
@@ -289,7 +295,8 @@ export class Supervisor {
         if (service.handle && (await this.session.runtime.isAlive(service.handle).catch(() => false))) {
           await this.session.runtime.stop(service.handle, kindDefinition(service.kind).stopSignal);
         } else if (service.handle) {
-          // what a dead service left running (PostgreSQL's backends after its postmaster was killed) would hold its data and ports
+          // what a dead service left running (PostgreSQL's backends after its postmaster was killed) would hold its
+          // data and ports
           await this.session.runtime.kill(service.handle).catch(() => undefined);
         }
         const uncounted = { restarts: service.restarts, restartTimes: service.restartTimes };

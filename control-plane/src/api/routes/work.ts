@@ -27,7 +27,9 @@ const jobAnswers = {
   202: answer('{ job, state, url }'),
   ...labErrors,
 };
-/** The schema of a route that queues a job: the lab in the path, `?wait=true`, an Idempotency-Key, the job's answers. */
+/**
+ * The schema of a route that queues a job: the lab in the path, `?wait=true`, an Idempotency-Key, the job's answers.
+ */
 export const jobSchema = (summary: string, body: object) => ({
   summary,
   params: labParams,
@@ -37,7 +39,10 @@ export const jobSchema = (summary: string, body: object) => ({
   response: jobAnswers,
 });
 
-/** Queues the job (or finds the one its Idempotency-Key queued); answers 202 with where to follow it, or (`?wait=true`) the finished job. */
+/**
+ * Queues the job (or finds the one its Idempotency-Key queued); answers 202 with where to follow it, or (`?wait=true`)
+ * the finished job.
+ */
 export async function enqueueJob(
   jobs: JobQueues,
   job: JobRequest,

@@ -126,7 +126,9 @@ export class LdkLabNode implements LabLightningNode {
     await this.refusals(() => this.client.disconnectPeer(pubkey));
   }
 
-  /** Opens, and returns once the funding transaction is in btcd's mempool (LDK broadcasts it a moment after it answers). */
+  /**
+   * Opens, and returns once the funding transaction is in btcd's mempool (LDK broadcasts it a moment after it answers).
+   */
   async openChannel(request: OpenChannelRequest) {
     const opened = await this.refusals(() =>
       this.client.openChannel({

@@ -39,8 +39,8 @@ function searchBitOf(folder: string, user: { uid: number; gid: number }): number
 
 /**
  * Lets the postgres user pass through every folder above `dataDir` (the search bit that applies to
- * it, for others as a rule; not the right to list), saying so on stderr: a checkout under /root or in a `mktemp -d` folder (mode
- * 0700) keeps it out, and PostgreSQL refuses to run as root.
+ * it, for others as a rule; not the right to list), saying so on stderr: a checkout under /root or in a
+ * `mktemp -d` folder (mode 0700) keeps it out, and PostgreSQL refuses to run as root.
  */
 function letThrough(dataDir: string, user: { uid: number; gid: number }): void {
   for (let closed = closedAncestor(dataDir, user); closed; closed = closedAncestor(dataDir, user)) {

@@ -288,7 +288,10 @@ export class DockerRuntime implements Runtime {
     return Subnet ? labAddresses(Subnet, Gateway, request.labServices) : undefined;
   }
 
-  /** Whether reglab can write a local volume's folder itself with the owners its containers see: as root, on a rootful engine. */
+  /**
+   * Whether reglab can write a local volume's folder itself with the owners its containers see: as root, on a rootful
+   * engine.
+   */
   writesVolumeFolders(): Promise<boolean> {
     if (process.getuid?.() !== 0) return Promise.resolve(false);
     this.rootful ??= this.found().then(async ({ docker, address }) => {
@@ -472,7 +475,9 @@ export class DockerRuntime implements Runtime {
     }));
   }
 
-  /** Removes the lab's containers and network, and with `volumes` its volumes, but those of the services `except` names. */
+  /**
+   * Removes the lab's containers and network, and with `volumes` its volumes, but those of the services `except` names.
+   */
   async removeLab(lab: LabHandleInfo, options: { volumes: boolean; except?: readonly string[] }): Promise<string[]> {
     const docker = await this.docker();
     for (const [name, held] of this.held) if (held.lab === lab.name) this.held.delete(name);

@@ -46,7 +46,10 @@ export function startDetached(launch: ProcessLaunch, logFile: string): number {
   return pid;
 }
 
-/** With its start time (/proc/PID/stat field 22), so that a pid the system has since given to another process is not taken for it. */
+/**
+ * With its start time (/proc/PID/stat field 22), so that a pid the system has since given to another process is not
+ * taken for it.
+ */
 function recordInRegistry(pid: number): void {
   const registry = process.env.REGLAB_PROCESS_REGISTRY;
   if (registry) appendFileSync(join(registry, 'pids'), `${pid} ${startTimeOf(pid) ?? ''}\n`);
