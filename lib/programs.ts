@@ -24,7 +24,10 @@ export const BUNDLED_PROGRAMS: Readonly<Record<string, string>> = {
 
 export const BUNDLE_DIR = 'bundle';
 
-/** The bundle of `entry` (a path under dist/, like services/faucet/src/main.js), relative to dist/; undefined when it has none. */
+/**
+ * The bundle of `entry` (a path under dist/, like services/faucet/src/main.js), relative to dist/; undefined when it
+ * has none.
+ */
 export function bundleOf(entry: string): string | undefined {
   const name = Object.keys(BUNDLED_PROGRAMS).find((key) => BUNDLED_PROGRAMS[key] === entry);
   return name === undefined ? undefined : `${BUNDLE_DIR}/${name}.js`;
@@ -45,7 +48,9 @@ export function compiledProgram(dist: string, entry: string): string | undefined
   return compiled;
 }
 
-/** Node's arguments that run `entry` of the project: compiled when built, otherwise its TypeScript source through tsx. */
+/**
+ * Node's arguments that run `entry` of the project: compiled when built, otherwise its TypeScript source through tsx.
+ */
 export function programArguments(entry: string): string[] {
   const root = projectRoot();
   const compiled = compiledProgram(join(root, 'dist'), entry);

@@ -78,7 +78,8 @@ const common = {
   nodePaths: [join(root, 'node_modules')],
   external: EXTERNAL,
   plugins: [ownLocation],
-  // identifiers kept, so that stack traces name their functions; with tsc's maps, `node --enable-source-maps` maps them to the sources
+  // identifiers kept, so that stack traces name their functions; with tsc's maps, `node --enable-source-maps` maps them
+  // to the sources
   minifyWhitespace: true,
   minifySyntax: true,
   sourcemap: existsSync(join(dist, `${BUNDLED_PROGRAMS.cli}.map`)) ? 'linked' : false,

@@ -69,7 +69,10 @@ export class FaucetAssetNode {
     }
   }
 
-  /** Refreshes the node's transfers until its side of `txid` is Settled (the transaction confirmed, as its indexer sees it). */
+  /**
+   * Refreshes the node's transfers until its side of `txid` is Settled (the transaction confirmed, as its indexer sees
+   * it).
+   */
   async waitSettled(assetId: string, txid: string, timeoutMs: number): Promise<void> {
     await waitFor(
       async () => {
