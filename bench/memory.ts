@@ -140,7 +140,7 @@ async function run(index: number): Promise<Record<string, unknown>> {
     const [lab] = Object.values(state.labs);
     if (!lab) throw new Error('no lab in the state file');
     await exercise(lab.services);
-    // a block mined through the control plane's queues, as `reglab mine` does: they and their Redis start with the first job
+    // a block mined through the control plane, as `reglab mine` does: its queues and their Redis start with a job
     const daemon = JSON.parse(readFileSync(join(home, 'daemon.json'), 'utf8')) as DaemonInfo;
     await postJson(`${daemon.url}/labs/${lab.name}/mine?wait=true`, { blocks: 1 });
     // start-up garbage collected and timers settled before reading

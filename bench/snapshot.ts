@@ -129,7 +129,10 @@ const medians = (ups: Map<Down, number[]>, unit: (ms: number) => string) =>
     )
     .join('; ');
 
-/** `reglab up --from-snapshot` after `reglab down` and after `reglab down --volumes`, N times each: each starts a control plane of its own. */
+/**
+ * `reglab up --from-snapshot` after `reglab down` and after `reglab down --volumes`, N times each: each starts a
+ * control plane of its own.
+ */
 function cliUps(): Map<Down, number[]> {
   const ups = new Map<Down, number[]>(DOWNS.map((down) => [down, []]));
   let previous: Down = DOWNS[1];

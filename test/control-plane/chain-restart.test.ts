@@ -86,7 +86,7 @@ describe("a restarted chain node comes back with the lab's chain", () => {
 
   beforeAll(async () => {
     cp = await startTestControlPlane();
-    // what an earlier lab of this name left in its folder, its record lost: a chain that is not this lab's, an lnd folder
+    // what an earlier lab of this name left in its folder, its record lost: another lab's chain, an lnd folder
     const leftovers = join(cp.home, 'labs', LAB);
     mkdirSync(join(leftovers, 'services', 'alice'), { recursive: true });
     writeFileSync(join(leftovers, 'services', 'alice', 'left-by-an-earlier-lab'), '');

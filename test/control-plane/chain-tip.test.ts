@@ -153,7 +153,7 @@ describe('the lab keeps its chain tip young enough for lnd', () => {
     const tip = await chain.getBlockSummary(await chain.getBestBlockHash());
     expect(tip).toMatchObject({ height: 4, previousBlockHash: previous });
     expect(ageOf(tip)).toBeLessThan(60);
-    // on a tip a day old btcd refuses block templates ("Bitcoin is downloading blocks..."), which mining to an address needs
+    // on a tip a day old btcd refuses the block templates ("Bitcoin is downloading blocks...") that mining needs
     const mined = await cp.call('POST', `/labs/${DAY_OLD_LAB}/mine?wait=true`, {
       blocks: 1,
       address: SOMEONES_ADDRESS,

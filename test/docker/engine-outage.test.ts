@@ -56,7 +56,9 @@ describe('a docker lab whose container engine stops answering', () => {
   const indexer = async () =>
     (await call('GET', `/labs/${LAB}`)).services.find((service: { name: string }) => service.name === 'indexer');
 
-  /** The indexer's container, once the supervisor's liveness check (every 2 s) has inspected it: it knows its process. */
+  /**
+   * The indexer's container, once the supervisor's liveness check (every 2 s) has inspected it: it knows its process.
+   */
   const indexerSeenByLiveness = async () => {
     const container = docker.getContainer(containerName(LAB, 'indexer'));
     const inspected = new RegExp(`GET \\S*/containers/${(await container.inspect()).Id}/json`);
@@ -95,8 +97,8 @@ describe('a docker lab whose container engine stops answering', () => {
     feed?.stop();
     await proxy?.restore().catch(() => undefined);
     if (plane && !planeStopped) await plane.stop();
-    // by a control plane of its own, as a user would (the one in this process must not be asked to shut down: it ends its process);
-    // --force with an engine that answers takes the lab down as without it: nothing may be left (below)
+    // by a control plane of its own, as a user would (the one in this process must not be asked to shut down: it ends
+    // its process); --force with an engine that answers takes the lab down as without it: nothing may be left (below)
     await reglab('down', '--volumes', '--force');
     await proxy?.close();
     process.env.DOCKER_HOST = dockerHost;

@@ -561,7 +561,8 @@ describe('faucet against real btcd, lnd and Redis', () => {
       expect(await splitWords('#result')).toEqual([]);
       await page.click('#claim');
       await page.locator('#error', { hasText: 'Cool-down' }).waitFor();
-      expect(await page.locator('#error').evaluate((box) => box.getClientRects()[0]!.height > 40)).toBe(true); // it does wrap
+      // it does wrap
+      expect(await page.locator('#error').evaluate((box) => box.getClientRects()[0]!.height > 40)).toBe(true);
       expect(await splitWords('#error')).toEqual([]);
       expect(await splitWords('#status')).toEqual([]);
       await page.screenshot({ path: join(tmpdir(), 'reglab-faucet-phone.png'), fullPage: true });

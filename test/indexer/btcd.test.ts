@@ -240,7 +240,7 @@ describe('indexer following a real btcd', () => {
     });
     expect(await client.request('blockchain.scripthash.get_history', [electrumHash(miner)])).toHaveLength(1);
 
-    // Two blocks on top of height-1, without the payment: btcd switches to them and puts the payment back in its mempool.
+    // Two blocks on top of height-1, without the payment: btcd switches to them, the payment back in its mempool.
     let previous = await regtest.chain.getBlockHash(height - 1);
     const tipHeader = Block.fromHex(await regtest.chain.getBlockHeaderHex(hashes[0]!));
     for (let i = 0; i < 2; i++) {

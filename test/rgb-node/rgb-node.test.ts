@@ -60,7 +60,10 @@ describe('rgb node on rgb-lib, in a lab with the consignment proxy', () => {
     return transfers.filter((transfer) => transfer.txid === txid);
   }
 
-  /** Refreshes both nodes (receiver first: it ACKs, then the issuer broadcasts), mines once the transaction is out, until both sides are settled. */
+  /**
+   * Refreshes both nodes (receiver first: it ACKs, then the issuer broadcasts), mines once the transaction is out,
+   * until both sides are settled.
+   */
   async function settle(txid: string): Promise<void> {
     let mined = false;
     await waitFor(

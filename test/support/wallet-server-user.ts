@@ -9,7 +9,10 @@ export type WalletServerCall = (
   walletKey?: string,
 ) => Promise<{ status: number; body: any }>;
 
-/** Enrolls a new key at the wallet server of `baseUrl()` (read at each call: a restored lab may have other ports) and signs in. */
+/**
+ * Enrolls a new key at the wallet server of `baseUrl()` (read at each call: a restored lab may have other ports) and
+ * signs in.
+ */
 export async function signInToWalletServer(baseUrl: () => Promise<string>): Promise<WalletServerCall> {
   let token = '';
   const call: WalletServerCall = async (method, path, body, walletKey) => {

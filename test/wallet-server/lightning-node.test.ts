@@ -369,7 +369,7 @@ describeOnEachNodeKind((kind, infra) => {
       await pay({ lnd: bob(), request: pr });
       await eventually(async () => (await balance(w)) === 21_000_000n, 'the LNURL-pay credit');
 
-      // LUD-06: every refusal of an LNURL route is {status: "ERROR", reason} (HTTP errors also carry reglab's error object)
+      // LUD-06: every refusal of an LNURL route is {status: "ERROR", reason} (HTTP errors carry reglab's error too)
       const lud06Error = {
         status: 'ERROR',
         reason: expect.stringMatching(/.+/),

@@ -30,7 +30,10 @@ export function describeOnEachNodeKind(suite: (kind: ServerNodeKind, infra: () =
   describe.each(SERVER_NODE_KINDS)('the wallet server on an %s node', (kind) => suite(kind, () => infra));
 }
 
-/** A lab where alice, the server's node, is of `kind`, and bob, outside the server, is an lnd node with a channel from alice. */
+/**
+ * A lab where alice, the server's node, is of `kind`, and bob, outside the server, is an lnd node with a channel from
+ * alice.
+ */
 export function startServerLab(
   kind: ServerNodeKind,
   channel: { capacity_sat: number; push_sat: number },
