@@ -27,6 +27,7 @@ export function lightningPlugin(config: LightningConfig, gateway: NodeGateway) {
     const outgoing = new OutgoingPayments(gateway, app.ledger, cancels, log, {
       network: app.config.network,
       payWaitMs: config.payWaitMs,
+      unknownGraceMs: config.payUnknownGraceMs,
     });
     const addresses = new LightningAddresses(app.db);
     const urls = new PublicUrls(config.publicUrl);

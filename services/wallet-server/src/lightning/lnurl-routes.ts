@@ -240,8 +240,7 @@ export function lnurlRoutes({ addresses, incoming, outgoing, urls }: LnurlDeps) 
         if (!k1 || !pr) return errorReply('k1 and pr are required');
         const address = await addresses.byUsername(request.params.username.toLowerCase());
         if (!address?.withdrawEnabled) return errorReply('LNURL-withdraw is not enabled for this username');
-        if (!(await addresses.consumeK1(address.username, k1)))
-          return errorReply('k1 is unknown, already used or expired; scan the LNURL again');
+        // The invoice is checked before the k1 is used up: a refused invoice changes nothing.
         let amount: bigint;
         try {
           amount = decodeBolt11(pr, app.config.network).amountMsat ?? 0n;
@@ -253,6 +252,8 @@ export function lnurlRoutes({ addresses, incoming, outgoing, urls }: LnurlDeps) 
             `the invoice amount must be between ${MIN_WITHDRAWABLE_MSAT} and ${address.withdrawMaxMsat} msat`,
           );
         }
+        if (!(await addresses.consumeK1(address.username, k1)))
+          return errorReply('k1 is unknown, already used or expired; scan the LNURL again');
         if (!(await addresses.spendBudget(address.username, amount)))
           return errorReply('the withdraw budget of this username is spent');
         try {
@@ -274,7 +275,8 @@ export function lnurlRoutes({ addresses, incoming, outgoing, urls }: LnurlDeps) 
           return { status: 'OK' };
         } catch (err) {
           await addresses.returnBudget(address.username, amount);
-          if (err instanceof DomainError) return errorReply(err.message);
+          const refusal = err instanceof DomainError ? err : mapWalletServerError(err);
+          if (refusal) return errorReply(refusal.message);
           request.log.error({ err }, 'LNURL-withdraw payment failed');
           return errorReply('the payment could not be made; try again later');
         }
