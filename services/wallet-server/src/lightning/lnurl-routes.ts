@@ -11,13 +11,11 @@ import { decodeBolt11 } from './bolt11.js';
 import type { IncomingInvoices } from './incoming.js';
 import type { OutgoingPayments } from './outgoing.js';
 import type { PublicUrls } from './public-url.js';
-import { DEFAULT_EXPIRY_SEC, largestPayable } from './rules.js';
+import { DEFAULT_EXPIRY_SEC, largestPayable, MIN_WITHDRAWABLE_MSAT } from './rules.js';
 
 /** LNURL-pay bounds: 1 sat to 10,000,000 sat (0.1 BTC). */
 export const MIN_SENDABLE_MSAT = 1_000n;
 export const MAX_SENDABLE_MSAT = 10_000_000_000n;
-/** Smallest withdraw offered. */
-const MIN_WITHDRAWABLE_MSAT = 1_000n;
 
 const usernameParams = {
   type: 'object',

@@ -81,6 +81,11 @@ export function paymentRoutes(incoming: IncomingInvoices, outgoing: OutgoingPaym
         const amountMsat = parseAmount(b.amount_msat, 'amount_msat');
         const asset =
           b.asset_id != null ? { assetId: b.asset_id, amount: parseAmount(b.asset_amount, 'asset_amount') } : undefined;
+        if (asset?.amount === 0n)
+          throw invalid(
+            'INVALID_AMOUNT',
+            'asset_amount must be greater than 0; for an invoice of bitcoin alone leave asset_id and asset_amount out',
+          );
         const p = await incoming.create(
           {
             walletId: wallet.id,
