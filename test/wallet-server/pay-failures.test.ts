@@ -2,21 +2,12 @@
 // bob: the reservation is released at once (or, when it cannot be known whether lnd took it, by the
 // reconcile within its grace), nothing stays reserved, the ledger adds up, and the invoice can be
 // paid afterwards.
-import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { createInvoice, getInvoice, getWalletInfo, pay } from 'ln-service';
 import { freePort } from '../../control-plane/src/util/ports.js';
 import type { NodeGateway } from '../../services/wallet-server/src/lightning/index.js';
-import type { Regtest } from '../support/regtest.js';
-import {
-  eventually,
-  lightningApp,
-  serverGateway,
-  serverNodeEnv,
-  startServerLab,
-  type LightningApp,
-} from './lightning-support.js';
-import { as, createWallet, enrollAndSignIn, fund, newKey, startInfra, type Infra, type TestUser } from './support.js';
+import { eventually, lightningApp, serverGateway, serverOnLnd, type LightningApp } from './lightning-support.js';
+import { as, createWallet, fund } from './support.js';
 
 /** The invoice with some letters of its data part upper-cased, as the outside run sent it. */
 function mixedCase(invoice: string): string {
@@ -35,48 +26,29 @@ function withPayInvoice(gateway: NodeGateway, payInvoice: NodeGateway['payInvoic
 }
 
 describe('a pay that fails before lnd takes it', () => {
-  let infra: Infra;
-  let regtest: Regtest;
-  let server: LightningApp;
-  let user: TestUser;
-  let nodeEnv: Record<string, string>;
-  const env = { TOKEN_SECRET: randomBytes(32).toString('hex') };
+  const lab = serverOnLnd();
 
-  beforeAll(async () => {
-    infra = await startInfra();
-    regtest = await startServerLab('lnd', { capacity_sat: 5_000_000, push_sat: 1_000_000 });
-    nodeEnv = serverNodeEnv(regtest);
-    server = await lightningApp(infra, await serverGateway(nodeEnv), { env });
-    user = await enrollAndSignIn(server.app, newKey());
-  });
-
-  afterAll(async () => {
-    await server?.app.close();
-    await regtest?.stop();
-    await infra?.stop();
-  });
-
-  const bob = () => regtest.lnd('bob');
+  const bob = () => lab.regtest.lnd('bob');
   const payAs = (app: LightningApp, walletId: string, invoice: string) =>
-    as(app.app, user.accessToken, walletId)({ method: 'POST', url: '/payments/pay', payload: { invoice } });
+    as(app.app, lab.user.accessToken, walletId)({ method: 'POST', url: '/payments/pay', payload: { invoice } });
 
   /** Another server on the same database and Redis (so the user's token works there), on `gateway`. */
   async function serverOn(gateway: NodeGateway, extraEnv: Record<string, string> = {}): Promise<LightningApp> {
-    return lightningApp(infra, gateway, { databaseUrl: server.databaseUrl, env: { ...env, ...extraEnv } });
+    return lightningApp(lab.infra, gateway, { databaseUrl: lab.server.databaseUrl, env: { ...lab.env, ...extraEnv } });
   }
 
   async function fundedWallet(name: string, msat: bigint): Promise<string> {
-    const w = await createWallet(server.app, user.accessToken, name);
-    await fund(server.app, w, msat);
+    const w = await createWallet(lab.server.app, lab.user.accessToken, name);
+    await fund(lab.server.app, w, msat);
     return w;
   }
 
   /** The wallet holds `msat`, no outgoing payment of it is pending, and its ledger entries add up to
    * its balance, each reservation ended by a refund or a settlement. */
   async function expectNothingReserved(walletId: string, msat: bigint): Promise<void> {
-    expect(await server.app.ledger.btcBalanceMsat(walletId)).toBe(msat);
-    expect((await server.app.ledger.pendingOutgoing()).filter((p) => p.walletId === walletId)).toEqual([]);
-    const { rows } = await server.app.db.query<{ sum: string; unrefunded: string }>(
+    expect(await lab.server.app.ledger.btcBalanceMsat(walletId)).toBe(msat);
+    expect((await lab.server.app.ledger.pendingOutgoing()).filter((p) => p.walletId === walletId)).toEqual([]);
+    const { rows } = await lab.server.app.db.query<{ sum: string; unrefunded: string }>(
       `select coalesce(sum(delta), 0)::text as sum,
          (select count(*) from payments p where p.wallet_id = $1 and p.direction = 'out' and p.status = 'failed'
            and not exists (select 1 from ledger_entries e where e.payment_id = p.id and e.reason = 'refund'))::text
@@ -88,8 +60,17 @@ describe('a pay that fails before lnd takes it', () => {
     expect(rows[0]!.unrefunded).toBe('0');
   }
 
+  /** The invoice (bob's, of 1,000 sat, id `id`) is then paid from the wallet, which held `heldMsat`:
+   * nothing of the failure before is left in the way. */
+  async function expectPaidAfter(walletId: string, request: string, id: string, heldMsat: bigint): Promise<void> {
+    const paid = await payAs(lab.server, walletId, request);
+    expect(paid.json(), paid.body).toMatchObject({ status: 'succeeded' });
+    expect((await getInvoice({ lnd: bob(), id })).is_confirmed).toBe(true);
+    await expectNothingReserved(walletId, heldMsat - 1_000_000n - BigInt(paid.json().fee_msat));
+  }
+
   async function outgoingOf(walletId: string): Promise<{ status: string; error: string | null }[]> {
-    const res = await as(server.app, user.accessToken)({ url: `/wallets/${walletId}/transactions` });
+    const res = await as(lab.server.app, lab.user.accessToken)({ url: `/wallets/${walletId}/transactions` });
     return (res.json().items as { direction: string; status: string; error: string | null }[])
       .filter((p) => p.direction === 'out')
       .map(({ status, error }) => ({ status, error }));
@@ -99,7 +80,7 @@ describe('a pay that fails before lnd takes it', () => {
     const w = await fundedWallet('mixed-case', 20_000_000n);
     const { request, id } = await createInvoice({ lnd: bob(), tokens: 1_000 });
     for (const form of [mixedCase(request), `lightning:${mixedCase(request)}`, `LNBCRT${request.slice(6)}`]) {
-      const res = await payAs(server, w, form);
+      const res = await payAs(lab.server, w, form);
       expect(res.statusCode, form).toBe(400);
       expect(res.json().error, form).toMatchObject({
         code: 'INVALID_INVOICE',
@@ -109,11 +90,7 @@ describe('a pay that fails before lnd takes it', () => {
     expect(await outgoingOf(w)).toEqual([]);
     await expectNothingReserved(w, 20_000_000n);
 
-    const paid = await payAs(server, w, request);
-    expect(paid.statusCode, paid.body).toBe(200);
-    expect(paid.json().status).toBe('succeeded');
-    expect((await getInvoice({ lnd: bob(), id })).is_confirmed).toBe(true);
-    await expectNothingReserved(w, 20_000_000n - 1_000_000n - BigInt(paid.json().fee_msat));
+    await expectPaidAfter(w, request, id, 20_000_000n);
   });
 
   test('an all-upper-case invoice and one with a lightning: prefix are paid, as the lower-case invoice', async () => {
@@ -125,7 +102,7 @@ describe('a pay that fails before lnd takes it', () => {
       [upper.request.toUpperCase(), upper],
       [` lightning:${prefixed.request}\n`, prefixed],
     ] as const) {
-      const res = await payAs(server, w, form);
+      const res = await payAs(lab.server, w, form);
       expect(res.statusCode, res.body).toBe(200);
       expect(res.json()).toMatchObject({ status: 'succeeded', bolt11: invoice.request });
       expect((await getInvoice({ lnd: bob(), id: invoice.id })).is_confirmed).toBe(true);
@@ -137,8 +114,8 @@ describe('a pay that fails before lnd takes it', () => {
   test('an invoice lnd refuses before sending (already paid) fails at once and is refunded', async () => {
     const w = await fundedWallet('refused', 5_000_000n);
     const { request } = await createInvoice({ lnd: bob(), tokens: 1_000 });
-    await pay({ lnd: regtest.lnd('alice'), request });
-    const res = await payAs(server, w, request);
+    await pay({ lnd: lab.regtest.lnd('alice'), request });
+    const res = await payAs(lab.server, w, request);
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toMatchObject({
       status: 'failed',
@@ -150,7 +127,7 @@ describe('a pay that fails before lnd takes it', () => {
   test('lnd unreachable: 502 naming lnd, the payment failed and refunded at once; then paid when lnd is reached', async () => {
     const w = await fundedWallet('unreachable', 10_000_000n);
     const nowhere = `127.0.0.1:${await freePort()}`;
-    const down = await serverOn(await serverGateway({ ...nodeEnv, LND_GRPC_HOST: nowhere }));
+    const down = await serverOn(await serverGateway({ ...lab.nodeEnv, LND_GRPC_HOST: nowhere }));
     const { request, id } = await createInvoice({ lnd: bob(), tokens: 1_000 });
     const bobKey = (await getWalletInfo({ lnd: bob() })).public_key;
     try {
@@ -162,7 +139,7 @@ describe('a pay that fails before lnd takes it', () => {
       });
       const keysend = await as(
         down.app,
-        user.accessToken,
+        lab.user.accessToken,
         w,
       )({ method: 'POST', url: '/payments/keysend', payload: { dest_pubkey: bobKey, amount_msat: 1_000 } });
       // a keysend asks lnd for its own key first: refused before anything is reserved
@@ -178,17 +155,14 @@ describe('a pay that fails before lnd takes it', () => {
     } finally {
       await down.app.close();
     }
-    const paid = await payAs(server, w, request);
-    expect(paid.json(), paid.body).toMatchObject({ status: 'succeeded' });
-    expect((await getInvoice({ lnd: bob(), id })).is_confirmed).toBe(true);
-    await expectNothingReserved(w, 10_000_000n - 1_000_000n - BigInt(paid.json().fee_msat));
+    await expectPaidAfter(w, request, id, 10_000_000n);
   });
 
   test('the node client throwing at once: the payment fails and is refunded, and the invoice is then paid', async () => {
     const w = await fundedWallet('throws', 10_000_000n);
     const { request, id } = await createInvoice({ lnd: bob(), tokens: 1_000 });
     const throwing = await serverOn(
-      withPayInvoice(await serverGateway(nodeEnv), () => {
+      withPayInvoice(await serverGateway(lab.nodeEnv), () => {
         throw new Error('ExpectedValidPaymentRequestToMakePayment');
       }),
     );
@@ -203,22 +177,20 @@ describe('a pay that fails before lnd takes it', () => {
     } finally {
       await throwing.app.close();
     }
-    const paid = await payAs(server, w, request);
-    expect(paid.json(), paid.body).toMatchObject({ status: 'succeeded' });
-    expect((await getInvoice({ lnd: bob(), id })).is_confirmed).toBe(true);
+    await expectPaidAfter(w, request, id, 10_000_000n);
   });
 
   test('a hand-over that never ends, of a payment lnd has no record of, is refunded by the reconcile after its grace', async () => {
     const w = await fundedWallet('hung', 10_000_000n);
     const { request, id } = await createInvoice({ lnd: bob(), tokens: 1_000 });
     const hung = await serverOn(
-      withPayInvoice(await serverGateway(nodeEnv), () => new Promise(() => undefined)),
+      withPayInvoice(await serverGateway(lab.nodeEnv), () => new Promise(() => undefined)),
       { PAY_WAIT_MS: '200', PAY_UNKNOWN_GRACE_MS: '1000', INVOICE_RECONCILE_MS: '300' },
     );
     try {
       const res = await payAs(hung, w, request);
       expect(res.json(), res.body).toMatchObject({ status: 'pending' });
-      expect(await server.app.ledger.btcBalanceMsat(w)).toBe(10_000_000n - 1_000_000n - 10_000n);
+      expect(await lab.server.app.ledger.btcBalanceMsat(w)).toBe(10_000_000n - 1_000_000n - 10_000n);
       const refunded = await eventually(async () => {
         const [p] = await outgoingOf(w);
         return p?.status === 'failed' && p;
@@ -228,16 +200,14 @@ describe('a pay that fails before lnd takes it', () => {
     } finally {
       await hung.app.close();
     }
-    const paid = await payAs(server, w, request);
-    expect(paid.json(), paid.body).toMatchObject({ status: 'succeeded' });
-    expect((await getInvoice({ lnd: bob(), id })).is_confirmed).toBe(true);
+    await expectPaidAfter(w, request, id, 10_000_000n);
   });
 
   test('the public LNURL-withdraw callback refuses a mixed-case invoice, changing nothing; the invoice is then withdrawn', async () => {
     const w = await fundedWallet('lnurlw', 20_000_000n);
     const claim = await as(
-      server.app,
-      user.accessToken,
+      lab.server.app,
+      lab.user.accessToken,
     )({
       method: 'PUT',
       url: `/wallets/${w}/lightning-address`,
@@ -247,20 +217,20 @@ describe('a pay that fails before lnd takes it', () => {
       },
     });
     expect(claim.statusCode, claim.body).toBe(200);
-    const { k1 } = (await server.app.inject({ url: '/lnurlw/erin' })).json();
+    const { k1 } = (await lab.server.app.inject({ url: '/lnurlw/erin' })).json();
     const { request, id } = await createInvoice({ lnd: bob(), tokens: 1_000 });
     for (let i = 0; i < 3; i++) {
-      const refused = await server.app.inject({
+      const refused = await lab.server.app.inject({
         url: `/lnurlw/erin/callback?k1=${k1}&pr=${encodeURIComponent(mixedCase(request))}`,
       });
       expect(refused.statusCode).toBe(200);
       expect(refused.json()).toEqual({ status: 'ERROR', reason: expect.stringMatching(/mixes upper- and lower-case/) });
     }
     await expectNothingReserved(w, 20_000_000n);
-    const address = (await as(server.app, user.accessToken)({ url: `/wallets/${w}/lightning-address` })).json();
+    const address = (await as(lab.server.app, lab.user.accessToken)({ url: `/wallets/${w}/lightning-address` })).json();
     expect(address.withdraw.spent_msat).toBe('0');
 
-    const ok = await server.app.inject({ url: `/lnurlw/erin/callback?k1=${k1}&pr=${request}` });
+    const ok = await lab.server.app.inject({ url: `/lnurlw/erin/callback?k1=${k1}&pr=${request}` });
     expect(ok.json()).toEqual({ status: 'OK' });
     expect((await getInvoice({ lnd: bob(), id })).is_confirmed).toBe(true);
   });

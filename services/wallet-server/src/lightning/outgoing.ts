@@ -11,7 +11,8 @@ import type { AuditEvent } from '../audit/audit.js';
 import type { Network } from '../config.js';
 import { DependencyError, sqlState } from '../db/db.js';
 import { invalid } from '../errors.js';
-import type { Ledger, Payment } from '../ledger/index.js';
+import type { IdempotencyKeys, KeyClaim } from '../idempotency/keys.js';
+import type { Ledger, Payment, ReserveOutgoingInput } from '../ledger/index.js';
 import { decodeBolt11 } from './bolt11.js';
 import { NodeRejected, NodeUnreachable, type NodeGateway, type PaymentLookup, type PaymentOutcome } from './gateway.js';
 import type { NodeInvoiceCancels } from './invoice-cancels.js';
@@ -36,45 +37,59 @@ export class OutgoingPayments {
     private readonly gateway: NodeGateway,
     private readonly ledger: Ledger,
     private readonly cancels: NodeInvoiceCancels,
+    private readonly keys: IdempotencyKeys,
     private readonly log: FastifyBaseLogger,
     private readonly options: OutgoingOptions,
   ) {}
 
-  /** Pays a BOLT11 invoice from a wallet. An invoice of another wallet here is paid internally. */
-  async payInvoice(walletId: string, bolt11: string, audit: AuditEvent): Promise<Payment> {
+  /** Pays a BOLT11 invoice from a wallet. An invoice of another wallet here is paid internally.
+   * With a key claim, the payment takes the key (IdempotencyKeys.record). */
+  async payInvoice(walletId: string, bolt11: string, audit: AuditEvent, claim?: KeyClaim): Promise<Payment> {
     const inv = decodeBolt11(bolt11, this.options.network);
     const invoice = inv.invoice;
-    if (!inv.amountMsat)
+    const amountMsat = inv.amountMsat;
+    if (!amountMsat)
       throw invalid('AMOUNT_REQUIRED', 'the invoice has no amount; this server pays only invoices that name one');
     if (inv.expiresAt.getTime() <= Date.now())
       throw invalid('INVOICE_EXPIRED', 'the invoice has expired; ask the payee for a new one');
-    const internal = await this.payInternally(walletId, inv.paymentHash, audit);
-    if (internal) return internal;
-    if (this.gateway.supportsAssets) {
-      const decoded = await nodeCall(this.gateway.kind, () => this.gateway.decodeInvoice(invoice));
-      if (decoded.asset)
-        throw invalid(
-          'RGB_PAY_UNSUPPORTED',
-          'paying RGB asset invoices to other nodes is not supported yet; only BTC invoices',
-        );
+    const fee = feeLimitMsat(amountMsat);
+    const made = await this.keys.record(
+      claim,
+      async (ledger) => {
+        const internal = await this.payInternally(ledger, walletId, inv.paymentHash, audit);
+        if (internal) return { payment: internal, toNode: false };
+        await this.refuseAssetInvoice(invoice);
+        const reserved = await this.reserve(ledger, {
+          walletId,
+          kind: 'pay',
+          amountMsat,
+          feeLimitMsat: fee,
+          paymentHash: inv.paymentHash,
+          bolt11: invoice,
+          description: inv.description,
+          audit,
+        });
+        return { payment: reserved, toNode: true };
+      },
+      (m) => m.payment.id,
+    );
+    if (!made.toNode) {
+      // its node invoice is to be cancelled, now that the internal payment is committed
+      this.cancels.wake();
+      return made.payment;
     }
-    const fee = feeLimitMsat(inv.amountMsat);
-    const p = await this.reserve({
-      walletId,
-      kind: 'pay',
-      amountMsat: inv.amountMsat,
-      feeLimitMsat: fee,
-      paymentHash: inv.paymentHash,
-      bolt11: invoice,
-      description: inv.description,
-      audit,
-    });
-    return this.send(p, () =>
+    return this.send(made.payment, () =>
       this.gateway.payInvoice({ bolt11: invoice, paymentHash: inv.paymentHash, maxFeeMsat: fee }),
     );
   }
 
-  async keysend(walletId: string, destPubkey: string, amountMsat: bigint, audit: AuditEvent): Promise<Payment> {
+  async keysend(
+    walletId: string,
+    destPubkey: string,
+    amountMsat: bigint,
+    audit: AuditEvent,
+    claim?: KeyClaim,
+  ): Promise<Payment> {
     if (amountMsat <= 0n) throw invalid('INVALID_AMOUNT', 'amount_msat must be greater than 0');
     if (destPubkey.toLowerCase() === (await this.ownPubkey())) {
       throw invalid(
@@ -84,17 +99,22 @@ export class OutgoingPayments {
     }
     const preimage = randomBytes(32).toString('hex');
     const fee = feeLimitMsat(amountMsat);
-    const p = await this.reserve({
-      walletId,
-      kind: 'keysend',
-      amountMsat,
-      feeLimitMsat: fee,
-      destPubkey: destPubkey.toLowerCase(),
-      paymentHash: this.gateway.keysendPreimageFromCaller
-        ? createHash('sha256').update(Buffer.from(preimage, 'hex')).digest('hex')
-        : null,
-      audit,
-    });
+    const p = await this.keys.record(
+      claim,
+      (ledger) =>
+        this.reserve(ledger, {
+          walletId,
+          kind: 'keysend',
+          amountMsat,
+          feeLimitMsat: fee,
+          destPubkey: destPubkey.toLowerCase(),
+          paymentHash: this.gateway.keysendPreimageFromCaller
+            ? createHash('sha256').update(Buffer.from(preimage, 'hex')).digest('hex')
+            : null,
+          audit,
+        }),
+      (reserved) => reserved.id,
+    );
     return this.send(p, () =>
       this.gateway.keysend({ destPubkey: destPubkey.toLowerCase(), amountMsat, maxFeeMsat: fee, preimage }),
     );
@@ -105,9 +125,20 @@ export class OutgoingPayments {
     return this.nodePubkey;
   }
 
-  private async reserve(input: Parameters<Ledger['reserveOutgoing']>[0]): Promise<Payment> {
+  /** An RGB invoice of another node is not paid (the ledger does not reserve asset amounts). */
+  private async refuseAssetInvoice(invoice: string): Promise<void> {
+    if (!this.gateway.supportsAssets) return;
+    const decoded = await nodeCall(this.gateway.kind, () => this.gateway.decodeInvoice(invoice));
+    if (decoded.asset)
+      throw invalid(
+        'RGB_PAY_UNSUPPORTED',
+        'paying RGB asset invoices to other nodes is not supported yet; only BTC invoices',
+      );
+  }
+
+  private async reserve(ledger: Ledger, input: ReserveOutgoingInput): Promise<Payment> {
     try {
-      return await this.ledger.reserveOutgoing(input);
+      return await ledger.reserveOutgoing(input);
     } catch (err) {
       if (sqlState(err) === '23505')
         throw invalid('ALREADY_PAYING', 'this invoice is already paid or being paid from this server');
@@ -119,15 +150,18 @@ export class OutgoingPayments {
    * null for any other invoice. An invoice paid on the node from outside that the server has not
    * seen yet, or paid there before its cancel lands, is credited to the payee as a second payment
    * (invoice-cancels.ts). */
-  private async payInternally(walletId: string, paymentHash: string, audit: AuditEvent): Promise<Payment | null> {
-    const paid = await this.ledger.payInvoiceInternally({
+  private async payInternally(
+    ledger: Ledger,
+    walletId: string,
+    paymentHash: string,
+    audit: AuditEvent,
+  ): Promise<Payment | null> {
+    const paid = await ledger.payInvoiceInternally({
       payerWalletId: walletId,
       paymentHash,
       audit: { ...audit, details: { ...audit.details, internal: true } },
     });
-    if (!paid) return null;
-    this.cancels.wake();
-    return paid.out;
+    return paid?.out ?? null;
   }
 
   /** Hands a reserved payment to the node and waits up to payWaitMs for the final answer; the
