@@ -75,12 +75,14 @@ export async function paymentRoutes(app: FastifyInstance): Promise<void> {
     async (request, reply) => {
       const p = principalOf(request);
       const body = request.body;
+      // one wallet whatever the case of its id: a transfer to the same wallet in upper case is SAME_WALLET
+      const from = body.from_wallet_id.toLowerCase();
+      const to = body.to_wallet_id.toLowerCase();
       const { asset, amount } = transferAsset(body);
       // A wallet-restricted key may send from its wallet to any wallet of the same user. Ownership
       // of both wallets is checked inside the transfer statement (404 when either is not the caller's).
-      if (p.walletRestriction && p.walletRestriction !== body.from_wallet_id)
-        throw notFound(`wallet ${body.from_wallet_id}`);
-      const claim = keyClaim(request, [body.from_wallet_id, body.to_wallet_id, asset, amount.toString()]);
+      if (p.walletRestriction && p.walletRestriction !== from) throw notFound(`wallet ${body.from_wallet_id}`);
+      const claim = keyClaim(request, [from, to, asset, amount.toString()]);
       const transfer = await once(
         app.idempotencyKeys,
         claim,
@@ -91,8 +93,8 @@ export async function paymentRoutes(app: FastifyInstance): Promise<void> {
             claim,
             (ledger) =>
               ledger.transferInternal({
-                fromWalletId: body.from_wallet_id,
-                toWalletId: body.to_wallet_id,
+                fromWalletId: from,
+                toWalletId: to,
                 ownerId: p.userId,
                 asset,
                 amount,
@@ -100,10 +102,10 @@ export async function paymentRoutes(app: FastifyInstance): Promise<void> {
                   userId: p.userId,
                   action: 'payment.internal',
                   targetType: 'wallet',
-                  targetId: body.from_wallet_id,
+                  targetId: from,
                   ip: request.ip,
                   details: {
-                    to_wallet_id: body.to_wallet_id,
+                    to_wallet_id: to,
                     asset_kind: asset.kind,
                     asset_id: asset.kind === 'rgb' ? asset.assetId : null,
                     amount: amount.toString(),
