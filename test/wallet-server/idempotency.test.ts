@@ -162,6 +162,17 @@ describe('Idempotency-Key', () => {
     const res = await withKey(theirs, 'shared-key', stranger.accessToken)('/payments/pay', { invoice: b.request });
     expect(res.json(), res.body).toMatchObject({ status: 'succeeded', wallet_id: theirs });
 
+    const doc = (await lab.server.app.inject({ url: '/openapi.json' })).json();
+    for (const path of ['/payments/pay', '/payments/keysend', '/payments/internal']) {
+      const header = doc.paths[path].post.parameters.find((p: { name: string }) => p.name === 'idempotency-key');
+      expect(header, path).toMatchObject({
+        in: 'header',
+        required: false,
+        schema: { pattern: '^[A-Za-z0-9_-]{1,64}$' },
+      });
+      expect(Object.keys(doc.paths[path].post.responses), path).toContain('409');
+    }
+
     for (const key of ['', 'has space', 'x'.repeat(65), 'a.b']) {
       const bad = await withKey(w, key)('/payments/pay', { invoice: a.request });
       expect(bad.statusCode, key).toBe(400);

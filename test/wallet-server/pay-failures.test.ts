@@ -5,7 +5,10 @@
 import { describe, expect, test } from 'vitest';
 import { createInvoice, getInvoice, getWalletInfo, pay } from 'ln-service';
 import { freePort } from '../../control-plane/src/util/ports.js';
+import { LdkClient } from '../../lib/ldk/client.js';
 import type { NodeGateway } from '../../services/wallet-server/src/lightning/index.js';
+import { LdkGateway } from '../../services/wallet-server/src/lightning/ldk-gateway.js';
+import { RlnGateway } from '../../services/wallet-server/src/lightning/rln-gateway.js';
 import { eventually, lightningApp, serverGateway, serverOnLnd, type LightningApp } from './lightning-support.js';
 import { as, createWallet, fund } from './support.js';
 
@@ -156,6 +159,59 @@ describe('a pay that fails before lnd takes it', () => {
       await down.app.close();
     }
     await expectPaidAfter(w, request, id, 10_000_000n);
+  });
+
+  test('an LDK or RLN daemon that refuses the connection: 502 naming it, nothing left reserved', async () => {
+    const w = await fundedWallet('daemon-down', 10_000_000n);
+    const { request, id } = await createInvoice({ lnd: bob(), tokens: 1_000 });
+    const nowhere = `http://127.0.0.1:${await freePort()}`;
+    for (const [kind, gateway] of [
+      ['ldk', new LdkGateway(new LdkClient(nowhere))],
+      ['rln', new RlnGateway({ url: nowhere })],
+    ] as const) {
+      const down = await serverOn(gateway, { NODE_KIND: kind });
+      try {
+        const res = await payAs(down, w, request);
+        expect(res.statusCode, res.body).toBe(502);
+        expect(res.json().error).toMatchObject({
+          code: 'DEPENDENCY_UNAVAILABLE',
+          message: expect.stringMatching(new RegExp(`^${kind} is unavailable: `)),
+        });
+        await expectNothingReserved(w, 10_000_000n);
+      } finally {
+        await down.app.close();
+      }
+    }
+    // LDK was handed the payment and did not take it: a failed record; RLN is asked to read the
+    // invoice first (for RGB assets), so nothing is recorded
+    expect(await outgoingOf(w)).toEqual([
+      { status: 'failed', error: expect.stringMatching(/^ldk did not take the payment: .*fetch failed/) },
+    ]);
+    await expectPaidAfter(w, request, id, 10_000_000n);
+  });
+
+  test('invoices refused before anything is reserved: unreadable, another network, no amount, expired', async () => {
+    const w = await fundedWallet('unpayable', 10_000_000n);
+    const noAmount = await createInvoice({ lnd: bob() });
+    const expiresAt = new Date(Date.now() + 1_000);
+    const expiring = await createInvoice({ lnd: bob(), tokens: 1_000, expires_at: expiresAt.toISOString() });
+    await eventually(async () => Date.now() > expiresAt.getTime(), 'the invoice to expire');
+    // BOLT11 spec test vector (mainnet)
+    const mainnet =
+      'lnbc2500u1pvjluezpp5qqqsyqcyq5rqwzqfqqqsyqcyq5rqwzqfqqqsyqcyq5rqwzqfqypqdq5xysxxatsyp3k7enxv4jsxqzpuaztrnwngzn3kdzw5hydlzf03qdgm2hdq27cqv3agm2awhz5se903vruatfhq77w3ls4evs3ch9zw97j25emudupq63nyw24cg27h2rspfj9srp';
+    for (const [invoice, code] of [
+      ['lnbcrt1notaninvoice', 'INVALID_INVOICE'],
+      [`${noAmount.request.slice(0, -1)}${noAmount.request.endsWith('q') ? 'p' : 'q'}`, 'INVALID_INVOICE'],
+      [mainnet, 'WRONG_NETWORK'],
+      [noAmount.request, 'AMOUNT_REQUIRED'],
+      [expiring.request, 'INVOICE_EXPIRED'],
+    ] as const) {
+      const res = await payAs(lab.server, w, invoice);
+      expect(res.statusCode, invoice).toBe(400);
+      expect(res.json().error.code, invoice).toBe(code);
+    }
+    expect(await outgoingOf(w)).toEqual([]);
+    await expectNothingReserved(w, 10_000_000n);
   });
 
   test('the node client throwing at once: the payment fails and is refunded, and the invoice is then paid', async () => {
