@@ -1,5 +1,6 @@
 // Set-up shared by the Lightning tests of the wallet server: an app with the Lightning plugin on a
 // given node gateway, on its own (or a given) database.
+import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe } from 'vitest';
 import { waitFor } from '../../lib/wait.js';
@@ -12,7 +13,7 @@ import {
   type NodeGateway,
 } from '../../services/wallet-server/src/lightning/index.js';
 import { startRegtest, type Regtest } from '../support/regtest.js';
-import { startInfra, type Infra } from './support.js';
+import { enrollAndSignIn, startInfra, type Infra, type TestUser } from './support.js';
 
 /** The kinds of node the Lightning tests run the server on. */
 const SERVER_NODE_KINDS = ['lnd', 'ldk'] as const;
@@ -54,6 +55,37 @@ export const serverNodeEnv = (regtest: Regtest): Record<string, string> =>
 /** The gateway the server makes from that environment. */
 export const serverGateway = (env: Record<string, string>): Promise<NodeGateway> =>
   gatewayFromEnv(loadLightningConfig(env), env);
+
+export interface ServerOnLnd {
+  infra: Infra;
+  regtest: Regtest;
+  /** What the lab gives the server to reach alice. */
+  nodeEnv: Record<string, string>;
+  /** The server's environment beyond that (one token secret, so a restarted server knows the tokens). */
+  env: Record<string, string>;
+  /** A test that restarts the server replaces it here. */
+  server: LightningApp;
+  user: TestUser;
+}
+
+/** Postgres, Redis, a lab where alice (lnd) has a channel to bob, a wallet server on alice and a
+ * signed-in user, around the enclosing describe block (the fields are set once its beforeAll ran). */
+export function serverOnLnd(channel = { capacity_sat: 5_000_000, push_sat: 1_000_000 }): ServerOnLnd {
+  const fixture = { env: { TOKEN_SECRET: randomBytes(32).toString('hex') } } as Partial<ServerOnLnd> as ServerOnLnd;
+  beforeAll(async () => {
+    fixture.infra = await startInfra();
+    fixture.regtest = await startServerLab('lnd', channel);
+    fixture.nodeEnv = serverNodeEnv(fixture.regtest);
+    fixture.server = await lightningApp(fixture.infra, await serverGateway(fixture.nodeEnv), { env: fixture.env });
+    fixture.user = await enrollAndSignIn(fixture.server.app);
+  });
+  afterAll(async () => {
+    await fixture.server?.app.close();
+    await fixture.regtest?.stop();
+    await fixture.infra?.stop();
+  });
+  return fixture;
+}
 
 let dbCounter = 0;
 

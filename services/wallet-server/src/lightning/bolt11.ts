@@ -4,6 +4,9 @@ import { invalid } from '../errors.js';
 import { BOLT11_PREFIX } from './rules.js';
 
 export interface Bolt11 {
+  /** The invoice as the node is given it: without a `lightning:` prefix or surrounding spaces, in
+   * lower case. */
+  invoice: string;
   paymentHash: string;
   /** null for an invoice without an amount. */
   amountMsat: bigint | null;
@@ -27,16 +30,28 @@ export function decodeBolt11(invoice: string, network: Network): Bolt11 {
   return bolt11;
 }
 
+/**
+ * The invoice in the one form every node reads: a `lightning:` URI prefix and surrounding spaces
+ * dropped, upper case (bech32's form for QR codes) turned to lower case. Bech32 is all lower or all
+ * upper case, so an invoice that mixes them is no invoice: 400, as nodes refuse it too.
+ */
+export function normalizeBolt11(text: string): string {
+  const invoice = text.trim().replace(/^lightning:/i, '');
+  if (invoice !== invoice.toLowerCase() && invoice !== invoice.toUpperCase()) {
+    throw invalid(
+      'INVALID_INVOICE',
+      'not a valid BOLT11 invoice: it mixes upper- and lower-case letters (bech32 is all one case); send it as the payee gave it',
+    );
+  }
+  return invoice.toLowerCase();
+}
+
 /** Decodes a BOLT11 invoice of any network; 400 when it is none. */
-export function readBolt11(invoice: string): Bolt11 & { networkPrefix: string | undefined } {
+export function readBolt11(text: string): Bolt11 & { networkPrefix: string | undefined } {
+  const invoice = normalizeBolt11(text);
   let decoded: ReturnType<typeof decode>;
   try {
-    decoded = decode(
-      invoice
-        .trim()
-        .toLowerCase()
-        .replace(/^lightning:/, ''),
-    );
+    decoded = decode(invoice);
   } catch (err) {
     throw invalid('INVALID_INVOICE', `not a valid BOLT11 invoice: ${(err as Error).message}`);
   }
@@ -54,6 +69,7 @@ export function readBolt11(invoice: string): Bolt11 & { networkPrefix: string | 
     | undefined;
   return {
     networkPrefix: section('coin_network')?.value?.bech32,
+    invoice,
     paymentHash: hash,
     amountMsat: amount ? BigInt(amount) : null,
     expiresAt: new Date((timestamp + expiry) * 1000),

@@ -15,6 +15,8 @@ export interface LightningConfig {
   /** How long POST /payments/pay waits for the node's final answer before returning 'pending'
    * (the payment is still settled or refunded in the background when the answer comes). */
   payWaitMs: number;
+  /** How old a pending payment the node has no record of must be before the reconcile refunds it. */
+  payUnknownGraceMs: number;
   /** Interval of the reconciles (reconcile-timer.ts): pending invoices (the safety net behind lnd's
    * invoice stream; RLN's only source), pending payments, node invoices still to cancel. */
   reconcileMs: number;
@@ -33,6 +35,7 @@ export function loadLightningConfig(env: NodeJS.ProcessEnv = process.env): Light
     ldkUrl: env.LDK_URL ?? 'http://127.0.0.1:3000',
     publicUrl: normalizePublicUrl(env.PUBLIC_URL || `http://${host}:${port}`),
     payWaitMs: positiveIntEnv(env, 'PAY_WAIT_MS', 30_000),
+    payUnknownGraceMs: positiveIntEnv(env, 'PAY_UNKNOWN_GRACE_MS', 120_000),
     reconcileMs: positiveIntEnv(env, 'INVOICE_RECONCILE_MS', nodeKind === 'rln' ? 2_000 : 15_000),
   };
 }

@@ -128,6 +128,36 @@ export class NodeError extends Error {
   }
 }
 
+/** The request certainly never reached the node (no connection could be made, or the node turned it
+ * away unread because it is not ready): a payment handed over this way was not taken, and its
+ * reservation can be released at once. Other NodeErrors leave that unknown. */
+export class NodeUnreachable extends NodeError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'NodeUnreachable';
+  }
+}
+
+// Errors of a connection that was never made (refused, no such host, no route, connect time-out):
+// nothing of the request was sent.
+const CONNECT_FAILURES = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'UND_ERR_CONNECT_TIMEOUT',
+]);
+
+/** Whether an HTTP call (fetch) failed before its connection was made, so the server got nothing. */
+export function connectionNeverMade(err: unknown): boolean {
+  for (let e = err, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && CONNECT_FAILURES.has(code)) return true;
+  }
+  return false;
+}
+
 /** The node refused a request because of its input (bad pubkey, unsupported feature): 400. */
 export class NodeRejected extends Error {
   constructor(

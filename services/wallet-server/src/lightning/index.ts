@@ -24,9 +24,10 @@ export function lightningPlugin(config: LightningConfig, gateway: NodeGateway) {
     const log = app.log.child({ part: 'lightning', node: gateway.kind });
     const incoming = new IncomingInvoices(gateway, app.ledger, log);
     const cancels = new NodeInvoiceCancels(gateway, app.db, log);
-    const outgoing = new OutgoingPayments(gateway, app.ledger, cancels, log, {
+    const outgoing = new OutgoingPayments(gateway, app.ledger, cancels, app.idempotencyKeys, log, {
       network: app.config.network,
       payWaitMs: config.payWaitMs,
+      unknownGraceMs: config.payUnknownGraceMs,
     });
     const addresses = new LightningAddresses(app.db);
     const urls = new PublicUrls(config.publicUrl);

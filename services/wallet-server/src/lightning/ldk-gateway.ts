@@ -8,8 +8,10 @@ import { followLdkEvents } from '../../../../lib/ldk/events.js';
 import { sleep } from '../../../../lib/wait.js';
 import { readBolt11 } from './bolt11.js';
 import {
+  connectionNeverMade,
   NodeError,
   NodeRejected,
+  NodeUnreachable,
   type CreateInvoiceInput,
   type CreatedInvoice,
   type DecodedInvoice,
@@ -175,11 +177,17 @@ export class LdkGateway implements NodeGateway {
       // Refused before anything was sent (bad invoice, expired, no route, too little balance).
       if (err instanceof LdkError && err.status >= 400 && err.status < 500)
         return { status: 'failed', error: `ldk refused the payment: ${err.reason}` };
-      // The node failed or did not answer: it may have sent it; ask it.
+      if (connectionNeverMade(err))
+        throw new NodeUnreachable(`ldk did not take the payment: ${(err as Error).message}`, { cause: err });
+      // The node failed or did not answer: it may have sent it; ask it. One it does not know is
+      // failed when the daemon answered (an error of its own); after a lost connection or a
+      // time-out it stays pending, for the reconcile to refund once the daemon has had time to
+      // record it.
       const found = await this.lookupPayment(paymentHash).catch(() => ({ status: 'pending' as const }));
-      return found.status === 'unknown'
-        ? { status: 'failed', error: `ldk did not take the payment: ${(err as Error).message}` }
-        : found;
+      if (found.status !== 'unknown') return found;
+      return err instanceof LdkError
+        ? { status: 'failed', error: `ldk did not take the payment: ${err.message}` }
+        : { status: 'pending' };
     }
     return sent.status === 'pending' ? this.settledOutcome(paymentHash) : outcomeOf(sent);
   }

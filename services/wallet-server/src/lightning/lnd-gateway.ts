@@ -17,6 +17,7 @@ import { getDefaultAccountBalance, lndRpc } from '../../../../lib/lightning/rpc.
 import {
   NodeError,
   NodeRejected,
+  NodeUnreachable,
   type CreateInvoiceInput,
   type CreatedInvoice,
   type DecodedInvoice,
@@ -72,12 +73,14 @@ function addInvoice(
   return lndRpc(lnd, 'default', 'addInvoice', request, 'AddInvoiceError');
 }
 
+/** ln-service's own checks, made before anything is sent, answer 4xx. */
+const refusedByClient = (err: unknown) => Array.isArray(err) && err[0] >= 400 && err[0] < 500;
+
 /** Whether lnd (or ln-service, checking the arguments for it) refused the request itself. */
 function isRefusal(err: unknown): boolean {
   if (!Array.isArray(err)) return false;
-  const [status, , details] = err as [number, string, { err?: { code?: number; details?: string } } | undefined];
-  if (status >= 400 && status < 500) return true;
-  const grpc = details?.err;
+  if (refusedByClient(err)) return true;
+  const grpc = (err[2] as { err?: { code?: number; details?: string } } | undefined)?.err;
   return (
     typeof grpc?.code === 'number' &&
     !NODE_FAILURE_GRPC_CODES.has(grpc.code) &&
@@ -113,6 +116,12 @@ function failureReason(f: FailedEvent | undefined): string {
 
 // lnd refuses these before sending anything: this request never left the node.
 const REFUSED_BEFORE_SENDING = /already paid|in transition|already exists|invoice expired|self-payments not allowed/i;
+
+// lnd never saw the call: grpc-js found no connection to place it on, or lnd turned it away unread
+// while it cannot work yet. ("shutting down" is left out: a payment lnd took may end that way, and
+// lnd resumes it when it starts again.)
+const NEVER_REACHED_LND =
+  /No connection established|Name resolution failed|wallet locked|in the process of starting|not yet ready|server is not active/i;
 
 export class LndGateway implements NodeGateway {
   readonly kind = 'lnd' as const;
@@ -219,8 +228,7 @@ export class LndGateway implements NodeGateway {
   }
 
   payInvoice(input: PayInvoiceInput): Promise<PaymentOutcome> {
-    return this.pay(
-      input.paymentHash,
+    return this.pay(input.paymentHash, () =>
       subscribeToPayViaRequest({
         lnd: this.lnd,
         request: input.bolt11,
@@ -231,8 +239,7 @@ export class LndGateway implements NodeGateway {
 
   async keysend(input: KeysendInput): Promise<PaymentOutcome & { paymentHash: string }> {
     const id = createHash('sha256').update(Buffer.from(input.preimage, 'hex')).digest('hex');
-    const outcome = await this.pay(
-      id,
+    const outcome = await this.pay(id, () =>
       subscribeToPayViaDetails({
         lnd: this.lnd,
         destination: input.destPubkey,
@@ -245,22 +252,44 @@ export class LndGateway implements NodeGateway {
     return { ...outcome, paymentHash: id };
   }
 
-  /** Follows one payment subscription to its final answer. */
-  private pay(paymentHash: string, sub: EventEmitter): Promise<PaymentOutcome> {
+  /**
+   * Starts one payment subscription and follows it to its final answer. What lnd certainly never
+   * took is answered at once: refused (failed) or never reached (NodeUnreachable); what it may have
+   * taken is asked of it by hash.
+   */
+  private pay(paymentHash: string, subscribe: () => EventEmitter): Promise<PaymentOutcome> {
+    let sub: EventEmitter;
+    try {
+      sub = subscribe();
+    } catch (err) {
+      // ln-service checks its arguments before it sends anything, and throws
+      return Promise.resolve({
+        status: 'failed',
+        error: `lnd's client refused the payment: ${lndErrorText(err)}`,
+      });
+    }
     const untrack = this.track(sub);
-    return new Promise<PaymentOutcome>((resolve) => {
+    return new Promise<PaymentOutcome>((resolve, reject) => {
       sub.once('confirmed', (p: { fee_mtokens: string; secret: string }) =>
         resolve({ status: 'succeeded', feeMsat: BigInt(p.fee_mtokens), preimage: p.secret }),
       );
       sub.once('failed', (f: FailedEvent) => resolve({ status: 'failed', error: failureReason(f) }));
       sub.once('error', (err: unknown) => {
         const text = lndErrorText(err);
-        if (REFUSED_BEFORE_SENDING.test(text))
+        if (NEVER_REACHED_LND.test(text))
+          return reject(new NodeUnreachable(`lnd did not take the payment: ${text}`, { cause: err }));
+        if (refusedByClient(err) || REFUSED_BEFORE_SENDING.test(text))
           return resolve({ status: 'failed', error: `lnd refused the payment: ${text}` });
-        // The stream broke: the node holds the answer; ask it.
+        // Anything else: lnd holds the answer if it took the payment; ask it. A payment lnd does not
+        // know is failed only when lnd itself answered the call with a refusal; after a broken
+        // connection it stays pending, for the reconcile to refund once lnd has had time to record it.
         this.lookupPayment(paymentHash).then(
-          (r) =>
-            resolve(r.status === 'unknown' ? { status: 'failed', error: `lnd did not take the payment: ${text}` } : r),
+          (r) => {
+            if (r.status !== 'unknown') return resolve(r);
+            resolve(
+              isRefusal(err) ? { status: 'failed', error: `lnd refused the payment: ${text}` } : { status: 'pending' },
+            );
+          },
           () => resolve({ status: 'pending' }),
         );
       });

@@ -3,8 +3,10 @@
 // invoice cancel: the server polls invoice status and cancel is a no-op.
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
+  connectionNeverMade,
   NodeError,
   NodeRejected,
+  NodeUnreachable,
   type AssetBalance,
   type CreateInvoiceInput,
   type CreatedInvoice,
@@ -92,9 +94,10 @@ export class RlnGateway implements NodeGateway {
         signal: AbortSignal.timeout(this.timeoutMs),
       });
     } catch (err) {
-      throw new NodeError(`RLN at ${this.options.url} is unreachable (${path}): ${(err as Error).message}`, {
-        cause: err,
-      });
+      const message = `RLN at ${this.options.url} is unreachable (${path}): ${(err as Error).message}`;
+      throw connectionNeverMade(err)
+        ? new NodeUnreachable(message, { cause: err })
+        : new NodeError(message, { cause: err });
     }
     const text = await res.text();
     const json = text ? (JSON.parse(text) as Record<string, unknown>) : {};
