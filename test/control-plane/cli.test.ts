@@ -1,3 +1,5 @@
+// Its own lab, in a folder of its own, as users run the CLI: it stops, starts and kills nodes,
+// kills the control plane and its keeper, and takes the lab down.
 import { spawn } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -3,6 +3,7 @@
 // its containers killed from outside through the engine API as a crash would kill them. Liveness
 // polling is pushed out to ten minutes, so a death seen within seconds was told by the engine's
 // events.
+// Its own docker lab, whose containers it kills.
 import type Docker from 'dockerode';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LabEvent } from '../../control-plane/src/lab/events.js';

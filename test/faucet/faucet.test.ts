@@ -1,3 +1,5 @@
+// Its own lab of btcd and one lnd node: the faucets it checks run in the test, on that node's
+// wallet.
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Transaction } from 'bitcoinjs-lib';

@@ -1,6 +1,8 @@
 // reglab-ldk against real lnd nodes on a real btcd regtest, with the lab's Electrum indexer as its
 // chain source: channels both ways, payments both ways, forwarding, keysend, hold invoices,
 // BOLT12 between two LDK nodes, restart, and cooperative and force closes from either side.
+// Its own lab: the LDK daemons it checks are started by the test, and open and close channels with
+// the lnd nodes.
 import { createHash, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {

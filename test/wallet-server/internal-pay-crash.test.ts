@@ -3,6 +3,8 @@
 // alice (lnd), with bob paying from outside. The server reaches alice through a TCP proxy the test
 // cuts, so the cancel cannot land; the server is SIGKILLed between the ledger settlement and the
 // node cancel.
+// Its own lab: a channel alice -> bob with funds on bob's side, and alice cut off from the wallet
+// server.
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import pg from 'pg';

@@ -1,6 +1,8 @@
 // The Lightning side of the wallet server against real btcd and real nodes, once on each node kind:
 // the server runs on alice (lnd, then LDK), bob is an lnd node outside the server with a channel
 // from alice.
+// Its own labs: one per node kind (lnd, LDK) the server runs on, with funds on bob's side of the
+// channel.
 import { createHash, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import {

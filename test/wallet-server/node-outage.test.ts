@@ -4,6 +4,7 @@
 // outage and again if it falls silent, or by the reconcile, every 2 s here: docs/wallet-server.md
 // says how often the stream alone did), and the outage leaves no pile of listeners behind (Node
 // warns at 11). The server reaches lnd through a proxy that counts its connection attempts.
+// Its own lab: it stops alice's lnd.
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { getChannels, pay } from 'ln-service';
 import { startService } from '../../control-plane/src/lab/start-service.js';
