@@ -8,20 +8,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadScenarioFile } from '../../scenarios/src/load/load-scenario.js';
 import { junitXml } from '../../scenarios/src/report/junit.js';
 import { runScenario } from '../../scenarios/src/run/runner.js';
+import { walletServerLineLab } from '../support/control-plane.js';
 import { startLab, type RunningLab } from './support.js';
 
-const LAB = `name: no-restart
-indexer: { enabled: false }
-nodes:
-  - { name: alice, kind: lnd, funding_sat: 20000000 }
-  - { name: bob, kind: lnd, funding_sat: 20000000 }
-  - { name: carol, kind: lnd, funding_sat: 20000000 }
-channels:
-  - { from: alice, to: bob, capacity_sat: 5000000 }
-  - { from: bob, to: carol, capacity_sat: 5000000 }
-services:
-  wallet-server: { node: alice, restart: no }
-`;
+const LAB = walletServerLineLab('no-restart', '{ node: alice, restart: no }');
 
 describe('the wallet-server kill scenario on a lab that does not restart the wallet server', () => {
   let lab: RunningLab;

@@ -97,6 +97,18 @@ describe('invoices on RLN', () => {
     expect(rows[0]!.n).toBe('2');
   });
 
+  // found by the schema fuzz (openapi-fuzz.test.ts), where it ran on this double
+  test('an asset RLN does not know is a 400 INVALID_ASSET, not a 502', async () => {
+    const w = await createWallet(server.app, user.accessToken, 'rln-unknown-asset');
+    const res = await call(w)({
+      method: 'POST',
+      url: '/payments/invoices',
+      payload: { amount_msat: 3_000_000, asset_id: 'rgb:unknown', asset_amount: 1 },
+    });
+    expect(res.statusCode, res.body).toBe(400);
+    expect(res.json().error.code).toBe('INVALID_ASSET');
+  });
+
   test('LNURL-pay needs a description hash, which RLN cannot put in an invoice: a clear 400', async () => {
     const w = await createWallet(server.app, user.accessToken, 'rln-lnurl');
     await as(
