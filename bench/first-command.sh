@@ -4,8 +4,8 @@
 # A fresh machine is simulated on this one: a new clone of this checkout's commit, and empty Go
 # module and build caches, npm cache, node binaries folder and reglab cache (the Debian packages
 # setup.sh installs are taken as installed). Then the lab goes down, and the node binaries are built
-# again for a new pin with Go's build cache kept. Writes bench/results/first-command.json.
-#   bash bench/first-command.sh        (about 6 minutes on two cores: run it on a machine left alone)
+# again (their pin stamp removed) with Go's build cache kept. Writes bench/results/first-command.json.
+#   bash bench/first-command.sh        (about 5 minutes of both cores: run it on a machine left alone)
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 commit=$(git -C "$repo" rev-parse HEAD)
@@ -56,7 +56,7 @@ cat > "$repo/bench/results/first-command.json" <<EOF
     "btcdAndLndBuild": $(at '==> nodes done'),
     "setup": $setup_done,
     "labUp": $(round "$(echo "$total - $setup_done" | bc)"),
-    "nodeBinariesForANewPinWithGoCacheKept": $(round "$rebuild")
+    "nodeBinariesAgainWithGoCacheKept": $(round "$rebuild")
   }
 }
 EOF
