@@ -1,3 +1,5 @@
+// Its own lab of btcd alone (up in about a second): the adapter and indexer it checks run in the
+// test, over that chain, which it mines and spends from with the lab wallet.
 import { Psbt, networks } from 'bitcoinjs-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createChainDriver } from '../../lib/chain/from-env.js';

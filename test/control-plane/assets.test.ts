@@ -1,6 +1,7 @@
 // RGB assets in a lab, through the control plane's API and CLI, over real rgb-lib: rgb nodes, the
 // lab's indexer and consignment proxy. lab.yaml's assets are issued and handed out at bring-up;
 // `asset send` moves exact amounts to blinded and witness invoices; bad input changes nothing.
+// Its own lab: rgb nodes and assets, which the default lab has not.
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

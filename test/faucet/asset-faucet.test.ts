@@ -1,6 +1,7 @@
 // The asset faucet in a lab, as the lab runs it (lab.yaml's services.faucet.asset): it pays one of
 // the lab's RGB assets from an rgb node to invoices of an rgb-lib wallet the test makes itself (not
 // a lab node), mines through the lab's queue, and keeps the cool-downs; bad invoices change nothing.
+// Its own lab: an rgb node and an asset faucet, which the default lab has not.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

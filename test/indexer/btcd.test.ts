@@ -1,3 +1,5 @@
+// Its own lab of btcd alone (up in about a second): the indexer it checks runs in the test and
+// follows the reorgs it makes.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

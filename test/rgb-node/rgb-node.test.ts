@@ -2,6 +2,7 @@
 // Esplora chain adapter) and the lab's consignment proxy, driven through RLN's API as the lab and RLN
 // clients drive it: the lab's RLN start sequence unchanged, issuance, invoices, a transfer settled on
 // both sides, refusals in RLN's error body, a restart.
+// Its own lab of btcd, the indexer and the chain adapter: the rgb nodes it checks run in the test.
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
