@@ -5,7 +5,7 @@
 // chain journal up to date with blocks the control plane did not mine itself, so that a restarted
 // chain node comes back with them, and mines a block when the chain's tip gets too old for lnd.
 import { describeError } from '../../../lib/errors.js';
-import { sleep, waitFor } from '../../../lib/wait.js';
+import { sleep, waitFor, withTimeout } from '../../../lib/wait.js';
 import { freshenChainTip } from '../lab/chain-tip.js';
 import type { LabEvent, LabEventListener } from '../lab/events.js';
 import type { LabSession } from '../lab/session.js';
@@ -354,12 +354,4 @@ export class Supervisor {
       .map((service) => `${service.name} ${service.status}`);
     return { type: 'lab', lab: this.lab.name, status, message: down.length > 0 ? down.join(', ') : undefined };
   }
-}
-
-function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
-  });
-  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
 }
