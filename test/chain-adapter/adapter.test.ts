@@ -204,6 +204,23 @@ describe('chain-data adapter over real btcd and the lab indexer', () => {
     psbt.finalizeAllInputs();
     const hex = psbt.extractTransaction().toHex();
 
+    // btcd would take the transaction and ignore what follows it; Bitcoin Core refuses that, and so does the adapter
+    const trailing = await request('/api/tx', {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain' },
+      body: `${hex}00`,
+    });
+    expect(trailing.status).toBe(400);
+    expect(await trailing.json()).toEqual({
+      error: {
+        code: 'INVALID_TX_HEX',
+        message: expect.stringMatching(
+          /one raw transaction .* has 1 byte after the \d+-byte transaction: send the transaction alone/,
+        ),
+      },
+    });
+    expect(await regtest.chain.getRawMempool()).not.toContain(psbt.extractTransaction().getId());
+
     // Like BDK's client: no Content-Type header at all.
     const sent = await request('/api/tx', { method: 'POST', body: new Blob([hex]) });
     expect(sent.status).toBe(200);
@@ -228,7 +245,11 @@ describe('chain-data adapter over real btcd and the lab indexer', () => {
       headers: { 'content-type': 'text/plain' },
       body: '0200000000',
     });
-    expect((await broken.json()).error.code).toBe('TX_REJECTED');
+    expect(broken.status).toBe(400);
+    expect((await broken.json()).error).toMatchObject({
+      code: 'INVALID_TX_HEX',
+      message: expect.stringMatching(/is not a serialized transaction/),
+    });
 
     await waitFor(
       async () => (await adapter.get<EsploraTx[]>(`/api/address/${receiver.address}/txs/mempool`)).length === 1,
