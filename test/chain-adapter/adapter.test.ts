@@ -1,4 +1,5 @@
 import { Psbt, networks } from 'bitcoinjs-lib';
+import { reorg } from '../../control-plane/src/lab/reorg.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createChainDriver } from '../../lib/chain/from-env.js';
 import { waitFor } from '../../lib/wait.js';
@@ -427,5 +428,26 @@ describe('chain-data adapter over real btcd and the lab indexer', () => {
       await server.close();
       rmSync(dataDir, { recursive: true, force: true });
     }
+  });
+
+  it('answers a block a reorg replaced as not in the best chain, as Esplora does', async () => {
+    const replacedHash = await mine();
+    const replacedHeight = await regtest.chain.getBlockCount();
+    expect(await adapter.get(`/api/block/${replacedHash}/status`)).toEqual({
+      in_best_chain: true,
+      height: replacedHeight,
+    });
+    // what `reglab reorg 1` does: two blocks on top of the one before it, and btcd switches to them
+    await reorg(regtest.session, 1);
+    const tip = await regtest.chain.getBestBlockHash();
+    await waitIndexed(adapter, regtest);
+    expect(await adapter.get('/api/blocks/tip/hash')).toBe(tip);
+    expect(await adapter.get(`/api/block/${replacedHash}/status`)).toEqual({ in_best_chain: false });
+    const newAtHeight = await regtest.chain.getBlockHash(replacedHeight);
+    expect(await adapter.get(`/api/block/${newAtHeight}/status`)).toEqual({
+      in_best_chain: true,
+      height: replacedHeight,
+      next_best: tip,
+    });
   });
 });

@@ -1,48 +1,30 @@
 // blockchain.transaction.broadcast on a staged chain: input that is not one whole transaction is the
 // caller's error (JSON-RPC invalid params, naming raw_tx), and the node is not asked; what the node
 // refuses is reported as its refusal.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ChainRpcError, type ChainDriver } from '../../lib/chain/types.js';
 import { ErrorCode } from '../../services/indexer/src/rpc/protocol.js';
-import { startIndexer, type RunningIndexer } from '../../services/indexer/src/indexer.js';
 import { FakeChain, p2wpkhScript, spend } from './fake-chain.js';
-import { connectLineClient, type LineClient } from './rpc-line-client.js';
+import type { LineClient } from './rpc-line-client.js';
+import { startStagedIndexer, type StagedIndexer } from './staged-indexer.js';
 
 describe('blockchain.transaction.broadcast', () => {
-  let dataDir: string;
-  let indexer: RunningIndexer;
+  let staged: StagedIndexer | undefined;
   let client: LineClient;
   let sent: string[];
 
   const start = async (driver: ChainDriver) => {
-    dataDir = mkdtempSync(join(tmpdir(), 'indexer-broadcast-'));
     sent = [];
-    const recording = {
+    staged = await startStagedIndexer({
       ...driver,
       sendRawTransaction: (hex: string) => (sent.push(hex), driver.sendRawTransaction(hex)),
-    };
-    indexer = await startIndexer(
-      {
-        host: '127.0.0.1',
-        port: 0,
-        dataDir,
-        chain: { kind: 'btcd', url: 'http://127.0.0.1:1', user: 'unused', password: 'unused' },
-        pollMs: 60_000,
-        logLevel: 'silent',
-        banner: 'test',
-      },
-      { driver: recording },
-    );
-    client = await connectLineClient(indexer.port);
+    });
+    client = staged.client;
   };
 
   afterEach(async () => {
-    client?.close();
-    await indexer?.close();
-    rmSync(dataDir, { recursive: true, force: true });
+    await staged?.close();
+    staged = undefined;
   });
 
   const broadcast = async (raw: unknown) =>
