@@ -247,5 +247,6 @@ const unspent = object({
     type: 'array',
     items: object({ asset_id: nullable(text), assignment: assignmentSchema, settled: { type: 'boolean' } }),
   },
+  pending_blinded: { type: 'integer', minimum: 0, description: 'blinded invoices waiting to be paid to this UTXO' },
 });
 export const listUnspentsResponse = object({ unspents: { type: 'array', items: unspent } });
