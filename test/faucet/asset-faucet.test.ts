@@ -284,6 +284,35 @@ describe('asset faucet in a lab: RGB assets to an rgb-lib wallet of its own', ()
     });
   });
 
+  it("answers 502 SEND_FAILED when the lab's consignment proxy is down, not blaming the invoice; keeps no cool-down, and pays once it is back", async () => {
+    await ipCooldownOver();
+    const invoice = await invoiceFor();
+    const heightBefore = await labHeight();
+    const balanceBefore = (await faucetStatus()).balance;
+    expect((await cp.call('POST', '/labs/assetfaucet/services/rgb-proxy/stop')).body).toMatchObject({
+      status: 'stopped',
+    });
+    try {
+      const answer = await claim(invoice.invoice);
+      expect(answer.status).toBe(502);
+      expect(answer.body.error).toEqual({
+        code: 'SEND_FAILED',
+        message: `the faucet's node cannot reach the consignment proxy the invoice names (${proxyEndpoint}): it is down, or out of the node's reach. Your invoice is not at fault: nothing was sent and your cool-down is released; claim again once the proxy answers (reglab status shows the lab's)`,
+      });
+      expect(await labHeight()).toBe(heightBefore);
+      expect((await faucetStatus()).balance).toEqual(balanceBefore);
+    } finally {
+      expect((await cp.call('POST', '/labs/assetfaucet/services/rgb-proxy/start')).body).toMatchObject({
+        status: 'ready',
+      });
+    }
+    // the same IP and the same recipient: no cool-down was kept
+    const paid = await claim(invoice.invoice);
+    expect(paid.status, JSON.stringify(paid.body)).toBe(200);
+    expect(paid.body).toMatchObject({ recipient_id: invoice.recipientId, amount: CLAIM });
+    expect((await faucetStatus()).balance.settled).toBe(balanceBefore.settled - CLAIM);
+  });
+
   it('answers 503 when its node cannot pay a claim, and frees the cool-down it took', async () => {
     const held = (await faucetStatus()).balance.settled as number;
     const sent = await cp.call('POST', '/labs/assetfaucet/assets/send?wait=true', {
