@@ -1,9 +1,11 @@
 // The asset faucet in a lab, as the lab runs it (lab.yaml's services.faucet.asset): it pays one of
 // the lab's RGB assets from an rgb node to invoices of an rgb-lib wallet the test makes itself (not
 // a lab node), mines through the lab's queue, and keeps the cool-downs; bad invoices change nothing.
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { networks, payments } from 'bitcoinjs-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateRgbKeys } from '../../lib/rgb/keys.js';
 import type { ReceiveData } from '../../lib/rgb/types.js';
@@ -282,6 +284,25 @@ describe('asset faucet in a lab: RGB assets to an rgb-lib wallet of its own', ()
       await page.locator('#asset-error', { hasText: 'not an RGB invoice' }).waitFor();
       await page.close();
     });
+  });
+
+  it('believes X-Forwarded-For from this machine (a reverse proxy on it) for the per-IP cool-down of BTC claims', async () => {
+    const claimBtc = async (forwardedFor: string) => {
+      const response = await fetch(`${faucetUrl}/api/claim`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-forwarded-for': forwardedFor },
+        body: JSON.stringify({
+          address: payments.p2wpkh({ hash: randomBytes(20), network: networks.regtest }).address,
+        }),
+      });
+      return { status: response.status, body: await response.json() };
+    };
+    expect((await claimBtc('198.51.100.7')).status).toBe(200);
+    expect((await claimBtc('198.51.100.8')).status).toBe(200);
+    const again = await claimBtc('198.51.100.7');
+    expect(again.status).toBe(429);
+    expect(again.body.error).toMatchObject({ code: 'COOLDOWN', blocked_by: ['ip'] });
+    expect(again.body.error.message).toContain('your IP 198.51.100.7');
   });
 
   it("answers 502 SEND_FAILED when the lab's consignment proxy is down, not blaming the invoice; keeps no cool-down, and pays once it is back", async () => {
