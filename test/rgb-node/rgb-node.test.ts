@@ -242,7 +242,7 @@ describe('rgb node on rgb-lib, in a lab with the consignment proxy', () => {
     });
   });
 
-  it('refuses zero amounts, a recipient without transport endpoint and a proxy it cannot reach, changing nothing', async () => {
+  it('refuses zero amounts, empty lists, a recipient without transport endpoint and a proxy it cannot reach, changing nothing', async () => {
     /** What a refusal must leave as it was: UTXOs (with their reservations), transfers, balances. */
     const state = async () => ({
       issuerUnspents: await issuer.client.call('POST', '/listunspents', { skip_sync: false }),
@@ -331,6 +331,30 @@ describe('rgb node on rgb-lib, in a lab with the consignment proxy', () => {
         503,
         'NoValidTransportEndpoint',
         /^No valid transport endpoint found: .*the proxy is down or this node cannot reach it$/,
+      ],
+      [
+        issuer,
+        '/sendrgb',
+        { ...recipient({}), recipient_map: {} },
+        400,
+        'InvalidRequest',
+        /^Invalid request: recipient_map names no asset/,
+      ],
+      [
+        issuer,
+        '/sendrgb',
+        { ...recipient({}), recipient_map: { [assetId]: [] } },
+        400,
+        'InvalidRequest',
+        /^Invalid request: recipient_map names no recipient for rgb:\S+$/,
+      ],
+      [
+        issuer,
+        '/issueassetnia',
+        { amounts: [], ticker: 'NONE', name: 'None', precision: 0 },
+        400,
+        'InvalidAmount',
+        /^Invalid amount: issuance request with no provided amounts: give one or more$/,
       ],
       [
         issuer,

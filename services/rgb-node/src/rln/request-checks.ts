@@ -1,9 +1,10 @@
 // Requests rgb-lib would take and act on although nothing good can come of them: an invoice for 0 of
 // an asset (rgb-lib reserves a UTXO for it), a recipient with no transport endpoint (the send is made
 // and waits for an ACK that cannot come, its asset locked until the transfer expires), other zero
-// amounts. They are refused here, before rgb-lib is asked, with RLN's error names, so nothing changes.
+// amounts; and empty lists, said in words rather than as a schema path. They are refused here,
+// before rgb-lib is asked, with RLN's error names, so nothing changes.
 import type { RlnAssignment } from './convert.js';
-import { invalidAmount, invalidTransportEndpoints } from './errors.js';
+import { invalidAmount, invalidRequest, invalidTransportEndpoints } from './errors.js';
 
 /** A count or an amount that must be 1 or more; `what` names it as the caller sent it. */
 export function checkPositive(value: number, what: string): void {
@@ -32,7 +33,10 @@ export interface RlnRecipient {
 
 /** What a send pays each recipient, and where its consignment goes. */
 export function checkRecipients(recipientMap: Record<string, RlnRecipient[]>): void {
+  if (Object.keys(recipientMap).length === 0)
+    throw invalidRequest('recipient_map names no asset: give { "<asset id>": [recipients] }');
   for (const [assetId, recipients] of Object.entries(recipientMap)) {
+    if (recipients.length === 0) throw invalidRequest(`recipient_map names no recipient for ${assetId}`);
     for (const recipient of recipients) {
       const who = `recipient ${recipient.recipient_id}`;
       if (recipient.transport_endpoints.length === 0)

@@ -26,6 +26,7 @@ const assetResponse = (asset: object) => ({ type: 'object', required: ['asset'],
 
 /** The amounts of one issuance, whose total must stay a number JSON carries exactly. */
 function checkedAmounts(amounts: number[]): number[] {
+  if (amounts.length === 0) throw invalidAmount('issuance request with no provided amounts: give one or more');
   for (const amount of amounts) checkPositive(amount, 'each of amounts');
   if (amounts.reduce((sum, value) => sum + value, 0) > Number.MAX_SAFE_INTEGER)
     throw invalidAmount(`the amounts add up to more than ${Number.MAX_SAFE_INTEGER}`);
