@@ -4,13 +4,14 @@ import { headerInfo } from './convert.js';
 /** Headers read from the indexer in one call (its blockchain.block.headers limit). */
 const HEADERS_PER_CALL = 2016;
 const HEADER_HEX = 160;
+/** Replaced blocks kept, the oldest dropped first. */
+const MAX_REPLACED = 10_000;
 
 /**
  * The blocks of the best chain the adapter has seen (the indexer's, as its tip moves), and those a
  * reorg has replaced since, so that a block's status says "not in the best chain" for a block the
  * lab knew, as Esplora does. The node cannot always tell: btcd forgets a replaced branch when it
- * restarts (the lab gives it back its best chain only). Replaced blocks are kept up to
- * `maxReplaced`, the oldest dropped first.
+ * restarts (the lab gives it back its best chain only).
  */
 export class SeenBlocks {
   /** Hashes of the best chain by height, as last seen. */
@@ -20,14 +21,14 @@ export class SeenBlocks {
   private timer: NodeJS.Timeout | undefined;
   private following = false;
 
-  constructor(
-    private readonly indexer: Indexer,
-    private readonly maxReplaced = 10_000,
-  ) {}
+  constructor(private readonly indexer: Indexer) {}
 
   /** True when the adapter saw this block in the best chain and a reorg has replaced it since. */
   async wasReplaced(hash: string): Promise<boolean> {
+    // a pass already under way may have read the indexer before the reorg: then look again
+    const underWay = this.updating;
     await this.catchUp();
+    if (underWay) await this.catchUp();
     return this.replaced.has(hash);
   }
 
@@ -84,6 +85,6 @@ export class SeenBlocks {
 
   private remember(hash: string): void {
     this.replaced.add(hash);
-    if (this.replaced.size > this.maxReplaced) this.replaced.delete(this.replaced.values().next().value!);
+    if (this.replaced.size > MAX_REPLACED) this.replaced.delete(this.replaced.values().next().value!);
   }
 }
