@@ -204,6 +204,12 @@ describe('the test cluster', () => {
     }
   });
 
+  it('gives pods routes to its own networks only, so that their traffic stays on this machine', async () => {
+    const routes = await kubectl('exec', 'client', '--', '/bin/busybox', 'ip', 'route');
+    expect(routes).not.toMatch(/^default/m);
+    expect(routes).toMatch(new RegExp(`^10\\.96\\.0\\.0/16 via ${GATEWAY.replaceAll('.', '\\.')} `, 'm'));
+  });
+
   it('runs commands in a container and shows its logs', async () => {
     expect((await kubectl('exec', 'web', '--', '/bin/busybox', 'cat', '/data/index.html')).trim()).toBe(GREETING);
     await expect(kubectl('exec', 'web', '--', '/bin/busybox', 'false')).rejects.toThrow(/exit code 1/);
