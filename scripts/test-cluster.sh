@@ -804,8 +804,9 @@ case "${1:-}" in
   status) status ;;
   kubeconfig) echo "$kubeconfig" ;;
   load-image) shift; load_image "$@" ;;
-  kubectl) shift; kubectl "$@" ;;
-  ctr) shift; ctr "$@" ;;
+  # exec'd: a caller that stops a long-running one (port-forward, logs -f) stops kubectl itself
+  kubectl) shift; exec "$bin/kubectl" --kubeconfig "$kubeconfig" "$@" ;;
+  ctr) shift; exec ctr --address "$socket" --namespace k8s.io "$@" ;;
   help | -h | --help) sed -n '2,9p' "$0" | sed 's/^# \{0,1\}//' ;;
   *)
     sed -n '2,9p' "$0" | sed 's/^# \{0,1\}//' >&2
