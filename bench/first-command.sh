@@ -20,6 +20,7 @@ cd "$scratch/reglab"
 now() { date +%s.%N; }
 since() { echo "$(now) - $1" | bc; }
 started=$(now)
+started_iso=$(date -u +%Y-%m-%dT%H:%M:%SZ)
 load_before=$(cut -d' ' -f1-3 /proc/loadavg)
 log=$scratch/first-command.log
 # each line with the seconds since the start, to find when each step ended
@@ -42,22 +43,12 @@ rebuild=$(since "$rebuild_started")
 
 round() { printf '%.1f' "$1"; }
 setup_done=$(at '==> set-up done')
-mkdir -p "$repo/bench/results"
-cat > "$repo/bench/results/first-command.json" <<EOF
-{
-  "what": "bash scripts/setup.sh && ./bin/reglab.js up, on a fresh clone with empty Go, npm and reglab caches (Debian packages installed)",
-  "measuredAt": "$(date -u +%Y-%m-%dT%H:%M:%SZ)",
-  "commit": "$commit",
-  "cores": $(nproc),
-  "loadAverage": { "before": "$load_before", "after": "$load_after" },
-  "seconds": {
-    "firstCommand": $(round "$total"),
-    "npmPackagesAndBundles": $(at '==> npm done'),
-    "btcdAndLndBuild": $(at '==> nodes done'),
-    "setup": $setup_done,
-    "labUp": $(round "$(echo "$total - $setup_done" | bc)"),
-    "nodeBinariesAgainWithGoCacheKept": $(round "$rebuild")
-  }
-}
+figures=$(cat <<EOF
+{"firstCommandS": $(round "$total"), "npmPackagesAndBundlesS": $(at '==> npm done'),
+ "btcdAndLndBuildS": $(at '==> nodes done'), "setupS": $setup_done,
+ "labUpS": $(round "$(echo "$total - $setup_done" | bc)"), "nodeBinariesAgainWithGoCacheKeptS": $(round "$rebuild")}
 EOF
-cat "$repo/bench/results/first-command.json"
+)
+options='{"what": "bash scripts/setup.sh && ./bin/reglab.js up on a fresh clone, empty Go, npm and reglab caches (Debian packages installed)"}'
+cd "$repo" && BENCH_STARTED_AT="$started_iso" BENCH_LOAD_AT_START="${load_before%% *}" \
+  npx tsx bench/record.ts first-command "$figures" "$options"

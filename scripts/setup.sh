@@ -8,7 +8,9 @@
 #   bash scripts/setup.sh           what the default lab needs
 #   bash scripts/setup.sh --all     also the LDK node daemon now
 #   bash scripts/setup.sh --test    also what the tests drive: the LDK node daemon, Debian's Electrum
-#                                   wallet and Chromium, Podman's Docker API and schemathesis
+#                                   wallet and Chromium, Podman's Docker API, schemathesis, and the test
+#                                   cluster's Kubernetes (scripts/build-k8s.sh; scripts/test-cluster.sh
+#                                   starts it when a test needs it)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -27,7 +29,8 @@ done
 
 # build-essential and python3: node-gyp builds rgb-lib's npm binding
 packages=(postgresql redis-server build-essential python3)
-$with_tests && packages+=(electrum chromium)
+# busybox-static: the one binary of the small images the test-cluster tests build FROM scratch
+$with_tests && packages+=(electrum chromium busybox-static)
 missing=()
 for package in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q 'install ok installed' || missing+=("$package")
@@ -101,5 +104,7 @@ if $with_tests; then
   bash scripts/podman-setup.sh
   echo "==> schemathesis (conformance tests)"
   bash scripts/install-schemathesis.sh >/dev/null
+  echo "==> the test cluster's binaries (Kubernetes, etcd, CoreDNS)"
+  bash scripts/build-k8s.sh
 fi
 echo "==> set-up done"

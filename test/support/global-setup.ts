@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { postgresBinDir } from '../../control-plane/src/nodes/postgres/server.js';
 import { redisServerBinary } from '../../control-plane/src/nodes/redis/server.js';
 import type { TestProject } from 'vitest/node';
+import { stopTestClusterIfStarted } from './kubernetes.js';
 import { reap } from './reaper.mjs';
 import { startSharedLabBroker } from './shared-lab-broker.js';
 
@@ -29,6 +30,9 @@ export default async function setup(project: TestProject): Promise<() => Promise
   project.provide('sharedLabBroker', sharedLab.url);
   return async () => {
     await sharedLab.stop();
+    // before the reaper: the cluster's daemons do not carry the run's marker, and `down` also
+    // undoes what they changed on the host
+    await stopTestClusterIfStarted(registry);
     const left = await reap(registry, { spareVitest: true });
     rmSync(registry, { recursive: true, force: true }); // the watchdog sees it gone and exits
     if (left.processes.length + left.containers > 0)
