@@ -14,12 +14,20 @@ export interface CliResult {
   stderr: string;
 }
 
-/** `file ARGS...` run in `folder` with the REGLAB_HOME of that folder (`folder/.reglab`), its exit code kept. */
-export async function runIn(folder: string, file: string, args: string[]): Promise<CliResult> {
+/**
+ * `file ARGS...` run in `folder` with the REGLAB_HOME of that folder (`folder/.reglab`), or `home`,
+ * its exit code kept.
+ */
+export async function runIn(
+  folder: string,
+  file: string,
+  args: string[],
+  home = join(folder, '.reglab'),
+): Promise<CliResult> {
   try {
     const { stdout, stderr } = await run(file, args, {
       cwd: folder,
-      env: { ...process.env, REGLAB_HOME: join(folder, '.reglab') },
+      env: { ...process.env, REGLAB_HOME: home },
       timeout: 180_000,
     });
     return { code: 0, stdout, stderr };
@@ -32,4 +40,9 @@ export async function runIn(folder: string, file: string, args: string[]): Promi
 /** A runner of `reglab ARGS...` in the folder `folder()` names (read at each call, it may be made later). */
 export function reglabIn(folder: () => string): (...args: string[]) => Promise<CliResult> {
   return (...args) => runIn(folder(), process.execPath, [CLI, ...args]);
+}
+
+/** A runner of `reglab ARGS...` against the control plane of the state folder `home` (a test's in-process one). */
+export function reglabOfHome(home: string): (...args: string[]) => Promise<CliResult> {
+  return (...args) => runIn(process.cwd(), process.execPath, [CLI, ...args], home);
 }

@@ -1,6 +1,7 @@
 // LDK nodes: reglab-ldk (nodes/ldk), an ldk-node daemon with an HTTP JSON API, on the lab's
 // Electrum indexer or its Esplora-style chain adapter.
 import { LdkClient } from '../../../../lib/ldk/client.js';
+import { nodeUriOf } from '../../connect/node-uri.js';
 import { DEFAULT_LDK_CHAIN_SOURCE, type LabSpec, type LdkChainSource } from '../../spec/types.js';
 import { CHAIN_SERVICE } from '../btcd/index.js';
 import { answersHttp } from '../project-service.js';
@@ -41,6 +42,14 @@ export const ldk: KindDefinition = {
   },
   // the daemon's API takes no credentials: its URL is all a developer needs
   credentials: async (access, service) => ({ api: apiUrl(access, service.name) }),
+  connectInfo: async (access, service) => ({
+    uris: {
+      api: apiUrl(access, service.name),
+      openapi: `${apiUrl(access, service.name)}/openapi.json`,
+      ...nodeUriOf(access, service),
+    },
+    notes: ["the daemon's HTTP API takes no credentials (nodes/ldk/README.md)"],
+  }),
   node: (access, name) => new LdkLabNode(name, new LdkClient(apiUrl(access, name)), access.chain),
   initialise: reconnectChannelPeers,
   clientEnv: (_access, name, placement) => ({ NODE_KIND: 'ldk', LDK_URL: `http://${placement.reach(name, 'api')}` }),
