@@ -32,13 +32,11 @@ const scenarioRunner = () => import('../../../scenarios/src/cli.js');
 /** Exit codes scripts can rely on. */
 export const EXIT = { ok: 0, failed: 1, invalidInput: 2, conflictOrMissing: 3 } as const;
 
+const VERSION = (JSON.parse(readFileSync(join(projectRoot(), 'package.json'), 'utf8')) as { version: string }).version;
+
 const program = new Command('reglab')
   .description('A regtest lab for Lightning and RGB payments')
-  .version(
-    (JSON.parse(readFileSync(join(projectRoot(), 'package.json'), 'utf8')) as { version: string }).version,
-    '-V, --version',
-    "print reglab's version",
-  )
+  .version(VERSION, '-V, --version', "print reglab's version")
   .option('--json', 'machine-readable output')
   .option('--lab <name>', 'the lab to act on (default: the only lab that is up)')
   .showHelpAfterError();
@@ -546,6 +544,21 @@ program
     });
     if (json()) console.log(JSON.stringify(report.scenarios.length === 1 ? report.scenarios[0] : report, null, 2));
     process.exitCode = report.passed ? EXIT.ok : EXIT.failed;
+  });
+
+program
+  .command('mcp')
+  .description(
+    "serve the control plane's operations as Model Context Protocol tools over stdio, for an AI agent to drive the lab (docs/mcp.md)",
+  )
+  .action(async () => {
+    const { serveMcp } = await import('../mcp/server.js'); // the MCP SDK, loaded by this command only
+    await serveMcp({
+      home: reglabHome(),
+      lab: program.opts().lab as string | undefined,
+      cwd: process.cwd(),
+      version: VERSION,
+    });
   });
 
 program
