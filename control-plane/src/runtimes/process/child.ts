@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { appendFileSync, closeSync, mkdirSync, openSync, readFileSync } from 'node:fs';
+import { appendFileSync, closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { sleep } from '../../../../lib/wait.js';
 import type { ExitStatus } from '../types.js';
@@ -53,12 +53,29 @@ function recordInRegistry(pid: number): void {
 }
 
 function startTimeOf(pid: number): string | undefined {
+  return statFields(pid)?.[19];
+}
+
+/**
+ * The fields of /proc/PID/stat after the command's name: state (R, S, Z...), ppid, process group,
+ * ... (field 3 of proc(5) is the first). Undefined without such a process (or without /proc).
+ */
+function statFields(pid: number): string[] | undefined {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
-    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   } catch {
     return undefined;
   }
+}
+
+/**
+ * A process that has ended but that its parent has not reaped yet (Z; X while it is being
+ * reaped) still answers signal 0: one a control plane before this one started, whose new parent
+ * reaps late or never, would otherwise be taken as running.
+ */
+function hasEnded(fields: string[] | undefined): boolean {
+  return fields?.[0] === 'Z' || fields?.[0] === 'X';
 }
 
 export function exitStatusOf(pid: number): ExitStatus | undefined {
@@ -68,10 +85,10 @@ export function exitStatusOf(pid: number): ExitStatus | undefined {
 export function isRunning(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
+    if ((error as NodeJS.ErrnoException).code !== 'EPERM') return false;
   }
+  return !hasEnded(statFields(pid));
 }
 
 /** Whether process `pid` runs a command line holding `program` (a pid the system gave to another process does not). */
@@ -112,11 +129,17 @@ function signalGroup(pid: number, signal: NodeJS.Signals): void {
   }
 }
 
-function groupAlive(pid: number): boolean {
+/** Whether a process of the group still runs (its ended processes not yet reaped do not count). */
+function groupAlive(pgid: number): boolean {
   try {
-    process.kill(-pid, 0);
-    return true;
+    process.kill(-pgid, 0);
   } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
+    if ((error as NodeJS.ErrnoException).code !== 'EPERM') return false;
   }
+  if (!existsSync('/proc/self/stat')) return true;
+  return readdirSync('/proc').some((entry) => {
+    if (!/^\d+$/.test(entry)) return false;
+    const fields = statFields(Number(entry));
+    return fields?.[2] === String(pgid) && !hasEnded(fields);
+  });
 }
