@@ -47,6 +47,7 @@ export function formatEvent(event: LabEvent): string | undefined {
         return `  ↻ ${event.service} restarting: ${(event.message ?? '').split('\n')[0]}`;
       if (event.status === 'unhealthy')
         return `  ! ${event.service} unhealthy: ${(event.message ?? '').split('\n')[0]}`;
+      if (event.status === 'waiting') return `  … ${event.service} ${(event.message ?? 'waiting').split('\n')[0]}`;
       if (event.status === 'stopped') return `  ■ ${event.service} stopped`;
       return undefined;
     case 'phase':
