@@ -15,6 +15,7 @@ import {
   defaultLabYaml,
   startTestControlPlane,
   type TestControlPlane,
+  pidOf as pidOfService,
 } from '../support/control-plane.js';
 
 const LAB = 'outage';
@@ -26,11 +27,7 @@ describe('the chain node stopped until lnd gives up on it, then started again', 
   let cp: TestControlPlane;
   const lab = async () => (await cp.call('GET', `/labs/${LAB}`)).body;
   const services = async (): Promise<Service[]> => (await lab()).services;
-  const pidOf = (name: string) => {
-    const handle = cp.plane.manager.get(LAB).services[name].handle;
-    if (handle?.runtime !== 'process') throw new Error(`${name} runs no process`);
-    return handle.pid;
-  };
+  const pidOf = (name: string) => pidOfService(cp, LAB, name);
   const reglab = (...args: string[]) => reglabOf(cp.home, ...args);
 
   beforeAll(async () => {

@@ -6,7 +6,12 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitFor } from '../../lib/wait.js';
 import { reglabOf } from '../support/cli.js';
-import { bringUpLab, startTestControlPlane, type TestControlPlane } from '../support/control-plane.js';
+import {
+  bringUpLab,
+  startTestControlPlane,
+  type TestControlPlane,
+  pidOf as pidOfService,
+} from '../support/control-plane.js';
 
 const LAB = 'frozen';
 const YAML = `name: ${LAB}
@@ -27,11 +32,7 @@ type NodeView = { name: string; status: string; error?: string; chainBalanceSat?
 
 describe('status while a node does not answer', () => {
   let cp: TestControlPlane;
-  const pidOf = (name: string) => {
-    const handle = cp.plane.manager.get(LAB).services[name].handle;
-    if (handle?.runtime !== 'process') throw new Error(`${name} runs no process`);
-    return handle.pid;
-  };
+  const pidOf = (name: string) => pidOfService(cp, LAB, name);
   const frozen = (pid: number) => {
     const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
     return stat.slice(stat.lastIndexOf(')') + 2).startsWith('T');

@@ -7,7 +7,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isRunning } from '../../control-plane/src/runtimes/process/child.js';
 import { isListening } from '../../control-plane/src/util/ports.js';
 import { waitFor } from '../../lib/wait.js';
-import { bringUpLab, startTestControlPlane, type TestControlPlane } from '../support/control-plane.js';
+import {
+  bringUpLab,
+  startTestControlPlane,
+  type TestControlPlane,
+  pidOf as pidOfService,
+} from '../support/control-plane.js';
 
 const LAB = 'stuck';
 /** The chain, the indexer and the chain adapter; one restart allowed; probes rarer than any wait here. */
@@ -25,11 +30,7 @@ describe('a restart attempt that times out', () => {
   let cp: TestControlPlane;
   const service = async (name: string): Promise<Service> =>
     (await cp.call('GET', `/labs/${LAB}`)).body.services.find((found: Service) => found.name === name);
-  const pidOf = (name: string) => {
-    const handle = cp.plane.manager.get(LAB).services[name].handle;
-    if (handle?.runtime !== 'process') throw new Error(`${name} runs no process`);
-    return handle.pid;
-  };
+  const pidOf = (name: string) => pidOfService(cp, LAB, name);
 
   beforeAll(async () => {
     cp = await startTestControlPlane();

@@ -8,6 +8,7 @@ import {
   defaultLabYaml,
   startTestControlPlane,
   type TestControlPlane,
+  pidOf as pidOfService,
 } from '../support/control-plane.js';
 import { signInToWalletServer, type WalletServerCall } from '../support/wallet-server-user.js';
 
@@ -25,11 +26,7 @@ describe('supervision and fault commands', () => {
   const lab = async () => (await cp.call('GET', `/labs/${LAB}`)).body;
   const service = async (name: string): Promise<Service> =>
     (await lab()).services.find((s: Service) => s.name === name);
-  const pidOf = (name: string) => {
-    const handle = cp.plane.manager.get(LAB).services[name].handle;
-    if (handle?.runtime !== 'process') throw new Error(`${name} runs no process`);
-    return handle.pid;
-  };
+  const pidOf = (name: string) => pidOfService(cp, LAB, name);
   let walletServer: WalletServerCall;
 
   beforeAll(async () => {
