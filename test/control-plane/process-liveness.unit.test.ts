@@ -2,9 +2,11 @@
 // control plane re-attached to become when they die, if their new parent reaps late or never. They
 // still answer kill(pid, 0), and must be seen dead all the same.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { isRunning } from '../../control-plane/src/runtimes/process/child.js';
+import { isRunning, startDetached } from '../../control-plane/src/runtimes/process/child.js';
 import { ProcessRuntime } from '../../control-plane/src/runtimes/process/runtime.js';
 import { waitFor } from '../../lib/wait.js';
 
@@ -43,6 +45,19 @@ describe('liveness of processes that ended but are not reaped', () => {
     expect(() => process.kill(pid, 0)).not.toThrow();
     expect(isRunning(pid)).toBe(false);
     expect(await new ProcessRuntime().isAlive({ runtime: 'process', pid })).toBe(false);
+  });
+
+  it('names how a service it started ended as soon as it is seen dead (before Node has reaped it)', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'reglab-liveness-'));
+    try {
+      const runtime = new ProcessRuntime();
+      const pid = startDetached({ command: 'sleep', args: ['60'] }, join(folder, 'sleep.log'));
+      await runtime.kill({ runtime: 'process', pid });
+      expect(await runtime.isAlive({ runtime: 'process', pid })).toBe(false);
+      expect(await runtime.exitStatus({ runtime: 'process', pid })).toEqual({ code: undefined, signal: 'SIGKILL' });
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
   });
 
   it('ends the process group of a service whose only process left is a zombie (its kill returns)', async () => {

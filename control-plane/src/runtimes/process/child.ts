@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { appendFileSync, closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { sleep } from '../../../../lib/wait.js';
+import { sleep, withTimeout } from '../../../../lib/wait.js';
 import type { ExitStatus } from '../types.js';
 import { runAs } from './system-user.js';
 
@@ -16,8 +16,13 @@ export interface ProcessLaunch {
   stopSignal?: NodeJS.Signals;
 }
 
-/** How the children this process started ended, by pid (others' children cannot be waited for). */
-const exits = new Map<number, ExitStatus>();
+/** How the children this process started end, by pid (others' children cannot be waited for). */
+const exits = new Map<number, Promise<ExitStatus>>();
+/**
+ * How long a child seen ended (a zombie) may take to be reaped, which is when its exit status is
+ * known: at once, as Node reaps its children on SIGCHLD; the bound is for a signal that was lost.
+ */
+const REAP_WAIT_MS = 2_000;
 
 /**
  * Starts a detached child in its own process group with stdout and stderr appended to `logFile`,
@@ -40,7 +45,12 @@ export function startDetached(launch: ProcessLaunch, logFile: string): number {
   closeSync(log);
   if (child.pid === undefined) throw new Error(`could not start ${launch.command}`);
   const pid = child.pid;
-  child.on('exit', (code, signal) => exits.set(pid, { code: code ?? undefined, signal: signal ?? undefined }));
+  exits.set(
+    pid,
+    new Promise((resolve) =>
+      child.once('exit', (code, signal) => resolve({ code: code ?? undefined, signal: signal ?? undefined })),
+    ),
+  );
   child.unref();
   recordInRegistry(pid);
   return pid;
@@ -78,8 +88,10 @@ function hasEnded(fields: string[] | undefined): boolean {
   return fields?.[0] === 'Z' || fields?.[0] === 'X';
 }
 
-export function exitStatusOf(pid: number): ExitStatus | undefined {
-  return exits.get(pid);
+/** How a child this process started ended, once it has (it is seen ended a moment before it is reaped). */
+export async function exitStatusOf(pid: number): Promise<ExitStatus | undefined> {
+  const exit = exits.get(pid);
+  return exit && withTimeout(exit, REAP_WAIT_MS).catch(() => undefined);
 }
 
 export function isRunning(pid: number): boolean {
