@@ -196,6 +196,8 @@ describe('supervision and fault commands', () => {
 
   it('restarts a killed lnd with its channels: the lab is degraded and the wallet server answers 502 meanwhile, then a payment succeeds', async () => {
     const wallet = (await walletServer('POST', '/wallets', { name: 'lnd-down' })).body.id as string;
+    // the services on Redis, killed just before, may still be waiting for it
+    await waitFor(async () => (await lab()).status === 'ready', { timeoutMs: 30_000, what: 'the lab ready' });
     process.kill(pidOf('alice'), 'SIGKILL');
     await waitFor(async () => (await lab()).status === 'degraded', {
       timeoutMs: 5_000,
