@@ -362,7 +362,8 @@ export class Supervisor {
     let engineDown = false;
     try {
       for (;;) {
-        if (!(await this.dependenciesBack(service, reason))) return;
+        // without an await when nothing is down: a kill answers with the status that follows it (restarting)
+        if (dependenciesDown(this.lab, service).length > 0 && !(await this.dependenciesBack(service, reason))) return;
         const recent = recentRestarts(service, supervision);
         if (recent >= supervision.max_restarts) {
           await this.report(
