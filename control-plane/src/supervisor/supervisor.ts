@@ -378,7 +378,12 @@ export class Supervisor {
         service.restartTimes = [...service.restartTimes.slice(-20), new Date().toISOString()];
         await this.report(service, 'restarting', `${reason}; restarting (restart ${service.restarts})`);
         await sleep(engineDown ? ENGINE_RETRY_MS : backoffMs(recent));
-        if (this.stopped) return;
+        if (this.stopped) {
+          // not tried: the control plane that takes the lab back tries it, counted then
+          Object.assign(service, uncounted);
+          await this.options.persist();
+          return;
+        }
         if (service.handle && (await this.session.runtime.isAlive(service.handle).catch(() => false))) {
           await this.session.runtime.stop(service.handle, kindDefinition(service.kind).stopSignal);
         } else if (service.handle) {
