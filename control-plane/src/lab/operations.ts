@@ -36,6 +36,8 @@ export function requireReady(session: LabSession, name: string): void {
       `lab ${session.lab.name} has no node "${name}" (nodes: ${session.lab.spec.nodes.map((node) => node.name).join(', ')})`,
     );
   if (service.status === 'ready') return;
+  if (service.status === 'waiting' && service.error)
+    throw conflict('SERVICE_NOT_READY', `${name} is waiting: ${service.error.split('\n')[0]}`);
   const hint =
     service.status === 'stopped'
       ? `start it with \`reglab start ${name}\``
