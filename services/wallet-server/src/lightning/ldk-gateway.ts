@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import { channelBalancesSat, LdkError, type LdkClient, type LdkPayment } from '../../../../lib/ldk/client.js';
 import { followLdkEvents } from '../../../../lib/ldk/events.js';
 import { sleep } from '../../../../lib/wait.js';
-import { readBolt11 } from './bolt11.js';
+import { readBolt11 } from '../../../../lib/lightning/bolt11.js';
 import {
   connectionNeverMade,
   NodeError,
