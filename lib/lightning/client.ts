@@ -268,3 +268,11 @@ export interface ClientOptions {
   /** How long one request to the node may take. */
   timeoutMs?: number;
 }
+
+/** What each implementation's folder offers (its index.ts), which implementations.ts lists. */
+export interface LightningImplementationModule<Connection> {
+  connect(connection: Connection, options?: ClientOptions): LightningClient;
+  /** The connection a lab service reads from its environment: what connectionToEnv writes. */
+  connectionFromEnv(env: NodeJS.ProcessEnv): Promise<Connection>;
+  connectionToEnv(connection: Connection): Record<string, string>;
+}

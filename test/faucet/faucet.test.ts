@@ -318,7 +318,7 @@ describe('faucet against real btcd, lnd and Redis', () => {
   });
 
   it('answers 502 on /api/status when lnd cannot be reached', async () => {
-    const { connectLnd } = await import('../../lib/lightning/lnd.js');
+    const { connectLnd } = await import('../../lib/lightning/lnd/connection.js');
     const { freePort } = await import('../../control-plane/src/util/ports.js');
     const unreachable = new LndWallet(
       connectLnd({ ...regtest.lndCredentials('alice'), socket: `127.0.0.1:${await freePort()}` }),

@@ -1,6 +1,6 @@
 import { Redis } from 'ioredis';
 import { createChainDriver } from '../../../lib/chain/from-env.js';
-import { connectLnd, lndCredentialsFromEnv } from '../../../lib/lightning/lnd.js';
+import { connectLnd, lndCredentialsFromEnv } from '../../../lib/lightning/lnd/connection.js';
 import { loggerFromEnv, runService } from '../../../lib/http/service.js';
 import { RlnClient } from '../../../lib/rln/client.js';
 import { buildApp } from './app.js';

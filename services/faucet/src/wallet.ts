@@ -1,6 +1,6 @@
 import type { AuthenticatedLnd } from 'ln-service';
-import { createChainAddress, sendToChainAddress } from '../../../lib/lightning/methods.js';
-import { getDefaultAccountBalance } from '../../../lib/lightning/rpc.js';
+import { createChainAddress, sendToChainAddress } from '../../../lib/lightning/lnd/methods.js';
+import { getDefaultAccountBalance } from '../../../lib/lightning/lnd/rpc.js';
 import { SerialQueue } from './serial-queue.js';
 
 export interface WalletBalance {

@@ -5,7 +5,7 @@ import {
   connectLndUnauthenticated,
   lndCredentialsToEnv,
   type LndCredentials,
-} from '../../../../lib/lightning/lnd.js';
+} from '../../../../lib/lightning/lnd/connection.js';
 import type { Placement } from '../../runtimes/types.js';
 import { CHAIN_SERVICE } from '../btcd/index.js';
 import { writeCredentialFile } from '../credential-files.js';

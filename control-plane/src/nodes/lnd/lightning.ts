@@ -22,8 +22,8 @@ import {
   payViaPaymentDetails,
   removePeer,
   settleHodlInvoice,
-} from '../../../../lib/lightning/methods.js';
-import { getDefaultAccountBalance } from '../../../../lib/lightning/rpc.js';
+} from '../../../../lib/lightning/lnd/methods.js';
+import { getDefaultAccountBalance } from '../../../../lib/lightning/lnd/rpc.js';
 import { waitFor } from '../../../../lib/wait.js';
 import {
   PAYMENT_END_WAIT_MS,

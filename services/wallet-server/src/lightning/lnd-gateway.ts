@@ -12,8 +12,8 @@ import {
   subscribeToPastPayment,
   subscribeToPayViaDetails,
   subscribeToPayViaRequest,
-} from '../../../../lib/lightning/methods.js';
-import { getDefaultAccountBalance, lndRpc } from '../../../../lib/lightning/rpc.js';
+} from '../../../../lib/lightning/lnd/methods.js';
+import { getDefaultAccountBalance, lndRpc } from '../../../../lib/lightning/lnd/rpc.js';
 import {
   NodeError,
   NodeRejected,
@@ -29,7 +29,7 @@ import {
   type PaymentOutcome,
   type StreamReopenReason,
 } from './gateway.js';
-import { LndInvoiceStream } from './lnd-invoice-stream.js';
+import { LndInvoiceStream } from '../../../../lib/lightning/lnd/invoice-stream.js';
 
 /** TLV record type of a keysend preimage (what lnd's --accept-keysend reads). */
 const KEYSEND_TYPE = '5482373484';

@@ -1,5 +1,5 @@
 import { LdkClient } from '../../../../lib/ldk/client.js';
-import { connectLnd, lndCredentialsFromEnv } from '../../../../lib/lightning/lnd.js';
+import { connectLnd, lndCredentialsFromEnv } from '../../../../lib/lightning/lnd/connection.js';
 import type { LightningConfig } from './config.js';
 import type { NodeGateway } from './gateway.js';
 import { LdkGateway } from './ldk-gateway.js';

@@ -1,4 +1,4 @@
-// Which files of ln-service's `lightning` package the project loads, one by one (lnd.ts, methods.ts)
+// Which files of ln-service's `lightning` package the project loads, one by one (connection.ts, methods.ts)
 // rather than through its index, which loads all: what scripts/bundle.mjs puts in one file.
 import type * as LnService from 'ln-service';
 
