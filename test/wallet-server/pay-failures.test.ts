@@ -5,7 +5,7 @@
 import { describe, expect, test } from 'vitest';
 import { createInvoice, getInvoice, getWalletInfo, pay } from 'ln-service';
 import { freePort } from '../../control-plane/src/util/ports.js';
-import { LdkClient } from '../../lib/ldk/client.js';
+import { LdkClient } from '../../lib/lightning/ldk/api.js';
 import type { NodeGateway } from '../../services/wallet-server/src/lightning/index.js';
 import { LdkGateway } from '../../services/wallet-server/src/lightning/ldk-gateway.js';
 import { RlnGateway } from '../../services/wallet-server/src/lightning/rln-gateway.js';

@@ -1,6 +1,6 @@
 // LDK nodes: reglab-ldk (nodes/ldk), an ldk-node daemon with an HTTP JSON API, on the lab's
 // Electrum indexer or its Esplora-style chain adapter.
-import { LdkClient } from '../../../../lib/ldk/client.js';
+import { LdkClient } from '../../../../lib/lightning/ldk/api.js';
 import { DEFAULT_LDK_CHAIN_SOURCE, type LabSpec, type LdkChainSource } from '../../spec/types.js';
 import { CHAIN_SERVICE } from '../btcd/index.js';
 import { answersHttp } from '../project-service.js';

@@ -12,7 +12,7 @@ import {
   type LdkChannel,
   type LdkClient,
   type LdkPayment,
-} from '../../../../lib/ldk/client.js';
+} from '../../../../lib/lightning/ldk/api.js';
 import { waitFor } from '../../../../lib/wait.js';
 import {
   PAYMENT_END_WAIT_MS,
@@ -24,7 +24,7 @@ import {
   type PaymentView,
   type PendingClose,
 } from '../node.js';
-import { FundingPositions, waitInMempool, waitSpendInMempool } from './chain.js';
+import { FundingPositions, waitInMempool, waitSpendInMempool } from '../../../../lib/lightning/ldk/chain.js';
 
 /** How long a payment request waits for LDK's final answer before following the payment by polling. */
 const PAYMENT_WAIT_SECS = 60;

@@ -3,8 +3,8 @@
 // internally paid invoice is made unpayable as on lnd. Settled invoices come from the daemon's
 // event stream; the keysend preimage is the caller's, so the hash is recorded before sending.
 import { createHash } from 'node:crypto';
-import { channelBalancesSat, LdkError, type LdkClient, type LdkPayment } from '../../../../lib/ldk/client.js';
-import { followLdkEvents } from '../../../../lib/ldk/events.js';
+import { channelBalancesSat, LdkError, type LdkClient, type LdkPayment } from '../../../../lib/lightning/ldk/api.js';
+import { followLdkEvents } from '../../../../lib/lightning/ldk/events.js';
 import { sleep } from '../../../../lib/wait.js';
 import { readBolt11 } from '../../../../lib/lightning/bolt11.js';
 import {

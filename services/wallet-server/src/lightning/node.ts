@@ -1,4 +1,4 @@
-import { LdkClient } from '../../../../lib/ldk/client.js';
+import { LdkClient } from '../../../../lib/lightning/ldk/api.js';
 import { connectLnd, lndCredentialsFromEnv } from '../../../../lib/lightning/lnd/connection.js';
 import type { LightningConfig } from './config.js';
 import type { NodeGateway } from './gateway.js';
