@@ -181,7 +181,9 @@ describe('control plane API on the default lab', () => {
       { ...auth, 'x-service-wallet-key': wallet.id },
     );
     expect(invoice.status).toBe(200);
-    await plane.manager.session('api').lightning('bob').pay(invoice.body.payment_request);
+    expect(
+      (await plane.manager.session('api').lightning('bob').pay({ bolt11: invoice.body.payment_request })).status,
+    ).toBe('succeeded');
     await waitFor(
       async () => (await send('GET', `/wallets/${wallet.id}`, undefined, auth)).body.balance_msat === '21000000',
       { timeoutMs: 20_000, what: 'the wallet to be credited' },

@@ -1,12 +1,13 @@
 import { describeError } from '../../../lib/errors.js';
 import { engineReachOf } from '../runtimes/select.js';
-import { holdsAssets, isLightning, type ChannelView, type PendingClose } from '../nodes/node.js';
+import type { Channel, PendingClose } from '../../../lib/lightning/client.js';
+import { holdsAssets, isLightning } from '../nodes/node.js';
 import { holdingsOf, type HoldingView } from './assets.js';
 import type { LabSession } from './session.js';
 import type { LabState } from './state.js';
 
 /** A channel with its partner named as the lab names it. */
-export interface ChannelSummary extends ChannelView {
+export interface ChannelSummary extends Channel {
   partner: string;
 }
 
@@ -95,22 +96,27 @@ export async function inspectNode(
   if (service.status !== 'ready') return view;
   try {
     const node = session.node(name);
-    const lightning = isLightning(node) ? node : undefined;
+    const lightning = isLightning(node) ? node.lightning : undefined;
     // all asked at once: `reglab up` prints this view as the last thing it waits for
     const [balance, assets, live] = await Promise.all([
       node.onchainBalance(),
       holdsAssets(node) ? holdingsOf(session, node) : undefined,
       lightning &&
-        Promise.all([lightning.info(), lightning.channelBalanceSat(), lightning.channels(), lightning.pendingCloses()]),
+        Promise.all([
+          lightning.info(),
+          lightning.channelBalanceMsat(),
+          lightning.channels.list(),
+          lightning.channels.pendingCloses(),
+        ]),
     ]);
     Object.assign(view, { chainBalanceSat: balance.confirmedSat, unconfirmedBalanceSat: balance.unconfirmedSat });
     if (assets) view.assets = assets;
     if (!live) return view;
-    const [info, channelBalanceSat, channels, pendingCloses] = live;
+    const [info, channelBalanceMsat, channels, pendingCloses] = live;
     return {
       ...view,
       pubkey: info.pubkey,
-      channelBalanceSat,
+      channelBalanceSat: Number(channelBalanceMsat / 1000n),
       channels: channels.map((channel) => ({
         ...channel,
         partner: names.get(channel.partnerPubkey) ?? channel.partnerPubkey,
