@@ -20,7 +20,7 @@ import {
   describeOnEachNodeKind,
   eventually,
   lightningApp,
-  serverGateway,
+  serverNode,
   serverNodeEnv,
   startServerLab,
   type LightningApp,
@@ -38,7 +38,7 @@ describeOnEachNodeKind((kind, infra) => {
   beforeAll(async () => {
     regtest = await startServerLab(kind, { capacity_sat: 5_000_000, push_sat: 2_000_000 });
     nodeEnv = serverNodeEnv(regtest);
-    server = await lightningApp(infra(), await serverGateway(nodeEnv), { env });
+    server = await lightningApp(infra(), await serverNode(nodeEnv), { env });
     user = await enrollAndSignIn(server.app, adminKey);
   });
 
@@ -138,7 +138,7 @@ describeOnEachNodeKind((kind, infra) => {
       const nowhere = `127.0.0.1:${await freePort()}`;
       const down = await lightningApp(
         infra(),
-        await serverGateway({ ...nodeEnv, LND_GRPC_HOST: nowhere, LDK_URL: `http://${nowhere}` }),
+        await serverNode({ ...nodeEnv, LND_GRPC_HOST: nowhere, LDK_URL: `http://${nowhere}` }),
         { databaseUrl: server.databaseUrl, env },
       );
       try {
@@ -284,7 +284,7 @@ describeOnEachNodeKind((kind, infra) => {
     });
 
     test('a payment the node has not finished answers pending, and settles in the background', async () => {
-      const slow = await lightningApp(infra(), await serverGateway(nodeEnv), {
+      const slow = await lightningApp(infra(), await serverNode(nodeEnv), {
         databaseUrl: server.databaseUrl,
         env: { ...env, PAY_WAIT_MS: '300' },
       });
@@ -496,7 +496,7 @@ describeOnEachNodeKind((kind, infra) => {
       const inv = await newInvoice(w, 7_000_000);
       await server.app.close();
       await pay({ lnd: bob(), request: inv.payment_request });
-      server = await lightningApp(infra(), await serverGateway(nodeEnv), { databaseUrl: server.databaseUrl, env });
+      server = await lightningApp(infra(), await serverNode(nodeEnv), { databaseUrl: server.databaseUrl, env });
       expect(await balance(w)).toBe(7_000_000n);
       expect(await ledgerEntries(inv.payment.id)).toBe(1);
     });

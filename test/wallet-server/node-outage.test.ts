@@ -13,7 +13,7 @@ import { as, createWallet, enrollAndSignIn, startInfra, type Infra, type TestUse
 import {
   eventually,
   lightningApp,
-  serverGateway,
+  serverNode,
   serverNodeEnv,
   startServerLab,
   type LightningApp,
@@ -35,7 +35,7 @@ const onWarning = (warning: Error) => warnings.push(warning);
 beforeAll(async () => {
   infra = await startInfra();
   regtest = await startServerLab('lnd', { capacity_sat: 2_000_000, push_sat: 500_000 });
-  server = await lightningApp(infra, await serverGateway(serverNodeEnv(regtest)), {
+  server = await lightningApp(infra, await serverNode(serverNodeEnv(regtest)), {
     env: { INVOICE_RECONCILE_MS: '2000' },
   });
   user = await enrollAndSignIn(server.app);

@@ -12,7 +12,7 @@
 // so a failure replays with the same FUZZ_SEED.
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { RlnGateway } from '../../services/wallet-server/src/lightning/rln-gateway.js';
+import { lightningClient } from '../../lib/lightning/implementations.js';
 import { startRlnDouble, type RlnDouble } from '../doubles/rln-double.js';
 import { as, createWallet, enrollAndSignIn, fund, newKey, startInfra, type Infra, type TestUser } from './support.js';
 import { lightningApp, type LightningApp } from './lightning-support.js';
@@ -535,7 +535,7 @@ async function snapshot() {
 
 beforeAll(async () => {
   [infra, rln] = await Promise.all([startInfra(), startRlnDouble()]);
-  server = await lightningApp(infra, new RlnGateway({ url: rln.url, pollMs: 50 }), {
+  server = await lightningApp(infra, lightningClient('rln', { url: rln.url }, { pollMs: 50 }), {
     env: { NODE_KIND: 'rln', INVOICE_RECONCILE_MS: '200', ADMIN_PUBKEYS: adminKey.pubkey },
   });
   app = server.app;

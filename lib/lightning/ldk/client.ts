@@ -32,7 +32,7 @@ import {
   nodeFailed,
   nodeRefused,
 } from '../errors.js';
-import { pollUntilEnded } from '../poll.js';
+import { PaymentPolls } from '../poll.js';
 import { channelBalancesSat, LdkError, type LdkChannel, type LdkClient, type LdkPayment } from './api.js';
 import { FundingPositions, waitInMempool, waitSpendInMempool } from './chain.js';
 import { followLdkEvents } from './events.js';
@@ -86,7 +86,7 @@ export class LdkLightning implements LightningClient {
   readonly channels?: ChannelControl;
   readonly holdInvoices: HoldInvoices;
   private readonly name: string;
-  private closed = false;
+  private readonly polls: PaymentPolls;
   /** The chain height of the node's last sync, and the sync under way. */
   private syncedHeight = -1;
   private syncing?: Promise<void>;
@@ -94,9 +94,10 @@ export class LdkLightning implements LightningClient {
   constructor(
     private readonly api: LdkClient,
     private readonly chain: RpcChainDriver | undefined,
-    private readonly options: ClientOptions = {},
+    options: ClientOptions = {},
   ) {
     this.name = options.name ?? this.implementation;
+    this.polls = new PaymentPolls((paymentHash) => this.payment(paymentHash), options.pollMs ?? 250);
     if (chain) this.channels = this.channelControl(chain);
     this.holdInvoices = {
       create: (request) => this.addInvoice('the hold invoice', request, request.paymentHash),
@@ -274,7 +275,7 @@ export class LdkLightning implements LightningClient {
     } catch (error) {
       const failed = (reason: string): PaymentOutcome => ({ status: 'failed', paymentHash, reason });
       // A payment of this hash is under way or done: its own outcome is the answer.
-      if (error instanceof LdkError && error.code === 'DUPLICATE_PAYMENT') return this.endOf(paymentHash);
+      if (error instanceof LdkError && error.code === 'DUPLICATE_PAYMENT') return this.polls.endOf(paymentHash);
       // Refused before anything was sent (bad invoice, expired, no route, too little balance).
       if (error instanceof LdkError && error.status >= 400 && error.status < 500)
         return failed(`${this.name} refused the payment: ${error.reason}`);
@@ -288,12 +289,7 @@ export class LdkLightning implements LightningClient {
       if (found.status !== 'unknown') return found;
       return error instanceof LdkError ? failed(failure.message) : { status: 'pending', paymentHash };
     }
-    return sent.status === 'pending' ? this.endOf(paymentHash) : outcomeOf(sent, paymentHash);
-  }
-
-  private async endOf(paymentHash: string): Promise<PaymentOutcome> {
-    const final = await this.awaitPayment(paymentHash);
-    return final.status === 'unknown' ? { status: 'pending', paymentHash } : final;
+    return sent.status === 'pending' ? this.polls.endOf(paymentHash) : outcomeOf(sent, paymentHash);
   }
 
   async payment(paymentHash: string): Promise<PaymentLookup> {
@@ -302,15 +298,11 @@ export class LdkLightning implements LightningClient {
   }
 
   awaitPayment(paymentHash: string): Promise<PaymentLookup> {
-    return pollUntilEnded(
-      () => this.payment(paymentHash),
-      this.options.pollMs ?? 250,
-      () => this.closed,
-    );
+    return this.polls.untilEnded(paymentHash);
   }
 
   close(): void {
-    this.closed = true;
+    this.polls.close();
   }
 
   /** Syncs the node when the chain's tip has moved since its last sync; returns the height it synced to. */

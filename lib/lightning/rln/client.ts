@@ -21,7 +21,7 @@ import type {
   RgbAssets,
 } from '../client.js';
 import { LightningError, noAnswer, nodeFailed, nodeRefused } from '../errors.js';
-import { pollUntilEnded } from '../poll.js';
+import { PaymentPolls } from '../poll.js';
 
 const amount = (value: number | string | null | undefined) => BigInt(value ?? 0);
 
@@ -46,13 +46,14 @@ export class RlnLightning implements LightningClient {
   readonly capabilities = { descriptionHash: false, keysendPreimage: false };
   readonly assets: RgbAssets;
   private readonly name: string;
-  private closed = false;
+  private readonly polls: PaymentPolls;
 
   constructor(
     private readonly api: RlnClient,
-    private readonly options: ClientOptions = {},
+    options: ClientOptions = {},
   ) {
     this.name = options.name ?? this.implementation;
+    this.polls = new PaymentPolls((paymentHash) => this.payment(paymentHash), options.pollMs ?? 500);
     this.assets = { balances: (assetIds) => Promise.all(assetIds.map((assetId) => this.assetBalance(assetId))) };
   }
 
@@ -186,7 +187,7 @@ export class RlnLightning implements LightningClient {
     const { paymentHash, amountMsat } = readBolt11(request.bolt11);
     const sent = await this.call('/sendpayment', () => this.api.sendPayment(request.bolt11));
     if (sent.status !== 'Pending') return outcomeOf(paymentHash, sent.status, amountMsat ?? 0n);
-    return this.endOf(paymentHash);
+    return this.polls.endOf(paymentHash);
   }
 
   async keysend(request: KeysendRequest): Promise<PaymentOutcome> {
@@ -194,12 +195,7 @@ export class RlnLightning implements LightningClient {
       this.api.keysend({ dest_pubkey: request.pubkey, amt_msat: Number(request.amountMsat) }),
     );
     const first = outcomeOf(sent.payment_hash, sent.status, request.amountMsat, sent.payment_preimage);
-    return first.status === 'pending' ? this.endOf(sent.payment_hash) : first;
-  }
-
-  private async endOf(paymentHash: string): Promise<PaymentOutcome> {
-    const final = await this.awaitPayment(paymentHash);
-    return final.status === 'unknown' ? { status: 'pending', paymentHash } : final;
+    return first.status === 'pending' ? this.polls.endOf(sent.payment_hash) : first;
   }
 
   async payment(paymentHash: string): Promise<PaymentLookup> {
@@ -212,14 +208,10 @@ export class RlnLightning implements LightningClient {
   }
 
   awaitPayment(paymentHash: string): Promise<PaymentLookup> {
-    return pollUntilEnded(
-      () => this.payment(paymentHash),
-      this.options.pollMs ?? 500,
-      () => this.closed,
-    );
+    return this.polls.untilEnded(paymentHash);
   }
 
   close(): void {
-    this.closed = true;
+    this.polls.close();
   }
 }
