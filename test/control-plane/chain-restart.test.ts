@@ -6,6 +6,7 @@
 // its folder (its record lost): it starts without it. Its probes run every five minutes, so a block
 // a user mines over RPC reaches the journal only by btcd's own notice of it, before and after the
 // node's restart.
+// Its own lab: it kills, stops and reorgs the chain node and kills every service at once.
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

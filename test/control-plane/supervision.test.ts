@@ -1,5 +1,6 @@
 // The supervisor and the fault commands on a default-shaped lab, checked as the user would:
 // kill -9 a service in the middle of a payment, kill lnd, stop a node, restart policies.
+// Its own lab: it kills and stops services and nodes, and disconnects peers.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitFor } from '../../lib/wait.js';
 import {

@@ -3,6 +3,7 @@
 // `reglab status` and its dashboard; then a control plane started while the engine is away. The
 // control plane reaches the engine through a proxy of its socket (DOCKER_HOST), which the test
 // cuts and restores; the service is killed through the engine itself, as a crash would end it.
+// Its own docker lab, whose engine it cuts off and whose service it kills.
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -1,5 +1,6 @@
 // A whole lab on the docker runtime, brought up and torn down by the lab's own bring-up (the
 // planner, launches, readiness probes, funding, channels), as `runtime: docker` will run it.
+// Its own lab: the docker runtime's bring-up and tear-down are what it checks.
 import type Docker from 'dockerode';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mineBlocks, nodePubkey, payBetween } from '../../control-plane/src/lab/operations.js';

@@ -1,5 +1,6 @@
 // An ldk node on the docker runtime: reglab-ldk from its local image (the Debian base and the
 // host-built binary) in a lab with an lnd node, over the lab network, restarted with its data.
+// Its own docker lab, whose LDK node it restarts.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { keysendBetween, nodePubkey, payBetween } from '../../control-plane/src/lab/operations.js';
 import type { LabSession } from '../../control-plane/src/lab/session.js';

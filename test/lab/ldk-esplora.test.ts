@@ -1,6 +1,7 @@
 // A lab whose ldk node follows the chain through the lab's chain adapter (Esplora) instead of the
 // indexer: the adapter starts with the nodes, and the node confirms the channels it opens and
 // accepts, forwards and pays over them.
+// Its own lab: an LDK node on the chain adapter, which the default lab has not.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { keysendBetween, payBetween } from '../../control-plane/src/lab/operations.js';
 import { startRegtest, type Regtest } from '../support/regtest.js';

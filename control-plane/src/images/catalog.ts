@@ -1,6 +1,8 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { nodeBinDir } from '../home.js';
+import { ensureNodeBinary } from '../nodes/binary-build.js';
+import { LDK_DAEMON_BUILD } from '../nodes/ldk/daemon-build.js';
 import { projectRoot } from '../../../lib/project-root.js';
 import type { ContextPart, ImageId, ImageRecipe } from './types.js';
 import { servicesParts } from './services-build.js';
@@ -9,12 +11,12 @@ export const DEBIAN_BASE_REF = 'localhost/reglab-debian:bookworm';
 
 const localArgs = () => ({ BASE_IMAGE: DEBIAN_BASE_REF });
 
-function nodeBinaries(names: string[], buildScript = 'scripts/build-nodes.sh'): () => ContextPart[] {
+function nodeBinaries(names: string[]): () => ContextPart[] {
   return () => {
     const dir = nodeBinDir();
     for (const name of names) {
       if (!existsSync(join(dir, name))) {
-        throw new Error(`${join(dir, name)} is missing: build it with \`bash ${buildScript}\``);
+        throw new Error(`${join(dir, name)} is missing: build it with \`bash scripts/build-nodes.sh\``);
       }
     }
     return [{ dir, entries: names }];
@@ -54,7 +56,10 @@ export const RECIPES: Record<ImageId, ImageRecipe> = {
     buildArgs: localArgs(),
     from: ['debian'],
     offline: true,
-    parts: nodeBinaries(['reglab-ldk'], 'scripts/build-ldk.sh'),
+    parts: async (onProgress) => {
+      await ensureNodeBinary(LDK_DAEMON_BUILD, onProgress);
+      return nodeBinaries(['reglab-ldk'])();
+    },
   },
   services: {
     id: 'services',

@@ -1,6 +1,7 @@
 // The registry of node kinds: adding a kind is a folder here, a line below, its name in lab.yaml's
 // schema and an image recipe (images/).
 import type { ImageFlavour, ImageId } from '../images/types.js';
+import type { OnDemandBuild } from './binary-build.js';
 import { btcd } from './btcd/index.js';
 import { chainAdapter } from './chain-adapter/index.js';
 import { faucet } from './faucet/index.js';
@@ -45,4 +46,9 @@ export function imageRecipesFor(kinds: Iterable<ServiceKind>, flavour: ImageFlav
       return [kind, flavour === 'upstream' ? (definition.upstreamImage ?? definition.image) : definition.image];
     }),
   );
+}
+
+/** The node binaries built on demand (not by setup.sh) that some of `kinds` run. */
+export function binaryBuildsFor(kinds: Iterable<ServiceKind>): OnDemandBuild[] {
+  return [...new Set(kinds)].flatMap((kind) => kindDefinition(kind).binaryBuild ?? []);
 }

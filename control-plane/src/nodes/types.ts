@@ -1,6 +1,7 @@
 // The contract of a node kind: one folder per kind implements it, registry.ts lists them.
 import type { RpcChainDriver } from '../../../lib/chain/rpc-driver.js';
 import type { ImageId } from '../images/types.js';
+import type { OnDemandBuild } from './binary-build.js';
 import type { ChainJournal } from '../lab/chain-journal.js';
 import type { LabState, ServiceState } from '../lab/state.js';
 import type { LaunchSpec, Placement, Runtime } from '../runtimes/types.js';
@@ -44,6 +45,8 @@ export interface KindDefinition {
   /** The image recipe that runs this kind in the docker runtime (local flavour; upstream if it differs). */
   image: ImageId;
   upstreamImage?: ImageId;
+  /** The node binary it runs when setup.sh does not build it: built the first time a lab needs it. */
+  binaryBuild?: OnDemandBuild;
   /** What the lab's users reach (the wallet server, the faucet...): open to the network when the
    * control plane is (a workshop), on loopback otherwise. */
   public?: boolean;

@@ -9,6 +9,7 @@ import {
 import { checkAssets, describeAssetError } from './assets.js';
 import { LabSpecError } from './spec-error.js';
 import { checkFaucetAsset } from './faucet-asset.js';
+import { checkFaucetTrustProxy } from './faucet-trust-proxy.js';
 import { labSchema } from './schema.js';
 import { DEFAULT_LDK_CHAIN_SOURCE, type ExternalOrManaged, type LabSpec } from './types.js';
 
@@ -159,6 +160,7 @@ function checkReferences(lab: RawLab): Reference[] {
   problems.push(...checkAssets(lab.assets, nodes));
   const faucetAsset = lab.services.faucet?.asset;
   if (faucetAsset) problems.push(...checkFaucetAsset(faucetAsset, lab.assets, nodes));
+  problems.push(...checkFaucetTrustProxy(lab.services.faucet?.trust_proxy ?? []));
   const serviceNames = new Set([
     'chain',
     ...(lab.indexer.enabled ? ['indexer'] : []),

@@ -1,5 +1,6 @@
 import { assetsSchema } from './assets.js';
 import { faucetAssetSchema } from './faucet-asset.js';
+import { faucetTrustProxySchema } from './faucet-trust-proxy.js';
 
 const name = { type: 'string', pattern: '^[a-z][a-z0-9-]{0,30}$' };
 const port = { type: 'integer', minimum: 1024, maximum: 65535 };
@@ -97,6 +98,7 @@ export const labSchema = {
         faucet: serviceOnNode({
           claim_sat: { type: 'integer', minimum: 1000, default: 100_000 },
           cooldown_seconds: { type: 'integer', minimum: 0, default: 900 },
+          trust_proxy: faucetTrustProxySchema,
           asset: faucetAssetSchema,
         }),
         'chain-adapter': { type: 'object', additionalProperties: false, properties: { port, restart } },

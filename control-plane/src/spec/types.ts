@@ -87,6 +87,8 @@ export interface ServicesSpec {
     claim_sat: number;
     cooldown_seconds: number;
     asset?: FaucetAssetSpec;
+    /** Whose X-Forwarded-For names the client ([]: no one's); this machine's connections when left out. */
+    trust_proxy?: string[];
     restart?: RestartPolicy;
   };
   'chain-adapter'?: { port?: number; restart?: RestartPolicy };

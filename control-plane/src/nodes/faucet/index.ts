@@ -29,6 +29,16 @@ function assetEnv(access: LabAccess, asset: FaucetAssetSpec, placement: Placemen
   };
 }
 
+/**
+ * Whose X-Forwarded-For the faucet believes: lab.yaml's list ([]: no one's), by default this
+ * machine's connections as the faucet sees them (a reverse proxy on this machine then passes its
+ * clients' addresses; clients elsewhere cannot pick theirs). docs/faucet.md, Client IP.
+ */
+function trustProxyOf(setting: string[] | undefined, placement: Placement): string {
+  const trusted = setting ?? [placement.hostPeer];
+  return trusted.length === 0 ? 'false' : trusted.join(',');
+}
+
 export const faucet: KindDefinition = {
   ports: { http: 8080 },
   image: 'services',
@@ -56,6 +66,7 @@ export const faucet: KindDefinition = {
         REDIS_URL: labRedisUrl(access, placement),
         CLAIM_SAT: String(settings.claim_sat),
         COOLDOWN_SECONDS: String(settings.cooldown_seconds),
+        TRUST_PROXY: trustProxyOf(settings.trust_proxy, placement),
         ...(access.controlPlaneUrl ? { MINE_URL: `${access.controlPlaneUrl}/labs/${access.lab.name}/mine` } : {}),
         ...(adapter ? { ADAPTER_PUBLIC_URL: `http://127.0.0.1:${adapter.hostPorts.http}` } : {}),
         ...(settings.asset ? assetEnv(access, settings.asset, placement) : {}),

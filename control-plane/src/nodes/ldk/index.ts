@@ -6,6 +6,7 @@ import { CHAIN_SERVICE } from '../btcd/index.js';
 import { answersHttp } from '../project-service.js';
 import { reconnectChannelPeers } from '../reconnect.js';
 import type { KindDefinition, LabAccess } from '../types.js';
+import { LDK_DAEMON_BUILD } from './daemon-build.js';
 import { LDK_CHAIN_SOURCE_SERVICES, ldkLaunch } from './launch.js';
 import { isLightning, lightningNode } from '../node.js';
 
@@ -17,6 +18,7 @@ const apiUrl = (access: LabAccess, name: string) => `http://${access.host.reach(
 export const ldk: KindDefinition = {
   ports: { api: 3000, p2p: 9735 },
   image: 'ldk',
+  binaryBuild: LDK_DAEMON_BUILD,
   dependsOn: (name, spec) => [CHAIN_SERVICE, LDK_CHAIN_SOURCE_SERVICES[chainSourceOf(spec, name)]],
   launch(access, service) {
     const placement = access.placementFor(service.name);
