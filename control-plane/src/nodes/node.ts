@@ -2,7 +2,7 @@
 // lab funds; Lightning kinds add their client of lib/lightning, which funding, channels, payments and
 // inspection go through. Amounts in sat are numbers (regtest amounts fit), in msat bigint.
 import type { ChannelControl, LightningClient } from '../../../lib/lightning/client.js';
-import type { ServiceKind } from './kinds.js';
+import type { ServiceKind } from './registry.js';
 
 export interface LabNode {
   readonly name: string;

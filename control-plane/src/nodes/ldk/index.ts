@@ -1,13 +1,15 @@
 // LDK nodes: reglab-ldk (nodes/ldk), an ldk-node daemon with an HTTP JSON API, on the lab's
 // Electrum indexer or its Esplora-style chain adapter.
+import { localImage } from '../../images/recipes.js';
 import { lightningClient, lightningEnv } from '../../../../lib/lightning/implementations.js';
-import { DEFAULT_LDK_CHAIN_SOURCE, type LabSpec, type LdkChainSource } from '../../spec/types.js';
+import type { LabSpec } from '../../spec/types.js';
 import { CHAIN_SERVICE } from '../btcd/index.js';
 import { answersHttp } from '../project-service.js';
 import { reconnectChannelPeers } from '../reconnect.js';
 import type { KindDefinition, LabAccess } from '../types.js';
 import { LDK_DAEMON_BUILD } from './daemon-build.js';
 import { LDK_CHAIN_SOURCE_SERVICES, ldkLaunch } from './launch.js';
+import { checkChainSource, DEFAULT_LDK_CHAIN_SOURCE, LDK_NODE_SETTINGS, type LdkChainSource } from './settings.js';
 import { isLightning, lightningNode } from '../node.js';
 
 const chainSourceOf = (spec: LabSpec, name: string): LdkChainSource =>
@@ -17,8 +19,10 @@ const apiUrl = (access: LabAccess, name: string) => `http://${access.host.reach(
 
 export const ldk: KindDefinition = {
   ports: { api: 3000, p2p: 9735 },
-  image: 'ldk',
+  image: localImage('ldk', { binaries: ['reglab-ldk'], buildScript: 'scripts/build-ldk.sh' }),
   binaryBuild: LDK_DAEMON_BUILD,
+  nodeSettings: LDK_NODE_SETTINGS,
+  validate: checkChainSource,
   dependsOn: (name, spec) => [CHAIN_SERVICE, LDK_CHAIN_SOURCE_SERVICES[chainSourceOf(spec, name)]],
   launch(access, service) {
     const placement = access.placementFor(service.name);

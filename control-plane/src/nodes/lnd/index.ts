@@ -1,4 +1,5 @@
 // lnd nodes.
+import { localImage, upstreamImage } from '../../images/recipes.js';
 import { join } from 'node:path';
 import { lightningEnv } from '../../../../lib/lightning/implementations.js';
 import { LndLightning } from '../../../../lib/lightning/lnd/client.js';
@@ -28,8 +29,12 @@ function credentialsAt(access: LabAccess, name: string, placement: Placement): L
 
 export const lnd: KindDefinition = {
   ports: { grpc: 10009, rest: 8080, p2p: 9735 },
-  image: 'lnd',
-  upstreamImage: 'lnd-upstream',
+  image: localImage('lnd', { binaries: ['lnd', 'lncli'] }),
+  upstreamImage: upstreamImage('lnd-upstream', {
+    folder: 'lnd',
+    version: 'v0.20.1-beta',
+    buildArgs: { LND_VERSION: 'v0.20.1-beta' },
+  }),
   dependsOn: () => [CHAIN_SERVICE],
   launch: (access, service) =>
     lndLaunch(access.placementFor(service.name), {
