@@ -8,22 +8,9 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { RpcChainDriver } from '../../chain/rpc-driver.js';
 import { waitFor } from '../../wait.js';
 import { readBolt11 } from '../bolt11.js';
-import type {
-  Channel,
-  ChannelControl,
-  ClientOptions,
-  CreatedInvoice,
-  DecodedInvoice,
-  HoldInvoices,
-  Invoice,
-  InvoiceRequest,
-  LightningClient,
-  NodeInfo,
-  OpenChannelRequest,
-  PaymentLookup,
-  PaymentOutcome,
-  PendingClose,
-} from '../client.js';
+import type { Channel, ChannelControl, ClientOptions, OpenChannelRequest, PendingClose } from '../client.js';
+import type { CreatedInvoice, DecodedInvoice, HoldInvoices, Invoice, InvoiceRequest } from '../client.js';
+import type { LightningClient, NodeInfo, PaymentLookup, PaymentOutcome } from '../client.js';
 import {
   assetsNeedRgbNode,
   LightningError,
