@@ -11,15 +11,6 @@ export interface WaitOptions {
   stopOn?: (error: unknown) => boolean;
 }
 
-/** `work`'s answer, or an error "no answer within MS ms" once `ms` have passed (the work itself goes on). */
-export function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
-  });
-  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
-}
-
 /**
  * Polls `probe` until it returns a value other than undefined/false, or throws after the time-out
  * with the last error the probe raised (which is usually what the user needs to see).
@@ -59,4 +50,13 @@ export async function retryWhile<T>(
       await sleep(options.intervalMs);
     }
   }
+}
+
+/** What `work` answers, or an error with `message` when it has not answered within `ms` (the work itself goes on). */
+export function withTimeout<T>(work: Promise<T>, ms: number, message = `no answer within ${ms} ms`): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(message)), ms);
+  });
+  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
 }

@@ -140,8 +140,9 @@ describe("a restarted chain node comes back with the lab's chain", () => {
         .slice(notifiedBefore)
         .filter((height) => height < before.height),
     ).toEqual([]);
-    await payAndMine(before.height);
+    // its nodes waited for it meanwhile: the lab is ready once they answer again
     await labReady();
+    await payAndMine(before.height);
     // the lab hears of a user's blocks from the restarted node too
     await mineOverRpc();
   });
@@ -189,7 +190,7 @@ describe("a restarted chain node comes back with the lab's chain", () => {
         .slice(notifiedBefore)
         .filter((height) => height < before.height),
     ).toEqual([]);
-    await payAndMine(before.height);
     await labReady();
+    await payAndMine(before.height);
   });
 });

@@ -5,7 +5,7 @@
 import { createRequire } from 'node:module';
 import { bech32 } from 'bech32';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { reglabOfHome, type CliResult } from '../support/cli.js';
+import { reglabOf, type CliResult } from '../support/cli.js';
 import { sharedLab, type SharedLab } from '../support/shared-lab.js';
 import { signInToWalletServer } from '../support/wallet-server-user.js';
 
@@ -39,8 +39,7 @@ describe('reglab connect-info', () => {
 
   beforeAll(async () => {
     lab = await sharedLab();
-    const run = reglabOfHome(lab.home);
-    reglab = (...args) => run('--lab', lab.name, ...args);
+    reglab = (...args) => reglabOf(lab.home, '--lab', lab.name, ...args);
   });
 
   it("gives lnd's lndconnect URI, with which ln-service reaches the node", async () => {

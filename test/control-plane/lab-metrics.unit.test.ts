@@ -7,14 +7,14 @@ import type { LabSession } from '../../control-plane/src/lab/session.js';
 import type { LabState } from '../../control-plane/src/lab/state.js';
 import { ChannelSampler } from '../../control-plane/src/metrics/channel-sampler.js';
 import { LabMetrics } from '../../control-plane/src/metrics/lab-metrics.js';
-import type { ChannelView } from '../../control-plane/src/nodes/node.js';
+import type { Channel } from '../../lib/lightning/client.js';
 import { sampleValue } from '../support/prometheus-text.js';
 
 const channel = (partnerPubkey: string, localSat: number, remoteSat: number, active = true) =>
-  ({ partnerPubkey, localSat, remoteSat, active }) as ChannelView;
+  ({ partnerPubkey, localSat, remoteSat, active }) as Channel;
 
 /** A lab "demo" of two lnd nodes, alice (ready) and bob (`bobStatus`), with a chain at `height`. */
-function fakeLab(options: { bobStatus?: string; aliceChannels: () => Promise<ChannelView[]>; height: number }) {
+function fakeLab(options: { bobStatus?: string; aliceChannels: () => Promise<Channel[]>; height: number }) {
   const service = (name: string, status: string, restarts = 0) => ({
     name,
     kind: 'lnd',
@@ -38,10 +38,13 @@ function fakeLab(options: { bobStatus?: string; aliceChannels: () => Promise<Cha
     lab,
     chainJournal: { tip: async () => ({ height: options.height, hash: 'ab' }) },
     node: (name: string) => ({
-      lightning: true,
-      channels: async () => {
-        channelReads++;
-        return name === 'alice' ? options.aliceChannels() : [channel('alice-key', 300, 700)];
+      lightning: {
+        channels: {
+          list: async () => {
+            channelReads++;
+            return name === 'alice' ? options.aliceChannels() : [channel('alice-key', 300, 700)];
+          },
+        },
       },
     }),
   } as unknown as LabSession;

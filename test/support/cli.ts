@@ -14,16 +14,17 @@ export interface CliResult {
   stderr: string;
 }
 
-/**
- * `file ARGS...` run in `folder` with the REGLAB_HOME of that folder (`folder/.reglab`), or `home`,
- * its exit code kept.
- */
-export async function runIn(
-  folder: string,
-  file: string,
-  args: string[],
-  home = join(folder, '.reglab'),
-): Promise<CliResult> {
+/** `file ARGS...` run in `folder` with the REGLAB_HOME of that folder (`folder/.reglab`), its exit code kept. */
+export function runIn(folder: string, file: string, args: string[]): Promise<CliResult> {
+  return runWithHome(folder, join(folder, '.reglab'), file, args);
+}
+
+/** `reglab ARGS...` against the control plane of the state folder `home` (a test's own, started in-process). */
+export function reglabOf(home: string, ...args: string[]): Promise<CliResult> {
+  return runWithHome(home, home, process.execPath, [CLI, ...args]);
+}
+
+async function runWithHome(folder: string, home: string, file: string, args: string[]): Promise<CliResult> {
   try {
     const { stdout, stderr } = await run(file, args, {
       cwd: folder,
@@ -40,9 +41,4 @@ export async function runIn(
 /** A runner of `reglab ARGS...` in the folder `folder()` names (read at each call, it may be made later). */
 export function reglabIn(folder: () => string): (...args: string[]) => Promise<CliResult> {
   return (...args) => runIn(folder(), process.execPath, [CLI, ...args]);
-}
-
-/** A runner of `reglab ARGS...` against the control plane of the state folder `home` (a test's in-process one). */
-export function reglabOfHome(home: string): (...args: string[]) => Promise<CliResult> {
-  return (...args) => runIn(process.cwd(), process.execPath, [CLI, ...args], home);
 }

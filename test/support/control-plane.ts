@@ -124,6 +124,13 @@ export async function bringUpLab(
   if (failure !== undefined) throw new Error(`lab ${name} failed to come up: ${failure}`);
 }
 
+/** The pid of a service of a process lab, as the control plane recorded it. */
+export function pidOf(cp: TestControlPlane, lab: string, service: string): number {
+  const handle = cp.plane.manager.get(lab).services[service].handle;
+  if (handle?.runtime !== 'process') throw new Error(`${service} runs no process`);
+  return handle.pid;
+}
+
 /** Collects a lab's server-sent events from now on, until stop(). */
 export function collectEvents(url: string): { events: LabEvent[]; stop(): void } {
   const events: LabEvent[] = [];

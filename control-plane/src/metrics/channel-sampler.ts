@@ -36,7 +36,7 @@ async function readChannels(session: LabSession, timeoutMs: number): Promise<Nod
       try {
         const node = session.node(name);
         if (!isLightning(node)) return undefined;
-        const channels = await withTimeout(node.channels(), timeoutMs);
+        const channels = await withTimeout(node.lightning.channels.list(), timeoutMs);
         return {
           node: name,
           answered: true,
