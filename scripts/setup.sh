@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Everything reglab needs on a fresh Debian machine, idempotent and quick when already done:
-#   Debian packages (PostgreSQL, Redis), npm packages, the pinned btcd and lnd (built with Go) and the
-#   LDK node daemon (built with cargo), cached in ~/.cache/reglab/bin per pin, and the compiled TypeScript.
+#   Debian packages (PostgreSQL, Redis), npm packages, the pinned btcd, lnd and Toxiproxy (built with Go)
+#   and the LDK node daemon (built with cargo), cached in ~/.cache/reglab/bin per pin, and the compiled TypeScript.
 # With --test it also installs what the tests drive: Debian's Electrum wallet and Chromium, and
 # Podman's Docker API (scripts/podman-setup.sh) and schemathesis.
 set -euo pipefail
@@ -40,6 +40,9 @@ fi
 
 echo "==> node binaries (btcd, lnd)"
 bash scripts/build-nodes.sh
+
+echo "==> Toxiproxy (network faults)"
+bash scripts/build-toxiproxy.sh
 
 echo "==> LDK node daemon (reglab-ldk)"
 bash scripts/build-ldk.sh

@@ -44,13 +44,20 @@ export function readDaemonFile(home: string): DaemonInfo | undefined {
   }
 }
 
-/** Folder of the pinned node binaries built by scripts/build-nodes.sh (and build-ldk.sh). */
+/** Folder of the pinned node binaries built by scripts/build-nodes.sh (and build-ldk.sh, build-toxiproxy.sh). */
 export function nodeBinDir(): string {
   return process.env.REGLAB_BIN_DIR ?? join(homedir(), '.cache', 'reglab', 'bin');
 }
 
 export function nodeBinary(name: string): string {
   return join(nodeBinDir(), name);
+}
+
+/** The script that builds a binary of nodeBinDir(), for the message that says it is missing. */
+export function nodeBinaryScript(name: string): string {
+  if (name === 'reglab-ldk') return 'scripts/build-ldk.sh';
+  if (name === 'toxiproxy-server') return 'scripts/build-toxiproxy.sh';
+  return 'scripts/build-nodes.sh';
 }
 
 /**

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { nodeBinDir } from '../home.js';
+import { nodeBinaryScript, nodeBinDir } from '../home.js';
 import { projectRoot } from '../../../lib/project-root.js';
 import type { ContextPart, ImageId, ImageRecipe } from './types.js';
 import { servicesParts } from './services-build.js';
@@ -9,12 +9,12 @@ export const DEBIAN_BASE_REF = 'localhost/reglab-debian:bookworm';
 
 const localArgs = () => ({ BASE_IMAGE: DEBIAN_BASE_REF });
 
-function nodeBinaries(names: string[], buildScript = 'scripts/build-nodes.sh'): () => ContextPart[] {
+function nodeBinaries(names: string[]): () => ContextPart[] {
   return () => {
     const dir = nodeBinDir();
     for (const name of names) {
       if (!existsSync(join(dir, name))) {
-        throw new Error(`${join(dir, name)} is missing: build it with \`bash ${buildScript}\``);
+        throw new Error(`${join(dir, name)} is missing: build it with \`bash ${nodeBinaryScript(name)}\``);
       }
     }
     return [{ dir, entries: names }];
@@ -54,7 +54,16 @@ export const RECIPES: Record<ImageId, ImageRecipe> = {
     buildArgs: localArgs(),
     from: ['debian'],
     offline: true,
-    parts: nodeBinaries(['reglab-ldk'], 'scripts/build-ldk.sh'),
+    parts: nodeBinaries(['reglab-ldk']),
+  },
+  toxiproxy: {
+    id: 'toxiproxy',
+    ref: 'localhost/reglab-toxiproxy:local',
+    folder: 'local/toxiproxy',
+    buildArgs: localArgs(),
+    from: ['debian'],
+    offline: true,
+    parts: nodeBinaries(['toxiproxy-server']),
   },
   services: {
     id: 'services',

@@ -11,6 +11,7 @@ export type ImageId =
   | 'btcd'
   | 'lnd'
   | 'ldk'
+  | 'toxiproxy'
   | 'services'
   | 'postgres'
   | 'redis'
