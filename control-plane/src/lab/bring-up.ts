@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { waitFor } from '../../../lib/wait.js';
+import { labLinks, networkFaultsOn } from '../network/links.js';
 import { CHAIN_SERVICE } from '../nodes/btcd/index.js';
 import { imageRecipesFor, kindDefinition } from '../nodes/registry.js';
 import { ImageUnavailableError, type RuntimeOptions } from '../runtimes/types.js';
@@ -64,6 +65,7 @@ export function newLabState(
     },
     services,
     phases: [],
+    ...(networkFaultsOn(spec) ? { network: { links: labLinks(spec), faults: {} } } : {}),
   };
 }
 

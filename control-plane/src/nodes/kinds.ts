@@ -11,4 +11,5 @@ export type ServiceKind =
   | 'rgb-proxy'
   | 'wallet-server'
   | 'faucet'
-  | 'chain-adapter';
+  | 'chain-adapter'
+  | 'toxiproxy';

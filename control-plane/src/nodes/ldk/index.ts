@@ -1,12 +1,14 @@
 // LDK nodes: reglab-ldk (nodes/ldk), an ldk-node daemon with an HTTP JSON API, on the lab's
 // Electrum indexer or its Esplora-style chain adapter.
 import { LdkClient } from '../../../../lib/ldk/client.js';
+import { announcedAddress } from '../../network/placement.js';
 import { DEFAULT_LDK_CHAIN_SOURCE, type LabSpec, type LdkChainSource } from '../../spec/types.js';
 import { CHAIN_SERVICE } from '../btcd/index.js';
+import { lightningPeerDials } from '../lightning-peers.js';
 import { answersHttp } from '../project-service.js';
 import { reconnectChannelPeers } from '../reconnect.js';
 import type { KindDefinition, LabAccess } from '../types.js';
-import { LDK_CHAIN_SOURCE_SERVICES, ldkLaunch } from './launch.js';
+import { LDK_CHAIN_SOURCES, ldkLaunch } from './launch.js';
 import { LdkLabNode } from './lightning.js';
 
 const chainSourceOf = (spec: LabSpec, name: string): LdkChainSource =>
@@ -17,12 +19,13 @@ const apiUrl = (access: LabAccess, name: string) => `http://${access.host.reach(
 export const ldk: KindDefinition = {
   ports: { api: 3000, p2p: 9735 },
   image: 'ldk',
-  dependsOn: (name, spec) => [CHAIN_SERVICE, LDK_CHAIN_SOURCE_SERVICES[chainSourceOf(spec, name)]],
+  dependsOn: (name, spec) => [CHAIN_SERVICE, LDK_CHAIN_SOURCES[chainSourceOf(spec, name)].service],
+  dials: (name, spec) => [LDK_CHAIN_SOURCES[chainSourceOf(spec, name)], ...lightningPeerDials(name, spec)],
   launch(access, service) {
     const placement = access.placementFor(service.name);
     return ldkLaunch(placement, {
       alias: service.name,
-      announceAddress: placement.reach(service.name, 'p2p'),
+      announceAddress: announcedAddress(access.lab, placement, service.name) ?? placement.reach(service.name, 'p2p'),
       chainSource: chainSourceOf(access.lab.spec, service.name),
     });
   },
