@@ -51,3 +51,12 @@ export async function retryWhile<T>(
     }
   }
 }
+
+/** `work`'s answer, or an error saying it did not come within `ms` (the work itself goes on, unheard). */
+export function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+  });
+  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
+}

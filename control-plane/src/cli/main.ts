@@ -19,6 +19,7 @@ import {
   type ControlPlaneClient,
 } from './client.js';
 import { formatAssetBalances, formatAssetList, formatDown, formatEvent, formatLab } from './print.js';
+import { netCommands } from './net.js';
 import { snapshotCommands } from './snapshots.js';
 
 /**
@@ -516,6 +517,7 @@ program
   });
 
 snapshotCommands(program, { client: runningClient, labName, out });
+netCommands(program, { client: runningClient, labName, out });
 
 program
   .command('images')

@@ -1,4 +1,6 @@
 import { describeError } from '../../../lib/errors.js';
+import { withTimeout } from '../../../lib/wait.js';
+import { networkSummary } from '../network/model.js';
 import { engineReachOf } from '../runtimes/select.js';
 import { holdsAssets, isLightning, type ChannelView, type PendingClose } from '../nodes/node.js';
 import { holdingsOf, type HoldingView } from './assets.js';
@@ -55,6 +57,7 @@ export async function inspectLab(lab: LabState, session?: LabSession) {
     ...(engine ? { engine } : {}),
     phases: lab.phases,
     services: serviceViews(lab),
+    ...(lab.network ? { network: networkSummary(lab.network) } : {}),
   };
   if (!session)
     return {
@@ -84,6 +87,9 @@ export async function inspectLab(lab: LabState, session?: LabSession) {
   };
 }
 
+/** How long a node's figures are waited for before the node is shown not answering. */
+const NODE_ANSWER_MS = 10_000;
+
 /** One node's live figures; a node that is not ready shows its status instead. */
 export async function inspectNode(
   session: LabSession,
@@ -96,13 +102,22 @@ export async function inspectNode(
   try {
     const node = session.node(name);
     const lightning = isLightning(node) ? node : undefined;
-    // all asked at once: `reglab up` prints this view as the last thing it waits for
-    const [balance, assets, live] = await Promise.all([
-      node.onchainBalance(),
-      holdsAssets(node) ? holdingsOf(session, node) : undefined,
-      lightning &&
-        Promise.all([lightning.info(), lightning.channelBalanceSat(), lightning.channels(), lightning.pendingCloses()]),
-    ]);
+    // all asked at once: `reglab up` prints this view as the last thing it waits for; a node that does not answer
+    // (an lnd cut off from its chain backend waits for it) is shown so, rather than holding the whole view
+    const [balance, assets, live] = await withTimeout(
+      Promise.all([
+        node.onchainBalance(),
+        holdsAssets(node) ? holdingsOf(session, node) : undefined,
+        lightning &&
+          Promise.all([
+            lightning.info(),
+            lightning.channelBalanceSat(),
+            lightning.channels(),
+            lightning.pendingCloses(),
+          ]),
+      ]),
+      NODE_ANSWER_MS,
+    );
     Object.assign(view, { chainBalanceSat: balance.confirmedSat, unconfirmedBalanceSat: balance.unconfirmedSat });
     if (assets) view.assets = assets;
     if (!live) return view;

@@ -5,12 +5,13 @@
 // chain journal up to date with blocks the control plane did not mine itself, so that a restarted
 // chain node comes back with them, and mines a block when the chain's tip gets too old for lnd.
 import { describeError } from '../../../lib/errors.js';
-import { sleep, waitFor } from '../../../lib/wait.js';
+import { sleep, waitFor, withTimeout } from '../../../lib/wait.js';
 import { freshenChainTip } from '../lab/chain-tip.js';
 import type { LabEvent, LabEventListener } from '../lab/events.js';
 import type { LabSession } from '../lab/session.js';
 import { logTail, serviceEvent, startService } from '../lab/start-service.js';
 import { labStatusFromServices, setStatus, type ServiceState } from '../lab/state.js';
+import { isPartitioned } from '../network/model.js';
 import { CHAIN_SERVICE } from '../nodes/btcd/index.js';
 import { dialChannelPartners } from '../nodes/reconnect.js';
 import { kindDefinition } from '../nodes/registry.js';
@@ -212,8 +213,16 @@ export class Supervisor {
   }
 
   private async probe(service: ServiceState): Promise<void> {
-    // a service whose dependency is down (its database restarting) is not sick itself
-    if (service.dependsOn.some((dependency) => this.lab.services[dependency]?.status !== 'ready')) return;
+    // a service whose dependency is down (its database restarting), or cut off from it on purpose (`reglab net
+    // partition`), is not sick itself
+    if (
+      service.dependsOn.some(
+        (dependency) =>
+          this.lab.services[dependency]?.status !== 'ready' ||
+          isPartitioned(this.lab.network, service.name, dependency),
+      )
+    )
+      return;
     const definition = kindDefinition(service.kind);
     let reason: string | undefined;
     try {
@@ -354,12 +363,4 @@ export class Supervisor {
       .map((service) => `${service.name} ${service.status}`);
     return { type: 'lab', lab: this.lab.name, status, message: down.length > 0 ? down.join(', ') : undefined };
   }
-}
-
-function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
-  });
-  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
 }
