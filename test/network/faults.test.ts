@@ -12,6 +12,7 @@ import { waitFor } from '../../lib/wait.js';
 import type { LabEvent } from '../../control-plane/src/lab/events.js';
 import { bringUpLab, collectEvents, startTestControlPlane, type TestControlPlane } from '../support/control-plane.js';
 import { failuresOf } from '../scenarios/support.js';
+import { launchChromium, openPage } from '../support/chromium.js';
 
 const LAB = 'netfaults';
 const YAML = `name: ${LAB}
@@ -211,6 +212,30 @@ describe('network faults on a lab of lnd and LDK nodes', () => {
     expect(failuresOf(report)).toEqual([]);
     expect(report.passed).toBe(true);
     expect((await net()).links.every((link) => link.description === 'no fault')).toBe(true);
+  });
+
+  it('shows the faults on the dashboard: a faulty link drawn with its fault in words, a node cut off framed so', async () => {
+    const browser = await launchChromium();
+    try {
+      const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+      await openPage(page, `${cp.plane.url}/`, '#graph [data-node="carol"]', 60_000);
+      const drawn = (between: string) => page.locator(`#graph .link-fault[data-between="${between}"]`);
+      await cp.call('POST', `/labs/${LAB}/net/delay`, { a: 'alice', b: 'bob', delay_ms: 200 });
+      await drawn('alice|bob').waitFor({ timeout: 30_000 });
+      expect(await drawn('alice|bob').locator('text').textContent()).toBe('delay 200 ms');
+      await cp.call('POST', `/labs/${LAB}/net/partition`, { a: 'carol' });
+      await page.locator('#graph .node[data-node="carol"][data-cut-off="true"]').waitFor({ timeout: 30_000 });
+      // alice and carol share no channel: their cut link is drawn along a path of its own
+      expect(await drawn('alice|carol').locator('text').textContent()).toBe('partitioned');
+      expect(await drawn('bob|carol').locator('text').textContent()).toBe('partitioned');
+      await cp.call('POST', `/labs/${LAB}/net/heal`, {});
+      await page.locator('#graph .node[data-node="carol"][data-cut-off="false"]').waitFor({ timeout: 30_000 });
+      expect(await page.locator('#graph .link-fault').count()).toBe(0);
+      expect(await page.locator('#activity li[data-type="network"]').count()).toBeGreaterThanOrEqual(3);
+    } finally {
+      await browser.close();
+    }
+    await waitChannel('bob', 'carol', true);
   });
 
   it('refuses faults it cannot set, in the one error body, and changes nothing', async () => {

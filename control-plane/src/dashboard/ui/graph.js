@@ -224,10 +224,13 @@ export function renderGraph(svg, view, channels, colors, vertical) {
     const geometry = withChannel.has(key)
       ? drawn.find(({ channel }) => pairKey(channel.from, channel.to) === key).geometry
       : layout.channel(order.get(from), order.get(to), 1);
-    const at = geometry.sidesAt.length
-      ? { ...geometry.capacityAt, y: geometry.capacityAt.y - 20 }
-      : { ...geometry.capacityAt, y: geometry.capacityAt.y + 38 };
-    return { geometry, element: drawFault(geometry.d, at, link) };
+    // the fault in words: above a bar's capacity, under an arc's two lines, or where an arc of its own has its capacity
+    const [at, room] = geometry.sidesAt.length
+      ? [{ ...geometry.capacityAt, y: geometry.capacityAt.y - 20 }, 0]
+      : withChannel.has(key)
+        ? [{ ...geometry.capacityAt, y: geometry.capacityAt.y + 38 }, 40]
+        : [geometry.capacityAt, 0];
+    return { geometry: { ...geometry, depth: geometry.depth + room }, element: drawFault(geometry.d, at, link) };
   });
   const cards = nodes.map((_, index) => layout.card(index));
   const beside = Math.max(
