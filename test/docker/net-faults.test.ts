@@ -3,36 +3,14 @@
 // `toxiproxy` container, which each node's container finds under the names of the services it dials.
 import type Docker from 'dockerode';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ControlPlaneClient } from '../../control-plane/src/cli/client.js';
 import { containerName } from '../../control-plane/src/runtimes/docker/placement.js';
 import { fileFromTar, readAll } from '../../control-plane/src/runtimes/docker/streams.js';
-import { loadScenarioFile } from '../../scenarios/src/load/load-scenario.js';
-import { runScenario } from '../../scenarios/src/run/runner.js';
-import { failuresOf } from '../scenarios/support.js';
 import { bringUpLab, startTestControlPlane, type TestControlPlane } from '../support/control-plane.js';
+import { faultsLabYaml, networkScenarioFailures, type ProxyStatus } from '../network/faults-lab.js';
 import { engine, labLeftovers, uniqueLab } from './support.js';
 
 const LAB = uniqueLab('net');
-const YAML = `name: ${LAB}
-runtime: docker
-indexer: { enabled: true }
-network: { faults: true }
-nodes:
-  - { name: alice, kind: lnd, funding_sat: 20000000 }
-  - { name: bob, kind: ldk, funding_sat: 20000000 }
-  - { name: carol, kind: lnd, funding_sat: 20000000 }
-channels:
-  - { from: alice, to: bob, capacity_sat: 5000000 }
-  - { from: bob, to: carol, capacity_sat: 5000000 }
-`;
-
-interface ProxyStatus {
-  name: string;
-  listen: string;
-  upstream: string;
-  enabled: boolean;
-  toxics: { type: string; stream: string; attributes: Record<string, number> }[];
-}
+const YAML = faultsLabYaml(LAB, 'docker');
 
 describe('network faults on the docker runtime', () => {
   let docker: Docker;
@@ -102,12 +80,7 @@ describe('network faults on the docker runtime', () => {
   });
 
   it("passes the library's network scenario: a delayed link, a node cut off and healed", async () => {
-    const report = await runScenario(loadScenarioFile('scenarios/network/partition-heal.yaml'), {
-      api: new ControlPlaneClient(cp.plane.url),
-      lab: LAB,
-    });
-    expect(failuresOf(report)).toEqual([]);
-    expect(report.passed).toBe(true);
+    expect(await networkScenarioFailures(cp.plane.url, LAB)).toEqual([]);
     expect(cp.plane.manager.get(LAB).services.carol).toMatchObject({ status: 'ready', restarts: 0 });
   });
 });

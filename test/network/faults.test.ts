@@ -4,46 +4,16 @@
 import { readFileSync } from 'node:fs';
 import { getPeers } from 'ln-service';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ControlPlaneClient } from '../../control-plane/src/cli/client.js';
 import { connectLnd } from '../../lib/lightning/lnd.js';
-import { loadScenarioFile } from '../../scenarios/src/load/load-scenario.js';
-import { runScenario } from '../../scenarios/src/run/runner.js';
 import { waitFor } from '../../lib/wait.js';
 import type { LabEvent } from '../../control-plane/src/lab/events.js';
 import { bringUpLab, collectEvents, startTestControlPlane, type TestControlPlane } from '../support/control-plane.js';
-import { failuresOf } from '../scenarios/support.js';
+import { faultsLabYaml, networkScenarioFailures, type ProxyStatus } from './faults-lab.js';
 import { launchChromium, openPage } from '../support/chromium.js';
 
 const LAB = 'netfaults';
-const YAML = `name: ${LAB}
-runtime: process
-indexer: { enabled: true }
-network: { faults: true }
-nodes:
-  - { name: alice, kind: lnd, funding_sat: 20000000 }
-  - { name: bob, kind: ldk, funding_sat: 20000000 }
-  - { name: carol, kind: lnd, funding_sat: 20000000 }
-channels:
-  - { from: alice, to: bob, capacity_sat: 5000000 }
-  - { from: bob, to: carol, capacity_sat: 5000000 }
-`;
+const YAML = faultsLabYaml(LAB, 'process');
 
-interface Toxic {
-  name: string;
-  type: string;
-  stream: string;
-  toxicity: number;
-  attributes: Record<string, number>;
-}
-interface ProxyStatus {
-  name: string;
-  from: string;
-  to: string;
-  listen: string;
-  upstream: string;
-  enabled: boolean;
-  toxics: Toxic[];
-}
 interface NetStatus {
   faults: boolean;
   links: { between: [string, string]; description: string; proxies: ProxyStatus[] }[];
@@ -205,12 +175,7 @@ describe('network faults on a lab of lnd and LDK nodes', () => {
   });
 
   it("passes the library's network scenario: a delayed link, a node cut off and healed", async () => {
-    const report = await runScenario(loadScenarioFile('scenarios/network/partition-heal.yaml'), {
-      api: new ControlPlaneClient(cp.plane.url),
-      lab: LAB,
-    });
-    expect(failuresOf(report)).toEqual([]);
-    expect(report.passed).toBe(true);
+    expect(await networkScenarioFailures(cp.plane.url, LAB)).toEqual([]);
     expect((await net()).links.every((link) => link.description === 'no fault')).toBe(true);
   });
 

@@ -4,6 +4,10 @@ import type { ProxyView, Toxic, ToxicStream, ToxiproxyApi } from './toxiproxy-ap
 
 const BOTH_WAYS: ToxicStream[] = ['upstream', 'downstream'];
 
+/** A toxic acting on every connection, in each direction: named by its type and direction. */
+const bothWays = (type: Toxic['type'], attributes: Record<string, number>): Toxic[] =>
+  BOTH_WAYS.map((stream) => ({ name: `${type}_${stream}`, type, stream, toxicity: 1, attributes }));
+
 /**
  * The toxics of a fault, on each proxy of the link: the delay and the rate limit act both ways; a
  * reset acts on what the dialling side sends (a reset ends the connection both ways), so that its
@@ -11,24 +15,8 @@ const BOTH_WAYS: ToxicStream[] = ['upstream', 'downstream'];
  */
 export function toxicsFor(fault: LinkFault | undefined): Toxic[] {
   const toxics: Toxic[] = [];
-  if (fault?.latencyMs)
-    for (const stream of BOTH_WAYS)
-      toxics.push({
-        name: `latency_${stream}`,
-        type: 'latency',
-        stream,
-        toxicity: 1,
-        attributes: { latency: fault.latencyMs, jitter: fault.jitterMs ?? 0 },
-      });
-  if (fault?.bandwidthKBps)
-    for (const stream of BOTH_WAYS)
-      toxics.push({
-        name: `bandwidth_${stream}`,
-        type: 'bandwidth',
-        stream,
-        toxicity: 1,
-        attributes: { rate: fault.bandwidthKBps },
-      });
+  if (fault?.latencyMs) toxics.push(...bothWays('latency', { latency: fault.latencyMs, jitter: fault.jitterMs ?? 0 }));
+  if (fault?.bandwidthKBps) toxics.push(...bothWays('bandwidth', { rate: fault.bandwidthKBps }));
   if (fault?.resetProbability)
     toxics.push({
       name: 'reset',
