@@ -34,7 +34,13 @@ if (!existsSync(btcdBinary))
 const walletKey = newPrivateKeyHex();
 const [rpcPort, p2pPort] = await freePorts(2);
 const launch = btcdLaunch(
-  { listenHost: '127.0.0.1', port: (name) => (name === 'rpc' ? rpcPort! : p2pPort!), dataDir: dir, reach: () => '' },
+  {
+    listenHost: '127.0.0.1',
+    port: (name) => (name === 'rpc' ? rpcPort! : p2pPort!),
+    dataDir: dir,
+    reach: () => '',
+    hostPeer: 'loopback',
+  },
   { rpcUser: 'bench', rpcPassword: 'bench', miningAddress: regtestKey(walletKey).address },
 );
 const pid = startDetached({ command: btcdBinary, args: launch.args }, join(dir, 'btcd.log'));

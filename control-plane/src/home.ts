@@ -1,6 +1,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { BUNDLED_PROGRAMS, builtProgram } from '../../lib/programs.js';
 import { projectRoot } from '../../lib/project-root.js';
 
 /** The folder of the control plane's state, labs and logs: REGLAB_HOME, or .reglab in the current folder. */
@@ -44,7 +45,7 @@ export function readDaemonFile(home: string): DaemonInfo | undefined {
   }
 }
 
-/** Folder of the pinned node binaries built by scripts/build-nodes.sh (and build-ldk.sh, build-toxiproxy.sh). */
+/** Folder of the pinned node binaries built by scripts/build-nodes.sh (and build-ldk.sh). */
 export function nodeBinDir(): string {
   return process.env.REGLAB_BIN_DIR ?? join(homedir(), '.cache', 'reglab', 'bin');
 }
@@ -53,21 +54,15 @@ export function nodeBinary(name: string): string {
   return join(nodeBinDir(), name);
 }
 
-/** The script that builds a binary of nodeBinDir(), for the message that says it is missing. */
-export function nodeBinaryScript(name: string): string {
-  if (name === 'reglab-ldk') return 'scripts/build-ldk.sh';
-  if (name === 'toxiproxy-server') return 'scripts/build-toxiproxy.sh';
-  return 'scripts/build-nodes.sh';
-}
-
 /**
- * When reglab was last compiled (`npm run build` writes every file of dist/ again), or undefined
- * when it is not: a control plane records the build it started from, so that a CLI of a later build
- * can say that the control plane still runs the one before.
+ * When reglab was last built (`npm run build` writes its bundles again), or undefined when it is
+ * not: a control plane records the build it started from, so that a CLI of a later build can say
+ * that the control plane still runs the one before.
  */
 export function builtAt(): string | undefined {
+  const cli = builtProgram(join(projectRoot(), 'dist'), BUNDLED_PROGRAMS.cli);
   try {
-    return statSync(join(projectRoot(), 'dist', 'control-plane', 'src', 'home.js')).mtime.toISOString();
+    return cli === undefined ? undefined : statSync(cli).mtime.toISOString();
   } catch {
     return undefined;
   }

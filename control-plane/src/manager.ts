@@ -5,7 +5,7 @@ import { bringUp, newLabState, type LabDriverOptions } from './lab/bring-up.js';
 import type { LabEvent } from './lab/events.js';
 import { LabSession } from './lab/session.js';
 import { LabNetwork } from './network/lab-network.js';
-import { setStatus, type LabState, type LabStatus, type ServiceState } from './lab/state.js';
+import { RUNNING_STATUSES, setStatus, type LabState, type LabStatus, type ServiceState } from './lab/state.js';
 import { forgetLab, tearDown } from './lab/tear-down.js';
 import { runtimeOptionsFor } from './runtimes/select.js';
 import { isEngineUnavailable, type RuntimeOptions } from './runtimes/types.js';
@@ -289,7 +289,12 @@ export class LabManager {
           toRestart.push({ service, reason: `${service.name} was being restarted when the last control plane ended` });
           continue;
         }
-        if (service.status !== 'ready' || !service.handle || (await this.seemsAlive(runtimeOptions, service))) continue;
+        if (
+          !RUNNING_STATUSES.has(service.status) ||
+          !service.handle ||
+          (await this.seemsAlive(runtimeOptions, service))
+        )
+          continue;
         setStatus(service, 'failed', 'no longer running (found when the control plane restarted)');
         toRestart.push({ service, reason: `${service.name} was no longer running when the control plane restarted` });
       }

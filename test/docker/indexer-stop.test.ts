@@ -4,6 +4,7 @@
 // an indexer that looked btcd's name up at each of its polls could be caught in such a lookup and
 // was then killed after the stop timeout (lib/chain/node-addresses.ts). Whether a lookup is
 // dropped here is a race: test/indexer/stop-without-dns.test.ts makes DNS go silent for sure.
+// Its own docker lab, whose containers it stops.
 import { randomBytes } from 'node:crypto';
 import type Docker from 'dockerode';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { getPeers } from 'ln-service';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectLnd } from '../../lib/lightning/lnd.js';
+import { connectLnd } from '../../lib/lightning/lnd/connection.js';
 import { waitFor } from '../../lib/wait.js';
 import type { LabEvent } from '../../control-plane/src/lab/events.js';
 import { bringUpLab, collectEvents, startTestControlPlane, type TestControlPlane } from '../support/control-plane.js';

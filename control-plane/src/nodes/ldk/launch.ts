@@ -1,6 +1,6 @@
 import type { LaunchSpec, Placement } from '../../runtimes/types.js';
-import type { LdkChainSource } from '../../spec/types.js';
 import type { Dial } from '../types.js';
+import type { LdkChainSource } from './settings.js';
 
 /** The lab service each chain source is, and its port the node connects to. */
 export const LDK_CHAIN_SOURCES: Record<LdkChainSource, Dial> = {

@@ -2,13 +2,26 @@
 // proxy per link between nodes, where `reglab net` adds delay, limits the rate, resets connections
 // or cuts the link. It keeps nothing across a restart: each start, the links and their faults are
 // made again from the lab's state.
+import { localImage } from '../../images/recipes.js';
 import { syncNetwork, networkApi } from '../../network/sync.js';
+import type { OnDemandBuild } from '../binary-build.js';
 import type { KindDefinition } from '../types.js';
 import { toxiproxyLaunch } from './launch.js';
 
+const BUILD_SCRIPT = 'scripts/build-toxiproxy.sh';
+
+/** toxiproxy-server, built by Go from nodes/toxiproxy the first time a lab has network faults (or by `setup.sh --all`). */
+const TOXIPROXY_BUILD: OnDemandBuild = {
+  binary: 'toxiproxy-server',
+  what: 'the proxy on the links of a lab with network faults',
+  script: BUILD_SCRIPT,
+  usually: 'a minute or two',
+};
+
 export const toxiproxy: KindDefinition = {
   ports: { api: 8474 },
-  image: 'toxiproxy',
+  image: localImage('toxiproxy', { binaries: ['toxiproxy-server'], buildScript: BUILD_SCRIPT }),
+  binaryBuild: TOXIPROXY_BUILD,
   dependsOn: () => [],
   launch: (access, service) => toxiproxyLaunch(access.placementFor(service.name)),
   probe: async (access) => (await networkApi(access).version()).length > 0,

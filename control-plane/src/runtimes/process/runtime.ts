@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { nodeBinary, nodeBinaryScript } from '../../home.js';
+import { nodeBinary } from '../../home.js';
 import { initPostgresCluster, postgresBinDir } from '../../nodes/postgres/server.js';
 import { redisServerBinary } from '../../nodes/redis/server.js';
 import { programArguments } from '../../../../lib/programs.js';
@@ -95,7 +95,7 @@ function toProcessLaunch(launch: LaunchSpec, cwd: string): ProcessLaunch {
     case 'node-binary': {
       const binary = nodeBinary(program.name);
       if (!existsSync(binary))
-        throw new Error(`${binary} is missing: build it with \`bash ${nodeBinaryScript(program.name)}\``);
+        throw new Error(`${binary} is missing: build the node binaries with \`bash scripts/build-nodes.sh\``);
       return { ...base, command: binary };
     }
     case 'system':
