@@ -29,7 +29,7 @@ import { applyFault, toxicsFor } from './toxics.js';
 import type { ProxyView } from './toxiproxy-api.js';
 
 /** A pair with its proxies as Toxiproxy reports them now: what `reglab net status` shows. */
-export interface LinkStatus extends LinkSummary {
+interface LinkStatus extends LinkSummary {
   proxies: (ProxyView & { from: string; to: string; port: string })[];
 }
 

@@ -11,7 +11,7 @@ export const networkApi = (access: Pick<LabAccess, 'host'>): ToxiproxyApi =>
   new ToxiproxyApi(`http://${access.host.reach(NETWORK_SERVICE, 'api')}`);
 
 /** Each link's proxy: where it listens and where it connects, as the network service sees the lab. */
-export function proxyConfigs(access: LabAccess, network: NetworkState): ProxyConfig[] {
+function proxyConfigs(access: LabAccess, network: NetworkState): ProxyConfig[] {
   const placement = access.placementFor(NETWORK_SERVICE);
   return network.links.map((link) => ({
     name: link.name,

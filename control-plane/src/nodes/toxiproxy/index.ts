@@ -5,6 +5,7 @@
 import { localImage } from '../../images/recipes.js';
 import { syncNetwork, networkApi } from '../../network/sync.js';
 import type { OnDemandBuild } from '../binary-build.js';
+import { reconnectRunningNodes } from '../reconnect.js';
 import type { KindDefinition } from '../types.js';
 import { toxiproxyLaunch } from './launch.js';
 
@@ -15,7 +16,7 @@ const TOXIPROXY_BUILD: OnDemandBuild = {
   binary: 'toxiproxy-server',
   what: 'the proxy on the links of a lab with network faults',
   script: BUILD_SCRIPT,
-  usually: 'a minute or two',
+  usually: 'one to three minutes',
 };
 
 export const toxiproxy: KindDefinition = {
@@ -25,7 +26,11 @@ export const toxiproxy: KindDefinition = {
   dependsOn: () => [],
   launch: (access, service) => toxiproxyLaunch(access.placementFor(service.name)),
   probe: async (access) => (await networkApi(access).version()).length > 0,
-  initialise: (access) => syncNetwork(access),
+  // a restart cut every link at once: the nodes dial each other again before the lab counts its network back
+  async initialise(access) {
+    await syncNetwork(access);
+    await reconnectRunningNodes(access);
+  },
   async describe(access) {
     return { api: networkApi(access).url, links: String(access.lab.network?.links.length ?? 0) };
   },
