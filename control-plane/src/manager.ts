@@ -4,6 +4,7 @@ import { conflict, describeError, notFound } from '../../lib/errors.js';
 import { bringUp, newLabState, type LabDriverOptions } from './lab/bring-up.js';
 import type { LabEvent } from './lab/events.js';
 import { LabSession } from './lab/session.js';
+import { LabNetwork } from './network/lab-network.js';
 import { RUNNING_STATUSES, setStatus, type LabState, type LabStatus, type ServiceState } from './lab/state.js';
 import { forgetLab, tearDown } from './lab/tear-down.js';
 import { runtimeOptionsFor } from './runtimes/select.js';
@@ -14,11 +15,12 @@ import type { StateStore } from './store.js';
 import { Faults } from './supervisor/faults.js';
 import { Supervisor } from './supervisor/supervisor.js';
 
-/** A lab that is up: its connections, its supervisor and its fault commands. */
+/** A lab that is up: its connections, its supervisor, its fault commands and its network's. */
 interface RunningLab {
   session: LabSession;
   supervisor: Supervisor;
   faults: Faults;
+  network: LabNetwork;
 }
 
 /** Owns the labs of one control plane: creates, re-attaches, supervises, tears down, hands out sessions. */
@@ -67,6 +69,10 @@ export class LabManager {
 
   faults(name: string): Faults {
     return this.runningLab(name).faults;
+  }
+
+  network(name: string): LabNetwork {
+    return this.runningLab(name).network;
   }
 
   supervisor(name: string): Supervisor {
@@ -200,12 +206,15 @@ export class LabManager {
 
   private async supervise(session: LabSession): Promise<void> {
     const supervisor = new Supervisor(session, { onEvent: this.emit, persist: this.persist });
+    const network = new LabNetwork(session, this.persist, this.emit);
     this.running.set(session.lab.name, {
       session,
       supervisor,
       faults: new Faults(supervisor, this.persist, this.emit),
+      network,
     });
     supervisor.start();
+    network.drawResets();
     await this.onLabReady(session.lab);
   }
 
@@ -263,6 +272,7 @@ export class LabManager {
   private async release(name: string): Promise<void> {
     const running = this.running.get(name);
     this.running.delete(name);
+    running?.network.stop();
     await running?.supervisor.stop();
     running?.session.close();
   }

@@ -20,6 +20,7 @@ import {
 } from './client.js';
 import { formatAssetBalances, formatAssetList, formatDown, formatEvent, formatLab } from './print.js';
 import { connectInfoCommand } from './connect-info.js';
+import { netCommands } from './net.js';
 import { snapshotCommands } from './snapshots.js';
 
 /**
@@ -490,6 +491,7 @@ program
 
 snapshotCommands(program, { client: runningClient, labName, out });
 connectInfoCommand(program, { client: runningClient, labName, out });
+netCommands(program, { client: runningClient, labName, out });
 
 program
   .command('images')
