@@ -13,6 +13,7 @@ import type { LabSpec } from './spec/types.js';
 import type { StateStore } from './store.js';
 import { Faults } from './supervisor/faults.js';
 import { Supervisor } from './supervisor/supervisor.js';
+import { ownValue } from './util/own.js';
 
 /** A lab that is up: its connections, its supervisor and its fault commands. */
 interface RunningLab {
@@ -45,7 +46,7 @@ export class LabManager {
   }
 
   get(name: string): LabState {
-    const lab = this.store.labs[name];
+    const lab = ownValue(this.store.labs, name);
     if (!lab)
       throw notFound(
         `no lab named "${name}" (labs: ${Object.keys(this.store.labs).join(', ') || 'none'})`,
@@ -98,7 +99,7 @@ export class LabManager {
     makeLab: (dir: string) => LabState,
     start: (lab: LabState, options: LabDriverOptions) => Promise<LabSession>,
   ): Promise<LabState> {
-    const existing = this.store.labs[name];
+    const existing = ownValue(this.store.labs, name);
     if (existing) {
       if (await this.anyServiceAlive(existing)) {
         throw conflict(

@@ -5,6 +5,7 @@ import { conflict, invalid } from '../../../lib/errors.js';
 import { waitFor } from '../../../lib/wait.js';
 import type { ChannelView, LabLightningNode, PaymentView } from '../nodes/node.js';
 import type { LabSession } from './session.js';
+import { ownValue } from '../util/own.js';
 
 export function assertRegtestAddress(address: string): void {
   try {
@@ -29,7 +30,7 @@ export async function mineBlocks(
 
 /** A node whose service is not ready cannot take part: say so, and how to bring it back. */
 export function requireReady(session: LabSession, name: string): void {
-  const service = session.lab.services[name];
+  const service = ownValue(session.lab.services, name);
   if (!service)
     throw invalid(
       'NO_SUCH_NODE',
