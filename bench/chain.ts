@@ -9,7 +9,8 @@ import { buildApp as buildFaucet } from '../services/faucet/src/app.js';
 import { Cooldowns } from '../services/faucet/src/cooldown.js';
 import { Faucet } from '../services/faucet/src/faucet.js';
 import { DirectMiner } from '../services/faucet/src/miner.js';
-import { LndWallet } from '../services/faucet/src/wallet.js';
+import { NodeWallet } from '../services/faucet/src/wallet.js';
+import { lightningClient } from '../lib/lightning/implementations.js';
 import { freshKey, startAdapter, waitIndexed } from '../test/chain-adapter/support.js';
 import { startRedis } from '../test/support/infra.js';
 import { startRegtest } from '../test/support/regtest.js';
@@ -94,7 +95,7 @@ try {
     routes[`GET ${route}`] = stats(latencies, elapsedMs);
   }
 
-  const wallet = new LndWallet(regtest.lnd('alice'));
+  const wallet = new NodeWallet(lightningClient('lnd', regtest.lndCredentials('alice')));
   const faucet = new Faucet({
     wallet,
     miner: new DirectMiner(regtest.chain, () => wallet.ownAddress()),

@@ -92,13 +92,13 @@ const common = {
 };
 
 /**
- * The files of ln-service's `lightning` package the project loads one by one (lib/lightning/files.ts)
+ * The files of ln-service's `lightning` package the project loads one by one (lib/lightning/lnd/files.ts)
  * in one CommonJS file beside the programs, each run on its first require as from node_modules
- * (lib/lightning/package.ts finds it): { [file as lightningRequire() is given it]: () => its exports }.
+ * (lib/lightning/lnd/package.ts finds it): { [file as lightningRequire() is given it]: () => its exports }.
  */
 async function bundleLightningFiles() {
-  const { lightningFiles } = await source('lib/lightning/files.ts');
-  // as lib/lightning/package.ts resolves it, from the project's node_modules
+  const { lightningFiles } = await source('lib/lightning/lnd/files.ts');
+  // as lib/lightning/lnd/package.ts resolves it, from the project's node_modules
   const lightningDir = dirname(
     createRequire(createRequire(join(root, 'package.json')).resolve('ln-service')).resolve('lightning/package.json'),
   );

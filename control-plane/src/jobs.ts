@@ -61,7 +61,7 @@ export type JobRequest = (
 function sweepOf(session: LabSession, node: string, fundingTxid: string) {
   return waitFor(
     async () =>
-      (await session.lightning(node).pendingCloses()).find(
+      (await session.lightning(node).channels.pendingCloses()).find(
         (close) => close.fundingTxid === fundingTxid && close.blocksUntilSweep !== undefined,
       ),
     {

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import * as lnService from 'ln-service';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../control-plane/src/util/ports.js';
-import { LND_METHOD_FOLDERS, lightningFiles, lndMethodFile } from '../../lib/lightning/files.js';
+import { LND_METHOD_FOLDERS, lightningFiles, lndMethodFile } from '../../lib/lightning/lnd/files.js';
 import { BUNDLED_PROGRAMS, builtProgram, programArguments } from '../../lib/programs.js';
 import { projectRoot } from '../../lib/project-root.js';
 import { waitFor } from '../../lib/wait.js';

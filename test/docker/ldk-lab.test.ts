@@ -45,7 +45,7 @@ describe('an ldk node in a docker lab (btcd, the indexer, alice on lnd, bob on l
   });
 
   it('opened the declared channel from bob to alice across the lab network, and pays both ways', async () => {
-    const channels = await session.lightning('bob').channels();
+    const channels = await session.lightning('bob').channels.list();
     expect(channels).toEqual([
       expect.objectContaining({
         capacitySat: 1_000_000,
@@ -74,7 +74,7 @@ describe('an ldk node in a docker lab (btcd, the indexer, alice on lnd, bob on l
     );
     expect(lab.services.bob.handle).not.toEqual(handle);
     expect(lab.services.bob.info.pubkey).toBe(pubkey);
-    expect((await session.lightning('bob').channels()).map((channel) => channel.active)).toEqual([true]);
+    expect((await session.lightning('bob').channels.list()).map((channel) => channel.active)).toEqual([true]);
     expect(await keysendBetween(session, { from: 'bob', to: 'alice', amountSat: 1_000 })).toMatchObject({
       amountSat: 1_000,
     });

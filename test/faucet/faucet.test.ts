@@ -14,7 +14,8 @@ import { DirectMiner, LabQueueMiner, type Miner } from '../../services/faucet/sr
 import { buildControlPlaneApp } from '../../control-plane/src/api/app.js';
 import { JobQueues } from '../../control-plane/src/jobs.js';
 import type { LabManager } from '../../control-plane/src/manager.js';
-import { LndWallet } from '../../services/faucet/src/wallet.js';
+import { NodeWallet } from '../../services/faucet/src/wallet.js';
+import { lightningClient } from '../../lib/lightning/implementations.js';
 import { freshKey, runEntryPoint, startAdapter, waitIndexed, type RunningAdapter } from '../chain-adapter/support.js';
 import { startRedis, type RunningServer } from '../support/infra.js';
 import { startRegtest, type Regtest } from '../support/regtest.js';
@@ -44,7 +45,7 @@ describe('faucet against real btcd, lnd and Redis', () => {
   let adapter: RunningAdapter;
   let faucetUrl: string;
   let close: () => Promise<void>;
-  let wallet: LndWallet;
+  let wallet: NodeWallet;
   let miner: DirectMiner;
   let ipCounter = 0;
   const nextIp = () => `10.9.${Math.floor(++ipCounter / 250)}.${ipCounter % 250}`;
@@ -77,7 +78,7 @@ describe('faucet against real btcd, lnd and Redis', () => {
     redisServer = await startRedis();
     redis = new Redis(redisServer.url);
     adapter = await startAdapter(regtest);
-    wallet = new LndWallet(regtest.lnd('alice'));
+    wallet = new NodeWallet(lightningClient('lnd', regtest.lndCredentials('alice')));
     miner = new DirectMiner(regtest.chain, () => wallet.ownAddress());
     const { app, url } = await startFaucet(CLAIM_SAT, redis);
     faucetUrl = url;
@@ -325,10 +326,9 @@ describe('faucet against real btcd, lnd and Redis', () => {
   });
 
   it('answers 502 on /api/status when lnd cannot be reached', async () => {
-    const { connectLnd } = await import('../../lib/lightning/lnd.js');
     const { freePort } = await import('../../control-plane/src/util/ports.js');
-    const unreachable = new LndWallet(
-      connectLnd({ ...regtest.lndCredentials('alice'), socket: `127.0.0.1:${await freePort()}` }),
+    const unreachable = new NodeWallet(
+      lightningClient('lnd', { ...regtest.lndCredentials('alice'), socket: `127.0.0.1:${await freePort()}` }),
     );
     const faucet = new Faucet({
       wallet: unreachable,

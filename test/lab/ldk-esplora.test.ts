@@ -40,11 +40,11 @@ describe('an ldk node on the chain adapter (chain_source: esplora)', () => {
 
   it('has both channels of bob active, and every node can route over both', async () => {
     const bob = regtest.session.lightning('bob');
-    const channels = await bob.channels();
+    const channels = await bob.channels.list();
     expect(channels.filter((channel) => channel.active)).toHaveLength(2);
     for (const node of ['alice', 'bob', 'carol']) {
       for (const channel of channels)
-        expect(await regtest.session.lightning(node).canRouteOver(channel.fundingTxid)).toBe(true);
+        expect(await regtest.session.lightning(node).channels.canRouteOver(channel.fundingTxid)).toBe(true);
     }
   });
 

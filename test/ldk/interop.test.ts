@@ -29,7 +29,7 @@ import type {
   LdkChannel,
   LdkGraphChannel as GraphChannel,
   LdkPayment as Payment,
-} from '../../lib/ldk/client.js';
+} from '../../lib/lightning/ldk/api.js';
 import { ldkEvents, startLdk, stopAll, waitEvent, type LdkNode } from './support.js';
 
 const sha256 = (hex: string) => createHash('sha256').update(Buffer.from(hex, 'hex')).digest('hex');

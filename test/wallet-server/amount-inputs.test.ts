@@ -4,7 +4,7 @@
 // records every call, so a refused request is seen never to reach the node.
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { RlnGateway } from '../../services/wallet-server/src/lightning/rln-gateway.js';
+import { lightningClient } from '../../lib/lightning/implementations.js';
 import { startRlnDouble, type RlnDouble } from '../doubles/rln-double.js';
 import { lightningApp, type LightningApp } from './lightning-support.js';
 import { as, createWallet, enrollAndSignIn, fund, startInfra, type Infra, type TestUser } from './support.js';
@@ -18,7 +18,7 @@ let other: string;
 
 beforeAll(async () => {
   [infra, rln] = await Promise.all([startInfra(), startRlnDouble()]);
-  server = await lightningApp(infra, new RlnGateway({ url: rln.url, pollMs: 50 }), {
+  server = await lightningApp(infra, lightningClient('rln', { url: rln.url }, { pollMs: 50 }), {
     env: { NODE_KIND: 'rln', INVOICE_RECONCILE_MS: '200' },
   });
   user = await enrollAndSignIn(server.app);

@@ -4,7 +4,7 @@
 // across a restart.
 import { beforeAll, describe, expect, test } from 'vitest';
 import { createInvoice, getInvoice, getInvoices, getWalletInfo } from 'ln-service';
-import { lightningApp, serverGateway, serverOnLnd } from './lightning-support.js';
+import { lightningApp, serverNode, serverOnLnd } from './lightning-support.js';
 import { as, createWallet, enrollAndSignIn, fund, newKey } from './support.js';
 
 describe('Idempotency-Key', () => {
@@ -186,7 +186,7 @@ describe('Idempotency-Key', () => {
     const first = await withKey(w, 'restart-1')('/payments/pay', { invoice: request });
     expect(first.json().status).toBe('succeeded');
     await lab.server.app.close();
-    lab.server = await lightningApp(lab.infra, await serverGateway(lab.nodeEnv), {
+    lab.server = await lightningApp(lab.infra, await serverNode(lab.nodeEnv), {
       databaseUrl: lab.server.databaseUrl,
       env: lab.env,
     });

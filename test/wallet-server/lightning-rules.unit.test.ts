@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { utils } from '@noble/secp256k1';
-import { decodeBolt11, normalizeBolt11 } from '../../services/wallet-server/src/lightning/bolt11.js';
+import { normalizeBolt11 } from '../../lib/lightning/bolt11.js';
+import { decodeBolt11 } from '../../services/wallet-server/src/lightning/bolt11.js';
 import { feeLimitMsat, largestPayable } from '../../services/wallet-server/src/lightning/rules.js';
 import { encodeBolt11 } from '../doubles/bolt11-encode.js';
 

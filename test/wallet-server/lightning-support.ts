@@ -1,17 +1,14 @@
 // Set-up shared by the Lightning tests of the wallet server: an app with the Lightning plugin on a
-// given node gateway, on its own (or a given) database.
+// given node client, on its own (or a given) database.
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe } from 'vitest';
+import type { LightningClient } from '../../lib/lightning/client.js';
+import { lightningClientFromEnv } from '../../lib/lightning/implementations.js';
 import { waitFor } from '../../lib/wait.js';
 import { buildApp } from '../../services/wallet-server/src/app.js';
 import { loadConfig, type Config } from '../../services/wallet-server/src/config.js';
-import {
-  gatewayFromEnv,
-  lightningPlugin,
-  loadLightningConfig,
-  type NodeGateway,
-} from '../../services/wallet-server/src/lightning/index.js';
+import { lightningPlugin, loadLightningConfig } from '../../services/wallet-server/src/lightning/index.js';
 import { startRegtest, type Regtest } from '../support/regtest.js';
 import { enrollAndSignIn, startInfra, type Infra, type TestUser } from './support.js';
 
@@ -52,9 +49,8 @@ export function startServerLab(
 export const serverNodeEnv = (regtest: Regtest): Record<string, string> =>
   regtest.session.clientEnvOf('alice', regtest.session.host);
 
-/** The gateway the server makes from that environment. */
-export const serverGateway = (env: Record<string, string>): Promise<NodeGateway> =>
-  gatewayFromEnv(loadLightningConfig(env), env);
+/** The node client the server makes from that environment. */
+export const serverNode = (env: Record<string, string>): Promise<LightningClient> => lightningClientFromEnv(env);
 
 export interface ServerOnLnd {
   infra: Infra;
@@ -76,7 +72,7 @@ export function serverOnLnd(channel = { capacity_sat: 5_000_000, push_sat: 1_000
     fixture.infra = await startInfra();
     fixture.regtest = await startServerLab('lnd', channel);
     fixture.nodeEnv = serverNodeEnv(fixture.regtest);
-    fixture.server = await lightningApp(fixture.infra, await serverGateway(fixture.nodeEnv), { env: fixture.env });
+    fixture.server = await lightningApp(fixture.infra, await serverNode(fixture.nodeEnv), { env: fixture.env });
     fixture.user = await enrollAndSignIn(fixture.server.app);
   });
   afterAll(async () => {
@@ -99,16 +95,16 @@ export interface LightningApp {
   databaseUrl: string;
 }
 
-/** An app with the Lightning plugin on `gateway`; pass databaseUrl to restart on the same data. */
+/** An app with the Lightning plugin on `node`; pass databaseUrl to restart on the same data. */
 export async function lightningApp(
   infra: Infra,
-  gateway: NodeGateway,
+  node: LightningClient,
   opts: { databaseUrl?: string; env?: Record<string, string> } = {},
 ): Promise<LightningApp> {
   const databaseUrl = opts.databaseUrl ?? (await newDatabase(infra));
   const env = { DATABASE_URL: databaseUrl, REDIS_URL: infra.redis.url, PUBLIC_URL: 'http://wallet.test', ...opts.env };
   const config = loadConfig(env);
-  const app = await buildApp(config, { logger: false, plugins: [lightningPlugin(loadLightningConfig(env), gateway)] });
+  const app = await buildApp(config, { logger: false, plugins: [lightningPlugin(loadLightningConfig(env), node)] });
   return { app, config, databaseUrl };
 }
 

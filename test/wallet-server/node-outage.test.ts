@@ -8,14 +8,14 @@
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { getChannels, pay } from 'ln-service';
 import { startService } from '../../control-plane/src/lab/start-service.js';
-import type { StreamReopenReason } from '../../services/wallet-server/src/lightning/gateway.js';
+import type { StreamReopenReason } from '../../lib/lightning/client.js';
 import { startTcpProxy, type TcpProxy } from '../support/proxy.js';
 import type { Regtest } from '../support/regtest.js';
 import { as, createWallet, enrollAndSignIn, startInfra, type Infra, type TestUser } from './support.js';
 import {
   eventually,
   lightningApp,
-  serverGateway,
+  serverNode,
   serverNodeEnv,
   startServerLab,
   type LightningApp,
@@ -45,14 +45,14 @@ beforeAll(async () => {
   infra = await startInfra();
   regtest = await startServerLab('lnd', { capacity_sat: 2_000_000, push_sat: 500_000 });
   aliceLink = await startTcpProxy(Number(regtest.lndCredentials('alice').socket.split(':').at(-1)));
-  const gateway = await serverGateway({ ...serverNodeEnv(regtest), LND_GRPC_HOST: `127.0.0.1:${aliceLink.port}` });
-  const watch = gateway.watchSettledInvoices.bind(gateway);
-  gateway.watchSettledInvoices = (onSettled, onStreamReopened) =>
+  const node = await serverNode({ ...serverNodeEnv(regtest), LND_GRPC_HOST: `127.0.0.1:${aliceLink.port}` });
+  const watch = node.watchSettledInvoices!.bind(node);
+  node.watchSettledInvoices = (onSettled, onReopened) =>
     watch(onSettled, (reason: StreamReopenReason) => {
       if (reason === 'broken') streamsOpenedAgain += 1;
-      onStreamReopened?.(reason);
+      onReopened?.(reason);
     });
-  server = await lightningApp(infra, gateway, { env: { INVOICE_RECONCILE_MS: '2000' } });
+  server = await lightningApp(infra, node, { env: { INVOICE_RECONCILE_MS: '2000' } });
   user = await enrollAndSignIn(server.app);
   process.on('warning', onWarning);
 });

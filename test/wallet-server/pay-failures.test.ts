@@ -5,11 +5,9 @@
 import { describe, expect, test } from 'vitest';
 import { createInvoice, getInvoice, getWalletInfo, pay } from 'ln-service';
 import { freePort } from '../../control-plane/src/util/ports.js';
-import { LdkClient } from '../../lib/ldk/client.js';
-import type { NodeGateway } from '../../services/wallet-server/src/lightning/index.js';
-import { LdkGateway } from '../../services/wallet-server/src/lightning/ldk-gateway.js';
-import { RlnGateway } from '../../services/wallet-server/src/lightning/rln-gateway.js';
-import { eventually, lightningApp, serverGateway, serverOnLnd, type LightningApp } from './lightning-support.js';
+import type { LightningClient } from '../../lib/lightning/client.js';
+import { lightningClient } from '../../lib/lightning/implementations.js';
+import { eventually, lightningApp, serverNode, serverOnLnd, type LightningApp } from './lightning-support.js';
 import { as, createWallet, fund } from './support.js';
 
 /** The invoice with some letters of its data part upper-cased, as the outside run sent it. */
@@ -21,10 +19,10 @@ function mixedCase(invoice: string): string {
   return mixed;
 }
 
-/** A gateway on the real node whose payInvoice is replaced: the faults of a hand-over. */
-function withPayInvoice(gateway: NodeGateway, payInvoice: NodeGateway['payInvoice']): NodeGateway {
-  return new Proxy(gateway, {
-    get: (target, prop) => (prop === 'payInvoice' ? payInvoice : Reflect.get(target, prop)),
+/** A client of the real node whose pay is replaced: the faults of a hand-over. */
+function withPay(node: LightningClient, pay: LightningClient['pay']): LightningClient {
+  return new Proxy(node, {
+    get: (target, prop) => (prop === 'pay' ? pay : Reflect.get(target, prop)),
   });
 }
 
@@ -35,9 +33,9 @@ describe('a pay that fails before lnd takes it', () => {
   const payAs = (app: LightningApp, walletId: string, invoice: string) =>
     as(app.app, lab.user.accessToken, walletId)({ method: 'POST', url: '/payments/pay', payload: { invoice } });
 
-  /** Another server on the same database and Redis (so the user's token works there), on `gateway`. */
-  async function serverOn(gateway: NodeGateway, extraEnv: Record<string, string> = {}): Promise<LightningApp> {
-    return lightningApp(lab.infra, gateway, { databaseUrl: lab.server.databaseUrl, env: { ...lab.env, ...extraEnv } });
+  /** Another server on the same database and Redis (so the user's token works there), on `node`. */
+  async function serverOn(node: LightningClient, extraEnv: Record<string, string> = {}): Promise<LightningApp> {
+    return lightningApp(lab.infra, node, { databaseUrl: lab.server.databaseUrl, env: { ...lab.env, ...extraEnv } });
   }
 
   async function fundedWallet(name: string, msat: bigint): Promise<string> {
@@ -130,7 +128,7 @@ describe('a pay that fails before lnd takes it', () => {
   test('lnd unreachable: 502 naming lnd, the payment failed and refunded at once; then paid when lnd is reached', async () => {
     const w = await fundedWallet('unreachable', 10_000_000n);
     const nowhere = `127.0.0.1:${await freePort()}`;
-    const down = await serverOn(await serverGateway({ ...lab.nodeEnv, LND_GRPC_HOST: nowhere }));
+    const down = await serverOn(await serverNode({ ...lab.nodeEnv, LND_GRPC_HOST: nowhere }));
     const { request, id } = await createInvoice({ lnd: bob(), tokens: 1_000 });
     const bobKey = (await getWalletInfo({ lnd: bob() })).public_key;
     try {
@@ -165,11 +163,11 @@ describe('a pay that fails before lnd takes it', () => {
     const w = await fundedWallet('daemon-down', 10_000_000n);
     const { request, id } = await createInvoice({ lnd: bob(), tokens: 1_000 });
     const nowhere = `http://127.0.0.1:${await freePort()}`;
-    for (const [kind, gateway] of [
-      ['ldk', new LdkGateway(new LdkClient(nowhere))],
-      ['rln', new RlnGateway({ url: nowhere })],
+    for (const [kind, node] of [
+      ['ldk', lightningClient('ldk', { url: nowhere })],
+      ['rln', lightningClient('rln', { url: nowhere })],
     ] as const) {
-      const down = await serverOn(gateway, { NODE_KIND: kind });
+      const down = await serverOn(node, { NODE_KIND: kind });
       try {
         const res = await payAs(down, w, request);
         expect(res.statusCode, res.body).toBe(502);
@@ -218,7 +216,7 @@ describe('a pay that fails before lnd takes it', () => {
     const w = await fundedWallet('throws', 10_000_000n);
     const { request, id } = await createInvoice({ lnd: bob(), tokens: 1_000 });
     const throwing = await serverOn(
-      withPayInvoice(await serverGateway(lab.nodeEnv), () => {
+      withPay(await serverNode(lab.nodeEnv), () => {
         throw new Error('ExpectedValidPaymentRequestToMakePayment');
       }),
     );
@@ -240,7 +238,7 @@ describe('a pay that fails before lnd takes it', () => {
     const w = await fundedWallet('hung', 10_000_000n);
     const { request, id } = await createInvoice({ lnd: bob(), tokens: 1_000 });
     const hung = await serverOn(
-      withPayInvoice(await serverGateway(lab.nodeEnv), () => new Promise(() => undefined)),
+      withPay(await serverNode(lab.nodeEnv), () => new Promise(() => undefined)),
       { PAY_WAIT_MS: '200', PAY_UNKNOWN_GRACE_MS: '1000', INVOICE_RECONCILE_MS: '300' },
     );
     try {
@@ -277,7 +275,7 @@ describe('a pay that fails before lnd takes it', () => {
       (await as(lab.server.app, lab.user.accessToken)({ url: `/wallets/${w}/lightning-address` })).json().withdraw;
     const { request, id } = await createInvoice({ lnd: bob(), tokens: 4_000 });
     const hung = await serverOn(
-      withPayInvoice(await serverGateway(lab.nodeEnv), () => new Promise(() => undefined)),
+      withPay(await serverNode(lab.nodeEnv), () => new Promise(() => undefined)),
       { PAY_WAIT_MS: '200', PAY_UNKNOWN_GRACE_MS: '1000', INVOICE_RECONCILE_MS: '300' },
     );
     try {

@@ -1,7 +1,8 @@
 import { describeError } from '../../../lib/errors.js';
 import { withTimeout } from '../../../lib/wait.js';
 import { engineReachOf } from '../runtimes/select.js';
-import { holdsAssets, isLightning, type ChannelView, type PendingClose } from '../nodes/node.js';
+import type { Channel, PendingClose } from '../../../lib/lightning/client.js';
+import { holdsAssets, isLightning } from '../nodes/node.js';
 import { holdingsOf, type HoldingView } from './assets.js';
 import type { LabSession } from './session.js';
 import type { LabState } from './state.js';
@@ -18,7 +19,7 @@ const NOT_ANSWERING = `not answering (no answer within ${LIVE_FIGURES_TIMEOUT_MS
 const promptly = <T>(work: Promise<T>) => withTimeout(work, LIVE_FIGURES_TIMEOUT_MS, NOT_ANSWERING);
 
 /** A channel with its partner named as the lab names it. */
-export interface ChannelSummary extends ChannelView {
+export interface ChannelSummary extends Channel {
   partner: string;
 }
 
@@ -108,7 +109,7 @@ export async function inspectNode(
   if (service.status !== 'ready') return view;
   try {
     const node = session.node(name);
-    const lightning = isLightning(node) ? node : undefined;
+    const lightning = isLightning(node) ? node.lightning : undefined;
     // all asked at once: `reglab up` prints this view as the last thing it waits for
     const [balance, assets, live] = await promptly(
       Promise.all([
@@ -117,20 +118,20 @@ export async function inspectNode(
         lightning &&
           Promise.all([
             lightning.info(),
-            lightning.channelBalanceSat(),
-            lightning.channels(),
-            lightning.pendingCloses(),
+            lightning.channelBalanceMsat(),
+            lightning.channels.list(),
+            lightning.channels.pendingCloses(),
           ]),
       ]),
     );
     Object.assign(view, { chainBalanceSat: balance.confirmedSat, unconfirmedBalanceSat: balance.unconfirmedSat });
     if (assets) view.assets = assets;
     if (!live) return view;
-    const [info, channelBalanceSat, channels, pendingCloses] = live;
+    const [info, channelBalanceMsat, channels, pendingCloses] = live;
     return {
       ...view,
       pubkey: info.pubkey,
-      channelBalanceSat,
+      channelBalanceSat: Number(channelBalanceMsat / 1000n),
       channels: channels.map((channel) => ({
         ...channel,
         partner: names.get(channel.partnerPubkey) ?? channel.partnerPubkey,

@@ -74,7 +74,7 @@ export async function startService(
       lab: session.lab,
       service: name,
       kind: service.kind,
-      image: definition.image,
+      image: definition.image.id,
       launch,
       hostPorts: service.hostPorts,
       containerPorts: service.containerPorts,

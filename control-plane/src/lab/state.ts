@@ -1,4 +1,4 @@
-import type { ServiceKind } from '../nodes/kinds.js';
+import type { ServiceKind } from '../nodes/registry.js';
 import type { LabLayout, RuntimeHandle } from '../runtimes/types.js';
 import type { LabSpec, RestartPolicy } from '../spec/types.js';
 

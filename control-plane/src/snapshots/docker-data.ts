@@ -112,7 +112,7 @@ async function unpackThroughHelper(
   await docker.getContainer(helperName).remove({ force: true }).catch(ignoreMissing);
   const helper = await docker.createContainer({
     name: helperName,
-    Image: runtime.imageFor(service.kind, kindDefinition(service.kind).image),
+    Image: runtime.imageFor(service.kind, kindDefinition(service.kind).image.id),
     Entrypoint: ['sleep', 'infinity'],
     Cmd: [],
     Labels: labels,

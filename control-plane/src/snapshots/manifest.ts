@@ -1,5 +1,5 @@
 import type { LabSecrets, LabState } from '../lab/state.js';
-import type { ServiceKind } from '../nodes/kinds.js';
+import type { ServiceKind } from '../nodes/registry.js';
 
 /**
  * Bumped when what a snapshot holds changes; a snapshot of another format is refused. 2: the lab's assets. 3: the lab

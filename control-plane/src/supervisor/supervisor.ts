@@ -25,7 +25,7 @@ import { CHAIN_SERVICE } from '../nodes/btcd/index.js';
 import { dialChannelPartners } from '../nodes/reconnect.js';
 import { kindDefinition } from '../nodes/registry.js';
 import { isEngineUnavailable, type EngineReach, type ExitStatus } from '../runtimes/types.js';
-import { DEFAULT_MAX_TIP_AGE_SECONDS } from '../spec/schema.js';
+import { DEFAULT_MAX_TIP_AGE_SECONDS } from '../lab/chain-tip.js';
 import {
   backoffMs,
   DEPENDENCY_RETRY_MS,

@@ -1,5 +1,6 @@
 // The test-coin faucet (services/faucet): sends from a node's wallet, mines through the lab's queue;
 // with services.faucet.asset it also gives one of the lab's RGB assets from an rgb or rln node.
+import { SERVICES_IMAGE } from '../../images/recipes.js';
 import { chainConfigToEnv } from '../../../../lib/chain/from-env.js';
 import type { Placement } from '../../runtimes/types.js';
 import type { FaucetAssetSpec } from '../../spec/types.js';
@@ -41,8 +42,15 @@ function trustProxyOf(setting: string[] | undefined, placement: Placement): stri
 
 export const faucet: KindDefinition = {
   ports: { http: 8080 },
-  image: 'services',
+  image: SERVICES_IMAGE,
   public: true,
+  /** It sends from its node's on-chain wallet through lnd. */
+  validate(entry, { lab }) {
+    const node = lab.nodes.find((candidate) => candidate.name === lab.services.faucet?.node);
+    return node && node.kind !== 'lnd'
+      ? [{ path: [...entry.path, 'node'], message: 'the faucet sends from an lnd node wallet' }]
+      : [];
+  },
   dependsOn: (_name, spec) => {
     const settings = spec.services.faucet!;
     return [

@@ -7,6 +7,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyBaseLogger } from 'fastify';
+import type { LightningClient, PaymentLookup, PaymentOutcome } from '../../../../lib/lightning/client.js';
+import { LightningError, LightningUnreachable } from '../../../../lib/lightning/errors.js';
 import type { AuditEvent } from '../audit/audit.js';
 import type { Network } from '../config.js';
 import { DependencyError, sqlState } from '../db/db.js';
@@ -14,7 +16,6 @@ import { invalid } from '../errors.js';
 import type { IdempotencyKeys, KeyClaim } from '../idempotency/keys.js';
 import type { Ledger, Payment, ReserveOutgoingInput } from '../ledger/index.js';
 import { decodeBolt11 } from './bolt11.js';
-import { NodeRejected, NodeUnreachable, type NodeGateway, type PaymentLookup, type PaymentOutcome } from './gateway.js';
 import type { NodeInvoiceCancels } from './invoice-cancels.js';
 import { nodeCall } from './node-call.js';
 import { feeLimitMsat } from './rules.js';
@@ -34,7 +35,7 @@ export class OutgoingPayments {
   private stopped = false;
 
   constructor(
-    private readonly gateway: NodeGateway,
+    private readonly node: LightningClient,
     private readonly ledger: Ledger,
     private readonly cancels: NodeInvoiceCancels,
     private readonly keys: IdempotencyKeys,
@@ -78,9 +79,7 @@ export class OutgoingPayments {
       this.cancels.wake();
       return made.payment;
     }
-    return this.send(made.payment, () =>
-      this.gateway.payInvoice({ bolt11: invoice, paymentHash: inv.paymentHash, maxFeeMsat: fee }),
-    );
+    return this.send(made.payment, () => this.node.pay({ bolt11: invoice, maxFeeMsat: fee }));
   }
 
   async keysend(
@@ -108,7 +107,7 @@ export class OutgoingPayments {
           amountMsat,
           feeLimitMsat: fee,
           destPubkey: destPubkey.toLowerCase(),
-          paymentHash: this.gateway.keysendPreimageFromCaller
+          paymentHash: this.node.capabilities.keysendPreimage
             ? createHash('sha256').update(Buffer.from(preimage, 'hex')).digest('hex')
             : null,
           audit,
@@ -116,19 +115,19 @@ export class OutgoingPayments {
       (reserved) => reserved.id,
     );
     return this.send(p, () =>
-      this.gateway.keysend({ destPubkey: destPubkey.toLowerCase(), amountMsat, maxFeeMsat: fee, preimage }),
+      this.node.keysend({ pubkey: destPubkey.toLowerCase(), amountMsat, maxFeeMsat: fee, preimage }),
     );
   }
 
   private async ownPubkey(): Promise<string> {
-    this.nodePubkey ??= (await nodeCall(this.gateway.kind, () => this.gateway.info())).pubkey.toLowerCase();
+    this.nodePubkey ??= (await nodeCall(this.node.implementation, () => this.node.info())).pubkey.toLowerCase();
     return this.nodePubkey;
   }
 
   /** An RGB invoice of another node is not paid (the ledger does not reserve asset amounts). */
   private async refuseAssetInvoice(invoice: string): Promise<void> {
-    if (!this.gateway.supportsAssets) return;
-    const decoded = await nodeCall(this.gateway.kind, () => this.gateway.decodeInvoice(invoice));
+    if (!this.node.assets) return;
+    const decoded = await nodeCall(this.node.implementation, () => this.node.decodeInvoice(invoice));
     if (decoded.asset)
       throw invalid(
         'RGB_PAY_UNSUPPORTED',
@@ -168,10 +167,7 @@ export class OutgoingPayments {
    * record is settled or refunded whenever the answer comes. A payment the node never took is
    * refunded before the answer: failed (200) when the node refused it, and a 502 when the node
    * could not be reached. */
-  private async send(
-    p: Payment,
-    start: () => Promise<PaymentOutcome & { paymentHash?: string | null }>,
-  ): Promise<Payment> {
+  private async send(p: Payment, start: () => Promise<PaymentOutcome>): Promise<Payment> {
     this.inFlight.add(p.id);
     const done = this.handOver(p, start)
       .then(
@@ -181,11 +177,13 @@ export class OutgoingPayments {
             outcome,
           ),
         async (err) => {
-          if (err instanceof NodeRejected) return this.apply(p, { status: 'failed', error: err.message });
-          if (err instanceof NodeUnreachable) {
+          if (err instanceof LightningUnreachable) {
             await this.ledger.failOutgoing(p.id, err.message);
-            throw new DependencyError(this.gateway.kind, err);
+            throw new DependencyError(this.node.implementation, err);
           }
+          // the node refused the caller's input: nothing was sent
+          if (err instanceof LightningError && err.kind === 'invalid')
+            return this.ledger.failOutgoing(p.id, err.message);
           this.log.warn({ err, paymentId: p.id }, 'sending failed without a final answer; asking the node');
           return this.follow(p);
         },
@@ -194,7 +192,7 @@ export class OutgoingPayments {
     // Past the wait nobody awaits `done`: its failure (e.g. database down) is logged, and the
     // payment stays pending for the reconcile.
     done.catch((err) => {
-      if (!(err instanceof DependencyError && err.cause instanceof NodeUnreachable))
+      if (!(err instanceof DependencyError && err.cause instanceof LightningUnreachable))
         this.log.error({ err, paymentId: p.id }, 'recording the node answer failed; the reconcile retries');
     });
     const answered = await Promise.race([done, sleep(this.options.payWaitMs, null, { ref: false })]);
@@ -202,17 +200,15 @@ export class OutgoingPayments {
   }
 
   /** start(), where a throw (rather than a rejection) means nothing was sent: a failed payment. */
-  private handOver(
-    p: Payment,
-    start: () => Promise<PaymentOutcome & { paymentHash?: string | null }>,
-  ): Promise<PaymentOutcome & { paymentHash?: string | null }> {
+  private handOver(p: Payment, start: () => Promise<PaymentOutcome>): Promise<PaymentOutcome> {
     try {
       return start();
     } catch (err) {
       this.log.error({ err, paymentId: p.id }, 'handing the payment to the node threw before anything was sent');
       return Promise.resolve({
         status: 'failed',
-        error: `the payment was not handed to ${this.gateway.kind}: ${err instanceof Error ? err.message : String(err)}`,
+        paymentHash: p.paymentHash ?? '', // none known yet: the hash comes with the node's answer
+        reason: `the payment was not handed to ${this.node.implementation}: ${err instanceof Error ? err.message : String(err)}`,
       });
     }
   }
@@ -220,9 +216,9 @@ export class OutgoingPayments {
   private async apply(p: Payment, outcome: PaymentLookup): Promise<Payment> {
     switch (outcome.status) {
       case 'succeeded':
-        return this.ledger.settleOutgoing(p.id, { feeMsat: outcome.feeMsat, preimage: outcome.preimage });
+        return this.ledger.settleOutgoing(p.id, { feeMsat: outcome.feeMsat, preimage: outcome.preimage ?? null });
       case 'failed':
-        return this.ledger.failOutgoing(p.id, outcome.error);
+        return this.ledger.failOutgoing(p.id, outcome.reason);
       case 'unknown':
         return this.ledger.failOutgoing(p.id, 'the node never started this payment');
       case 'pending':
@@ -241,8 +237,8 @@ export class OutgoingPayments {
     }
     this.inFlight.add(p.id);
     try {
-      const answer = await this.gateway.awaitPayment(p.paymentHash);
-      // Still pending only when the gateway is closing: the next start resolves it. Unknown to the
+      const answer = await this.node.awaitPayment(p.paymentHash);
+      // Still pending only when the client is closing: the next start resolves it. Unknown to the
       // node: it may be about to record it; the reconcile refunds it once past the grace.
       return answer.status === 'pending' || answer.status === 'unknown' ? p : await this.apply(p, answer);
     } catch (err) {
@@ -262,7 +258,7 @@ export class OutgoingPayments {
       if (this.stopped) return;
       if (!p.paymentHash) continue;
       try {
-        const r = await this.gateway.lookupPayment(p.paymentHash);
+        const r = await this.node.payment(p.paymentHash);
         if (r.status === 'pending') {
           if (!this.inFlight.has(p.id)) this.follow(p).catch(() => undefined);
           continue;

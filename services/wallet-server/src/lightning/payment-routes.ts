@@ -8,7 +8,7 @@ import { invalid, notFound } from '../errors.js';
 import { keyClaim, once, withIdempotencyKey } from '../idempotency/requests.js';
 import { paymentJson, paymentSchema } from '../ledger/index.js';
 import { errors } from '../schemas.js';
-import { normalizeBolt11 } from './bolt11.js';
+import { normalizeBolt11 } from '../../../../lib/lightning/bolt11.js';
 import type { IncomingInvoices } from './incoming.js';
 import type { OutgoingPayments } from './outgoing.js';
 import { DEFAULT_EXPIRY_SEC, MAX_EXPIRY_SEC } from './rules.js';

@@ -11,8 +11,8 @@
 //   added after an index, so a new stream that says nothing of them is silent too.
 import type { EventEmitter } from 'node:events';
 import type { AuthenticatedLnd } from 'ln-service';
-import { subscribeToInvoices } from '../../../../lib/lightning/methods.js';
-import type { StreamReopenReason } from './gateway.js';
+import { subscribeToInvoices } from './methods.js';
+import type { StreamReopenReason } from '../client.js';
 
 /** How long a broken invoice stream waits before it is opened again. */
 const REOPEN_DELAY_MS = 1_000;

@@ -1,10 +1,10 @@
-// The wallet server's hold on lnd's invoice stream, against a double of lnd's gRPC client (its
+// The lnd client's hold on lnd's invoice stream, against a double of lnd's gRPC client (its
 // SubscribeInvoices call as grpc-js returns it: an emitter of data/error/end with cancel()). The real
-// stream across an lnd restart is tested in node-outage.test.ts.
+// stream across an lnd restart is tested in test/wallet-server/node-outage.test.ts.
 import { EventEmitter } from 'node:events';
 import type { AuthenticatedLnd } from 'ln-service';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { LndInvoiceStream, STREAM_SILENCE_MS } from '../../services/wallet-server/src/lightning/lnd-invoice-stream.js';
+import { LndInvoiceStream, STREAM_SILENCE_MS } from '../../lib/lightning/lnd/invoice-stream.js';
 
 class GrpcCallDouble extends EventEmitter {
   cancelled = false;
@@ -181,7 +181,7 @@ describe("the wallet server's lnd invoice stream", () => {
   });
 });
 
-/** What the gateway does with each subscription: the returned function removes its listeners. */
+/** What the lnd client does with each subscription: the returned function removes its listeners. */
 function track(sub: EventEmitter): () => void {
   return () => sub.removeAllListeners();
 }

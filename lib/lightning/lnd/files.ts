@@ -1,4 +1,4 @@
-// Which files of ln-service's `lightning` package the project loads, one by one (lnd.ts, methods.ts)
+// Which files of ln-service's `lightning` package the project loads, one by one (connection.ts, methods.ts)
 // rather than through its index, which loads all: what scripts/bundle.mjs puts in one file.
 import type * as LnService from 'ln-service';
 
@@ -21,19 +21,14 @@ export const LND_METHOD_FOLDERS = {
   closeChannel: 'onchain',
   createChainAddress: 'address',
   createHodlInvoice: 'invoices',
-  createInvoice: 'invoices',
-  decodePaymentRequest: 'offchain',
   getChannelBalance: 'offchain',
   getChannels: 'offchain',
   getInvoice: 'invoices',
   getNetworkGraph: 'info',
   getPayment: 'offchain',
   getPendingChannels: 'offchain',
-  getWalletInfo: 'info',
   getWalletStatus: 'unauthenticated',
   openChannel: 'onchain',
-  pay: 'offchain',
-  payViaPaymentDetails: 'offchain',
   removePeer: 'peers',
   sendToChainAddress: 'onchain',
   settleHodlInvoice: 'invoices',

@@ -1,8 +1,9 @@
-// What the lab reads from btcd for its LDK nodes: LDK names a channel of its graph by its short
-// channel id (block x transaction x output), not by its funding transaction, and it broadcasts
-// through a background queue, so its transactions reach the mempool a moment after its API answers.
-import type { RpcChainDriver } from '../../../../lib/chain/rpc-driver.js';
-import { waitFor } from '../../../../lib/wait.js';
+// What the LDK client reads from the chain node its daemon follows: LDK names a channel of its graph
+// by its short channel id (block x transaction x output), not by its funding transaction, and it
+// broadcasts through a background queue, so its transactions reach the mempool a moment after its
+// API answers.
+import type { RpcChainDriver } from '../../chain/rpc-driver.js';
+import { waitFor } from '../../wait.js';
 
 interface VerboseTransaction {
   blockhash?: string;

@@ -1,7 +1,7 @@
 // reglab-ldk's event stream (GET /v1/events, server-sent events), followed from now on: after a
 // break (the daemon restarted) it reconnects and resumes after the last event it saw (Last-Event-ID).
-import { sleep } from '../wait.js';
-import type { LdkEvent } from './client.js';
+import { sleep } from '../../wait.js';
+import type { LdkEvent } from './api.js';
 
 /** The events of one server-sent-events block (`id:`, `event:`, `data:` lines; `:` lines are keep-alives). */
 function parseBlock(block: string): { id?: string; data?: string } {

@@ -40,3 +40,18 @@ export async function getDefaultAccountBalance(
   );
   return { confirmedSat: Number(balance.confirmed_balance), unconfirmedSat: Number(balance.unconfirmed_balance) };
 }
+
+/** lnd's GetInfo as lnd answers it: ln-service's getWalletInfo leaves out the count of inactive channels. */
+export interface LndInfo {
+  identity_pubkey: string;
+  alias: string;
+  synced_to_chain: boolean;
+  block_height: number;
+  num_peers: number;
+  num_active_channels: number;
+  num_inactive_channels: number;
+  num_pending_channels: number;
+}
+
+export const getInfo = (lnd: AuthenticatedLnd): Promise<LndInfo> =>
+  lndRpc<LndInfo>(lnd, 'default', 'getInfo', {}, 'UnexpectedGetWalletInfoError');

@@ -12,14 +12,14 @@ export const lightningDir = dirname(fromPackage.resolve('./package.json'));
 
 /**
  * The bundled program this code is part of has, beside it, the files of `lightning` it loads
- * (lib/lightning/files.ts) in one file, which scripts/bundle.mjs makes: their ~440 files, resolved and
+ * (lib/lightning/lnd/files.ts) in one file, which scripts/bundle.mjs makes: their ~440 files, resolved and
  * compiled one by one, cost each process that talks to lnd several times the CPU (bench:snapshot).
  */
 const BUNDLED_FILES = fileURLToPath(new URL('./lightning.cjs', import.meta.url));
 let bundled: Record<string, () => unknown> | undefined;
 
 /**
- * require() from the `lightning` package's folder, for the files of it loaded one by one (lnd.ts,
+ * require() from the `lightning` package's folder, for the files of it loaded one by one (connection.ts,
  * methods.ts) instead of through its index, which loads all: from the bundled file when there is
  * one and it holds `file`, otherwise from node_modules.
  */
