@@ -35,7 +35,11 @@ export interface FaucetParts {
   adapterUrl?: string;
 }
 
-/** The faucet pays regtest bech32/bech32m addresses only (the spec's `bcrt1` addresses). */
+const OP_0 = 0x00;
+const OP_1 = 0x51;
+const TAPROOT_PROGRAM_BYTES = 32;
+
+/** The faucet pays regtest bech32/bech32m addresses only (the spec's `bcrt1` addresses): segwit v0 and taproot. */
 export function claimAddress(input: string): string {
   let parsed;
   try {
@@ -48,6 +52,14 @@ export function claimAddress(input: string): string {
     throw invalid(
       'INVALID_ADDRESS',
       `"${input}" is a base58 address; the faucet pays regtest bech32/bech32m addresses only (bcrt1q... or bcrt1p...)`,
+    );
+  // Witness versions 2 to 16, and version 1 programs other than taproot's 32 bytes, are valid
+  // addresses that the faucet's wallet (lnd) cannot send to: the claimer's input, not the lab's failure.
+  const [version, programLength] = parsed.script;
+  if (version !== OP_0 && !(version === OP_1 && programLength === TAPROOT_PROGRAM_BYTES))
+    throw invalid(
+      'INVALID_ADDRESS',
+      `"${input}" is a witness address the faucet's wallet cannot pay (a version other than 0, or a version 1 program that is not taproot's); use a bcrt1q... or bcrt1p... address`,
     );
   return parsed.address;
 }
