@@ -1,5 +1,5 @@
 import type { ChainDriver } from '../../../lib/chain/types.js';
-import { AddressError, parseAddress } from '../../../lib/bitcoin/address.js';
+import { AddressError, isPayableByLabWallets, parseAddress } from '../../../lib/bitcoin/address.js';
 import { invalid, unavailable, upstreamFailed } from '../../../lib/errors.js';
 import { takeCooldown } from './claim-cooldown.js';
 import { confirmClaim } from './confirm.js';
@@ -35,10 +35,6 @@ export interface FaucetParts {
   adapterUrl?: string;
 }
 
-const OP_0 = 0x00;
-const OP_1 = 0x51;
-const TAPROOT_PROGRAM_BYTES = 32;
-
 /** The faucet pays regtest bech32/bech32m addresses only (the spec's `bcrt1` addresses): segwit v0 and taproot. */
 export function claimAddress(input: string): string {
   let parsed;
@@ -53,10 +49,7 @@ export function claimAddress(input: string): string {
       'INVALID_ADDRESS',
       `"${input}" is a base58 address; the faucet pays regtest bech32/bech32m addresses only (bcrt1q... or bcrt1p...)`,
     );
-  // Witness versions 2 to 16, and version 1 programs other than taproot's 32 bytes, are valid
-  // addresses that the faucet's wallet (lnd) cannot send to: the claimer's input, not the lab's failure.
-  const [version, programLength] = parsed.script;
-  if (version !== OP_0 && !(version === OP_1 && programLength === TAPROOT_PROGRAM_BYTES))
+  if (!isPayableByLabWallets(parsed))
     throw invalid(
       'INVALID_ADDRESS',
       `"${input}" is a witness address the faucet's wallet cannot pay (a version other than 0, or a version 1 program that is not taproot's); use a bcrt1q... or bcrt1p... address`,
