@@ -70,6 +70,19 @@ describe('a pay that fails before lnd takes it', () => {
     await expectNothingReserved(walletId, heldMsat - 1_000_000n - BigInt(paid.json().fee_msat));
   }
 
+  /** Gives the wallet `username` with LNURL-withdraw on: 5,000 sat a withdraw, 10,000 sat in all. */
+  async function enableWithdraw(walletId: string, username: string): Promise<void> {
+    const claim = await as(
+      lab.server.app,
+      lab.user.accessToken,
+    )({
+      method: 'PUT',
+      url: `/wallets/${walletId}/lightning-address`,
+      payload: { username, withdraw: { enabled: true, max_msat_per_withdraw: 5_000_000, budget_msat: 10_000_000 } },
+    });
+    expect(claim.statusCode, claim.body).toBe(200);
+  }
+
   async function outgoingOf(walletId: string): Promise<{ status: string; error: string | null }[]> {
     const res = await as(lab.server.app, lab.user.accessToken)({ url: `/wallets/${walletId}/transactions` });
     return (res.json().items as { direction: string; status: string; error: string | null }[])
@@ -259,18 +272,7 @@ describe('a pay that fails before lnd takes it', () => {
 
   test('an LNURL-withdraw still pending when the callback answers, refunded later, gives its budget back', async () => {
     const w = await fundedWallet('lnurlw-late', 20_000_000n);
-    const claim = await as(
-      lab.server.app,
-      lab.user.accessToken,
-    )({
-      method: 'PUT',
-      url: `/wallets/${w}/lightning-address`,
-      payload: {
-        username: 'frank',
-        withdraw: { enabled: true, max_msat_per_withdraw: 5_000_000, budget_msat: 10_000_000 },
-      },
-    });
-    expect(claim.statusCode, claim.body).toBe(200);
+    await enableWithdraw(w, 'frank');
     const withdraw = async () =>
       (await as(lab.server.app, lab.user.accessToken)({ url: `/wallets/${w}/lightning-address` })).json().withdraw;
     const { request, id } = await createInvoice({ lnd: bob(), tokens: 4_000 });
@@ -300,18 +302,7 @@ describe('a pay that fails before lnd takes it', () => {
 
   test('the public LNURL-withdraw callback refuses a mixed-case invoice, changing nothing; the invoice is then withdrawn', async () => {
     const w = await fundedWallet('lnurlw', 20_000_000n);
-    const claim = await as(
-      lab.server.app,
-      lab.user.accessToken,
-    )({
-      method: 'PUT',
-      url: `/wallets/${w}/lightning-address`,
-      payload: {
-        username: 'erin',
-        withdraw: { enabled: true, max_msat_per_withdraw: 5_000_000, budget_msat: 10_000_000 },
-      },
-    });
-    expect(claim.statusCode, claim.body).toBe(200);
+    await enableWithdraw(w, 'erin');
     const { k1 } = (await lab.server.app.inject({ url: '/lnurlw/erin' })).json();
     const { request, id } = await createInvoice({ lnd: bob(), tokens: 1_000 });
     for (let i = 0; i < 3; i++) {
