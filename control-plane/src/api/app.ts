@@ -6,6 +6,7 @@ import type { ApiDeps } from './deps.js';
 import { mapPartError } from './errors.js';
 import { assetRoutes } from './routes/assets.js';
 import { eventRoutes } from './routes/events.js';
+import { feeRoutes } from './routes/fees.js';
 import { labRoutes } from './routes/labs.js';
 import { nodeRoutes } from './routes/nodes.js';
 import { serviceRoutes } from './routes/services.js';
@@ -36,6 +37,7 @@ export async function buildControlPlaneApp(options: ControlPlaneApp): Promise<Fa
   nodeRoutes(app, options);
   assetRoutes(app, options);
   eventRoutes(app, options);
+  feeRoutes(app, options);
   snapshotRoutes(app, options);
   await app.register(dashboardPlugin);
   app.post(

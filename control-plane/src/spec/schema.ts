@@ -115,6 +115,16 @@ export const labSchema = {
         max_tip_age_seconds: { type: 'integer', minimum: 0, maximum: 7_000, default: DEFAULT_MAX_TIP_AGE_SECONDS },
       },
     },
+    fees: {
+      type: 'object',
+      additionalProperties: false,
+      default: {},
+      properties: {
+        policy: { enum: ['fixed', 'node'], default: 'fixed' },
+        // lnd's sweeper caps its fee rates at sweeper.maxfeerate, 1000 sat/vB by default
+        sat_per_vbyte: { type: 'integer', minimum: 1, maximum: 1000 },
+      },
+    },
     supervision: {
       type: 'object',
       additionalProperties: false,
