@@ -27,13 +27,28 @@ type Inspected = {
     chainBalanceSat?: number;
     channelBalanceSat?: number;
     channels?: { partner: string; capacitySat: number; localSat: number; remoteSat: number; active: boolean }[];
+    pendingCloses?: PendingClose[];
     assets?: Holding[];
     error?: string;
   }[];
   phases: { name: string; ms: number }[];
 };
 
+/** A channel being closed, as GET /labs/{name} shows it. */
+type PendingClose = { fundingTxid: string; pendingSat: number; blocksUntilSweep?: number };
+
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)}s`;
+
+/** Where a closing channel's funds are: timelocked for N more blocks, or matured and being swept. */
+function closing(close: PendingClose): string {
+  const wait =
+    close.blocksUntilSweep === undefined
+      ? ''
+      : close.blocksUntilSweep > 0
+        ? `, spendable in ${close.blocksUntilSweep} block${close.blocksUntilSweep === 1 ? '' : 's'}`
+        : ', sweeping';
+  return `closing (funded by ${close.fundingTxid.slice(0, 12)}…): ${close.pendingSat} sat${wait}`;
+}
 
 /** One line per bring-up event, as `reglab up` prints them. */
 export function formatEvent(event: LabEvent): string | undefined {
@@ -111,6 +126,7 @@ export function formatLab(lab: Inspected): string {
         `      ↔ ${channel.partner}: ${channel.localSat}/${channel.capacitySat} sat local${channel.active ? '' : ' (inactive)'}`,
       );
     }
+    for (const close of node.pendingCloses ?? []) lines.push(`      ⇣ ${closing(close)}`);
     for (const asset of node.assets ?? []) lines.push(`      ◆ ${holding(asset)}`);
   }
   if (lab.phases.length > 0)

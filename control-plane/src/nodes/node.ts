@@ -64,7 +64,7 @@ export interface OpenChannelRequest {
 export interface PendingClose {
   fundingTxid: string;
   closingTxid?: string;
-  /** Blocks until the node's own funds of a force close mature (then its wallet sweeps them). */
+  /** Blocks until the node's own funds of a force close mature; 0 once they have: the node is sweeping them. */
   blocksUntilSweep?: number;
   pendingSat: number;
 }

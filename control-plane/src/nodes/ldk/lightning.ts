@@ -175,7 +175,9 @@ export class LdkLabNode implements LabLightningNode {
 
   /**
    * Channels being closed: what LDK still has to claim of channels no longer open, by funding
-   * transaction (the event log's channel_pending names the funding of each channel id).
+   * transaction (the event log's channel_pending names the funding of each channel id). A sweep
+   * whose transaction is confirmed is over: its coins are the on-chain wallet's (LDK keeps listing
+   * it, awaiting 4,038 confirmations before it forgets it, and the lab counted it twice).
    */
   async pendingCloses(): Promise<PendingClose[]> {
     await this.followChain();
@@ -201,7 +203,8 @@ export class LdkLabNode implements LabLightningNode {
         balance.amount_sat,
         balance.confirmation_height ?? balance.claimable_height ?? balance.timeout_height,
       );
-    for (const sweep of balances.pending_sweeps) add(sweep.channel_id, sweep.amount_sat);
+    for (const sweep of balances.pending_sweeps)
+      if (sweep.status !== 'awaiting_threshold_confirmations') add(sweep.channel_id, sweep.amount_sat);
     return [...closing.values()];
   }
 

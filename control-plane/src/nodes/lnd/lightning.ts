@@ -161,7 +161,8 @@ export class LndLabNode implements LabLightningNode {
       .map((channel) => ({
         fundingTxid: channel.transaction_id,
         closingTxid: channel.close_transaction_id,
-        blocksUntilSweep: channel.timelock_blocks,
+        // lnd counts below zero once the funds matured, until its sweep confirms
+        blocksUntilSweep: channel.timelock_blocks === undefined ? undefined : Math.max(0, channel.timelock_blocks),
         pendingSat: channel.pending_balance ?? channel.local_balance,
       }));
   }
