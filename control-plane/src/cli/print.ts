@@ -26,7 +26,14 @@ type Inspected = {
     pubkey?: string;
     chainBalanceSat?: number;
     channelBalanceSat?: number;
-    channels?: { partner: string; capacitySat: number; localSat: number; remoteSat: number; active: boolean }[];
+    channels?: {
+      id?: string;
+      partner: string;
+      capacitySat: number;
+      localSat: number;
+      remoteSat: number;
+      active: boolean;
+    }[];
     pendingCloses?: PendingClose[];
     assets?: Holding[];
     error?: string;
@@ -123,7 +130,7 @@ export function formatLab(lab: Inspected): string {
     );
     for (const channel of node.channels ?? []) {
       lines.push(
-        `      ↔ ${channel.partner}: ${channel.localSat}/${channel.capacitySat} sat local${channel.active ? '' : ' (inactive)'}`,
+        `      ↔ ${channel.partner}: ${channel.localSat}/${channel.capacitySat} sat local${channel.active ? '' : ' (inactive)'}${channel.id ? `  ${channel.id}` : ''}`,
       );
     }
     for (const close of node.pendingCloses ?? []) lines.push(`      ⇣ ${closing(close)}`);

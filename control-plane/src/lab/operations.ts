@@ -297,24 +297,28 @@ export interface CloseRequest {
   force: boolean;
 }
 
-/** The channel a close request names, or an error listing what the node has. */
+/** The channel a close request names, or an error listing the channels to choose from. */
 export async function channelToClose(session: LabSession, request: CloseRequest): Promise<ChannelView> {
   const channels = await lightningNode(session, request.node).channels();
   const partnerKey = request.partner ? await nodePubkey(session, request.partner) : undefined;
-  const matching = channels.filter(
-    (channel) =>
-      (request.channelId === undefined || channel.id === request.channelId) &&
-      (partnerKey === undefined || channel.partnerPubkey === partnerKey),
-  );
-  const listed = channels.map((channel) => channel.id).join(', ') || 'none';
-  if (matching.length === 0)
-    throw invalid('NO_SUCH_CHANNEL', `${request.node} has no such channel (its channels: ${listed})`);
+  const withPartner = channels.filter((channel) => partnerKey === undefined || channel.partnerPubkey === partnerKey);
+  const matching = withPartner.filter((channel) => request.channelId === undefined || channel.id === request.channelId);
+  const partnerOf = (channel: ChannelView) => nodeNameOf(session, channel.partnerPubkey) ?? channel.partnerPubkey;
+  if (matching.length === 1) return matching[0];
   if (matching.length > 1)
     throw invalid(
       'AMBIGUOUS_CHANNEL',
-      `${request.node} has ${matching.length} channels with ${request.partner}; name one with channel_id (${listed})`,
+      `${request.node} has ${matching.length} channels with ${request.partner}: name one with channel_id (reglab channel close --channel-id): ${matching.map((channel) => channel.id).join(', ')}`,
     );
-  return matching[0];
+  const asked = [
+    request.channelId === undefined ? 'no channel' : `no channel ${request.channelId}`,
+    request.partner === undefined ? '' : ` with ${request.partner}`,
+  ].join('');
+  const choices =
+    withPartner.length > 0 && request.partner !== undefined
+      ? `its channels with ${request.partner}: ${withPartner.map((channel) => channel.id).join(', ')}`
+      : `its channels: ${channels.map((channel) => `${channel.id} (with ${partnerOf(channel)})`).join(', ') || 'none'}`;
+  throw invalid('NO_SUCH_CHANNEL', `${request.node} has ${asked} (${choices})`);
 }
 
 export async function closeChannel(
