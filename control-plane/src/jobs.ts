@@ -20,6 +20,7 @@ import {
 } from './lab/operations.js';
 import { sendAssetBetween } from './lab/assets.js';
 import { reorg } from './lab/reorg.js';
+import { FINAL_PAYMENT_REFUSALS } from './nodes/node.js';
 import type { LabSession } from './lab/session.js';
 
 export type QueueName = 'mining' | 'funding' | 'channels' | 'payments' | 'assets';
@@ -292,8 +293,8 @@ export class JobQueues {
     try {
       return await this.perform(job);
     } catch (error) {
-      // a wrong request stays wrong: do not retry it
-      if (error instanceof DomainError && error.kind === 'invalid')
+      // a wrong request stays wrong, and a payment refused for the lab's state is refused again: do not retry them
+      if (error instanceof DomainError && (error.kind === 'invalid' || FINAL_PAYMENT_REFUSALS.has(error.code)))
         throw new (await import('bullmq')).UnrecoverableError(error.message);
       throw error instanceof Error ? error : new Error(describeError(error));
     }

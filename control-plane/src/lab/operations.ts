@@ -3,7 +3,9 @@
 import { address as addressLib, networks } from 'bitcoinjs-lib';
 import { conflict, invalid } from '../../../lib/errors.js';
 import { waitFor } from '../../../lib/wait.js';
-import type { ChannelView, LabLightningNode, PaymentView } from '../nodes/node.js';
+import { isLightning, type ChannelView, type LabLightningNode, type PaymentView } from '../nodes/node.js';
+import { nodeNameOf } from './node-names.js';
+import { assertCanSend, explainPayment } from './payment-trouble.js';
 import type { LabSession } from './session.js';
 
 export function assertRegtestAddress(address: string): void {
@@ -73,10 +75,7 @@ export async function fund(
   return { txid, address, height };
 }
 
-/** The lab's name of the node with `pubkey`, when it is one of the lab's. */
-export function nodeNameOf(session: LabSession, pubkey: string): string | undefined {
-  return session.lab.spec.nodes.find((node) => session.lab.services[node.name]?.info.pubkey === pubkey)?.name;
-}
+export { nodeNameOf };
 
 export async function nodePubkey(session: LabSession, node: string): Promise<string> {
   return (await lightningNode(session, node).info()).pubkey;
@@ -110,6 +109,22 @@ export async function openChannelBetween(
 
 export async function connectPeers(session: LabSession, from: string, to: string): Promise<void> {
   await lightningNode(session, from).connect(await nodePubkey(session, to), session.peerAddress(from, to));
+}
+
+/**
+ * Connects two nodes again after a disconnect (`reglab connect`): the fault is over, so the lab's
+ * Lightning nodes forget the payments that failed over it, which lnd would otherwise avoid routing
+ * through for about an hour ("no route" once the link is back).
+ */
+export async function reconnectPeers(session: LabSession, from: string, to: string): Promise<void> {
+  await connectPeers(session, from, to);
+  await Promise.all(
+    session.lab.spec.nodes
+      .filter((node) => session.lab.services[node.name]?.status === 'ready')
+      .map((node) => session.node(node.name))
+      .filter(isLightning)
+      .map((node) => node.forgetPaymentFailures()),
+  );
 }
 
 /**
@@ -202,20 +217,6 @@ export async function waitChannelActive(
   );
 }
 
-/**
- * After a node restarted its channels take a moment to be re-established: a payment waits (a
- * bounded time) until the payer has an active channel, instead of failing with "no route".
- */
-async function waitForActiveChannel(node: LabLightningNode, timeoutMs = 30_000): Promise<void> {
-  const channels = await node.channels();
-  if (channels.length === 0 || channels.some((channel) => channel.active)) return;
-  await waitFor(async () => (await node.channels()).some((channel) => channel.active), {
-    timeoutMs,
-    intervalMs: 250,
-    what: `${node.name} to have an active channel again`,
-  }).catch(() => undefined);
-}
-
 export interface PaymentResult {
   paymentHash: string;
   amountSat: number;
@@ -269,13 +270,15 @@ export async function payBetween(
 /**
  * Pays any BOLT11 invoice from a lab node. An invoice this node already paid is not paid again, and
  * one it is still paying (a job run again after its control plane was killed) is followed to its end.
+ * A payment the payer cannot make is refused before it is sent, and one that fails says what in the
+ * lab stands in its way (payment-trouble.ts).
  */
 export async function payInvoice(session: LabSession, from: string, invoice: string): Promise<PaymentResult> {
   const payer = lightningNode(session, from);
   const earlier = await payer.paymentOutcome(await payer.paymentHashOf(invoice));
   if (earlier) return result(earlier);
-  await waitForActiveChannel(payer);
-  return result(await payer.pay(invoice));
+  await assertCanSend(session, from);
+  return result(await explainPayment(session, () => payer.pay(invoice)));
 }
 
 export async function keysendBetween(
@@ -285,8 +288,8 @@ export async function keysendBetween(
   if (request.from === request.to) throw invalid('SAME_NODE', 'a payment needs two different nodes');
   const payer = lightningNode(session, request.from);
   const pubkey = await nodePubkey(session, request.to);
-  await waitForActiveChannel(payer);
-  return result(await payer.keysend(pubkey, BigInt(request.amountSat) * 1000n));
+  await assertCanSend(session, request.from);
+  return result(await explainPayment(session, () => payer.keysend(pubkey, BigInt(request.amountSat) * 1000n)));
 }
 
 export interface CloseRequest {

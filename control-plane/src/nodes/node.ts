@@ -1,6 +1,7 @@
 // The lab's handle on a node of lab.yaml's nodes[]: every node kind has an on-chain wallet the
 // lab funds; Lightning kinds add what funding, channels, payments and inspection go through.
 // Amounts in sat are numbers (regtest amounts fit), in msat bigint.
+import { conflict, type DomainError } from '../../../lib/errors.js';
 import type { ServiceKind } from './kinds.js';
 
 export interface LabNode {
@@ -76,6 +77,10 @@ export interface LabLightningNode extends LabNode {
   channels(): Promise<ChannelView[]>;
   connect(pubkey: string, address: string): Promise<void>;
   disconnect(pubkey: string): Promise<void>;
+  /** The pubkeys of the peers connected now. */
+  connectedPeers(): Promise<string[]>;
+  /** Forgets what failed payments taught its router about its peers' channels (a fault that is over). */
+  forgetPaymentFailures(): Promise<void>;
   openChannel(request: OpenChannelRequest): Promise<{ fundingTxid: string; fundingVout: number }>;
   /** Cooperative, or force; returns the closing transaction when the node tells it. */
   closeChannel(channel: ChannelView, force: boolean): Promise<{ closingTxid?: string }>;
@@ -95,18 +100,50 @@ export interface LabLightningNode extends LabNode {
   settleInvoice(preimage: string): Promise<void>;
   cancelInvoice(paymentHash: string): Promise<void>;
   paymentHashOf(paymentRequest: string): Promise<string>;
-  /** Pays and waits for the final answer; throws with the node's reason when it fails. */
+  /**
+   * Pays and waits for the final answer, for PAYMENT_TIMEOUT_SECONDS and a little more: throws
+   * paymentFailed with the node's reason when it fails, paymentInFlight when it has not ended by then.
+   */
   pay(paymentRequest: string): Promise<PaymentView>;
   /**
    * A payment this node made earlier, followed to its end: the payment once it succeeded (waited
    * for while it is in flight), undefined when the node made none or it failed.
    */
   paymentOutcome(paymentHash: string): Promise<PaymentView | undefined>;
+  /** Pays by keysend, as `pay` does. */
   keysend(pubkey: string, amountMsat: bigint): Promise<PaymentView>;
 }
 
-/** How long a payment in flight is followed to its end before the wait gives up. */
+/** How long an earlier payment still in flight (a job taken back after a restart) is followed to its end. */
 export const PAYMENT_END_WAIT_MS = 10 * 60_000;
+
+/**
+ * How long a lab payment is given: lnd stops trying routes after it (its payment timeout), LDK's API
+ * waits that long. A payment whose HTLC is held by a node that does not answer (frozen) stays in
+ * flight until that node answers again: the lab reports it then, rather than wait.
+ */
+export const PAYMENT_TIMEOUT_SECONDS = 15;
+/** What the lab waits beyond the payment timeout for the node's final answer. */
+export const PAYMENT_ANSWER_GRACE_SECONDS = 5;
+
+/** The node gave up the payment: its reason in words (no route, no balance, refused by the payee...). */
+export const paymentFailed = (node: string, reason: string): DomainError =>
+  conflict('PAYMENT_FAILED', `${node} could not pay: ${reason}`);
+
+/** The payment neither succeeded nor failed in time: an HTLC of it is held somewhere on its way. */
+export const paymentInFlight = (node: string, paymentHash: string): DomainError =>
+  conflict(
+    'PAYMENT_IN_FLIGHT',
+    `${node}'s payment ${paymentHash} is still in flight after ${PAYMENT_TIMEOUT_SECONDS + PAYMENT_ANSWER_GRACE_SECONDS} s: a node on its way holds it; it succeeds or fails once that node answers again`,
+  );
+
+/** Refusals of a payment that a retry cannot change: a job does not send it again. */
+export const FINAL_PAYMENT_REFUSALS: ReadonlySet<string> = new Set([
+  'CHANNEL_INACTIVE',
+  'PEER_NOT_ANSWERING',
+  'PAYMENT_FAILED',
+  'PAYMENT_IN_FLIGHT',
+]);
 
 export const isLightning = (node: LabNode): node is LabLightningNode =>
   (node as Partial<LabLightningNode>).lightning === true;

@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import { decode } from 'light-bolt11-decoder';
 import type { RpcChainDriver } from '../../../../lib/chain/rpc-driver.js';
-import { conflict, DomainError, invalid, notFound, unavailable, upstreamFailed } from '../../../../lib/errors.js';
+import { conflict, DomainError, invalid, notFound, unavailable } from '../../../../lib/errors.js';
 import {
   channelBalancesSat,
   LdkError,
@@ -15,7 +15,11 @@ import {
 } from '../../../../lib/ldk/client.js';
 import { waitFor } from '../../../../lib/wait.js';
 import {
+  PAYMENT_ANSWER_GRACE_SECONDS,
   PAYMENT_END_WAIT_MS,
+  PAYMENT_TIMEOUT_SECONDS,
+  paymentFailed,
+  paymentInFlight,
   type ChannelView,
   type InvoiceView,
   type LabLightningNode,
@@ -26,8 +30,8 @@ import {
 } from '../node.js';
 import { FundingPositions, waitInMempool, waitSpendInMempool } from './chain.js';
 
-/** How long a payment request waits for LDK's final answer before following the payment by polling. */
-const PAYMENT_WAIT_SECS = 60;
+/** How long a payment request waits for LDK's final answer: a payment still pending then is in flight. */
+const PAYMENT_WAIT_SECS = PAYMENT_TIMEOUT_SECONDS + PAYMENT_ANSWER_GRACE_SECONDS;
 
 const paymentView = (payment: LdkPayment): PaymentView => ({
   paymentHash: payment.payment_hash ?? payment.id,
@@ -124,6 +128,14 @@ export class LdkLabNode implements LabLightningNode {
 
   async disconnect(pubkey: string): Promise<void> {
     await this.refusals(() => this.client.disconnectPeer(pubkey));
+  }
+
+  /** ldk-node has no call to reset its scorer: its penalties fade on their own. */
+  async forgetPaymentFailures(): Promise<void> {}
+
+  async connectedPeers(): Promise<string[]> {
+    const peers = await this.refusals(() => this.client.peers());
+    return peers.filter((peer) => peer.is_connected).map((peer) => peer.node_id);
   }
 
   /** Opens, and returns once the funding transaction is in btcd's mempool (LDK broadcasts it a moment after it answers). */
@@ -263,7 +275,7 @@ export class LdkLabNode implements LabLightningNode {
   }
 
   async pay(paymentRequest: string): Promise<PaymentView> {
-    return this.finalOutcome(
+    return this.answered(
       await this.refusals(() => this.client.payInvoice({ invoice: paymentRequest, wait_secs: PAYMENT_WAIT_SECS })),
     );
   }
@@ -278,9 +290,15 @@ export class LdkLabNode implements LabLightningNode {
   }
 
   async keysend(pubkey: string, amountMsat: bigint): Promise<PaymentView> {
-    return this.finalOutcome(
+    return this.answered(
       await this.refusals(() => this.client.keysend({ pubkey, amount_msat: amountMsat, wait_secs: PAYMENT_WAIT_SECS })),
     );
+  }
+
+  /** A payment as LDK answered it after PAYMENT_WAIT_SECS: its end, or still in flight. */
+  private answered(sent: LdkPayment): Promise<PaymentView> {
+    if (sent.status === 'pending') throw paymentInFlight(this.name, sent.payment_hash ?? sent.id);
+    return this.finalOutcome(sent);
   }
 
   close(): void {
@@ -303,11 +321,7 @@ export class LdkLabNode implements LabLightningNode {
               what: `${this.name}'s payment ${sent.payment_hash} to succeed or fail`,
             },
           );
-    if (final.status === 'failed')
-      throw upstreamFailed(
-        'PAYMENT_FAILED',
-        `${this.name} could not pay: ${final.failure_reason ?? 'LDK gave no reason'}`,
-      );
+    if (final.status === 'failed') throw paymentFailed(this.name, final.failure_reason ?? 'LDK gave no reason');
     return paymentView(final);
   }
 

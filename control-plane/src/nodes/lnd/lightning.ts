@@ -9,11 +9,13 @@ import {
   createHodlInvoice,
   createInvoice,
   decodePaymentRequest,
+  deleteForwardingReputations,
   getChannelBalance,
   getChannels,
   getInvoice,
   getNetworkGraph,
   getPayment,
+  getPeers,
   getPendingChannels,
   getWalletInfo,
   getWalletStatus,
@@ -26,7 +28,11 @@ import {
 import { getDefaultAccountBalance } from '../../../../lib/lightning/rpc.js';
 import { waitFor } from '../../../../lib/wait.js';
 import {
+  PAYMENT_ANSWER_GRACE_SECONDS,
   PAYMENT_END_WAIT_MS,
+  PAYMENT_TIMEOUT_SECONDS,
+  paymentFailed,
+  paymentInFlight,
   type ChannelView,
   type InvoiceView,
   type LabLightningNode,
@@ -36,6 +42,16 @@ import {
 
 /** TLV record type of a keysend preimage (what lnd's --accept-keysend reads). */
 const KEYSEND_TYPE = '5482373484';
+
+/** lnd's reasons for giving a payment up (ln-service's codes), in words. */
+const PAYMENT_FAILURES: Record<string, string> = {
+  InsufficientBalanceToAttemptPayment: 'none of its active channels has the balance to send it',
+  PaymentPathfindingFailedToFindPossibleRoute: 'no route to the payee',
+  FailedToFindPayableRouteToDestination: 'every route it tried failed',
+  PaymentAttemptsTimedOut: `no route worked within the payment timeout (${PAYMENT_TIMEOUT_SECONDS} s)`,
+  PaymentRejectedByDestination: 'the payee refused it (an invoice it does not know, already paid, or the wrong amount)',
+  PaymentExecutionCanceled: 'the payment was canceled',
+};
 
 type GraphChannel = { transaction_id: string; policies: { cltv_delta?: number }[] };
 const routable = (channel: GraphChannel) =>
@@ -130,6 +146,15 @@ export class LndLabNode implements LabLightningNode {
     await removePeer({ lnd: this.lnd, public_key: pubkey });
   }
 
+  async connectedPeers(): Promise<string[]> {
+    return (await getPeers({ lnd: this.lnd })).peers.map((peer) => peer.public_key);
+  }
+
+  /** lnd's mission control: a pair that failed a payment is avoided for about an hour. */
+  async forgetPaymentFailures(): Promise<void> {
+    await deleteForwardingReputations({ lnd: this.lnd });
+  }
+
   async openChannel(request: {
     partnerPubkey: string;
     partnerAddress: string;
@@ -221,7 +246,11 @@ export class LndLabNode implements LabLightningNode {
   }
 
   async pay(paymentRequest: string): Promise<PaymentView> {
-    return paymentView(await pay({ lnd: this.lnd, request: paymentRequest }));
+    const paymentHash = await this.paymentHashOf(paymentRequest);
+    return this.answered(
+      paymentHash,
+      pay({ lnd: this.lnd, request: paymentRequest, pathfinding_timeout: PAYMENT_TIMEOUT_SECONDS * 1000 }),
+    );
   }
 
   async paymentOutcome(paymentHash: string): Promise<PaymentView | undefined> {
@@ -245,14 +274,46 @@ export class LndLabNode implements LabLightningNode {
 
   async keysend(pubkey: string, amountMsat: bigint): Promise<PaymentView> {
     const preimage = randomBytes(32);
-    const paid = await payViaPaymentDetails({
-      lnd: this.lnd,
-      destination: pubkey,
-      mtokens: amountMsat.toString(),
-      id: createHash('sha256').update(preimage).digest('hex'),
-      messages: [{ type: KEYSEND_TYPE, value: preimage.toString('hex') }],
+    const paymentHash = createHash('sha256').update(preimage).digest('hex');
+    return this.answered(
+      paymentHash,
+      payViaPaymentDetails({
+        lnd: this.lnd,
+        destination: pubkey,
+        mtokens: amountMsat.toString(),
+        id: paymentHash,
+        messages: [{ type: KEYSEND_TYPE, value: preimage.toString('hex') }],
+        pathfinding_timeout: PAYMENT_TIMEOUT_SECONDS * 1000,
+      }),
+    );
+  }
+
+  /**
+   * lnd's final answer to a payment, its failure in words; not waited for beyond the payment
+   * timeout: an HTLC held by a node that does not answer keeps the payment in flight until it does.
+   */
+  private async answered(
+    paymentHash: string,
+    paying: Promise<Parameters<typeof paymentView>[0]>,
+  ): Promise<PaymentView> {
+    paying.catch(() => undefined); // it may end after the lab stopped waiting
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<never>((_resolve, reject) => {
+      timer = setTimeout(
+        () => reject(paymentInFlight(this.name, paymentHash)),
+        (PAYMENT_TIMEOUT_SECONDS + PAYMENT_ANSWER_GRACE_SECONDS) * 1000,
+      );
     });
-    return paymentView(paid);
+    try {
+      return paymentView(await Promise.race([paying, late]));
+    } catch (error) {
+      const code = Array.isArray(error) ? (error[1] as string) : undefined;
+      if (code !== undefined && code in PAYMENT_FAILURES)
+        throw paymentFailed(this.name, `${PAYMENT_FAILURES[code]} (${code})`);
+      throw error;
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   close(): void {
