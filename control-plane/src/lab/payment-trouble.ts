@@ -91,11 +91,10 @@ export async function assertCanSend(session: LabSession, payer: string): Promise
       );
   }
   const partners = channels.filter((channel) => channel.active).map((channel) => partnerOf(session, channel));
-  const silent: string[] = [];
-  for (const partner of partners) {
-    const lab = session.lab.spec.nodes.some((node) => node.name === partner.name);
-    if (lab && partner.ready && !(await answers(session.lightning(partner.name)))) silent.push(partner.name);
-  }
+  const answering = await Promise.all(
+    partners.map((partner) => !partner.ready || answers(session.lightning(partner.name))),
+  );
+  const silent = partners.filter((_partner, index) => !answering[index]).map((partner) => partner.name);
   if (silent.length > 0 && silent.length === partners.length)
     throw conflict(
       'PEER_NOT_ANSWERING',
@@ -105,21 +104,21 @@ export async function assertCanSend(session: LabSession, payer: string): Promise
 
 /** The lab's Lightning nodes that do not answer, and their inactive channels with why, in words. */
 async function labTrouble(session: LabSession): Promise<string[]> {
-  const troubles: string[] = [];
+  const nodes = session.lab.spec.nodes
+    .filter((spec) => session.lab.services[spec.name]?.status === 'ready')
+    .map((spec) => ({ name: spec.name, node: session.node(spec.name) }))
+    .filter((entry): entry is { name: string; node: LabLightningNode } => isLightning(entry.node));
+  const answering = await Promise.all(nodes.map(({ node }) => answers(node)));
+  const troubles = nodes
+    .filter((_entry, index) => !answering[index])
+    .map(({ name }) => `${name} does not answer (frozen, or overloaded)`);
   const seen = new Set<string>();
-  for (const spec of session.lab.spec.nodes) {
-    if (session.lab.services[spec.name]?.status !== 'ready') continue;
-    const node = session.node(spec.name);
-    if (!isLightning(node)) continue;
-    if (!(await answers(node))) {
-      troubles.push(`${spec.name} does not answer (frozen, or overloaded)`);
-      continue;
-    }
-    for (const channel of await inactiveChannels(session, spec.name, node, await node.channels())) {
-      const pair = [spec.name, channel.partner].sort().join(' ');
+  for (const { name, node } of nodes.filter((_entry, index) => answering[index])) {
+    for (const channel of await inactiveChannels(session, name, node, await node.channels())) {
+      const pair = [name, channel.partner].sort().join(' ');
       if (seen.has(pair)) continue;
       seen.add(pair);
-      troubles.push(`${spec.name}'s channel to ${channel.partner} is inactive: ${channel.why}`);
+      troubles.push(`${name}'s channel to ${channel.partner} is inactive: ${channel.why}`);
     }
   }
   return troubles;
