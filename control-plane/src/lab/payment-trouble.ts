@@ -7,8 +7,8 @@ import { FINAL_PAYMENT_REFUSALS, isLightning, type ChannelView, type LabLightnin
 import { nodeNameOf } from './node-names.js';
 import type { LabSession } from './session.js';
 
-/** How long a node is given to answer before the lab says it does not. */
-const ANSWER_MS = 2_000;
+/** How long a node is given to answer before the lab says it does not (a busy one answers within it). */
+const ANSWER_MS = 3_000;
 /** How long a payer whose channels are being re-established (its partners connected) is given. */
 const REESTABLISH_MS = 10_000;
 
@@ -18,7 +18,7 @@ export async function answers(node: LabLightningNode): Promise<boolean> {
   const silent = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), ANSWER_MS)));
   try {
     return await Promise.race([
-      node.info().then(
+      node.ping().then(
         () => true,
         () => false,
       ),

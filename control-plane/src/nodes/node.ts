@@ -73,6 +73,8 @@ export interface PendingClose {
 export interface LabLightningNode extends LabNode {
   readonly lightning: true;
   info(): Promise<NodeInfo>;
+  /** Resolves when the node's process answers, without asking its chain backend (which may be down). */
+  ping(): Promise<void>;
   channelBalanceSat(): Promise<number>;
   channels(): Promise<ChannelView[]>;
   connect(pubkey: string, address: string): Promise<void>;

@@ -71,6 +71,10 @@ export class LdkLabNode implements LabLightningNode {
     this.positions = new FundingPositions(chain);
   }
 
+  async ping(): Promise<void> {
+    await this.refusals(() => this.client.info());
+  }
+
   async newAddress(): Promise<string> {
     return this.refusals(() => this.client.newAddress());
   }

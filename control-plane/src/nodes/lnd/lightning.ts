@@ -90,6 +90,11 @@ export class LndLabNode implements LabLightningNode {
     return (await getWalletStatus({ lnd: this.state })).is_ready === true;
   }
 
+  /** lnd's State service: GetInfo waits for btcd while lnd reconnects to it. */
+  async ping(): Promise<void> {
+    await getWalletStatus({ lnd: this.state });
+  }
+
   async newAddress(): Promise<string> {
     return (await createChainAddress({ lnd: this.lnd, format: 'p2wpkh' })).address;
   }
