@@ -13,7 +13,7 @@ const ANSWER_MS = 3_000;
 const REESTABLISH_MS = 10_000;
 
 /** Whether the node answers within ANSWER_MS (a frozen process holds the call). */
-export async function answers(node: LabLightningNode): Promise<boolean> {
+async function answers(node: LabLightningNode): Promise<boolean> {
   let timer: NodeJS.Timeout | undefined;
   const silent = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), ANSWER_MS)));
   try {
