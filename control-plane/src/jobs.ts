@@ -20,7 +20,7 @@ import {
 } from './lab/operations.js';
 import { sendAssetBetween } from './lab/assets.js';
 import { reorg } from './lab/reorg.js';
-import { FINAL_PAYMENT_REFUSALS } from './nodes/node.js';
+import { FINAL_PAYMENT_REFUSALS } from './lab/payment-errors.js';
 import type { LabSession } from './lab/session.js';
 
 export type QueueName = 'mining' | 'funding' | 'channels' | 'payments' | 'assets';
@@ -62,7 +62,7 @@ export type JobRequest = (
 function sweepOf(session: LabSession, node: string, fundingTxid: string) {
   return waitFor(
     async () =>
-      (await session.lightning(node).pendingCloses()).find(
+      (await session.lightning(node).channels.pendingCloses()).find(
         (close) => close.fundingTxid === fundingTxid && close.blocksUntilSweep !== undefined,
       ),
     {
@@ -127,7 +127,7 @@ export class JobQueues {
    * Opens the queues and starts their workers, which take up jobs left waiting by a control plane
    * before this one. On a Redis of its own, started empty, nothing is waiting: the control plane
    * leaves them closed until a call needs them. Loading BullMQ and opening its twenty Redis
-   * connections, just as a `reglab up` is starting the lab, made that up 0.3 s slower.
+   * connections, just as a `reglab up` is starting the lab, would take CPU from that up (bench:snapshot).
    */
   open(): Promise<OpenQueues> {
     this.opening ??= this.openQueues().catch((error: unknown) => {

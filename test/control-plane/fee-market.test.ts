@@ -5,7 +5,7 @@ import type { AuthenticatedLnd } from 'ln-service';
 import { getChainFeeRate } from 'ln-service';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { electrumCall } from '../../control-plane/src/nodes/indexer/electrum.js';
-import { connectLnd } from '../../lib/lightning/lnd.js';
+import { connectLnd } from '../../lib/lightning/lnd/connection.js';
 import { waitFor } from '../../lib/wait.js';
 import { bringUpLab, startTestControlPlane, type TestControlPlane } from '../support/control-plane.js';
 

@@ -1,10 +1,18 @@
 // What the lab does on request (the job queues, the API, the bring-up): mining, funding, channels
 // and payments, through each node kind's lab-side face.
+import { createHash, randomBytes } from 'node:crypto';
 import { address as addressLib, networks } from 'bitcoinjs-lib';
 import { conflict, invalid } from '../../../lib/errors.js';
+import type { Channel, Payment, PaymentLookup, PaymentOutcome } from '../../../lib/lightning/client.js';
 import { waitFor } from '../../../lib/wait.js';
-import { isLightning, type ChannelView, type LabLightningNode, type PaymentView } from '../nodes/node.js';
+import { isLightning, type LabLightning } from '../nodes/node.js';
 import { nodeNameOf } from './node-names.js';
+import {
+  PAYMENT_ANSWER_GRACE_SECONDS,
+  PAYMENT_TIMEOUT_SECONDS,
+  paymentFailed,
+  paymentInFlight,
+} from './payment-errors.js';
 import { assertCanSend, explainPayment } from './payment-trouble.js';
 import type { LabSession } from './session.js';
 
@@ -38,6 +46,8 @@ export function requireReady(session: LabSession, name: string): void {
       `lab ${session.lab.name} has no node "${name}" (nodes: ${session.lab.spec.nodes.map((node) => node.name).join(', ')})`,
     );
   if (service.status === 'ready') return;
+  if (service.status === 'waiting' && service.error)
+    throw conflict('SERVICE_NOT_READY', `${name} is waiting: ${service.error.split('\n')[0]}`);
   const hint =
     service.status === 'stopped'
       ? `start it with \`reglab start ${name}\``
@@ -47,7 +57,7 @@ export function requireReady(session: LabSession, name: string): void {
   throw conflict('SERVICE_NOT_READY', `${name} is ${service.status}: ${hint}`);
 }
 
-function lightningNode(session: LabSession, name: string): LabLightningNode {
+function lightningNode(session: LabSession, name: string): LabLightning {
   requireReady(session, name);
   return session.lightning(name);
 }
@@ -98,7 +108,7 @@ export async function openChannelBetween(
   const opener = lightningNode(session, request.from);
   const partnerPubkey = await nodePubkey(session, request.to);
   await connectPeers(session, request.from, request.to);
-  return opener.openChannel({
+  return opener.channels.open({
     partnerPubkey,
     partnerAddress: session.peerAddress(request.from, request.to),
     capacitySat: request.capacitySat,
@@ -108,7 +118,7 @@ export async function openChannelBetween(
 }
 
 export async function connectPeers(session: LabSession, from: string, to: string): Promise<void> {
-  await lightningNode(session, from).connect(await nodePubkey(session, to), session.peerAddress(from, to));
+  await lightningNode(session, from).channels.connectPeer(await nodePubkey(session, to), session.peerAddress(from, to));
 }
 
 /**
@@ -123,7 +133,7 @@ export async function reconnectPeers(session: LabSession, from: string, to: stri
       .filter((node) => session.lab.services[node.name]?.status === 'ready')
       .map((node) => session.node(node.name))
       .filter(isLightning)
-      .map((node) => node.forgetPaymentFailures()),
+      .map((node) => node.lightning.channels.forgetPaymentFailures()),
   );
 }
 
@@ -133,9 +143,9 @@ export async function reconnectPeers(session: LabSession, from: string, to: stri
  * have seen the connection go.
  */
 export async function disconnectPeers(session: LabSession, from: string, to: string): Promise<void> {
-  await lightningNode(session, from).disconnect(await nodePubkey(session, to));
+  await lightningNode(session, from).channels.disconnectPeer(await nodePubkey(session, to));
   await lightningNode(session, to)
-    .disconnect(await nodePubkey(session, from))
+    .channels.disconnectPeer(await nodePubkey(session, from))
     .catch(() => undefined);
 }
 
@@ -147,7 +157,7 @@ export async function waitChannelRoutable(
   timeoutMs = 60_000,
 ): Promise<void> {
   const lightning = session.lightning(node);
-  await waitFor(() => lightning.canRouteOver(fundingTxid), {
+  await waitFor(() => lightning.channels.canRouteOver(fundingTxid), {
     timeoutMs,
     intervalMs: 250,
     what: `node ${node} to be able to route over the channel of ${fundingTxid}`,
@@ -164,7 +174,7 @@ async function gossipReach(session: LabSession, nodes: string[]): Promise<string
   const queue = [...nodes];
   while (queue.length > 0) {
     const node = queue.shift()!;
-    for (const channel of await session.lightning(node).channels()) {
+    for (const channel of await session.lightning(node).channels.list()) {
       const partner = channel.active ? nodeNameOf(session, channel.partnerPubkey) : undefined;
       if (partner === undefined || reached.has(partner) || session.lab.services[partner]?.status !== 'ready') continue;
       reached.add(partner);
@@ -203,7 +213,7 @@ export async function waitChannelActive(
   const lightning = session.lightning(node);
   await waitFor(
     async () =>
-      (await lightning.channels()).some(
+      (await lightning.channels.list()).some(
         (channel) =>
           channel.active &&
           channel.partnerPubkey === partnerKey &&
@@ -217,6 +227,60 @@ export async function waitChannelActive(
   );
 }
 
+/**
+ * How long a payment in flight is followed to its end before the wait gives up: one the payer made
+ * earlier (a job taken back after a restart), or whose answer the payer's connection lost.
+ */
+const PAYMENT_END_WAIT_MS = 10 * 60_000;
+
+/** A payment followed to its end, while it is in flight. */
+function endOf(name: string, node: LabLightning, payment: PaymentLookup): Promise<PaymentLookup> {
+  if (payment.status !== 'pending') return Promise.resolve(payment);
+  return waitFor(
+    async () => {
+      const now = await node.payment(payment.paymentHash);
+      return now.status === 'pending' ? undefined : now;
+    },
+    {
+      timeoutMs: PAYMENT_END_WAIT_MS,
+      intervalMs: 500,
+      what: `${name}'s payment ${payment.paymentHash} to succeed or fail`,
+    },
+  );
+}
+
+/** The payment once it succeeded; the node's reason when it failed. */
+async function paid(name: string, node: LabLightning, payment: PaymentLookup): Promise<PaymentResult> {
+  const final = await endOf(name, node, payment);
+  if (final.status === 'succeeded') return result(final);
+  throw paymentFailed(name, final.status === 'failed' ? final.reason : 'the node does not know the payment');
+}
+
+/**
+ * The node's answer to a payment it was just given, waited for its payment timeout and a little
+ * more: a payment an unanswering node holds on its way is reported in flight rather than waited for.
+ */
+async function sent(
+  name: string,
+  node: LabLightning,
+  paying: Promise<PaymentOutcome>,
+  paymentHash: string | undefined,
+): Promise<PaymentResult> {
+  paying.catch(() => undefined); // it may end after the lab stopped waiting
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(
+      () => reject(paymentInFlight(name, paymentHash)),
+      (PAYMENT_TIMEOUT_SECONDS + PAYMENT_ANSWER_GRACE_SECONDS) * 1000,
+    );
+  });
+  try {
+    return await paid(name, node, await Promise.race([paying, late]));
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 export interface PaymentResult {
   paymentHash: string;
   amountSat: number;
@@ -227,7 +291,7 @@ export interface PaymentResult {
   preimage?: string;
 }
 
-const result = (payment: PaymentView): PaymentResult => ({
+const result = (payment: Payment): PaymentResult => ({
   paymentHash: payment.paymentHash,
   amountSat: Number(payment.amountMsat / 1000n),
   feeSat: Number(payment.feeMsat / 1000n),
@@ -259,9 +323,9 @@ export async function payBetween(
     invoice = (
       await payee.createInvoice({
         amountMsat: BigInt(request.amountSat) * 1000n,
-        memo: request.memo ?? `reglab ${request.from} -> ${request.to}`,
+        description: request.memo ?? `reglab ${request.from} -> ${request.to}`,
       })
-    ).paymentRequest;
+    ).bolt11;
     await retry.onInvoice?.(invoice);
   }
   return payInvoice(session, request.from, invoice);
@@ -275,10 +339,13 @@ export async function payBetween(
  */
 export async function payInvoice(session: LabSession, from: string, invoice: string): Promise<PaymentResult> {
   const payer = lightningNode(session, from);
-  const earlier = await payer.paymentOutcome(await payer.paymentHashOf(invoice));
-  if (earlier) return result(earlier);
+  const { paymentHash } = await payer.decodeInvoice(invoice);
+  const earlier = await endOf(from, payer, await payer.payment(paymentHash));
+  if (earlier.status === 'succeeded') return result(earlier);
   await assertCanSend(session, from);
-  return result(await explainPayment(session, () => payer.pay(invoice)));
+  return explainPayment(session, () =>
+    sent(from, payer, payer.pay({ bolt11: invoice, timeoutSec: PAYMENT_TIMEOUT_SECONDS }), paymentHash),
+  );
 }
 
 export async function keysendBetween(
@@ -289,7 +356,22 @@ export async function keysendBetween(
   const payer = lightningNode(session, request.from);
   const pubkey = await nodePubkey(session, request.to);
   await assertCanSend(session, request.from);
-  return result(await explainPayment(session, () => payer.keysend(pubkey, BigInt(request.amountSat) * 1000n)));
+  // the lab's own preimage, where the node takes one, so a payment in flight can be named
+  const preimage = payer.capabilities.keysendPreimage ? randomBytes(32).toString('hex') : undefined;
+  const paymentHash = preimage && createHash('sha256').update(Buffer.from(preimage, 'hex')).digest('hex');
+  return explainPayment(session, () =>
+    sent(
+      request.from,
+      payer,
+      payer.keysend({
+        pubkey,
+        amountMsat: BigInt(request.amountSat) * 1000n,
+        preimage,
+        timeoutSec: PAYMENT_TIMEOUT_SECONDS,
+      }),
+      paymentHash,
+    ),
+  );
 }
 
 export interface CloseRequest {
@@ -301,12 +383,12 @@ export interface CloseRequest {
 }
 
 /** The channel a close request names, or an error listing the channels to choose from. */
-export async function channelToClose(session: LabSession, request: CloseRequest): Promise<ChannelView> {
-  const channels = await lightningNode(session, request.node).channels();
+export async function channelToClose(session: LabSession, request: CloseRequest): Promise<Channel> {
+  const channels = await lightningNode(session, request.node).channels.list();
   const partnerKey = request.partner ? await nodePubkey(session, request.partner) : undefined;
   const withPartner = channels.filter((channel) => partnerKey === undefined || channel.partnerPubkey === partnerKey);
   const matching = withPartner.filter((channel) => request.channelId === undefined || channel.id === request.channelId);
-  const partnerOf = (channel: ChannelView) => nodeNameOf(session, channel.partnerPubkey) ?? channel.partnerPubkey;
+  const partnerOf = (channel: Channel) => nodeNameOf(session, channel.partnerPubkey) ?? channel.partnerPubkey;
   if (matching.length === 1) return matching[0];
   if (matching.length > 1)
     throw invalid(
@@ -327,8 +409,8 @@ export async function channelToClose(session: LabSession, request: CloseRequest)
 export async function closeChannel(
   session: LabSession,
   node: string,
-  channel: ChannelView,
+  channel: Channel,
   force: boolean,
 ): Promise<{ closingTxid?: string }> {
-  return lightningNode(session, node).closeChannel(channel, force);
+  return lightningNode(session, node).channels.close(channel, force);
 }

@@ -3,8 +3,10 @@
 // lnd only says "InsufficientBalanceToAttemptPayment", or holds the payment while a node is frozen.
 import { conflict, DomainError } from '../../../lib/errors.js';
 import { waitFor } from '../../../lib/wait.js';
-import { FINAL_PAYMENT_REFUSALS, isLightning, type ChannelView, type LabLightningNode } from '../nodes/node.js';
+import type { Channel } from '../../../lib/lightning/client.js';
+import { isLightning, type LabLightning } from '../nodes/node.js';
 import { nodeNameOf } from './node-names.js';
+import { FINAL_PAYMENT_REFUSALS } from './payment-errors.js';
 import type { LabSession } from './session.js';
 
 /** How long a node is given to answer before the lab says it does not (a busy one answers within it). */
@@ -13,12 +15,12 @@ const ANSWER_MS = 3_000;
 const REESTABLISH_MS = 10_000;
 
 /** Whether the node answers within ANSWER_MS (a frozen process holds the call). */
-async function answers(node: LabLightningNode): Promise<boolean> {
+async function answers(node: LabLightning): Promise<boolean> {
   let timer: NodeJS.Timeout | undefined;
   const silent = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), ANSWER_MS)));
   try {
     return await Promise.race([
-      node.ping().then(
+      node.channels.ping().then(
         () => true,
         () => false,
       ),
@@ -36,7 +38,7 @@ interface Partner {
   status?: string;
 }
 
-function partnerOf(session: LabSession, channel: ChannelView): Partner {
+function partnerOf(session: LabSession, channel: Channel): Partner {
   const name = nodeNameOf(session, channel.partnerPubkey);
   const status = name === undefined ? undefined : session.lab.services[name]?.status;
   return { name: name ?? `${channel.partnerPubkey.slice(0, 16)}…`, ready: status === 'ready', status };
@@ -46,12 +48,12 @@ function partnerOf(session: LabSession, channel: ChannelView): Partner {
 async function inactiveChannels(
   session: LabSession,
   name: string,
-  node: LabLightningNode,
-  channels: ChannelView[],
+  node: LabLightning,
+  channels: Channel[],
 ): Promise<{ partner: string; why: string; reestablishing: boolean }[]> {
   const inactive = channels.filter((channel) => !channel.active);
   if (inactive.length === 0) return [];
-  const connected = new Set(await node.connectedPeers());
+  const connected = new Set(await node.channels.connectedPeers());
   return inactive.map((channel) => {
     const partner = partnerOf(session, channel);
     const reestablishing = connected.has(channel.partnerPubkey);
@@ -72,14 +74,14 @@ async function inactiveChannels(
  */
 export async function assertCanSend(session: LabSession, payer: string): Promise<void> {
   const node = session.lightning(payer);
-  let channels = await node.channels();
+  let channels = await node.channels.list();
   if (channels.length === 0) return; // lnd and LDK say so themselves
   if (!channels.some((channel) => channel.active)) {
     const inactive = await inactiveChannels(session, payer, node, channels);
     if (inactive.some((channel) => channel.reestablishing))
       channels = await waitFor(
         async () => {
-          const now = await node.channels();
+          const now = await node.channels.list();
           return now.some((channel) => channel.active) ? now : undefined;
         },
         { timeoutMs: REESTABLISH_MS, intervalMs: 250, what: `a channel of ${payer} to be active again` },
@@ -106,15 +108,16 @@ export async function assertCanSend(session: LabSession, payer: string): Promise
 async function labTrouble(session: LabSession): Promise<string[]> {
   const nodes = session.lab.spec.nodes
     .filter((spec) => session.lab.services[spec.name]?.status === 'ready')
-    .map((spec) => ({ name: spec.name, node: session.node(spec.name) }))
-    .filter((entry): entry is { name: string; node: LabLightningNode } => isLightning(entry.node));
+    .map((spec) => session.node(spec.name))
+    .filter(isLightning)
+    .map((node) => ({ name: node.name, node: node.lightning }));
   const answering = await Promise.all(nodes.map(({ node }) => answers(node)));
   const troubles = nodes
     .filter((_entry, index) => !answering[index])
     .map(({ name }) => `${name} does not answer (frozen, or overloaded)`);
   const seen = new Set<string>();
   for (const { name, node } of nodes.filter((_entry, index) => answering[index])) {
-    for (const channel of await inactiveChannels(session, name, node, await node.channels())) {
+    for (const channel of await inactiveChannels(session, name, node, await node.channels.list())) {
       const pair = [name, channel.partner].sort().join(' ');
       if (seen.has(pair)) continue;
       seen.add(pair);

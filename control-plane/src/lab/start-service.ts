@@ -2,6 +2,7 @@ import { describeError } from '../../../lib/errors.js';
 import { waitFor } from '../../../lib/wait.js';
 import { kindDefinition } from '../nodes/registry.js';
 import { discardSignalOf } from '../nodes/types.js';
+import type { RuntimeHandle } from '../runtimes/types.js';
 import type { LabEventListener } from './events.js';
 import type { LabSession } from './session.js';
 import { setStatus, type ServiceState, type ServiceStatus } from './state.js';
@@ -55,6 +56,8 @@ export interface StartHow {
 /**
  * Starts one service and waits until its readiness probe passes (and, for a node, its kind's
  * set-up after start); reports it `starting` (or `as`) then `ready`, or `failed` with its log tail.
+ * A start given up ends what it started: a process left running would keep the service's ports,
+ * and the next start's probe would reach it rather than the new process.
  */
 export async function startService(
   session: LabSession,
@@ -64,13 +67,14 @@ export async function startService(
 ): Promise<void> {
   const service = session.lab.services[name];
   const definition = kindDefinition(service.kind);
+  let started: RuntimeHandle | undefined;
   try {
     const launch = definition.launch(session, service);
-    service.handle = await session.runtime.start({
+    started = await session.runtime.start({
       lab: session.lab,
       service: name,
       kind: service.kind,
-      image: definition.image,
+      image: definition.image.id,
       launch,
       hostPorts: service.hostPorts,
       containerPorts: service.containerPorts,
@@ -79,12 +83,13 @@ export async function startService(
       labServices: Object.keys(session.lab.services),
       precedence,
     });
+    service.handle = started;
     if (service.status !== as) {
       setStatus(service, as);
       options.onEvent(serviceEvent(session, service));
     }
     await options.persist();
-    const handle = service.handle;
+    const handle = started;
     let exitCheckedAt = Date.now();
     await waitFor(
       async () => {
@@ -113,6 +118,7 @@ export async function startService(
     await options.persist();
     options.onEvent(serviceEvent(session, service));
   } catch (error) {
+    if (started) await session.runtime.kill(started).catch(() => undefined);
     const tail = await logTail(session, service);
     const why = `${describeError(error)}${tail ? `\n--- last lines of ${name}'s log ---\n${tail}` : ''}`;
     if (!callerReportsFailure) {

@@ -1,5 +1,6 @@
 // The Esplora-style chain-data adapter (services/chain-adapter).
 import { feePolicyToEnv } from '../../../../lib/chain/fee-policy.js';
+import { SERVICES_IMAGE } from '../../images/recipes.js';
 import { chainConfigToEnv } from '../../../../lib/chain/from-env.js';
 import { labFeePolicy } from '../../lab/fee-market.js';
 import { CHAIN_SERVICE, chainRpcFor } from '../btcd/index.js';
@@ -8,8 +9,12 @@ import type { KindDefinition } from '../types.js';
 
 export const chainAdapter: KindDefinition = {
   ports: { http: 8080 },
-  image: 'services',
+  image: SERVICES_IMAGE,
   public: true,
+  validate: (entry, { lab }) =>
+    lab.indexer.enabled
+      ? []
+      : [{ path: entry.path, message: 'the chain adapter needs the indexer (indexer.enabled: true)' }],
   dependsOn: () => [CHAIN_SERVICE, 'indexer'],
   launch(access, service) {
     const placement = access.placementFor(service.name);

@@ -1,5 +1,6 @@
 // The lab's Electrum indexer over btcd (services/indexer).
 import { feePolicyToEnv, type FeePolicy } from '../../../../lib/chain/fee-policy.js';
+import { SERVICES_IMAGE } from '../../images/recipes.js';
 import { chainConfigToEnv } from '../../../../lib/chain/from-env.js';
 import type { ChainRpcConfig } from '../../../../lib/chain/types.js';
 import { labFeePolicy } from '../../lab/fee-market.js';
@@ -20,7 +21,7 @@ export function indexerLaunch(placement: Placement, chain: ChainRpcConfig, fees?
 
 export const indexer: KindDefinition = {
   ports: { electrum: 50001 },
-  image: 'services',
+  image: SERVICES_IMAGE,
   dependsOn: () => [CHAIN_SERVICE],
   launch(access, service) {
     const placement = access.placementFor(service.name);

@@ -30,5 +30,6 @@ export function dockerPlacement(lab: LabLayout, service: string): Placement {
     port: (name) => portOf(service, name),
     dataDir: CONTAINER_DATA_DIR,
     reach: (target, portName) => `${target}:${portOf(target, portName)}`,
+    hostPeer: 'gateway',
   };
 }
