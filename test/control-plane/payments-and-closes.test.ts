@@ -1,14 +1,17 @@
 // What `reglab pay` and `reglab channel close` tell a person when the lab stands in the way: a
 // disconnected or frozen peer, a node with several channels to one partner. Each refusal names
 // what to do, comes in seconds, is not retried, and invalid input exits 2.
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
+// Its own lab: it disconnects and freezes nodes, and opens and closes channels.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitFor } from '../../lib/wait.js';
-import { CLI, type CliResult } from '../support/cli.js';
-import { bringUpLab, startTestControlPlane, type TestControlPlane } from '../support/control-plane.js';
+import { type CliResult, reglabOf } from '../support/cli.js';
+import {
+  bringUpLab,
+  pidOf as servicePid,
+  startTestControlPlane,
+  type TestControlPlane,
+} from '../support/control-plane.js';
 
-const run = promisify(execFile);
 const LAB = 'paycli';
 const YAML = `name: ${LAB}
 indexer:
@@ -34,17 +37,7 @@ interface Channel {
 
 describe('payments and closes the lab stands in the way of', () => {
   let cp: TestControlPlane;
-  const reglab = async (...args: string[]): Promise<CliResult> => {
-    try {
-      const { stdout, stderr } = await run(process.execPath, [CLI, '--lab', LAB, ...args], {
-        env: { ...process.env, REGLAB_HOME: cp.home },
-        timeout: 180_000,
-      });
-      return { code: 0, stdout, stderr };
-    } catch (error) {
-      return error as CliResult;
-    }
-  };
+  const reglab = (...args: string[]): Promise<CliResult> => reglabOf(cp.home, '--lab', LAB, ...args);
   const channels = async (node: string): Promise<Channel[]> =>
     (await cp.call('GET', `/labs/${LAB}/nodes/${node}`)).body.channels;
   const allActive = async (...nodes: string[]) => {
@@ -54,11 +47,7 @@ describe('payments and closes the lab stands in the way of', () => {
         what: `${node}'s channels to be active`,
       });
   };
-  const pidOf = (name: string) => {
-    const handle = cp.plane.manager.get(LAB).services[name].handle;
-    if (handle?.runtime !== 'process') throw new Error(`${name} runs no process`);
-    return handle.pid;
-  };
+  const pidOf = (name: string) => servicePid(cp, LAB, name);
   /** `reglab --json pay alice carol`: the job as the CLI printed it. */
   const payAliceCarol = async () => {
     const result = await reglab('--json', 'pay', 'alice', 'carol', '1000');
