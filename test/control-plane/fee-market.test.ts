@@ -100,7 +100,7 @@ describe('a lab whose fee policy is a fixed 100 sat/vB', () => {
     });
     await mine(closed.body.result.maturityBlocks);
     // each look mines a block: the sweep is published at maturity and confirmed by the next block
-    await waitFor(
+    const swept = waitFor(
       async () => {
         await mine(1);
         const alice = await node('alice');
@@ -111,7 +111,13 @@ describe('a lab whose fee policy is a fixed 100 sat/vB', () => {
       },
       { timeoutMs: 120_000, intervalMs: 1_000, what: "alice's force-closed funds to be swept back to her wallet" },
     );
-  });
+    // a sweep that never comes: what alice's sweeper said, to tell why
+    await swept.catch(async (error: Error) => {
+      const log = String((await cp.call('GET', `/labs/${LAB}/logs/alice?lines=2000`)).body);
+      const sweeper = log.split('\n').filter((line) => /SWPR|UTXN|CNCT/.test(line));
+      throw new Error(`${error.message}; alice's sweeper said:\n${sweeper.slice(-40).join('\n')}`);
+    });
+  }, 300_000);
 
   it('gives no rate anywhere while the chain is stopped, and the lab rate again once it is back', async () => {
     const adapter = (await info('chain-adapter')).url;
