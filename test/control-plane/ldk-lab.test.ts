@@ -104,7 +104,14 @@ describe('a lab with an LDK node between two lnd nodes', () => {
       amount_sat: 4_000,
     });
     expect(received.body).toMatchObject({ state: 'completed', result: { amountSat: 4_000, hops: 1 } });
-    const invoice = await cp.call('GET', `/labs/${LAB}/nodes/bob/invoices/${received.body.result.paymentHash}`);
+    // LDK records its claim a moment after the payer has the preimage
+    const invoice = await waitFor(
+      async () => {
+        const found = await cp.call('GET', `/labs/${LAB}/nodes/bob/invoices/${received.body.result.paymentHash}`);
+        return found.body.state === 'accepted' ? undefined : found;
+      },
+      { timeoutMs: 30_000, what: "bob's invoice to leave the accepted state" },
+    );
     expect(invoice.body).toMatchObject({ state: 'settled', amount_msat: '4000000', received_msat: '4000000' });
   });
 
