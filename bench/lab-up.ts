@@ -32,7 +32,7 @@ const [text, file] = values.nodes
   : [readFileSync(values.file!, 'utf8'), values.file!];
 const parsed = parseLabSpec(text, file);
 const spec = { ...parsed, runtime: runtime ?? parsed.runtime };
-const runtimeOptions = await runtimeOptionsFor(spec.runtime);
+const runtimeOptions = await runtimeOptionsFor(spec);
 if (spec.runtime === 'docker') await buildImagesFirst();
 
 /** The lab's images built (or found up to date) before the timed runs: a build is not a bring-up. */

@@ -37,6 +37,7 @@ export const RECIPES: Record<ImageId, ImageRecipe> = {
     from: ['debian'],
     offline: true,
     parts: nodeBinaries(['btcd', 'btcctl']),
+    entrypoint: ['/usr/local/bin/btcd'],
   },
   lnd: {
     id: 'lnd',
@@ -46,6 +47,7 @@ export const RECIPES: Record<ImageId, ImageRecipe> = {
     from: ['debian'],
     offline: true,
     parts: nodeBinaries(['lnd', 'lncli']),
+    entrypoint: ['/usr/local/bin/lnd'],
   },
   ldk: {
     id: 'ldk',
@@ -55,6 +57,7 @@ export const RECIPES: Record<ImageId, ImageRecipe> = {
     from: ['debian'],
     offline: true,
     parts: nodeBinaries(['reglab-ldk'], 'scripts/build-ldk.sh'),
+    entrypoint: ['/usr/local/bin/reglab-ldk'],
   },
   services: {
     id: 'services',
@@ -64,6 +67,7 @@ export const RECIPES: Record<ImageId, ImageRecipe> = {
     from: ['debian'],
     offline: true,
     parts: (onProgress) => servicesParts(projectRoot(), onProgress),
+    entrypoint: ['/usr/local/bin/node'],
   },
   postgres: {
     id: 'postgres',
@@ -72,6 +76,8 @@ export const RECIPES: Record<ImageId, ImageRecipe> = {
     buildArgs: { ...localArgs(), POSTGRES_MAJOR: '15' },
     from: ['debian'],
     offline: true,
+    entrypoint: ['/usr/local/bin/reglab-postgres'],
+    user: 'postgres',
   },
   redis: {
     id: 'redis',
@@ -80,6 +86,8 @@ export const RECIPES: Record<ImageId, ImageRecipe> = {
     buildArgs: localArgs(),
     from: ['debian'],
     offline: true,
+    entrypoint: ['/usr/bin/redis-server', '--protected-mode', 'no'],
+    user: 'redis',
   },
   bitcoind: {
     id: 'bitcoind',
@@ -88,6 +96,7 @@ export const RECIPES: Record<ImageId, ImageRecipe> = {
     buildArgs: { BITCOIN_VERSION: '29.1' },
     from: [],
     offline: false,
+    entrypoint: ['/usr/local/bin/bitcoind', '-printtoconsole'],
   },
   electrs: {
     id: 'electrs',
@@ -96,6 +105,7 @@ export const RECIPES: Record<ImageId, ImageRecipe> = {
     buildArgs: { ELECTRS_VERSION: '0.11.1' },
     from: [],
     offline: false,
+    entrypoint: ['/usr/local/bin/electrs'],
   },
   'lnd-upstream': {
     id: 'lnd-upstream',
@@ -104,6 +114,7 @@ export const RECIPES: Record<ImageId, ImageRecipe> = {
     buildArgs: { LND_VERSION: 'v0.20.1-beta' },
     from: [],
     offline: false,
+    entrypoint: ['/usr/local/bin/lnd'],
   },
   rln: {
     id: 'rln',
@@ -112,6 +123,7 @@ export const RECIPES: Record<ImageId, ImageRecipe> = {
     buildArgs: { RLN_REF: '0c3bf1047ee01a8c8077508276fa2c4a63c87857' },
     from: [],
     offline: false,
+    entrypoint: ['/usr/local/bin/rgb-lightning-node'],
   },
   'rgb-proxy-server': {
     id: 'rgb-proxy-server',
@@ -120,5 +132,6 @@ export const RECIPES: Record<ImageId, ImageRecipe> = {
     buildArgs: { RGB_PROXY_REF: '0.3.0' },
     from: [],
     offline: false,
+    entrypoint: ['tini', '--', 'node', './dist/server.js'],
   },
 };

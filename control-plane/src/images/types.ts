@@ -40,6 +40,10 @@ export interface ImageRecipe {
   from: ImageId[];
   /** False where the build needs registries or GitHub that offline machines cannot reach. */
   offline: boolean;
+  /** Its Containerfile's ENTRYPOINT: a cluster runs it under the runner without asking the image. */
+  entrypoint?: string[];
+  /** Its Containerfile's USER, when not root: a cluster hands the data volume to that user first. */
+  user?: string;
   /** Extra context, resolved only when the image is built (it may need dist/ or binaries). */
   parts?: (onProgress: (line: string) => void) => ContextPart[] | Promise<ContextPart[]>;
 }

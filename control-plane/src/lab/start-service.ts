@@ -2,6 +2,7 @@ import { describeError } from '../../../lib/errors.js';
 import { waitFor } from '../../../lib/wait.js';
 import { kindDefinition } from '../nodes/registry.js';
 import { discardSignalOf } from '../nodes/types.js';
+import { describeExit } from '../supervisor/policy.js';
 import type { LabEventListener } from './events.js';
 import type { LabSession } from './session.js';
 import { setStatus, type ServiceState, type ServiceStatus } from './state.js';
@@ -76,6 +77,7 @@ export async function startService(
       containerPorts: service.containerPorts,
       public: service.public,
       discardSignal: discardSignalOf(definition),
+      restartPolicy: service.restartPolicy,
       labServices: Object.keys(session.lab.services),
       precedence,
     });
@@ -95,7 +97,10 @@ export async function startService(
         if (answer.ready) return true;
         if (Date.now() - exitCheckedAt >= EXIT_CHECK_INTERVAL_MS) {
           exitCheckedAt = Date.now();
-          if (!(await session.runtime.isAlive(handle))) throw new ExitedError(`${name} exited`);
+          if (!(await session.runtime.isAlive(handle)))
+            throw new ExitedError(
+              `${name} exited: ${describeExit(await session.runtime.exitStatus(handle).catch(() => undefined))}`,
+            );
         }
         if ('error' in answer) throw answer.error;
         return false;

@@ -276,6 +276,11 @@ export class Supervisor {
       for (;;) {
         const recent = recentRestarts(service, supervision);
         if (recent >= supervision.max_restarts) {
+          // an engine that restarts services itself (the kubelet) would go on: the service is ended
+          if (service.handle && this.session.runtime.restartsServices)
+            await this.session.runtime
+              .stop(service.handle, kindDefinition(service.kind).stopSignal)
+              .catch(() => undefined);
           await this.report(
             service,
             'failed',

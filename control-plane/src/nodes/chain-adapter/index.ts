@@ -8,6 +8,7 @@ export const chainAdapter: KindDefinition = {
   ports: { http: 8080 },
   image: 'services',
   public: true,
+  stateless: true,
   dependsOn: () => [CHAIN_SERVICE, 'indexer'],
   launch(access, service) {
     const placement = access.placementFor(service.name);

@@ -33,6 +33,7 @@ export const faucet: KindDefinition = {
   ports: { http: 8080 },
   image: 'services',
   public: true,
+  stateless: true,
   dependsOn: (_name, spec) => {
     const settings = spec.services.faucet!;
     return [

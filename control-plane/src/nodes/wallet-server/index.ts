@@ -14,6 +14,7 @@ export const walletServer: KindDefinition = {
   ports: { http: 8080 },
   image: 'services',
   public: true,
+  stateless: true,
   dependsOn: (_name, spec) => [
     spec.services['wallet-server']!.node,
     ...(spec.postgres.managed ? ['postgres'] : []),
