@@ -55,6 +55,21 @@ function alicePod(overrides: Partial<PodInput> = {}) {
   });
 }
 
+/**
+ * Kubernetes' expansion of a command's and an environment's values (third_party/forked/golang/expansion),
+ * with no variable defined: $$ is $, $(NAME) stays as it is, any other $ stays.
+ */
+function expandAsKubernetes(text: string): string {
+  let out = '';
+  for (let i = 0; i < text.length; i++) {
+    if (text[i] === '$' && text[i + 1] === '$') {
+      out += '$';
+      i++;
+    } else out += text[i];
+  }
+  return out;
+}
+
 describe('kubernetes manifests', () => {
   it("runs a service's launch in its pod as the docker runtime runs it in a container: the runner, the entry point, the arguments", () => {
     const pod = alicePod();
@@ -83,6 +98,18 @@ describe('kubernetes manifests', () => {
       ),
     );
     expect(env.GOGC).toBe('50');
+  });
+
+  it('passes $(NAME) and $$ to the service as written, where Kubernetes would expand them', () => {
+    const written = ['--alias=$(HOME)', 'a$$b', '$x', '$$(y)', 'end$', '$(', 'pay $(now)'];
+    const launch: LaunchSpec = { ...aliceLaunch, args: written, env: { MOTTO: 'pay $(now) $$' } };
+    const container = alicePod({ launch }).spec!.containers[0];
+    expect(container.command!.slice(-written.length).map(expandAsKubernetes)).toEqual(written);
+    expect(expandAsKubernetes(container.env!.find((variable) => variable.name === 'MOTTO')!.value!)).toBe(
+      'pay $(now) $$',
+    );
+    // the runner's script has neither: it is printed as it is
+    expect(container.env!.find((variable) => variable.name === 'REGLAB_RUNNER')!.value).not.toContain('$$');
   });
 
   it('names the pod, its container and ports after the service, labels it, and keeps its data on its claim', () => {

@@ -117,6 +117,21 @@ program
   });
 
 program
+  .command('render')
+  .description("print the lab's objects for a cluster, made by the kubernetes runtime's own code (kubectl apply -f -)")
+  .option('-f, --file <path>', 'lab file', 'lab.yaml')
+  .option('--kubernetes', 'Kubernetes manifests: the namespace, claims, Services and pods (the only format)')
+  .action(async (options: { file: string; kubernetes?: boolean }) => {
+    if (!options.kubernetes)
+      throw new ApiError(400, 'INVALID_ARGUMENT', 'name the format to render: reglab render --kubernetes');
+    const text = readFileSync(options.file, 'utf8');
+    const spec = (await labSpec()).parseLabSpec(text, options.file);
+    const { renderKubernetes, kubernetesObjects } = await import('../lab/render-kubernetes.js');
+    if (json()) console.log(JSON.stringify({ items: kubernetesObjects(spec, text) }, null, 2));
+    else process.stdout.write(renderKubernetes(spec, text));
+  });
+
+program
   .command('up')
   .description('bring a lab up and wait until it is ready')
   .option('-f, --file <path>', 'lab file', 'lab.yaml')

@@ -1,7 +1,8 @@
 import { describeError } from '../../../lib/errors.js';
 import { waitFor } from '../../../lib/wait.js';
 import { kindDefinition } from '../nodes/registry.js';
-import { discardSignalOf } from '../nodes/types.js';
+import { discardSignalOf, type LabAccess } from '../nodes/types.js';
+import type { StartRequest } from '../runtimes/types.js';
 import { describeExit } from '../supervisor/policy.js';
 import type { LabEventListener } from './events.js';
 import type { LabSession } from './session.js';
@@ -54,6 +55,28 @@ export interface StartHow {
 }
 
 /**
+ * What the runtime is asked to start for `service`: its kind's launch from the lab as `access` sees
+ * it, its image, ports and policies. `reglab render --kubernetes` makes the same requests.
+ */
+export function startRequestOf(access: LabAccess, service: ServiceState, precedence?: number): StartRequest {
+  const definition = kindDefinition(service.kind);
+  return {
+    lab: access.lab,
+    service: service.name,
+    kind: service.kind,
+    image: definition.image,
+    launch: definition.launch(access, service),
+    hostPorts: service.hostPorts,
+    containerPorts: service.containerPorts,
+    public: service.public,
+    discardSignal: discardSignalOf(definition),
+    restartPolicy: service.restartPolicy,
+    labServices: Object.keys(access.lab.services),
+    precedence,
+  };
+}
+
+/**
  * Starts one service and waits until its readiness probe passes (and, for a node, its kind's
  * set-up after start); reports it `starting` (or `as`) then `ready`, or `failed` with its log tail.
  */
@@ -66,21 +89,7 @@ export async function startService(
   const service = session.lab.services[name];
   const definition = kindDefinition(service.kind);
   try {
-    const launch = definition.launch(session, service);
-    service.handle = await session.runtime.start({
-      lab: session.lab,
-      service: name,
-      kind: service.kind,
-      image: definition.image,
-      launch,
-      hostPorts: service.hostPorts,
-      containerPorts: service.containerPorts,
-      public: service.public,
-      discardSignal: discardSignalOf(definition),
-      restartPolicy: service.restartPolicy,
-      labServices: Object.keys(session.lab.services),
-      precedence,
-    });
+    service.handle = await session.runtime.start(startRequestOf(session, service, precedence));
     if (service.status !== as) {
       setStatus(service, as);
       options.onEvent(serviceEvent(session, service));

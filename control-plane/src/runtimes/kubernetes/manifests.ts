@@ -55,6 +55,12 @@ export interface PodInput extends ServiceObjectsOf {
   terminationGraceSeconds?: number;
 }
 
+/**
+ * Kubernetes expands $(NAME) in a container's command and environment, and reads $$ as $: each $
+ * that would start either is doubled, so the launch reaches the service as written.
+ */
+export const literal = (text: string) => text.replace(/\$(?=[$(])/g, '$$$$');
+
 const POD_RESTART_POLICY = { 'on-failure': 'OnFailure', always: 'Always', no: 'Never' } as const;
 const VOLUME = 'data';
 
@@ -120,10 +126,10 @@ export function podManifest(input: PodInput): V1Pod {
     name,
     image: input.image.ref,
     imagePullPolicy: input.image.pullPolicy,
-    command: runner.Entrypoint,
+    command: runner.Entrypoint.map(literal),
     env: [
-      ...Object.entries(input.launch.env).map(([key, value]) => ({ name: key, value })),
-      { name: runnerVariable, value: script.join('=') },
+      ...Object.entries(input.launch.env).map(([key, value]) => ({ name: key, value: literal(value) })),
+      { name: runnerVariable, value: literal(script.join('=')) },
     ],
     ports: Object.entries(input.containerPorts).map(([portName, port]) => ({
       name: portName,

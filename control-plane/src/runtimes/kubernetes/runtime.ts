@@ -4,7 +4,6 @@
 // through the pod watch and takes the service back where the kubelet restarted it.
 import type { V1Pod } from '@kubernetes/client-node';
 import { waitFor } from '../../../../lib/wait.js';
-import { ImageUnavailableError } from '../types.js';
 import type {
   EngineReach,
   ExitStatus,
@@ -16,7 +15,6 @@ import type {
   ServiceLocation,
   StartRequest,
 } from '../types.js';
-import { RECIPES } from '../../images/catalog.js';
 import type { ImageId } from '../../images/types.js';
 import { kindDefinition } from '../../nodes/registry.js';
 import type { ServiceKind } from '../../nodes/kinds.js';
@@ -25,20 +23,13 @@ import { CONTAINER_DATA_DIR } from '../container-placement.js';
 import { asReachError, type Cluster, connectCluster, isNotFound } from './client.js';
 import { execIn, type ExecOptions, type ExecResult } from './exec.js';
 import { deletePod, ensureClaim, ensureNamespace, ensureService, readPod, removeLabObjects } from './lab-objects.js';
-import {
-  claimManifest,
-  dataPodManifest,
-  namespaceManifest,
-  type PodImage,
-  podManifest,
-  serviceManifest,
-} from './manifests.js';
+import { claimManifest, dataPodManifest, namespaceManifest } from './manifests.js';
 import { ANNOTATIONS, containerName, dataPodName, LABELS, labSelector, podName } from './names.js';
 import { handleToTakeBack, type KubernetesHandle, latestRun, runAlive, runExit } from './pod-status.js';
 import { PodWatch } from './pod-watch.js';
 import { PortForwards } from './port-forward.js';
-import { resourcesFor } from './resources.js';
-import { clusterImageRef, type KubernetesSettings } from './settings.js';
+import { podImageOf, serviceObjects } from './service-objects.js';
+import type { KubernetesSettings } from './settings.js';
 
 export interface KubernetesRuntimeOptions {
   /** The lab this runtime runs (one runtime per lab: each lab.yaml names its cluster and namespace). */
@@ -110,19 +101,6 @@ export class KubernetesRuntime implements Runtime {
     return `its namespace ${this.namespace} on ${server} (objects labelled ${LABELS.lab}=${lab.name}) stays there until a lab named ${lab.name} is brought up there again, which removes it first, or \`kubectl delete namespace ${this.namespace}\``;
   }
 
-  /** The image a kind's pods run, as the cluster pulls it. */
-  imageFor(kind: string, recipe: ImageId): PodImage {
-    const found = RECIPES[recipe];
-    if (!found?.entrypoint)
-      throw new ImageUnavailableError(kind, `the ${recipe} image has no entry point recorded in its recipe`);
-    return {
-      ref: clusterImageRef(found.ref, this.settings.imageRegistry),
-      pullPolicy: this.settings.imagePullPolicy,
-      entrypoint: found.entrypoint,
-      ...(found.user ? { user: found.user } : {}),
-    };
-  }
-
   /**
    * The lab's namespace, and nothing in it that an earlier lab of this name left (its claims but
    * those of `dataRestored`, which a snapshot's restore writes over); the pod watch started.
@@ -132,7 +110,7 @@ export class KubernetesRuntime implements Runtime {
     images: Record<string, string> = {},
     options: PrepareOptions = {},
   ): Promise<void> {
-    for (const [kind, recipe] of Object.entries(images)) this.imageFor(kind, recipe as ImageId);
+    for (const [kind, recipe] of Object.entries(images)) podImageOf(kind, recipe as ImageId, this.settings);
     await this.call(async (cluster) => {
       await removeLabObjects(cluster, lab.name, this.namespace, {
         keepClaimsOf: options.dataRestored ?? [],
@@ -163,37 +141,21 @@ export class KubernetesRuntime implements Runtime {
    * was made for the same launch (the supervisor takes a crashed service back there).
    */
   async start(request: StartRequest): Promise<RuntimeHandle> {
-    const { lab, service, kind } = request;
-    const definition = kindDefinition(kind as ServiceKind);
-    const of = { lab: lab.name, namespace: this.namespace, service, kind };
-    const pod = podManifest({
-      ...of,
-      launch: request.launch,
-      containerPorts: request.containerPorts,
-      image: this.imageFor(kind, request.image as ImageId),
-      discardSignal: request.discardSignal ?? 'SIGKILL',
-      restartPolicy: request.restartPolicy ?? 'on-failure',
-      resources: resourcesFor(service, kind, this.settings.resources),
-      stateless: definition.stateless === true,
-      terminationGraceSeconds: this.options.stopTimeoutSeconds,
-    });
+    const { lab, service } = request;
+    const objects = serviceObjects(request, this.settings, { stopTimeoutSeconds: this.options.stopTimeoutSeconds });
     await this.startWatch(lab.name);
     const handle = await this.call(async (cluster) => {
-      await ensureService(cluster, serviceManifest(of, request.containerPorts));
-      if (!definition.stateless)
-        await ensureClaim(
-          cluster,
-          claimManifest(of, { size: this.settings.storageSize, storageClass: this.settings.storageClass }),
-        );
+      await ensureService(cluster, objects.service);
+      if (objects.claim) await ensureClaim(cluster, objects.claim);
       const existing = await this.podNow(cluster, podName(service));
       if (
         existing &&
         !latestRun(existing, containerName(service)).final &&
-        existing.metadata?.annotations?.[ANNOTATIONS.launch] === pod.metadata!.annotations![ANNOTATIONS.launch]
+        existing.metadata?.annotations?.[ANNOTATIONS.launch] === objects.pod.metadata!.annotations![ANNOTATIONS.launch]
       )
         return handleToTakeBack(existing, containerName(service));
       if (existing) await deletePod(cluster, this.namespace, podName(service), { graceSeconds: 0 });
-      const created = await cluster.core.createNamespacedPod({ namespace: this.namespace, body: pod });
+      const created = await cluster.core.createNamespacedPod({ namespace: this.namespace, body: objects.pod });
       return handleToTakeBack(created, containerName(service));
     });
     await this.forward(service, request.hostPorts, request.containerPorts, request.public);
@@ -379,7 +341,7 @@ export class KubernetesRuntime implements Runtime {
    * ready to run commands; `work` gets it, and it is deleted after.
    */
   async withDataPod<T>(lab: string, service: string, kind: string, work: (pod: string) => Promise<T>): Promise<T> {
-    const image = this.imageFor(kind, kindDefinition(kind as ServiceKind).image);
+    const image = podImageOf(kind, kindDefinition(kind as ServiceKind).image, this.settings);
     const name = dataPodName(service);
     const of = { lab, namespace: this.namespace, service, kind };
     await this.call(async (cluster) => {
