@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { postgresBinDir } from '../../control-plane/src/nodes/postgres/server.js';
 import { redisServerBinary } from '../../control-plane/src/nodes/redis/server.js';
+import { stopTestClusterIfStarted } from './kubernetes.js';
 import { reap } from './reaper.mjs';
 
 export default function setup(): () => Promise<void> {
@@ -23,6 +24,9 @@ export default function setup(): () => Promise<void> {
   process.env.REGLAB_PROCESS_REGISTRY = registry;
   watchdog.unref();
   return async () => {
+    // before the reaper: the cluster's daemons do not carry the run's marker, and `down` also
+    // undoes what they changed on the host
+    await stopTestClusterIfStarted(registry);
     const left = await reap(registry, { spareVitest: true });
     rmSync(registry, { recursive: true, force: true }); // the watchdog sees it gone and exits
     if (left.processes.length + left.containers > 0)
