@@ -601,12 +601,66 @@ program
 
 snapshotCommands(program, { client: runningClient, labName, out });
 
-program
-  .command('images')
-  .description('container images for the docker runtime')
+const images = program.command('images').description('container images for the docker and kubernetes runtimes');
+
+/** The refs of the images lab.yaml's services run (built by `reglab images build`). */
+async function labImageRefs(file: string): Promise<string[]> {
+  const spec = (await labSpec()).parseLabSpec(readFileSync(file, 'utf8'), file);
+  const [{ planLab }, { imageRecipesFor }, { RECIPES }] = await Promise.all([
+    import('../lab/plan.js'),
+    import('../nodes/registry.js'),
+    import('../images/catalog.js'),
+  ]);
+  const recipes = imageRecipesFor(
+    planLab(spec).map((service) => service.kind),
+    'local',
+  );
+  return [...new Set(Object.values(recipes).map((recipe) => RECIPES[recipe].ref))];
+}
+
+images
+  .command('load')
+  .description(
+    "load the lab's images (built with `reglab images build`) into a node's containerd, for a cluster without a registry",
+  )
+  .requiredOption(
+    '--containerd <socket>',
+    "the node's containerd socket (the test cluster's: ~/.cache/reglab/test-cluster/run/containerd/containerd.sock)",
+  )
+  .option('-f, --file <path>', 'lab file', 'lab.yaml')
+  .action(async (options: { containerd: string; file: string }) => {
+    const refs = await labImageRefs(options.file);
+    const [{ discoverEngine }, { loadIntoContainerd }] = await Promise.all([
+      import('../runtimes/docker/index.js'),
+      import('../images/cluster-images.js'),
+    ]);
+    const loaded = await loadIntoContainerd((await discoverEngine()).docker, options.containerd, refs, (line) =>
+      json() ? undefined : console.log(`  ${line}`),
+    );
+    out(loaded.map((image) => `${image.ref}: ${image.action}`).join('\n'), { images: loaded });
+  });
+
+images
+  .command('push')
+  .description("push the lab's images (built with `reglab images build`) to a registry a cluster pulls from")
+  .argument('<registry>', "e.g. registry.example.com/reglab: lab.yaml's kubernetes.image_registry")
+  .option('-f, --file <path>', 'lab file', 'lab.yaml')
+  .action(async (registry: string, options: { file: string }) => {
+    const refs = await labImageRefs(options.file);
+    const [{ discoverEngine }, { pushToRegistry }] = await Promise.all([
+      import('../runtimes/docker/index.js'),
+      import('../images/cluster-images.js'),
+    ]);
+    const pushed = await pushToRegistry((await discoverEngine()).docker, registry, refs, (line) =>
+      json() ? undefined : console.log(`  ${line}`),
+    );
+    out(pushed.map((image) => `${image.ref}: ${image.action}`).join('\n'), { images: pushed });
+  });
+
+images
   .command('build')
   .description(
-    'build the images a lab needs (local: from a debootstrap base and binaries built here), skipping those built for the same pins',
+    'build the images a lab needs (local: from a debootstrap base and binaries built here), skipping those built for the same pins; a cluster then gets them with `images load` or `images push`',
   )
   .option('-f, --file <path>', 'lab file', 'lab.yaml')
   .option('--upstream', 'the upstream flavour (official releases and sources: needs the internet)')

@@ -74,8 +74,27 @@ export function unreached(error: unknown): boolean {
   return false;
 }
 
-/** A call's error as the control plane tells it: an API server that does not answer is ENGINE_UNAVAILABLE (503). */
+/** An API server's refusal, told in its own words, its HTTP status kept as `code`. */
+export class ClusterRefusal extends Error {
+  constructor(
+    readonly code: number,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = 'ClusterRefusal';
+  }
+}
+
+/**
+ * A call's error as the control plane tells it: an API server that does not answer is
+ * ENGINE_UNAVAILABLE (503); its refusal is its Status message (the client's own error text is a
+ * dump of the whole response).
+ */
 export function asReachError(error: unknown, server: string): unknown {
+  const status = statusOf(error);
+  if (status !== undefined && !(error instanceof ClusterRefusal) && 'body' in (error as object))
+    return new ClusterRefusal(status, `the Kubernetes API server refused: ${refusalOf(error)}`, { cause: error });
   if (!unreached(error)) return error;
   return new DomainError(
     'unavailable',

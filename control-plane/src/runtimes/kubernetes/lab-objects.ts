@@ -16,6 +16,10 @@ async function createUnlessThere(create: () => Promise<unknown>): Promise<void> 
   });
 }
 
+/**
+ * The namespace, made when missing; answers once it takes pods: the cluster refuses a pod until the
+ * namespace's default service account exists (its controller makes it a moment after the namespace).
+ */
 export async function ensureNamespace(cluster: Cluster, manifest: ReturnType<typeof namespaceManifest>): Promise<void> {
   const name = manifest.metadata!.name!;
   for (;;) {
@@ -23,11 +27,25 @@ export async function ensureNamespace(cluster: Cluster, manifest: ReturnType<typ
       ignoreNotFound(error);
       return undefined;
     });
-    if (!existing) return createUnlessThere(() => cluster.core.createNamespace({ body: manifest }));
+    if (!existing) {
+      await createUnlessThere(() => cluster.core.createNamespace({ body: manifest }));
+      break;
+    }
     // a namespace still being deleted (the last lab's) takes nothing new: wait until it is gone
-    if (existing.status?.phase !== 'Terminating') return;
+    if (existing.status?.phase !== 'Terminating') break;
     await sleep(500);
   }
+  await waitFor(
+    () =>
+      cluster.core.readNamespacedServiceAccount({ name: 'default', namespace: name }).then(
+        () => true,
+        (error: unknown) => {
+          ignoreNotFound(error);
+          return false;
+        },
+      ),
+    { timeoutMs: 60_000, intervalMs: 100, what: `the default service account of namespace ${name}` },
+  );
 }
 
 export const ensureService = (cluster: Cluster, manifest: ReturnType<typeof serviceManifest>) =>
