@@ -7,7 +7,7 @@
 #   nodes/kubernetes/coredns/go.mod  CoreDNS with the plugins the cluster's Corefile uses.
 # They land in $REGLAB_BIN_DIR/k8s-<version> (default ~/.cache/reglab/bin/k8s-v1.36.3), and each group
 # is rebuilt only when its pin changes: a stamp file records the hash of the sources it was built from.
-# Two cores take 12 to 20 minutes the first time (kube-apiserver alone is most of it), seconds after.
+# Two cores take 15 to 25 minutes the first time (kube-apiserver is most of it), seconds after.
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 module="$here/nodes/kubernetes"
@@ -59,7 +59,7 @@ build_group() {
 
 build_group kubernetes "$module" \
   "kube-apiserver kube-controller-manager kube-scheduler kubelet kube-proxy kubectl etcd pause" \
-  "tools.go cmd/etcd cmd/pause" "12 to 20 minutes on two cores the first time" \
+  "tools.go cmd/etcd cmd/pause" "15 to 25 minutes on two cores the first time, more on a busy machine" \
   k8s.io/kubernetes/cmd/kube-apiserver k8s.io/kubernetes/cmd/kube-controller-manager \
   k8s.io/kubernetes/cmd/kube-scheduler k8s.io/kubernetes/cmd/kubelet k8s.io/kubernetes/cmd/kube-proxy \
   k8s.io/kubernetes/cmd/kubectl ./cmd/etcd ./cmd/pause

@@ -2,8 +2,9 @@
 # Everything reglab needs on a fresh Debian machine, idempotent and quick when already done:
 #   Debian packages (PostgreSQL, Redis), npm packages, the pinned btcd and lnd (built with Go) and the
 #   LDK node daemon (built with cargo), cached in ~/.cache/reglab/bin per pin, and the compiled TypeScript.
-# With --test it also installs what the tests drive: Debian's Electrum wallet and Chromium, and
-# Podman's Docker API (scripts/podman-setup.sh) and schemathesis.
+# With --test it also installs what the tests drive: Debian's Electrum wallet and Chromium, Podman's
+# Docker API (scripts/podman-setup.sh), schemathesis, and builds the test cluster's Kubernetes
+# (scripts/build-k8s.sh; scripts/test-cluster.sh starts it when a test needs it).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -12,7 +13,8 @@ with_tests=false
 
 # build-essential and python3: node-gyp builds rgb-lib's npm binding
 packages=(postgresql redis-server build-essential python3)
-$with_tests && packages+=(electrum chromium)
+# busybox-static: the one binary of the small images the test-cluster tests build FROM scratch
+$with_tests && packages+=(electrum chromium busybox-static)
 missing=()
 for package in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q 'install ok installed' || missing+=("$package")
@@ -52,5 +54,7 @@ if $with_tests; then
   bash scripts/podman-setup.sh
   echo "==> schemathesis (conformance tests)"
   bash scripts/install-schemathesis.sh >/dev/null
+  echo "==> the test cluster's binaries (Kubernetes, etcd, CoreDNS)"
+  bash scripts/build-k8s.sh
 fi
 echo "==> set-up done"

@@ -40,7 +40,7 @@ api=https://$gateway:$api_port
 # changed by the kubelet (kernel tunables) and by the bridge plugin (forwarding); restored by `down`
 sysctls=(vm.overcommit_memory vm.panic_on_oom kernel.panic kernel.panic_on_oops kernel.keys.root_maxkeys
   kernel.keys.root_maxbytes net.ipv4.ip_forward)
-# components in start order; `down` stops them in reverse
+# components in start order
 components=(containerd etcd kube-apiserver kube-controller-manager kube-scheduler kubelet kube-proxy coredns
   hostpath-provisioner)
 
@@ -74,25 +74,37 @@ launch() {
   local name=$1 binary=$2
   shift 2
   echo "--- started $(date -u +%FT%TZ)" >>"$logs/$name.log"
-  env -u REGLAB_PROCESS_REGISTRY setsid "$binary" "$@" </dev/null >>"$logs/$name.log" 2>&1 &
+  # fd 9 holds this script's lock: a daemon that kept it would block every later up and down
+  env -u REGLAB_PROCESS_REGISTRY setsid "$binary" "$@" </dev/null >>"$logs/$name.log" 2>&1 9>&- &
   # setsid execs without forking (this script is not a group leader), so $! is the daemon itself
   echo "$! $(readlink -f "$binary")" >"$(pid_file "$name")"
 }
 
-# stop NAME: SIGTERM, then SIGKILL after 30 s
+# stop NAME...: SIGTERM to each, then SIGKILL to those still running after 30 s
 stop() {
-  [ "$(state "$1")" != stopped ] || { rm -f "$(pid_file "$1")"; return 0; }
-  local pid
-  pid=$(pid_of "$1")
-  kill "$pid" 2>/dev/null || true
-  for _ in $(seq 1 60); do
-    kill -0 "$pid" 2>/dev/null || break
-    sleep 0.5
+  local name pid pids=() names=()
+  for name in "$@"; do
+    if [ "$(state "$name")" = stopped ]; then
+      rm -f "$(pid_file "$name")"
+      continue
+    fi
+    pid=$(pid_of "$name")
+    kill "$pid" 2>/dev/null || true
+    pids+=("$pid")
+    names+=("$name")
   done
-  kill -9 "$pid" 2>/dev/null || true
-  while kill -0 "$pid" 2>/dev/null; do sleep 0.2; done
-  rm -f "$(pid_file "$1")"
-  echo "stopped $1"
+  local index
+  for index in "${!pids[@]}"; do
+    pid=${pids[index]}
+    for _ in $(seq 1 60); do
+      kill -0 "$pid" 2>/dev/null || break
+      sleep 0.25
+    done
+    kill -9 "$pid" 2>/dev/null || true
+    while kill -0 "$pid" 2>/dev/null; do sleep 0.1; done
+    rm -f "$(pid_file "${names[index]}")"
+    echo "stopped ${names[index]}"
+  done
 }
 
 # wait_until DESCRIPTION SECONDS LOG COMMAND...: polls COMMAND until it succeeds; on timeout shows the log.
@@ -143,6 +155,18 @@ save_host() {
     for folder in /var/lib/kubelet /var/lib/cni /run/containerd; do [ -e "$folder" ] && echo "folder $folder"; done
   } >"$run/host.tmp"
   mv "$run/host.tmp" "$run/host"
+}
+
+# containerd 1.6 pins each sandbox's network namespace at /run/netns/cni-*. Podman (and `ip netns`)
+# bind-mount /run/netns onto itself when it is not a mount point yet: done after our namespaces were
+# pinned, that hides them, and neither containerd nor `down` can unmount them any more. Made a
+# shared mount point first, /run/netns is left as it is by Podman.
+make_netns_mount() {
+  mountpoint -q /run/netns && return
+  mkdir -p /run/netns
+  mount --bind /run/netns /run/netns
+  mount --make-shared /run/netns
+  echo 'made /run/netns' >>"$run/host"
 }
 
 make_bridge() {
@@ -492,6 +516,7 @@ up() {
   say "starting the test cluster in $dir"
   local started=$SECONDS component
   save_host
+  make_netns_mount
   make_bridge
   make_certificates
   write_configuration
@@ -548,8 +573,10 @@ down() {
   stop kube-proxy
   nft delete table ip kube-proxy 2>/dev/null || true
   nft delete table ip6 kube-proxy 2>/dev/null || true
-  local index
-  for ((index = ${#components[@]} - 1; index > 0; index--)); do stop "${components[index]}"; done
+  # the API server's clients first: it shuts down quicker without them
+  stop kube-controller-manager kube-scheduler kubelet coredns hostpath-provisioner
+  stop kube-apiserver
+  stop etcd
   remove_containers
   stop containerd
   kill_leftover_shims
@@ -617,13 +644,12 @@ leftovers() {
 # their containers. The controllers are stopped first, so that nothing makes new ones.
 delete_pods() {
   [ "$(state kube-apiserver)" = running ] && [ "$(state kubelet)" = running ] && api_ready >/dev/null 2>&1 || return 0
-  stop kube-controller-manager
-  stop kube-scheduler
+  stop kube-controller-manager kube-scheduler
   local count
   count=$(kubectl get pods -A --no-headers 2>/dev/null | wc -l) || count=0
   [ "$count" -gt 0 ] || return 0
   echo "deleting $count pod(s)"
-  kubectl delete pods -A --all --grace-period=5 --wait=true --timeout=120s >/dev/null 2>&1 || true
+  kubectl delete pods -A --all --grace-period=1 --wait=true --timeout=60s >/dev/null 2>&1 || true
   # the kubelet stops a pod's sandbox (and releases its network) before the pod is gone from the API
   local deadline=$((SECONDS + 60))
   while [ -n "$(ctr tasks ls -q 2>/dev/null)" ] && [ $SECONDS -lt $deadline ]; do sleep 0.5; done
@@ -656,8 +682,13 @@ unmount_all() {
     'index($0, dir) == 1 || index($0, netns) == 1' | sort -r | while read -r target; do
     target=$(printf '%b' "$target") # findmnt escapes spaces as \x20
     umount "$target" 2>/dev/null || umount -l "$target" 2>/dev/null || true
-    case "$target" in /run/netns/cni-*) rm -f "$target" ;; esac
+    case "$target" in /run/netns/cni-*) rm -f "$target" 2>/dev/null || true ;; esac
   done
+  # the /run/netns mount `up` made, unless others' namespaces (Podman's) now live under it
+  if grep -qx 'made /run/netns' "$run/host" 2>/dev/null && mountpoint -q /run/netns &&
+    ! findmnt -rn -o TARGET | grep '^/run/netns/' >/dev/null; then
+    umount /run/netns 2>/dev/null || true
+  fi
 }
 
 # The kubelet makes these iptables chains even with kube-proxy in nftables mode.
