@@ -1,6 +1,10 @@
 import { createConnection } from 'node:net';
 
-/** One JSON-RPC call on a fresh connection (newline-delimited, as the Electrum protocol is). */
+/**
+ * One JSON-RPC call on a fresh connection (newline-delimited, as the Electrum protocol is). A
+ * connection closed before the answer is an error too: a port-forward (kubernetes) accepts the
+ * connection, then closes it while the server in the pod does not listen yet.
+ */
 export function electrumCall(hostPort: string, method: string, params: unknown[]): Promise<unknown> {
   const [host, port] = hostPort.split(':');
   return new Promise((resolve, reject) => {
@@ -8,6 +12,7 @@ export function electrumCall(hostPort: string, method: string, params: unknown[]
     let received = '';
     socket.setTimeout(2_000, () => socket.destroy(new Error(`no answer to ${method} from ${hostPort}`)));
     socket.on('error', reject);
+    socket.on('close', () => reject(new Error(`${hostPort} closed the connection before answering ${method}`)));
     socket.on('connect', () => socket.write(`${JSON.stringify({ jsonrpc: '2.0', id: 0, method, params })}\n`));
     socket.on('data', (data) => {
       received += data.toString();
