@@ -9,10 +9,12 @@ import { buildApp as buildFaucet } from '../services/faucet/src/app.js';
 import { Cooldowns } from '../services/faucet/src/cooldown.js';
 import { Faucet } from '../services/faucet/src/faucet.js';
 import { DirectMiner } from '../services/faucet/src/miner.js';
-import { LndWallet } from '../services/faucet/src/wallet.js';
+import { NodeWallet } from '../services/faucet/src/wallet.js';
+import { lightningClient } from '../lib/lightning/implementations.js';
 import { freshKey, startAdapter, waitIndexed } from '../test/chain-adapter/support.js';
 import { startRedis } from '../test/support/infra.js';
 import { startRegtest } from '../test/support/regtest.js';
+import { benchRun, round } from './results.js';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 5);
 const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 8);
@@ -22,6 +24,16 @@ const historyTxs = Number(process.env.BENCH_TXS ?? 60);
 const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 const ms = (value: number) => `${value.toFixed(1)} ms`;
+
+/** p50, p99 and (when timed) requests/s, for the record. */
+function stats(latencies: number[], elapsedMs?: number): Record<string, number> {
+  const sorted = [...latencies].sort((a, b) => a - b);
+  return {
+    p50Ms: round(percentile(sorted, 50)),
+    p99Ms: round(percentile(sorted, 99)),
+    ...(elapsedMs === undefined ? {} : { perS: Math.round((latencies.length * 1000) / elapsedMs) }),
+  };
+}
 
 function summary(label: string, latencies: number[], elapsedMs?: number): string {
   const sorted = [...latencies].sort((a, b) => a - b);
@@ -49,6 +61,8 @@ async function load(url: string): Promise<{ latencies: number[]; elapsedMs: numb
   return { latencies, elapsedMs: performance.now() - started };
 }
 
+const bench = benchRun('chain', { seconds, concurrency, claims, historyTxs });
+const routes: Record<string, unknown> = {};
 console.log('bringing up btcd + lnd (alice), the indexer and the adapter...');
 const regtest = await startRegtest({ lnd: ['alice'], fundingSat: 50_000_000 });
 const redisServer = await startRedis();
@@ -76,10 +90,12 @@ try {
   ];
   for (const path of endpoints) {
     const { latencies, elapsedMs } = await load(`${adapter.url}${path}`);
-    console.log(summary(path.replace(busy.address, '{a}').replace(/[0-9a-f]{64}/, '{txid}'), latencies, elapsedMs));
+    const route = path.replace(busy.address, '{a}').replace(/[0-9a-f]{64}/, '{txid}');
+    console.log(summary(route, latencies, elapsedMs));
+    routes[`GET ${route}`] = stats(latencies, elapsedMs);
   }
 
-  const wallet = new LndWallet(regtest.lnd('alice'));
+  const wallet = new NodeWallet(lightningClient('lnd', regtest.lndCredentials('alice')));
   const faucet = new Faucet({
     wallet,
     miner: new DirectMiner(regtest.chain, () => wallet.ownAddress()),
@@ -114,6 +130,7 @@ try {
   console.log(`\nfaucet, ${claims} claims one after another (send through lnd, mine 1 block):`);
   console.log(summary('claim answered (sent + mined)', answerLatencies));
   console.log(summary('claim to confirmed in the adapter', latencies));
+  bench.record({ routes, claimAnsweredMs: stats(answerLatencies), claimConfirmedMs: stats(latencies) });
 } finally {
   await adapter.close();
   redis.disconnect();

@@ -17,6 +17,7 @@ import { waitFor } from '../lib/wait.js';
 import { LabWallet } from '../control-plane/src/wallet/lab-wallet.js';
 import { newPrivateKeyHex, regtestKey } from '../control-plane/src/wallet/keys.js';
 import { startIndexer } from '../services/indexer/src/indexer.js';
+import { benchRun, round } from './results.js';
 
 /** Enough BIP9 windows for segwit to be active on btcd's regtest (what lnd's harness mines). */
 const ACTIVATION_BLOCKS = 150 + 2 * 144;
@@ -25,6 +26,7 @@ const runs = Number(process.env.BENCH_RUNS ?? 3);
 const txsPerBlock = 2;
 const payoutsPerTx = 5;
 
+const bench = benchRun('indexer-catchup', { blocksWithTxs, runs });
 const dir = mkdtempSync(join(tmpdir(), 'bench-indexer-'));
 const btcdBinary = nodeBinary('btcd');
 if (!existsSync(btcdBinary))
@@ -32,7 +34,13 @@ if (!existsSync(btcdBinary))
 const walletKey = newPrivateKeyHex();
 const [rpcPort, p2pPort] = await freePorts(2);
 const launch = btcdLaunch(
-  { listenHost: '127.0.0.1', port: (name) => (name === 'rpc' ? rpcPort! : p2pPort!), dataDir: dir, reach: () => '' },
+  {
+    listenHost: '127.0.0.1',
+    port: (name) => (name === 'rpc' ? rpcPort! : p2pPort!),
+    dataDir: dir,
+    reach: () => '',
+    hostPeer: 'loopback',
+  },
   { rpcUser: 'bench', rpcPassword: 'bench', miningAddress: regtestKey(walletKey).address },
 );
 const pid = startDetached({ command: btcdBinary, args: launch.args }, join(dir, 'btcd.log'));
@@ -103,9 +111,18 @@ try {
     );
   }
   chain.close();
+  const blocksPerS = speeds.map((speed) => Math.round(speed));
   speeds.sort((a, b) => a - b);
+  const median = speeds[Math.floor(speeds.length / 2)]!;
+  bench.record({
+    blocks,
+    txs,
+    blocksPerS,
+    medianBlocksPerS: Math.round(median),
+    medianTxPerS: round((median * txs) / blocks, 0),
+  });
   process.stdout.write(
-    `indexer catch-up speed: median ${speeds[Math.floor(speeds.length / 2)]!.toFixed(1)} blocks/s over ${runs} runs ` +
+    `indexer catch-up speed: median ${median.toFixed(1)} blocks/s over ${runs} runs ` +
       `(load average ${loadavg()
         .map((l) => l.toFixed(2))
         .join(' ')})\n`,

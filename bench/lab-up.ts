@@ -17,6 +17,7 @@ import { runtimeOptionsFor } from '../control-plane/src/runtimes/select.js';
 import { parseLabSpec } from '../control-plane/src/spec/parse.js';
 import { lineLabYaml } from './line-lab.js';
 import { mib, treePssBytes, treeRssBytes, treeSize } from './proc.js';
+import { benchRun, round } from './results.js';
 
 const { values } = parseArgs({
   options: {
@@ -34,6 +35,7 @@ const parsed = parseLabSpec(text, file);
 const spec = { ...parsed, runtime: runtime ?? parsed.runtime };
 const runtimeOptions = await runtimeOptionsFor(spec);
 if (spec.runtime === 'docker') await buildImagesFirst();
+const bench = benchRun('lab-up', { runtime: spec.runtime, lab: file, runs: Number(values.runs) });
 
 /** The lab's images built (or found up to date) before the timed runs: a build is not a bring-up. */
 async function buildImagesFirst(): Promise<void> {
@@ -73,6 +75,7 @@ const load = () =>
     .map((value) => value.toFixed(1))
     .join(' ');
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+const toMiB = (bytes: number) => Math.round(bytes / 2 ** 20);
 
 /** Records, per service, when it was started and when it was ready. */
 function readinessClock() {
@@ -84,15 +87,16 @@ function readinessClock() {
       if (event.status === 'starting') started.set(event.service, Date.now());
       if (event.status === 'ready') ready.set(event.service, Date.now());
     },
-    /** "name (kind) N s" for each node of the lab, from its start to ready. */
+    /** Seconds from its start to ready, for each node of the lab. */
     nodes: (lab: LabState) =>
-      lab.spec.nodes.map(
-        (node) => `${node.name} (${node.kind}) ${seconds(ready.get(node.name)! - started.get(node.name)!)}`,
+      Object.fromEntries(
+        lab.spec.nodes.map((node) => [node.name, round((ready.get(node.name)! - started.get(node.name)!) / 1000)]),
       ),
   };
 }
 
 const totals: number[] = [];
+const runs: Record<string, unknown>[] = [];
 console.log(
   `lab ${spec.name} on the ${spec.runtime} runtime: ${spec.nodes.length} nodes, ${spec.channels.length} channels, services: ${Object.keys(spec.services).join(', ') || 'none'}`,
 );
@@ -111,7 +115,13 @@ for (let run = 1; run <= Number(values.runs); run++) {
     console.log(
       `run ${run}: ready in ${seconds(total)} — ${lab.phases.map((phase) => `${phase.name} ${seconds(phase.ms)}`).join(', ')}`,
     );
-    console.log(`  nodes, from their start to ready: ${clock.nodes(lab).join(', ')}`);
+    const nodes = clock.nodes(lab);
+    const kinds = new Map(lab.spec.nodes.map((node) => [node.name, node.kind]));
+    console.log(
+      `  nodes, from their start to ready: ${Object.entries(nodes)
+        .map(([name, s]) => `${name} (${kinds.get(name)}) ${s.toFixed(1)} s`)
+        .join(', ')}`,
+    );
     console.log(
       `  RSS ${rss ? `${mib(rss.bytes)} in ${rss.processes} processes (PSS ${mib(rss.pss)})` : 'not measured (containers)'}; load average before ${loadBefore}, after ${load()}`,
     );
@@ -119,13 +129,26 @@ for (let run = 1; run <= Number(values.runs); run++) {
       console.log(
         `  RSS (PSS) by service: ${rss.services.map((row) => `${row.service} ${mib(row.rss)} (${mib(row.pss)})`).join(', ')}`,
       );
+    runs.push({
+      readyS: round(total / 1000),
+      phasesS: Object.fromEntries(lab.phases.map((phase) => [phase.name, round(phase.ms / 1000)])),
+      nodesReadyS: nodes,
+      ...(rss && {
+        rssMiB: toMiB(rss.bytes),
+        pssMiB: toMiB(rss.pss),
+        processes: rss.processes,
+        rssByServiceMiB: Object.fromEntries(rss.services.map((row) => [row.service, toMiB(row.rss)])),
+      }),
+    });
     session.close();
   } finally {
     await tearDown(lab, runtimeOptions.runtime, { volumes: true });
     rmSync(dir, { recursive: true, force: true });
   }
 }
-totals.sort((a, b) => a - b);
+const sorted = [...totals].sort((a, b) => a - b);
+const median = sorted[Math.floor(sorted.length / 2)]!;
 console.log(
-  `time to a ready lab: median ${seconds(totals[Math.floor(totals.length / 2)])}, best ${seconds(totals[0])}, worst ${seconds(totals.at(-1)!)} over ${totals.length} runs`,
+  `time to a ready lab: median ${seconds(median)}, best ${seconds(sorted[0]!)}, worst ${seconds(sorted.at(-1)!)} over ${sorted.length} runs`,
 );
+bench.record({ readyS: totals.map((ms) => round(ms / 1000)), medianS: round(median / 1000), runs });

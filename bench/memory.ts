@@ -15,6 +15,7 @@ import type { DaemonInfo } from '../control-plane/src/home.js';
 import type { ControlPlaneData } from '../control-plane/src/store.js';
 import { newKey, REGTEST_ADDRESS, signNonce } from '../test/wallet-server/support.js';
 import { mib, pssBytes, rssBytes, treePids } from './proc.js';
+import { benchRun, round } from './results.js';
 
 const { values } = parseArgs({
   options: { file: { type: 'string', default: 'lab.yaml' }, runs: { type: 'string', default: '1' } },
@@ -105,7 +106,23 @@ function measure(pids: number[], what: string): Row {
   };
 }
 
-async function run(index: number): Promise<void> {
+const toMiB = (bytes: number) => Math.round(bytes / 2 ** 20);
+
+/** One run's figures for the record: the sums, and each service's and the control plane's RSS (PSS). */
+function figuresOf(upMs: number, rows: Row[], all: Row, services: Row): Record<string, unknown> {
+  return {
+    upS: round(upMs / 1000),
+    allRssMiB: toMiB(all.rss),
+    allPssMiB: toMiB(all.pss),
+    processes: all.processes,
+    labServicesRssMiB: toMiB(services.rss),
+    labServicesPssMiB: toMiB(services.pss),
+    byProcessRssMiB: Object.fromEntries(rows.map((row) => [row.what, toMiB(row.rss)])),
+    byProcessPssMiB: Object.fromEntries(rows.map((row) => [row.what, toMiB(row.pss)])),
+  };
+}
+
+async function run(index: number): Promise<Record<string, unknown>> {
   const home = mkdtempSync(join(tmpdir(), 'reglab-memory-'));
   chmodSync(home, 0o755); // PostgreSQL runs as its own user and must reach its folder inside
   const reglab = (...args: string[]) =>
@@ -117,12 +134,13 @@ async function run(index: number): Promise<void> {
   try {
     const started = Date.now();
     reglab('up', '-f', values.file!);
-    console.log(`run ${index}: ${values.file} up through the CLI in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    const upMs = Date.now() - started;
+    console.log(`run ${index}: ${values.file} up through the CLI in ${(upMs / 1000).toFixed(1)} s`);
     const state = JSON.parse(readFileSync(join(home, 'state.json'), 'utf8')) as ControlPlaneData;
     const [lab] = Object.values(state.labs);
     if (!lab) throw new Error('no lab in the state file');
     await exercise(lab.services);
-    // a block mined through the control plane's queues, as `reglab mine` does: they and their Redis start with the first job
+    // a block mined through the control plane, as `reglab mine` does: its queues and their Redis start with a job
     const daemon = JSON.parse(readFileSync(join(home, 'daemon.json'), 'utf8')) as DaemonInfo;
     await postJson(`${daemon.url}/labs/${lab.name}/mine?wait=true`, { blocks: 1 });
     // start-up garbage collected and timers settled before reading
@@ -153,13 +171,16 @@ async function run(index: number): Promise<void> {
       pss: list.reduce((t, r) => t + r.pss, 0),
       processes: list.reduce((t, r) => t + r.processes, 0),
     });
-    console.log(line(sum(rows, 'the lab services')));
-    console.log(line(sum([...rows, ...control], 'all, with the control plane')));
+    const services = sum(rows, 'the lab services');
+    const all = sum([...rows, ...control], 'all, with the control plane');
+    console.log(line(services));
+    console.log(line(all));
     console.log(
       `  load average ${loadavg()
         .map((l) => l.toFixed(2))
         .join(' ')}`,
     );
+    return figuresOf(upMs, [...rows, ...control], all, services);
   } finally {
     try {
       reglab('down');
@@ -169,4 +190,11 @@ async function run(index: number): Promise<void> {
   }
 }
 
-for (let i = 1; i <= Number(values.runs); i += 1) await run(i);
+const bench = benchRun('memory', { lab: values.file, runs: Number(values.runs) });
+const runs: Record<string, unknown>[] = [];
+for (let i = 1; i <= Number(values.runs); i += 1) runs.push(await run(i));
+bench.record({
+  allRssMiB: runs.map((figures) => figures.allRssMiB),
+  allPssMiB: runs.map((figures) => figures.allPssMiB),
+  runs,
+});

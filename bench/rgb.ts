@@ -19,6 +19,7 @@ import type { TransferStatus } from '../lib/rgb/types.js';
 import type { RgbWallet } from '../lib/rgb/wallet.js';
 import { connectLineClient } from '../test/indexer/rpc-line-client.js';
 import { batchStatuses, startRgbLab } from '../test/rgb/support.js';
+import { benchRun, round } from './results.js';
 import { startWaitingProxy, type WaitingProxy } from './waiting-proxy.js';
 
 const rounds = Number(process.env.BENCH_ROUNDS ?? 5);
@@ -48,6 +49,9 @@ const cell = (value: number, lab?: number) =>
   (lab === undefined ? `${value.toFixed(0)}` : `${value.toFixed(0)} (${lab.toFixed(0)})`).padStart(12);
 const header = `${'round'.padEnd(7)}${[...PHASES, 'total'].map((phase) => phase.padStart(12)).join('')}${'indexed'.padStart(9)}  refreshes`;
 
+const bench = benchRun('rgb', { rounds });
+/** Medians by indexer, for the record. */
+const byIndexer: Record<string, unknown> = {};
 console.log('bringing up btcd, the indexer, the chain adapter and the proxy...');
 const lab = await startRgbLab();
 const meters: WaitingProxy[] = [];
@@ -142,11 +146,20 @@ try {
     console.log(
       `${'median'.padEnd(7)}${medians}${cell(median(figures.total), median(figures.totalLab))}${cell(median(figures.indexed)).slice(3)}`,
     );
+    const byPhase = (lists: number[][]) =>
+      Object.fromEntries(PHASES.map((phase, i) => [phase, round(median(lists[i]!), 0)]));
+    byIndexer[label] = {
+      medianMs: { ...byPhase(figures.phase), total: round(median(figures.total), 0) },
+      medianLabWaitMs: { ...byPhase(figures.lab), total: round(median(figures.totalLab), 0) },
+      medianIndexedAfterMs: round(median(figures.indexed), 0),
+      totalMs: figures.total.map((ms) => round(ms, 0)),
+    };
     const expected = 1_000_000 - 10 * rounds;
     const balance = await payer.assetBalance(asset.assetId);
     if (balance.settled !== expected) throw new Error(`the payer holds ${balance.settled}, not ${expected}`);
   }
   indexer.close();
+  bench.record(byIndexer);
 } finally {
   for (const meter of meters) await meter.close();
   await lab.stop();

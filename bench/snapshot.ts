@@ -15,6 +15,7 @@ import { parseArgs } from 'node:util';
 import { startControlPlane } from '../control-plane/src/daemon.js';
 import { projectRoot } from '../lib/project-root.js';
 import { waitFor } from '../lib/wait.js';
+import { benchRun, round } from './results.js';
 
 const { values } = parseArgs({
   options: {
@@ -29,6 +30,12 @@ const yaml = readFileSync(values.file!, 'utf8')
   .replace(/^name: .*$/m, `name: ${LAB}`)
   .replace(/^runtime: .*$/m, `runtime: ${values.runtime}`);
 
+const bench = benchRun('snapshot', {
+  runtime: values.runtime,
+  lab: values.file,
+  runs: Number(values.runs),
+  cli: values.cli,
+});
 const home = mkdtempSync(join(tmpdir(), 'reglab-bench-snapshot-'));
 chmodSync(home, 0o755);
 const plane = await startControlPlane({ home });
@@ -79,8 +86,17 @@ async function timed(what: string, work: () => Promise<void>): Promise<number> {
   const ms = Date.now() - started;
   const { phases: list } = await call('GET', `/labs/${LAB}`);
   console.log(`${what}: ${seconds(ms)} — ${phases(list)} (load average before ${before})`);
+  phasesOf.set(what, list);
   return ms;
 }
+/** The phases of each timed operation, for the record. */
+const phasesOf = new Map<string, Phase[]>();
+const phasesS = (what: string) =>
+  Object.fromEntries((phasesOf.get(what) ?? []).map((phase) => [phase.name, round(phase.ms / 1000)]));
+/** Seconds, rounded as printed: `digits` 2 for the CLI's ups, which it times to the hundredth. */
+const inSeconds = (list: number[], digits = 1) => list.map((ms) => round(ms / 1000, digits));
+/** The run's figures, recorded once it has completed. */
+const figures: Record<string, unknown> = {};
 
 const median = (list: number[]) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)];
 
@@ -113,7 +129,10 @@ const medians = (ups: Map<Down, number[]>, unit: (ms: number) => string) =>
     )
     .join('; ');
 
-/** `reglab up --from-snapshot` after `reglab down` and after `reglab down --volumes`, N times each: each starts a control plane of its own. */
+/**
+ * `reglab up --from-snapshot` after `reglab down` and after `reglab down --volumes`, N times each: each starts a
+ * control plane of its own.
+ */
 function cliUps(): Map<Down, number[]> {
   const ups = new Map<Down, number[]>(DOWNS.map((down) => [down, []]));
   let previous: Down = DOWNS[1];
@@ -135,14 +154,17 @@ function cliUps(): Map<Down, number[]> {
 let cliRunning = false;
 try {
   console.log(`lab ${values.file} on the ${values.runtime} runtime`);
-  await timed('bring-up', async () => {
+  const broughtUp = await timed('bring-up', async () => {
     await call('POST', '/labs', { yaml });
     return untilReady();
   });
+  figures.bringUpS = round(broughtUp / 1000);
   const saved = await timed('snapshot save', async () => {
     const snapshot = await call('POST', `/labs/${LAB}/snapshots`, { name: 'bench' });
     console.log(`  snapshot: ${(snapshot.bytes / 2 ** 20).toFixed(0)} MiB of data, height ${snapshot.height}`);
+    Object.assign(figures, { snapshotMiB: Math.round(snapshot.bytes / 2 ** 20), height: snapshot.height });
   });
+  Object.assign(figures, { saveS: round(saved / 1000), savePhasesS: phasesS('snapshot save') });
   const resets: number[] = [];
   for (let run = 1; run <= Number(values.runs); run++) {
     resets.push(
@@ -164,12 +186,21 @@ try {
   console.log(
     `save ${seconds(saved)}; reset median ${seconds(median(resets))}; up from the snapshot median: ${medians(ups, seconds)} (load average now ${load()})`,
   );
+  Object.assign(figures, {
+    resetS: inSeconds(resets),
+    upAfterDownS: inSeconds(ups.get(DOWNS[0])!),
+    upAfterDownVolumesS: inSeconds(ups.get(DOWNS[1])!),
+  });
   if (values.cli) {
     await call('DELETE', `/labs/${LAB}?volumes=true`);
     await plane.stop();
     cliRunning = true;
     const cli = cliUps();
     const all = [...cli.values()].flat();
+    Object.assign(figures, {
+      cliUpAfterDownS: inSeconds(cli.get(DOWNS[0])!, 2),
+      cliUpAfterDownVolumesS: inSeconds(cli.get(DOWNS[1])!, 2),
+    });
     console.log(
       `through the CLI (it starts the control plane): up from the snapshot median: ${medians(cli, (ms) => `${(ms / 1000).toFixed(2)} s`)}; ${all.filter((ms) => ms < 5000).length} of ${all.length} under 5 s (load average now ${load()})`,
     );
@@ -187,3 +218,4 @@ try {
   }
   rmSync(home, { recursive: true, force: true });
 }
+bench.record(figures);

@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { sleep, waitFor } from '../lib/wait.js';
 import { bringUpLab, defaultLabYaml, startTestControlPlane } from '../test/support/control-plane.js';
+import { benchRun, round } from './results.js';
 
 const LAB = 'bench-sup';
 const seconds = Number(process.env.BENCH_SECONDS ?? 60);
@@ -49,6 +50,7 @@ async function killAndRecover(): Promise<{ seenMs: number; servingMs: number }> 
   return { seenMs: seenAt - killedAt, servingMs: servingAt - killedAt };
 }
 
+const bench = benchRun('supervisor', { seconds });
 const cp = await startTestControlPlane();
 try {
   await bringUpLab(cp, defaultLabYaml(LAB), LAB);
@@ -92,6 +94,17 @@ try {
   console.log(
     `wallet server killed with SIGKILL: shown not ready after ${recovery.seenMs} ms, serving again after ${recovery.servingMs} ms`,
   );
+  const pct = (share: number) => round(share * 100, 2);
+  bench.record({
+    controlPlanePct: { supervisorRunning: pct(watched.plane), supervisorStopped: pct(unwatched.plane) },
+    labProcessesPct: { supervisorRunning: pct(watched.lab), supervisorStopped: pct(unwatched.lab) },
+    supervisorCostPct: {
+      controlPlane: pct(watched.plane - unwatched.plane),
+      services: pct(watched.lab - unwatched.lab),
+    },
+    byServiceStoppedPct: Object.fromEntries(unwatched.byService.map(({ name, share }) => [name, pct(share)])),
+    killedWalletServerMs: { shownDown: recovery.seenMs, servingAgain: recovery.servingMs },
+  });
 } finally {
   await cp.stop();
 }

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../services/wallet-server/src/app.js';
 import { lightningPlugin, loadLightningConfig } from '../services/wallet-server/src/lightning/index.js';
-import { LndGateway } from '../services/wallet-server/src/lightning/lnd-gateway.js';
+import { lightningClient } from '../lib/lightning/implementations.js';
 import { startRegtest } from '../test/support/regtest.js';
 import type { BenchResult, Operation } from './load.js';
 
@@ -22,7 +22,10 @@ export async function benchInvoices(ctx: InvoiceBenchContext): Promise<void> {
   const app = await buildApp(ctx.app.config, {
     logger: false,
     plugins: [
-      lightningPlugin(loadLightningConfig({ INVOICE_RECONCILE_MS: '600000' }), new LndGateway(regtest.lnd('alice'))),
+      lightningPlugin(
+        loadLightningConfig({ INVOICE_RECONCILE_MS: '600000' }),
+        lightningClient('lnd', regtest.lndCredentials('alice')),
+      ),
     ],
   });
   try {

@@ -30,6 +30,7 @@ import {
 import { Cleanup } from './cleanup.js';
 import { figures, report, runLoad, type BenchResult, type Figures, type Operation } from './load.js';
 import { mib, ownCpuMs, treeCpuMs, treeRssBytes } from './proc.js';
+import { benchRun, round } from './results.js';
 
 const clients = Number(process.env.BENCH_CONCURRENCY ?? 16);
 const warmupSeconds = Number(process.env.BENCH_WARMUP_SECONDS ?? 3);
@@ -51,8 +52,8 @@ interface Side {
   /**
    * Stops the server while the other one is measured, and starts it again before its own window.
    * An idle server still follows lnd's invoice stream: for each invoice the other server makes, lnd
-   * decodes it (a signature recovery) and sends it on, and the idle server reads it. Idle LNbits
-   * (over lnd's REST proxy, as JSON) took about a tenth of reglab's CPU per operation.
+   * decodes it (a signature recovery) and sends it on, and the idle server reads it: CPU that would
+   * be counted against the server measured.
    */
   idle: { stop(): Promise<void>; start(): Promise<void> };
 }
@@ -258,6 +259,9 @@ interface Watched {
 
 const processTree = (name: string, pid: number): Watched => ({ name, cpuMs: () => treeCpuMs(pid) });
 
+/** Whether every window's payees held what the load generator counted, for the record. */
+let payeesMatched = true;
+
 /** Warm-up, then the measured window; checks the payees received what the load generator counted. */
 async function measure(side: Side, processes: Watched[], counted: { ops: number }): Promise<Measured> {
   const watched = [processTree('server', side.pid()), ...processes];
@@ -269,6 +273,7 @@ async function measure(side: Side, processes: Watched[], counted: { ops: number 
   counted.ops += warmup.ops + result.ops;
   const received = await side.payeesMsat();
   const expected = BigInt(counted.ops * AMOUNT_SAT * 1000);
+  if (received !== expected) payeesMatched = false;
   console.log(
     `  payees hold ${received / 1000n} sat for ${counted.ops} operations counted so far${received === expected ? '' : ' — MISMATCH'}; ` +
       `server RSS ${mib(treeRssBytes(side.pid()))}; load average ${loadavg()[0]!.toFixed(2)}`,
@@ -276,14 +281,20 @@ async function measure(side: Side, processes: Watched[], counted: { ops: number 
   return { result, cpuMs };
 }
 
-/** CPU ms per operation by process, over all the windows of one server. */
-function cpuPerOperation(windows: Measured[]): string {
+/** CPU ms per operation by process, over all the windows of one server, and their total. */
+function cpuPerOperationMs(windows: Measured[]): Record<string, number> {
   const ops = windows.reduce((n, w) => n + w.result.ops, 0);
   const names = [...windows[0]!.cpuMs.keys()];
   const per = names.map((name) => [name, windows.reduce((t, w) => t + w.cpuMs.get(name)!, 0) / ops] as const);
-  const total = per.reduce((t, [, ms]) => t + ms, 0);
-  return `${per.map(([name, ms]) => `${name} ${ms.toFixed(1)}`).join(', ')}; total ${total.toFixed(1)} ms`;
+  return Object.fromEntries([...per, ['total', per.reduce((t, [, ms]) => t + ms, 0)]]);
 }
+
+const cpuPerOperation = (windows: Measured[]): string => {
+  const { total, ...per } = cpuPerOperationMs(windows);
+  return `${Object.entries(per)
+    .map(([name, ms]) => `${name} ${ms.toFixed(1)}`)
+    .join(', ')}; total ${total!.toFixed(1)} ms`;
+};
 
 /** The rounds of one server as one result: every operation and latency over the summed time. */
 function pooled(results: BenchResult[]): Figures {
@@ -300,7 +311,22 @@ function pooled(results: BenchResult[]): Figures {
 const line = (name: string, f: Figures) =>
   `  ${name.padEnd(26)} ${f.opsPerSecond.toFixed(1).padStart(7)} ops/s   p50 ${f.p50Ms.toFixed(1)} ms   p99 ${f.p99Ms.toFixed(1)} ms`;
 
+/** One server's figures for the record: over all rounds, by round, and its CPU per operation. */
+function sideFigures(windows: Measured[]): Record<string, unknown> {
+  const all = pooled(windows.map((m) => m.result));
+  return {
+    opsPerS: round(all.opsPerSecond),
+    p50Ms: round(all.p50Ms),
+    p99Ms: round(all.p99Ms),
+    roundsOpsPerS: windows.map((m) => round(figures(m.result).opsPerSecond)),
+    cpuPerOperationMs: Object.fromEntries(
+      Object.entries(cpuPerOperationMs(windows)).map(([name, ms]) => [name, round(ms)]),
+    ),
+  };
+}
+
 export async function compareWithLnbits(): Promise<void> {
+  const results = benchRun('wallet-vs-lnbits', { clients, warmupSeconds, seconds, rounds, lnbits: LNBITS_VERSION });
   const cleanup = new Cleanup();
   const dir = mkdtempSync(join(tmpdir(), 'bench-lnbits-'));
   cleanup.add(() => rmSync(dir, { recursive: true, force: true }));
@@ -362,6 +388,17 @@ export async function compareWithLnbits(): Promise<void> {
     );
     console.log('CPU time per operation (ms, over the measured windows; a busy machine distorts it less than ops/s):');
     for (const [i, side] of sides.entries()) console.log(`  ${side.name.padEnd(26)} ${cpuPerOperation(windows[i]!)}`);
+    const [reglab, lnbits] = windows.map(sideFigures) as [Record<string, number>, Record<string, number>];
+    const ratio = (a: number, b: number) => round(a / b);
+    results.record({
+      reglab,
+      lnbits,
+      ratio: ratio(reglab.opsPerS!, lnbits.opsPerS!),
+      roundRatios: windows[0]!.map((m, r) =>
+        ratio(figures(m.result).opsPerSecond, figures(windows[1]![r]!.result).opsPerSecond),
+      ),
+      payeesMatched,
+    });
   } finally {
     await cleanup.run();
   }

@@ -10,8 +10,9 @@ import { buildApp } from '../services/wallet-server/src/app.js';
 import { loadConfig } from '../services/wallet-server/src/config.js';
 import { startPostgres, startRedis } from '../test/support/infra.js';
 import { enrollAndSignIn } from '../test/wallet-server/support.js';
-import { report, runLoad, type Operation } from './load.js';
+import { type BenchResult, report, runLoad, type Operation } from './load.js';
 import { compareWithLnbits } from './wallet-vs-lnbits.js';
+import { benchRun, round } from './results.js';
 import { benchInvoices } from './wallet-lightning.js';
 
 const { values: args } = parseArgs({ options: { vs: { type: 'string' } } });
@@ -25,6 +26,18 @@ if (args.vs === 'lnbits') {
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 16);
 const run = (name: string, port: number, operations: Operation[]) => runLoad(name, { port }, operations, seconds);
+const bench = benchRun('wallet', { seconds, concurrency });
+/** What each measured load gave, by its name, for the record. */
+const measured: Record<string, unknown> = {};
+const reportAndKeep = (result: BenchResult): void => {
+  const { opsPerSecond, p50Ms, p99Ms } = report(result);
+  measured[result.name] = {
+    perS: Math.round(opsPerSecond),
+    p50Ms: round(p50Ms),
+    p99Ms: round(p99Ms),
+    errors: result.errors,
+  };
+};
 
 const [postgres, redis] = await Promise.all([startPostgres(), startRedis()]);
 const config = loadConfig({
@@ -68,9 +81,10 @@ try {
       `${cpus().length} cores, load average ${loadavg()[0]!.toFixed(1)} at start`,
   );
   await run('warm-up', port, transfers);
-  report(await run('internal transfers (HTTP)', port, transfers));
+  reportAndKeep(await run('internal transfers (HTTP)', port, transfers));
 
-  await benchInvoices({ app, token: user.accessToken, wallets: wallets.map((w) => w.to), run, report });
+  await benchInvoices({ app, token: user.accessToken, wallets: wallets.map((w) => w.to), run, report: reportAndKeep });
+  bench.record(measured);
 } finally {
   await app.close();
   await Promise.all([postgres.stop(), redis.stop()]);

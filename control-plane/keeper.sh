@@ -1,6 +1,6 @@
 #!/bin/sh
-# Keeps a control plane running: the CLI starts it through this script (a shell, a few hundred
-# KiB, where a Node.js parent would hold 40 MiB). Its labs outlive it, but without it nothing
+# Keeps a control plane running: the CLI starts it through this script (a shell holds far less
+# memory than a Node.js parent would: see bench:memory). Its labs outlive it, but without it nothing
 # restarts their services, and the faucet mines through its URL.
 #   keeper.sh NODE ARGS...   (REGLAB_HOME set)
 # - It exits with the control plane when that ends by its own stop (exit code 0: `reglab down`,

@@ -1,15 +1,15 @@
-import { existsSync, statSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { projectRoot } from './project-root.js';
 
 /**
  * The project's programs that run as processes (or threads) of their own, by the name of their
- * bundle, with their entry point under dist/. `npm run build` bundles each into dist/bundle/NAME.js
- * (scripts/bundle.mjs): Node 20 loads an ES module graph file by file, and each service's few
- * hundred files cost it about half of its start (a control plane 600 against 290 ms, a wallet server
- * 440 against 250 ms), paid by every process of a lab's bring-up on the same two cores
- * (docs/benchmarks.md, Snapshots: one file per program).
+ * bundle, with their entry point as the sources import it (a .js path that names a .ts file).
+ * `npm run build` bundles each from its TypeScript source into dist/bundle/NAME.js
+ * (scripts/bundle.mjs): Node 20 loads an ES module graph file by file, and loading each service's few
+ * hundred files was about half of its start, paid by every process of a lab's bring-up on the same
+ * two cores (bench:snapshot).
  */
 export const BUNDLED_PROGRAMS: Readonly<Record<string, string>> = {
   cli: 'control-plane/src/cli/main.js',
@@ -25,32 +25,29 @@ export const BUNDLED_PROGRAMS: Readonly<Record<string, string>> = {
 
 export const BUNDLE_DIR = 'bundle';
 
-/** The bundle of `entry` (a path under dist/, like services/faucet/src/main.js), relative to dist/; undefined when it has none. */
+/** The TypeScript source of `entry` (services/faucet/src/main.js: services/faucet/src/main.ts). */
+export function sourceOf(entry: string): string {
+  return entry.replace(/\.js$/, '.ts');
+}
+
+/** The bundle of `entry` (like services/faucet/src/main.js), relative to dist/; undefined when it has none. */
 export function bundleOf(entry: string): string | undefined {
   const name = Object.keys(BUNDLED_PROGRAMS).find((key) => BUNDLED_PROGRAMS[key] === entry);
   return name === undefined ? undefined : `${BUNDLE_DIR}/${name}.js`;
 }
 
-/**
- * The file Node runs for `entry` from the compiled tree `dist`: its bundle when one was made from
- * the current compile (tsc rewrites every file it emits, so a bundle older than the compiled entry
- * comes from an earlier build), otherwise tsc's output; undefined when `entry` is not compiled.
- */
-export function compiledProgram(dist: string, entry: string): string | undefined {
-  const compiled = join(dist, entry);
-  if (!existsSync(compiled)) return undefined;
+/** The bundle Node runs for `entry` from the build folder `dist`; undefined when it was not built there. */
+export function builtProgram(dist: string, entry: string): string | undefined {
   const bundle = bundleOf(entry);
-  const bundled = bundle === undefined ? undefined : join(dist, bundle);
-  if (bundled !== undefined && existsSync(bundled) && statSync(bundled).mtimeMs >= statSync(compiled).mtimeMs)
-    return bundled;
-  return compiled;
+  const built = bundle === undefined ? undefined : join(dist, bundle);
+  return built !== undefined && existsSync(built) ? built : undefined;
 }
 
-/** Node's arguments that run `entry` of the project: compiled when built, otherwise its TypeScript source through tsx. */
+/** Node's arguments that run `entry` of the project: its bundle when built, otherwise its TypeScript source through tsx. */
 export function programArguments(entry: string): string[] {
   const root = projectRoot();
-  const compiled = compiledProgram(join(root, 'dist'), entry);
-  if (compiled !== undefined) return [compiled];
+  const built = builtProgram(join(root, 'dist'), entry);
+  if (built !== undefined) return [built];
   const tsxLoader = pathToFileURL(join(root, 'node_modules', 'tsx', 'dist', 'loader.mjs')).href;
-  return ['--import', tsxLoader, join(root, entry.replace(/\.js$/, '.ts'))];
+  return ['--import', tsxLoader, join(root, sourceOf(entry))];
 }

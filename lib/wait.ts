@@ -51,3 +51,12 @@ export async function retryWhile<T>(
     }
   }
 }
+
+/** What `work` answers, or an error with `message` when it has not answered within `ms` (the work itself goes on). */
+export function withTimeout<T>(work: Promise<T>, ms: number, message = `no answer within ${ms} ms`): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(message)), ms);
+  });
+  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
+}

@@ -16,6 +16,9 @@ version=$(awk '$1 == "k8s.io/kubernetes" { print $2 }' "$module/go.mod")
 out=${REGLAB_BIN_DIR:-$HOME/.cache/reglab/bin}/k8s-$version
 command -v go >/dev/null || { echo "Go is required to build the test cluster (https://go.dev/dl)" >&2; exit 1; }
 mkdir -p "$out"
+# the progress lines below run in the background: ended with the script, however it ends
+trap 'jobs -p | xargs -r kill 2>/dev/null' EXIT
+trap 'exit 1' INT TERM
 
 # Without these, every component reports version v0.0.0-master and the kubelet and API server
 # disagree with kubectl about skew.
@@ -46,11 +49,18 @@ build_group() {
     return
   fi
   echo "building $binaries (pin $pin) into $out — $duration"
-  local started=$SECONDS staging
+  local started=$SECONDS staging ticker
   staging=$(mktemp -d "$out/.build-XXXXXX")
+  # a line a minute, so that a long first build is not mistaken for a hung one
+  (while sleep 60; do echo "  … still building $name ($(((SECONDS - started) / 60)) min)"; done) &
+  ticker=$!
   # built aside, then renamed into place: a cluster running from the old binaries is not disturbed
-  (cd "$folder" && CGO_ENABLED=0 nice -n 19 go build -trimpath -ldflags="$ldflags" -o "$staging/" "$@") \
-    || { rm -rf "$staging"; exit 1; }
+  if ! (cd "$folder" && CGO_ENABLED=0 nice -n 19 go build -trimpath -ldflags="$ldflags" -o "$staging/" "$@"); then
+    kill "$ticker"
+    rm -rf "$staging"
+    exit 1
+  fi
+  kill "$ticker"
   for binary in $binaries; do mv -f "$staging/$binary" "$out/$binary"; done
   rm -rf "$staging"
   echo "$pin" > "$stamp"

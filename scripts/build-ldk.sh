@@ -5,7 +5,12 @@
 # Cargo's target folder stays in ~/.cache/reglab/cargo-target (outside the repo), so a rebuild after
 # a change to the daemon's own code recompiles only the daemon, not ldk-node and its dependencies.
 # Needs cargo (https://rustup.rs); every crate comes from crates.io.
+# setup.sh runs it with --all or --test; otherwise a lab's bring-up runs it the first time the lab
+# has an ldk node (control-plane/src/nodes/binary-build.ts), after asking with --check: exit 0 when
+# the binary is up to date, 1 when it needs a build, nothing printed.
 set -euo pipefail
+check_only=false
+[ "${1:-}" = "--check" ] && check_only=true
 here=$(cd "$(dirname "$0")/.." && pwd)
 crate="$here/nodes/ldk"
 out=${REGLAB_BIN_DIR:-$HOME/.cache/reglab/bin}
@@ -13,15 +18,16 @@ target=${REGLAB_CARGO_TARGET_DIR:-$HOME/.cache/reglab/cargo-target}
 pin=$(cd "$crate" && { cat Cargo.toml Cargo.lock; find src -type f | LC_ALL=C sort | xargs cat; } | sha256sum | cut -c1-16)
 stamp="$out/.reglab-ldk.pin"
 if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$pin" ] && [ -x "$out/reglab-ldk" ]; then
-  echo "reglab-ldk up to date in $out (pin $pin)"
+  $check_only || echo "reglab-ldk up to date in $out (pin $pin)"
   exit 0
 fi
+$check_only && exit 1
 if ! command -v cargo >/dev/null; then
   [ -x "$HOME/.cargo/bin/cargo" ] && export PATH="$HOME/.cargo/bin:$PATH"
 fi
 command -v cargo >/dev/null || { echo "cargo is required to build reglab-ldk: install Rust with https://rustup.rs" >&2; exit 1; }
 mkdir -p "$out" "$target"
-echo "building reglab-ldk (pin $pin) into $out — about 5 minutes on 2 cores the first time"
+echo "building reglab-ldk (pin $pin) into $out — about 6 minutes on 2 idle cores the first time"
 CARGO_TARGET_DIR="$target" cargo build --release --locked --manifest-path "$crate/Cargo.toml"
 # Copy to a temporary name, then rename: a running daemon keeps its old file, readers never see half a binary.
 cp "$target/release/reglab-ldk" "$out/.reglab-ldk.tmp"

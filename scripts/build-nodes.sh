@@ -2,6 +2,7 @@
 # Builds the pinned node binaries (btcd, btcctl, lnd, lncli) from nodes/go.mod.
 # The output lands in $REGLAB_BIN_DIR (default ~/.cache/reglab/bin) and is rebuilt only when
 # nodes/go.mod, nodes/go.sum or the build tags change: a stamp file records the pin they were built from.
+# One `go build` makes all four: the packages they share are compiled once.
 # lnd gets `lowscrypt`, its own build tag for test networks: its wallet's keys are derived with
 # light scrypt settings, so creating and unlocking a lab node's wallet costs next to no CPU
 # instead of seconds per node (what made bring-up slow on two cores). Never for real funds.
@@ -17,7 +18,10 @@ if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$pin" ] \
   exit 0
 fi
 command -v go >/dev/null || { echo "Go is required to build btcd and lnd (https://go.dev/dl)" >&2; exit 1; }
-mkdir -p "$out"
+# Go's build cache beside the binaries (unless GOCACHE says otherwise): kept with reglab's other
+# caches, so that a new pin recompiles only the packages it changes
+export GOCACHE="${GOCACHE:-${REGLAB_CACHE_DIR:-$HOME/.cache/reglab}/go-build}"
+mkdir -p "$out" "$GOCACHE"
 echo "building btcd, btcctl, lnd, lncli (pin $pin) into $out — a few minutes the first time"
 cd "$here/nodes"
 # built aside, then renamed into place: nodes running from the old binaries are not disturbed

@@ -1,20 +1,24 @@
-// Bundles each of the project's programs (lib/programs.ts) from a compiled tree into DIST/bundle:
-// one file per program, and chunks for the code they share or load lazily.
-//   node scripts/bundle.mjs [DIST]   (default: the project's dist/, what `npm run build` bundles)
+// Bundles each of the project's programs (lib/programs.ts) from its TypeScript sources into
+// DIST/bundle: one file per program, and chunks for the code they share or load lazily. esbuild
+// strips the types without checking them (`npm test` and `npm run typecheck` type-check with tsc).
+//   node scripts/bundle.mjs [DIST] [--no-source-maps]   (default: the project's dist/, what `npm run build` makes)
 // Packages with native code or files of their own to load stay in node_modules; the bundle finds
 // them there as the compiled tree did, in the project and in the services image alike (both keep
 // dist/ and node_modules/ side by side).
-import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { readdir, readFile, rm, stat } from 'node:fs/promises';
 import { dirname, join, relative, resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { tsImport } from 'tsx/esm/api';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const dist = resolve(process.argv[2] ?? join(root, 'dist'));
-const compiled = (file) => import(pathToFileURL(join(dist, file)).href);
-const { BUNDLED_PROGRAMS, BUNDLE_DIR } = await compiled('lib/programs.js');
+const options = process.argv.slice(2);
+const dist = resolve(options.find((option) => !option.startsWith('--')) ?? join(root, 'dist'));
+const sourceMaps = !options.includes('--no-source-maps');
+/** A module of the project, from its TypeScript source. */
+const source = (file) => tsImport(join(root, file), import.meta.url);
+const { BUNDLED_PROGRAMS, BUNDLE_DIR, sourceOf } = await source('lib/programs.ts');
 const outdir = join(dist, BUNDLE_DIR);
 
 /** Loaded at run time from node_modules: native addons, WebAssembly and data files beside the code. */
@@ -78,23 +82,23 @@ const common = {
   nodePaths: [join(root, 'node_modules')],
   external: EXTERNAL,
   plugins: [ownLocation],
-  // identifiers kept, so that stack traces name their functions; with tsc's maps, `node --enable-source-maps` maps them to the sources
+  // identifiers kept, so that stack traces name their functions; `node --enable-source-maps` maps them to the sources
   minifyWhitespace: true,
   minifySyntax: true,
-  sourcemap: existsSync(join(dist, `${BUNDLED_PROGRAMS.cli}.map`)) ? 'linked' : false,
+  sourcemap: sourceMaps ? 'linked' : false,
   legalComments: 'none',
   metafile: true,
   logLevel: 'warning',
 };
 
 /**
- * The files of ln-service's `lightning` package the project loads one by one (lib/lightning/files.ts)
+ * The files of ln-service's `lightning` package the project loads one by one (lib/lightning/lnd/files.ts)
  * in one CommonJS file beside the programs, each run on its first require as from node_modules
- * (lib/lightning/package.ts finds it): { [file as lightningRequire() is given it]: () => its exports }.
+ * (lib/lightning/lnd/package.ts finds it): { [file as lightningRequire() is given it]: () => its exports }.
  */
 async function bundleLightningFiles() {
-  const { lightningFiles } = await compiled('lib/lightning/files.js');
-  // as lib/lightning/package.ts resolves it, from the project's node_modules (DIST may be a copy without them)
+  const { lightningFiles } = await source('lib/lightning/lnd/files.ts');
+  // as lib/lightning/lnd/package.ts resolves it, from the project's node_modules
   const lightningDir = dirname(
     createRequire(createRequire(join(root, 'package.json')).resolve('ln-service')).resolve('lightning/package.json'),
   );
@@ -120,7 +124,10 @@ const started = performance.now();
 const [programs, lightning] = await Promise.all([
   build({
     ...common,
-    entryPoints: Object.entries(BUNDLED_PROGRAMS).map(([name, entry]) => ({ in: join(dist, entry), out: name })),
+    entryPoints: Object.entries(BUNDLED_PROGRAMS).map(([name, entry]) => ({
+      in: join(root, sourceOf(entry)),
+      out: name,
+    })),
     outdir,
     splitting: true,
     format: 'esm',

@@ -1,15 +1,31 @@
 #!/usr/bin/env bash
 # Everything reglab needs on a fresh Debian machine, idempotent and quick when already done:
-#   Debian packages (PostgreSQL, Redis), npm packages, the pinned btcd and lnd (built with Go) and the
-#   LDK node daemon (built with cargo), cached in ~/.cache/reglab/bin per pin, and the compiled TypeScript.
-# With --test it also installs what the tests drive: Debian's Electrum wallet and Chromium, Podman's
-# Docker API (scripts/podman-setup.sh), schemathesis, and builds the test cluster's Kubernetes
-# (scripts/build-k8s.sh; scripts/test-cluster.sh starts it when a test needs it).
+#   Debian packages (PostgreSQL, Redis), npm packages and the bundled programs, and the pinned btcd
+#   and lnd (built with Go), cached in ~/.cache/reglab/bin per pin. The npm packages install while
+#   Go builds: the Go build is the long part, and the two share nothing.
+# The LDK node daemon (built with cargo, several minutes) is built the first time a lab with an ldk
+# node comes up, or here with --all or --test.
+#   bash scripts/setup.sh           what the default lab needs
+#   bash scripts/setup.sh --all     also the LDK node daemon now
+#   bash scripts/setup.sh --test    also what the tests drive: the LDK node daemon, Debian's Electrum
+#                                   wallet and Chromium, Podman's Docker API, schemathesis, and the test
+#                                   cluster's Kubernetes (scripts/build-k8s.sh; scripts/test-cluster.sh
+#                                   starts it when a test needs it)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 with_tests=false
-[ "${1:-}" = "--test" ] && with_tests=true
+with_ldk=false
+for option in "$@"; do
+  case "$option" in
+    --test) with_tests=true with_ldk=true ;;
+    --all) with_ldk=true ;;
+    *)
+      echo "unknown option $option: bash scripts/setup.sh [--all] [--test]" >&2
+      exit 2
+      ;;
+  esac
+done
 
 # build-essential and python3: node-gyp builds rgb-lib's npm binding
 packages=(postgresql redis-server build-essential python3)
@@ -30,24 +46,58 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 # Debian starts its own PostgreSQL and Redis where an init system runs; the lab runs its own on free ports.
 
-echo "==> npm packages"
-# node-gyp builds against the installed Node's headers when it has them, instead of downloading them
-[ -f "$(dirname "$(dirname "$(command -v node)")")/include/node/node.h" ] && export npm_config_nodedir="$(dirname "$(dirname "$(command -v node)")")"
-# `npm install` rather than `npm ci`, which with this machine's npm settings (lockfiles without
-# registry URLs) rejected a lock that listed only this platform's optional packages. The lock pins
-# every package, the optional ones of every platform included, and this install leaves it unchanged.
-if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
-  npm install --no-audit --no-fund --loglevel=error
+npm_packages_and_build() {
+  # node-gyp builds against the installed Node's headers when it has them, instead of downloading them
+  local node_prefix
+  node_prefix=$(dirname "$(dirname "$(command -v node)")")
+  [ -f "$node_prefix/include/node/node.h" ] && export npm_config_nodedir="$node_prefix"
+  # `npm install` rather than `npm ci`, which with this machine's npm settings (lockfiles without
+  # registry URLs) rejected a lock that listed only this platform's optional packages. The lock pins
+  # every package, the optional ones of every platform included, and this install leaves it unchanged.
+  if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+    npm install --no-audit --no-fund --loglevel=error
+  fi
+  # esbuild bundles each program from the TypeScript sources; `npm test` type-checks them
+  npm run --silent build
+}
+
+# Runs a step in the background, each of its output lines prefixed with its name, so that two steps
+# running at once stay readable. Its pid (that of its own process group: job control is on) is a key of steps.
+set -m
+declare -A steps=()
+start_step() {
+  local name=$1
+  shift
+  ( "$@" 2>&1 | sed -u "s/^/[$name] /" ) &
+  steps[$!]=$name
+}
+
+# Waits for every step started; the first one to fail ends the others and the set-up.
+wait_steps() {
+  local done_pid
+  while [ ${#steps[@]} -gt 0 ]; do
+    if wait -n -p done_pid "${!steps[@]}"; then
+      echo "==> ${steps[$done_pid]} done"
+      unset "steps[$done_pid]"
+    else
+      echo "==> ${steps[$done_pid]} failed (its lines above)" >&2
+      unset "steps[$done_pid]"
+      for pid in "${!steps[@]}"; do kill -TERM -- "-$pid" 2>/dev/null || true; done
+      { wait; } 2>/dev/null || true
+      exit 1
+    fi
+  done
+}
+
+echo "==> npm packages and the bundled programs, while Go builds btcd and lnd"
+start_step npm npm_packages_and_build
+start_step nodes bash scripts/build-nodes.sh
+wait_steps
+
+if $with_ldk; then
+  echo "==> LDK node daemon (reglab-ldk)"
+  bash scripts/build-ldk.sh
 fi
-
-echo "==> node binaries (btcd, lnd)"
-bash scripts/build-nodes.sh
-
-echo "==> LDK node daemon (reglab-ldk)"
-bash scripts/build-ldk.sh
-
-echo "==> TypeScript build"
-npm run --silent build
 
 if $with_tests; then
   echo "==> Podman's Docker API"

@@ -17,7 +17,7 @@ version=$(awk '$1 == "k8s.io/kubernetes" { print $2 }' "$here/nodes/kubernetes/g
 bin=${REGLAB_BIN_DIR:-$HOME/.cache/reglab/bin}/k8s-$version
 dir=${REGLAB_TEST_CLUSTER_DIR:-$HOME/.cache/reglab/test-cluster}
 
-bridge=reglab-k8s0        # not Podman's cni-podman*
+bridge=reglab-k8s0        # a name of its own: Podman has podman0, cni-podman0…
 gateway=10.244.0.1        # the bridge's address: API server, kubelet, CoreDNS and NodePorts listen here
 pod_cidr=10.244.0.0/16
 service_cidr=10.96.0.0/16
@@ -80,7 +80,7 @@ launch() {
   echo "$! $(readlink -f "$binary")" >"$(pid_file "$name")"
 }
 
-# stop NAME...: SIGTERM to each, then SIGKILL to those still running after 30 s
+# stop NAME...: SIGTERM to each, then SIGKILL to those still running 15 s later
 stop() {
   local name pid pids=() names=()
   for name in "$@"; do
@@ -290,8 +290,9 @@ state = "$run/containerd/state"
     max_conf_num = 1
 EOF
 
-  # No masquerading (traffic stays on this machine) and no portmap (hostPort): nothing of the
-  # cluster's in the host's iptables but what the kubelet insists on.
+  # Pods get routes to the pod and Service networks only, no default route, and no masquerading:
+  # their traffic cannot leave this machine. No portmap (hostPort) either: nothing of the cluster's
+  # in the host's iptables but what the kubelet insists on.
   cat >"$etc/cni/10-$cluster.conflist" <<EOF
 {
   "cniVersion": "0.4.0",
@@ -306,7 +307,7 @@ EOF
       "ipam": {
         "type": "host-local",
         "ranges": [[{ "subnet": "$pod_cidr", "gateway": "$gateway" }]],
-        "routes": [{ "dst": "0.0.0.0/0" }],
+        "routes": [{ "dst": "$service_cidr" }],
         "dataDir": "$run/cni-ipam"
       }
     }
@@ -803,8 +804,9 @@ case "${1:-}" in
   status) status ;;
   kubeconfig) echo "$kubeconfig" ;;
   load-image) shift; load_image "$@" ;;
-  kubectl) shift; kubectl "$@" ;;
-  ctr) shift; ctr "$@" ;;
+  # exec'd: a caller that stops a long-running one (port-forward, logs -f) stops kubectl itself
+  kubectl) shift; exec "$bin/kubectl" --kubeconfig "$kubeconfig" "$@" ;;
+  ctr) shift; exec ctr --address "$socket" --namespace k8s.io "$@" ;;
   help | -h | --help) sed -n '2,9p' "$0" | sed 's/^# \{0,1\}//' ;;
   *)
     sed -n '2,9p' "$0" | sed 's/^# \{0,1\}//' >&2

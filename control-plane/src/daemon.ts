@@ -42,7 +42,10 @@ export interface ControlPlaneOptions {
   listen?: string;
   /** Required beyond loopback: actions and secrets then need it (generated when not given). */
   token?: string;
-  /** When the reglab it runs was built, and the one installed now (builtAt(), read at start and at each /health, when absent). */
+  /**
+   * When the reglab it runs was built, and the one installed now (builtAt(), read at start and at each /health, when
+   * absent).
+   */
   builds?: Builds;
 }
 
@@ -140,7 +143,10 @@ function restartedBy(env: NodeJS.ProcessEnv): ControlPlaneRestart | undefined {
   return lastEnded ? { restarts: Number(env.REGLAB_CONTROL_PLANE_RESTARTS ?? 1), lastEnded } : undefined;
 }
 
-/** The last control plane's port, so its dashboard and the URL its labs' faucets mine through stay right; a free one when that is taken. */
+/**
+ * The last control plane's port, so its dashboard and the URL its labs' faucets mine through stay right; a free one
+ * when that is taken.
+ */
 async function portOf(previous: DaemonInfo | undefined): Promise<number> {
   const port = previous ? Number(new URL(previous.url).port) : undefined;
   return port && !(await isListening(port)) ? port : freePort();

@@ -1,6 +1,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { BUNDLED_PROGRAMS, builtProgram } from '../../lib/programs.js';
 import { projectRoot } from '../../lib/project-root.js';
 
 /** The folder of the control plane's state, labs and logs: REGLAB_HOME, or .reglab in the current folder. */
@@ -23,7 +24,9 @@ export interface DaemonAddress {
   built?: string;
 }
 
-/** Set on a control plane its keeper (control-plane/keeper.sh) started again after the last one ended without its stop. */
+/**
+ * Set on a control plane its keeper (control-plane/keeper.sh) started again after the last one ended without its stop.
+ */
 export interface ControlPlaneRestart {
   /** Restarts by this keeper. */
   restarts: number;
@@ -52,13 +55,14 @@ export function nodeBinary(name: string): string {
 }
 
 /**
- * When reglab was last compiled (`npm run build` writes every file of dist/ again), or undefined
- * when it is not: a control plane records the build it started from, so that a CLI of a later build
- * can say that the control plane still runs the one before.
+ * When reglab was last built (`npm run build` writes its bundles again), or undefined when it is
+ * not: a control plane records the build it started from, so that a CLI of a later build can say
+ * that the control plane still runs the one before.
  */
 export function builtAt(): string | undefined {
+  const cli = builtProgram(join(projectRoot(), 'dist'), BUNDLED_PROGRAMS.cli);
   try {
-    return statSync(join(projectRoot(), 'dist', 'control-plane', 'src', 'home.js')).mtime.toISOString();
+    return cli === undefined ? undefined : statSync(cli).mtime.toISOString();
   } catch {
     return undefined;
   }

@@ -61,7 +61,7 @@ export type JobRequest = (
 function sweepOf(session: LabSession, node: string, fundingTxid: string) {
   return waitFor(
     async () =>
-      (await session.lightning(node).pendingCloses()).find(
+      (await session.lightning(node).channels.pendingCloses()).find(
         (close) => close.fundingTxid === fundingTxid && close.blocksUntilSweep !== undefined,
       ),
     {
@@ -126,7 +126,7 @@ export class JobQueues {
    * Opens the queues and starts their workers, which take up jobs left waiting by a control plane
    * before this one. On a Redis of its own, started empty, nothing is waiting: the control plane
    * leaves them closed until a call needs them. Loading BullMQ and opening its twenty Redis
-   * connections, just as a `reglab up` is starting the lab, made that up 0.3 s slower.
+   * connections, just as a `reglab up` is starting the lab, would take CPU from that up (bench:snapshot).
    */
   open(): Promise<OpenQueues> {
     this.opening ??= this.openQueues().catch((error: unknown) => {

@@ -4,7 +4,7 @@ import { conflict, describeError, notFound } from '../../lib/errors.js';
 import { bringUp, newLabState, type LabDriverOptions } from './lab/bring-up.js';
 import type { LabEvent } from './lab/events.js';
 import { LabSession } from './lab/session.js';
-import { setStatus, type LabState, type LabStatus, type ServiceState } from './lab/state.js';
+import { RUNNING_STATUSES, setStatus, type LabState, type LabStatus, type ServiceState } from './lab/state.js';
 import { forgetLab, tearDown } from './lab/tear-down.js';
 import { runtimeOptionsFor } from './runtimes/select.js';
 import { isEngineUnavailable, type RuntimeOptions } from './runtimes/types.js';
@@ -108,7 +108,8 @@ export class LabManager {
       }
       await this.remove(name, { volumes: true });
     } else {
-      // a folder without a record (the state file lost or replaced) holds an earlier lab's nodes and chain: a new lab starts without them
+      // a folder without a record (the state file lost or replaced) holds an earlier lab's nodes and chain: a new lab
+      // starts without them
       rmSync(this.store.labDir(name), { recursive: true, force: true });
     }
     const lab = makeLab(this.store.labDir(name));
@@ -278,7 +279,12 @@ export class LabManager {
           toRestart.push({ service, reason: `${service.name} was being restarted when the last control plane ended` });
           continue;
         }
-        if (service.status !== 'ready' || !service.handle || (await this.seemsAlive(runtimeOptions, service))) continue;
+        if (
+          !RUNNING_STATUSES.has(service.status) ||
+          !service.handle ||
+          (await this.seemsAlive(runtimeOptions, service))
+        )
+          continue;
         setStatus(service, 'failed', 'no longer running (found when the control plane restarted)');
         toRestart.push({ service, reason: `${service.name} was no longer running when the control plane restarted` });
       }

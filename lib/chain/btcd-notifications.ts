@@ -83,7 +83,8 @@ export function watchBtcd(
         onChange();
       }
     });
-    opened.on('error', (error: NodeJS.ErrnoException) => nodeAddresses.forgetAfter(url.hostname, error)); // 'close' follows
+    // 'close' follows
+    opened.on('error', (error: NodeJS.ErrnoException) => nodeAddresses.forgetAfter(url.hostname, error));
     opened.on('close', () => {
       clearInterval(pings);
       if (socket !== opened) return;
@@ -113,7 +114,9 @@ export function watchBtcd(
   return watch;
 }
 
-/** btcd's notices: blockconnected and blockdisconnected (and their filtered forms), txaccepted (and its verbose form). */
+/**
+ * btcd's notices: blockconnected and blockdisconnected (and their filtered forms), txaccepted (and its verbose form).
+ */
 const NOTICE = /^((filtered)?block(dis)?connected|txaccepted(verbose)?)$/;
 
 function parse(text: string): { method?: unknown; id?: unknown; error?: unknown } | undefined {

@@ -9,10 +9,10 @@ const UNREACHED = new Set(['ECONNREFUSED', 'EHOSTUNREACH', 'EHOSTDOWN', 'ENETUNR
  * (its container was started again, perhaps at another address). btcd closes its connection after
  * every answer, so without this each call of a client polling it asked DNS. In a docker lab on
  * Podman the node's name may be answered by aardvark-dns, which drops the queries that come while it
- * reloads (at every start or stop of a container on any network); glibc then waits 5 s a try and
- * server, and the lookup, in libuv's thread pool, is waited for even by process.exit: an indexer
+ * reloads (at every start or stop of a container on any network); glibc then waits 5 s for each
+ * try, and the lookup, in libuv's thread pool, is waited for even by process.exit: an indexer
  * stopped just after the lab's other containers outlived its 15 s stop timeout and was killed
- * (docs/benchmarks-log.md, Snapshots). One cache for the process, so that a node's JSON-RPC client
+ * (test/docker/indexer-stop.test.ts). One cache for the process, so that a node's JSON-RPC client
  * and its websocket look its name up once between them.
  */
 class NodeAddresses {

@@ -40,9 +40,9 @@ const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /**
  * A route's validator or serializer, compiled when the route is first asked rather than as the
- * service starts: Ajv and fast-json-stringify compiling every route took about a fifth of a
- * service's start, on the path of a lab's bring-up (docs/benchmarks-log.md, Snapshots). Fastify reads a failed
- * validation's `errors` off the function it was given.
+ * service starts: Ajv and fast-json-stringify compiling every route was a large part of a service's
+ * start, on the path of a lab's bring-up (bench:snapshot). Fastify reads a failed validation's `errors`
+ * off the function it was given.
  */
 function compiledOnFirstUse<Result>(compile: () => (data: unknown) => Result): (data: unknown) => Result {
   let compiled: ((data: unknown) => Result) | undefined;
@@ -63,8 +63,8 @@ const buildSerializerOnFirstUse: SerializerFactory = (externalSchemas, options) 
  */
 function installStrictValidation(app: FastifyInstance): void {
   const make = (coerceTypes: boolean | 'array') => {
-    // the routes' schemas are the code's own, checked by the OpenAPI conformance tests: checking each against
-    // JSON Schema's meta-schema first costs every service 50-70 ms of CPU for compiling that meta-schema
+    // the routes' schemas are the code's own, checked by the OpenAPI conformance tests: checking each
+    // against JSON Schema's meta-schema first would cost every service's start the compiling of that meta-schema
     const ajv = new Ajv({
       coerceTypes,
       useDefaults: true,

@@ -1,5 +1,6 @@
-// RGB Lightning Node's HTTP JSON API, the calls the control plane makes to bring a node up
-// (shapes from ../shared/reference/rgb-lightning-node.md: RLN HEAD, with the OLD /unlock noted).
+// RGB Lightning Node's HTTP JSON API: the calls the control plane makes to bring a node up and hold
+// RGB assets, and the Lightning calls of lib/lightning/rln (shapes from
+// ../shared/reference/rgb-lightning-node.md: RLN HEAD, with the OLD /unlock noted).
 
 /** RLN answered with an error body `{error, code, name?}`. */
 export class RlnError extends Error {
@@ -30,6 +31,8 @@ export interface RlnAssetBalance {
   settled: number;
   future: number;
   spendable: number;
+  offchain_outbound?: number;
+  offchain_inbound?: number;
 }
 
 /** An asset of /listassets: NIA and UDA have a ticker, CFA none; UDA no issued supply (it is one token). */
@@ -148,6 +151,36 @@ export interface RlnUnlockOld {
   announce_alias?: string;
 }
 
+export interface RlnLnInvoiceRequest {
+  amt_msat: number;
+  expiry_sec: number;
+  description?: string;
+  asset_id?: string;
+  asset_amount?: number;
+}
+
+/** A BOLT11 invoice as /decodelninvoice reads it (RGB tags included). */
+export interface RlnDecodedLnInvoice {
+  amt_msat?: number | null;
+  expiry_sec: number;
+  /** Unix seconds. */
+  timestamp: number;
+  asset_id?: string | null;
+  asset_amount?: number | null;
+  payment_hash: string;
+  network: string;
+}
+
+export type RlnPaymentStatus = 'Pending' | 'Succeeded' | 'Failed';
+
+export interface RlnPayment {
+  amt_msat?: number | null;
+  payment_hash: string;
+  inbound: boolean;
+  status: RlnPaymentStatus;
+  preimage?: string | null;
+}
+
 export interface RlnOpenChannel {
   peer_pubkey_and_opt_addr: string;
   capacity_sat: number;
@@ -198,10 +231,13 @@ export class RlnClient {
     return this.call<object>('POST', '/unlock', request);
   }
   nodeInfo() {
-    return this.call<{ pubkey: string; num_channels: number; num_usable_channels: number; num_peers: number }>(
-      'GET',
-      '/nodeinfo',
-    );
+    return this.call<{
+      pubkey: string;
+      num_channels: number;
+      num_usable_channels: number;
+      num_peers: number;
+      local_balance_sat: number;
+    }>('GET', '/nodeinfo');
   }
   networkInfo() {
     return this.call<{ network: string; height: number }>('GET', '/networkinfo');
@@ -209,9 +245,10 @@ export class RlnClient {
   async address(): Promise<string> {
     return (await this.call<{ address: string }>('POST', '/address', {})).address;
   }
-  btcBalance() {
+  /** `skipSync`: the balances as the node last synced them, without syncing its wallet first. */
+  btcBalance(skipSync = false) {
     type Balance = { settled: number; future: number; spendable: number };
-    return this.call<{ vanilla: Balance; colored: Balance }>('POST', '/btcbalance', { skip_sync: false });
+    return this.call<{ vanilla: Balance; colored: Balance }>('POST', '/btcbalance', { skip_sync: skipSync });
   }
   createUtxos(request: { up_to: boolean; num?: number; size?: number; fee_rate: number; skip_sync: boolean }) {
     return this.call<object>('POST', '/createutxos', request);
@@ -262,5 +299,30 @@ export class RlnClient {
   }
   async listChannels(): Promise<RlnChannel[]> {
     return (await this.call<{ channels: RlnChannel[] }>('GET', '/listchannels')).channels;
+  }
+  async lnInvoice(request: RlnLnInvoiceRequest): Promise<string> {
+    return (await this.call<{ invoice: string }>('POST', '/lninvoice', request)).invoice;
+  }
+  decodeLnInvoice(invoice: string) {
+    return this.call<RlnDecodedLnInvoice>('POST', '/decodelninvoice', { invoice });
+  }
+  /** Pending, Succeeded, Expired or Failed; 403 UnknownLNInvoice for an invoice the node did not make. */
+  async invoiceStatus(invoice: string): Promise<string> {
+    return (await this.call<{ status: string }>('POST', '/invoicestatus', { invoice })).status;
+  }
+  sendPayment(invoice: string) {
+    return this.call<{ payment_hash?: string; status: RlnPaymentStatus }>('POST', '/sendpayment', { invoice });
+  }
+  /** RLN makes the preimage: the payment hash is known from the answer only. */
+  keysend(request: { dest_pubkey: string; amt_msat: number }) {
+    return this.call<{ payment_hash: string; payment_preimage: string; status: RlnPaymentStatus }>(
+      'POST',
+      '/keysend',
+      request,
+    );
+  }
+  /** 403 PaymentNotFound for a hash the node has no payment of. */
+  async getPayment(paymentHash: string): Promise<RlnPayment> {
+    return (await this.call<{ payment: RlnPayment }>('POST', '/getpayment', { payment_hash: paymentHash })).payment;
   }
 }

@@ -1,5 +1,5 @@
-// The programs as a lab runs them: each from its bundle of the current build (`npm run build`),
-// which finds in node_modules what its packages keep beside their code.
+// The programs as a lab runs them: each from its bundle (`npm run build`, from the TypeScript
+// sources), which finds in node_modules what its packages keep beside their code.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -8,20 +8,20 @@ import { join } from 'node:path';
 import * as lnService from 'ln-service';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../control-plane/src/util/ports.js';
-import { LND_METHOD_FOLDERS, lightningFiles, lndMethodFile } from '../../lib/lightning/files.js';
-import { BUNDLED_PROGRAMS, compiledProgram } from '../../lib/programs.js';
+import { LND_METHOD_FOLDERS, lightningFiles, lndMethodFile } from '../../lib/lightning/lnd/files.js';
+import { BUNDLED_PROGRAMS, builtProgram, programArguments } from '../../lib/programs.js';
 import { projectRoot } from '../../lib/project-root.js';
 import { waitFor } from '../../lib/wait.js';
 
 const dist = join(projectRoot(), 'dist');
 
 describe('the bundled programs', () => {
-  it('are what runs, each made from the current compile', () => {
+  it('are what runs, each from its bundle', () => {
     const running = Object.fromEntries(
-      Object.entries(BUNDLED_PROGRAMS).map(([name, entry]) => [name, compiledProgram(dist, entry)]),
+      Object.entries(BUNDLED_PROGRAMS).map(([name, entry]) => [name, programArguments(entry)]),
     );
     expect(running).toEqual(
-      Object.fromEntries(Object.keys(BUNDLED_PROGRAMS).map((name) => [name, join(dist, 'bundle', `${name}.js`)])),
+      Object.fromEntries(Object.keys(BUNDLED_PROGRAMS).map((name) => [name, [join(dist, 'bundle', `${name}.js`)]])),
     );
   });
 
@@ -35,7 +35,7 @@ describe('the bundled programs', () => {
       dataDir = mkdtempSync(join(tmpdir(), 'reglab-bundled-proxy-'));
       const port = await freePort();
       url = `http://127.0.0.1:${port}`;
-      child = spawn(process.execPath, [compiledProgram(dist, BUNDLED_PROGRAMS['rgb-proxy']!)!], {
+      child = spawn(process.execPath, [builtProgram(dist, BUNDLED_PROGRAMS['rgb-proxy']!)!], {
         env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), DATA_DIR: dataDir },
         stdio: ['ignore', 'pipe', 'pipe'],
       });

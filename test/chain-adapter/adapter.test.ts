@@ -1,4 +1,7 @@
+// Its own lab of btcd alone (up in about a second): the adapter and indexer it checks run in the
+// test, over that chain, which it mines and spends from with the lab wallet.
 import { Psbt, networks } from 'bitcoinjs-lib';
+import { reorg } from '../../control-plane/src/lab/reorg.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createChainDriver } from '../../lib/chain/from-env.js';
 import { waitFor } from '../../lib/wait.js';
@@ -204,6 +207,23 @@ describe('chain-data adapter over real btcd and the lab indexer', () => {
     psbt.finalizeAllInputs();
     const hex = psbt.extractTransaction().toHex();
 
+    // btcd would take the transaction and ignore what follows it; Bitcoin Core refuses that, and so does the adapter
+    const trailing = await request('/api/tx', {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain' },
+      body: `${hex}00`,
+    });
+    expect(trailing.status).toBe(400);
+    expect(await trailing.json()).toEqual({
+      error: {
+        code: 'INVALID_TX_HEX',
+        message: expect.stringMatching(
+          /one raw transaction .* has 1 byte after the \d+-byte transaction: send the transaction alone/,
+        ),
+      },
+    });
+    expect(await regtest.chain.getRawMempool()).not.toContain(psbt.extractTransaction().getId());
+
     // Like BDK's client: no Content-Type header at all.
     const sent = await request('/api/tx', { method: 'POST', body: new Blob([hex]) });
     expect(sent.status).toBe(200);
@@ -228,7 +248,11 @@ describe('chain-data adapter over real btcd and the lab indexer', () => {
       headers: { 'content-type': 'text/plain' },
       body: '0200000000',
     });
-    expect((await broken.json()).error.code).toBe('TX_REJECTED');
+    expect(broken.status).toBe(400);
+    expect((await broken.json()).error).toMatchObject({
+      code: 'INVALID_TX_HEX',
+      message: expect.stringMatching(/is not a serialized transaction/),
+    });
 
     await waitFor(
       async () => (await adapter.get<EsploraTx[]>(`/api/address/${receiver.address}/txs/mempool`)).length === 1,
@@ -406,5 +430,26 @@ describe('chain-data adapter over real btcd and the lab indexer', () => {
       await server.close();
       rmSync(dataDir, { recursive: true, force: true });
     }
+  });
+
+  it('answers a block a reorg replaced as not in the best chain, as Esplora does', async () => {
+    const replacedHash = await mine();
+    const replacedHeight = await regtest.chain.getBlockCount();
+    expect(await adapter.get(`/api/block/${replacedHash}/status`)).toEqual({
+      in_best_chain: true,
+      height: replacedHeight,
+    });
+    // what `reglab reorg 1` does: two blocks on top of the one before it, and btcd switches to them
+    await reorg(regtest.session, 1);
+    const tip = await regtest.chain.getBestBlockHash();
+    await waitIndexed(adapter, regtest);
+    expect(await adapter.get('/api/blocks/tip/hash')).toBe(tip);
+    expect(await adapter.get(`/api/block/${replacedHash}/status`)).toEqual({ in_best_chain: false });
+    const newAtHeight = await regtest.chain.getBlockHash(replacedHeight);
+    expect(await adapter.get(`/api/block/${newAtHeight}/status`)).toEqual({
+      in_best_chain: true,
+      height: replacedHeight,
+      next_best: tip,
+    });
   });
 });

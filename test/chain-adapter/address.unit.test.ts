@@ -26,7 +26,8 @@ describe('parseAddress (regtest)', () => {
   });
 
   it('computes the script hash as reversed sha256 (known vector)', () => {
-    // Electrum protocol docs: P2PKH 1A1zP1eP5QGefi2DMPTfTL5SLmv7DivfNa -> 8b01df4e368ea28f8dc0423bcf7a4923e3a12d307c875e47a0cfbf90b5c39161
+    // Electrum protocol docs: P2PKH 1A1zP1eP5QGefi2DMPTfTL5SLmv7DivfNa ->
+    // 8b01df4e368ea28f8dc0423bcf7a4923e3a12d307c875e47a0cfbf90b5c39161
     const script = Buffer.from('76a91462e907b15cbf27d5425399ebf6f0fb50ebb88f1888ac', 'hex');
     expect(scriptHashOf(script)).toBe('8b01df4e368ea28f8dc0423bcf7a4923e3a12d307c875e47a0cfbf90b5c39161');
   });

@@ -1,5 +1,6 @@
 // A real Esplora client against the adapter: a BDK wallet (bdkpython, BDK's own bindings) syncs
 // through EsploraClient, sees its coins, spends them through POST /api/tx and sees that confirmed.
+// Its own lab of btcd alone (up in about a second): the adapter and indexer run in the test.
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';

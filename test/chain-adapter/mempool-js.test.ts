@@ -1,6 +1,8 @@
 // The client web wallets use for mempool.space, @mempool/mempool.js, against the adapter on a real
 // lab: every REST call of its bitcoin API (blocks, fees, mempool, addresses, transactions,
 // difficulty) answers with the shape the client declares.
+// Its own lab of btcd alone (up in about a second): the adapter and indexer run in the test, and
+// the mempool it reads holds only the test's transactions.
 import mempoolJS from '@mempool/mempool.js';
 import { Psbt, networks } from 'bitcoinjs-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

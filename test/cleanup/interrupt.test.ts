@@ -1,6 +1,7 @@
 // A test run that is interrupted leaves nothing behind: a vitest run of its own starts a lab
 // (btcd, lnd), Postgres and Redis, gets SIGINT, and afterwards none of those processes is left.
 // The registry folder disappears with the run, so the processes are found before the interrupt.
+// Its own test run, which it interrupts.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -2,6 +2,7 @@
 // real lab: an LDK node (reglab-ldk, its document written by hand in nodes/ldk/src/openapi.json), an
 // rgb node (rgb-lib behind RLN's API) and the consignment proxy the rgb node uses. No undocumented
 // status code, no response off its schema or content type, no 5xx.
+// Its own lab: LDK and rgb nodes, which the default lab has not.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRegtest, type Regtest } from '../support/regtest.js';
 import { checkConformance, ensureSchemathesis } from './schemathesis.js';

@@ -1,55 +1,28 @@
-import { chmodSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startControlPlane, type RunningControlPlane } from '../../control-plane/src/daemon.js';
-import { isRunning, stopProcessGroup } from '../../control-plane/src/runtimes/process/child.js';
-import { isListening } from '../../control-plane/src/util/ports.js';
+// The control plane's API on the default lab, as a user drives it: inspect, mine, fund, pay, the
+// lab services wired to each other, a wallet-server user paid from a node, auto-mining, and bad
+// input. On the shared default-shaped lab (test/support/shared-lab.ts): nothing here breaks it.
+// What a control-plane restart, a service killed meanwhile and the lab's removal do to a lab is in
+// api-restarts.test.ts, on a lab of its own.
+import { beforeAll, describe, expect, it } from 'vitest';
 import { waitFor } from '../../lib/wait.js';
+import { defaultLabYaml } from '../support/control-plane.js';
+import { sharedLab, type SharedLab } from '../support/shared-lab.js';
 import { newKey, REGTEST_ADDRESS, signNonce } from '../wallet-server/support.js';
-
-// the repository's default lab, with its services, renamed so it cannot meet a user's lab
-const LAB = readFileSync('lab.yaml', 'utf8').replace(/^name: default$/m, 'name: api');
+import { freshKey } from '../chain-adapter/support.js';
 
 describe('control plane API on the default lab', () => {
-  let home: string;
-  let plane: RunningControlPlane;
-  const call = async (method: string, path: string, body?: unknown) => {
-    const response = await fetch(`${plane.url}${path}`, {
-      method,
-      headers: body ? { 'content-type': 'application/json' } : {},
-      body: body ? JSON.stringify(body) : undefined,
-    });
-    return { status: response.status, body: await response.json() };
-  };
-  const height = async () => (await call('GET', '/labs/api')).body.chain.height as number;
+  let lab: SharedLab;
+  let LAB: string;
+  const call = (method: string, path: string, body?: unknown) => lab.call(method, path, body);
+  const height = async () => (await call('GET', `/labs/${LAB}`)).body.chain.height as number;
 
   beforeAll(async () => {
-    home = mkdtempSync(join(tmpdir(), 'reglab-home-'));
-    chmodSync(home, 0o755);
-    plane = await startControlPlane({ home });
-    const created = await call('POST', '/labs', { yaml: LAB });
-    expect(created.status).toBe(202);
-    await waitFor(
-      async () => {
-        const { body } = await call('GET', '/labs/api');
-        if (body.status === 'failed') throw new Error(body.error);
-        return body.status === 'ready';
-      },
-      { timeoutMs: 120_000, what: 'lab api to be ready', stopOn: () => false },
-    );
-  });
-
-  afterAll(async () => {
-    if (plane) {
-      await call('DELETE', '/labs/api').catch(() => undefined);
-      await plane.stop();
-    }
-    rmSync(home, { recursive: true, force: true });
+    lab = await sharedLab();
+    LAB = lab.name;
   });
 
   it('inspects services, ports, pubkeys, balances, channels and height', async () => {
-    const { body } = await call('GET', '/labs/api');
+    const { body } = await call('GET', `/labs/${LAB}`);
     expect(body.services.map((s: { name: string }) => s.name).sort()).toEqual([
       'alice',
       'bob',
@@ -70,7 +43,7 @@ describe('control plane API on the default lab', () => {
   });
 
   it('refuses a second up of the same lab', async () => {
-    const { status, body } = await call('POST', '/labs', { yaml: LAB });
+    const { status, body } = await call('POST', '/labs', { yaml: defaultLabYaml(LAB) });
     expect(status).toBe(409);
     expect(body.error.message).toContain('already up');
   });
@@ -86,7 +59,7 @@ describe('control plane API on the default lab', () => {
 
   it('mines exactly ten blocks for ten concurrent requests of one', async () => {
     const before = await height();
-    const jobs = await Promise.all(Array.from({ length: 10 }, () => call('POST', '/labs/api/mine', { blocks: 1 })));
+    const jobs = await Promise.all(Array.from({ length: 10 }, () => call('POST', `/labs/${LAB}/mine`, { blocks: 1 })));
     expect(jobs.every((job) => job.status === 202)).toBe(true);
     for (const job of jobs) {
       await waitFor(async () => (await call('GET', `/jobs/${job.body.job}`)).body.state === 'completed', {
@@ -98,13 +71,13 @@ describe('control plane API on the default lab', () => {
   });
 
   it('funds a node and records the result on the job', async () => {
-    const { body } = await call('POST', '/labs/api/fund?wait=true', { node: 'bob', amount_sat: 250_000 });
+    const { body } = await call('POST', `/labs/${LAB}/fund?wait=true`, { node: 'bob', amount_sat: 250_000 });
     expect(body.state).toBe('completed');
     expect(body.result.txid).toMatch(/^[0-9a-f]{64}$/);
   });
 
   it('pays alice -> carol over bob through the payments queue', async () => {
-    const { body } = await call('POST', '/labs/api/payments?wait=true', {
+    const { body } = await call('POST', `/labs/${LAB}/payments?wait=true`, {
       from: 'alice',
       to: 'carol',
       amount_sat: 2_000,
@@ -114,11 +87,11 @@ describe('control plane API on the default lab', () => {
   });
 
   it("runs the lab services, wired to each other: a faucet claim is mined by the lab's queue and seen by the adapter", async () => {
-    const { body: lab } = await call('GET', '/labs/api');
+    const { body: lab } = await call('GET', `/labs/${LAB}`);
     const url = (service: string) => lab.services.find((s: { name: string }) => s.name === service).info.url as string;
     const health = await fetch(`${url('wallet-server')}/health`);
     expect(health.status).toBe(200);
-    const address = 'bcrt1qw508d6qejxtdg4y5r3zarvary0c5xw7kygt080';
+    const { address } = freshKey();
     const before = await height();
     const claim = await fetch(`${url('faucet')}api/claim`, {
       method: 'POST',
@@ -146,7 +119,7 @@ describe('control plane API on the default lab', () => {
   });
 
   it("lets a user sign in to the lab's wallet server with a real key and receive a payment from bob", async () => {
-    const { body: lab } = await call('GET', '/labs/api');
+    const { body: lab } = await call('GET', `/labs/${LAB}`);
     const base = lab.services.find((s: { name: string }) => s.name === 'wallet-server').info.url as string;
     const send = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
       const response = await fetch(`${base}${path}`, {
@@ -156,9 +129,10 @@ describe('control plane API on the default lab', () => {
       });
       return { status: response.status, body: await response.json() };
     };
-    // bob pays from a channel of his own to alice, the wallet server's node
+    // bob gets outbound liquidity towards alice, the wallet server's node, over their channel: more
+    // than the reserve of his side (1% of it), which he cannot spend
     expect(
-      (await call('POST', '/labs/api/channels?wait=true', { from: 'bob', to: 'alice', capacity_sat: 500_000 })).body
+      (await call('POST', `/labs/${LAB}/payments?wait=true`, { from: 'alice', to: 'bob', amount_sat: 100_000 })).body
         .state,
     ).toBe('completed');
     const key = newKey();
@@ -181,7 +155,11 @@ describe('control plane API on the default lab', () => {
       { ...auth, 'x-service-wallet-key': wallet.id },
     );
     expect(invoice.status).toBe(200);
-    await plane.manager.session('api').lightning('bob').pay(invoice.body.payment_request);
+    const paid = await call('POST', `/labs/${LAB}/payments?wait=true`, {
+      from: 'bob',
+      invoice: invoice.body.payment_request,
+    });
+    expect(paid.body.state, JSON.stringify(paid.body)).toBe('completed');
     await waitFor(
       async () => (await send('GET', `/wallets/${wallet.id}`, undefined, auth)).body.balance_msat === '21000000',
       { timeoutMs: 20_000, what: 'the wallet to be credited' },
@@ -189,19 +167,19 @@ describe('control plane API on the default lab', () => {
   });
 
   it('auto-mines a block every N seconds until told to stop', async () => {
-    const schedule = async () => (await call('GET', '/labs/api/auto-mining')).body;
-    expect(await schedule()).toEqual({ lab: 'api', autoMineSeconds: 0 });
+    const schedule = async () => (await call('GET', `/labs/${LAB}/auto-mining`)).body;
+    expect(await schedule()).toEqual({ lab: LAB, autoMineSeconds: 0 });
     const before = await height();
-    expect((await call('PUT', '/labs/api/auto-mining', { seconds: 1 })).status).toBe(200);
-    expect(await schedule()).toEqual({ lab: 'api', autoMineSeconds: 1 });
+    expect((await call('PUT', `/labs/${LAB}/auto-mining`, { seconds: 1 })).status).toBe(200);
+    expect(await schedule()).toEqual({ lab: LAB, autoMineSeconds: 1 });
     await waitFor(async () => (await height()) >= before + 2, { timeoutMs: 15_000, what: 'two auto-mined blocks' });
-    expect((await call('PUT', '/labs/api/auto-mining', { seconds: 0 })).body).toEqual({
-      lab: 'api',
+    expect((await call('PUT', `/labs/${LAB}/auto-mining`, { seconds: 0 })).body).toEqual({
+      lab: LAB,
       autoMineSeconds: 0,
     });
-    expect(await schedule()).toEqual({ lab: 'api', autoMineSeconds: 0 });
+    expect(await schedule()).toEqual({ lab: LAB, autoMineSeconds: 0 });
     // the mining queue runs one job at a time in order: once this one is done, no auto-mined block is left to come
-    const last = await call('POST', '/labs/api/mine?wait=true', { blocks: 1 });
+    const last = await call('POST', `/labs/${LAB}/mine?wait=true`, { blocks: 1 });
     expect(last.body.state).toBe('completed');
     expect(await height()).toBe(last.body.result.height);
     expect((await call('GET', '/labs/nope/auto-mining')).body.error.code).toBe('NO_SUCH_LAB');
@@ -210,12 +188,12 @@ describe('control plane API on the default lab', () => {
   it('answers bad input with 400 and queues nothing', async () => {
     const before = await height();
     const cases = [
-      call('POST', '/labs/api/mine', { blocks: 0 }),
-      call('POST', '/labs/api/mine', { blocks: 'two' }),
-      call('POST', '/labs/api/mine', { blocks: 1, address: 'tb1qw508d6qejxtdg4y5r3zarvary0c5xw7kxpjzsx' }),
-      call('POST', '/labs/api/fund', { node: 'zed', amount_sat: 1000 }),
-      call('POST', '/labs/api/channels', { from: 'alice', to: 'alice', capacity_sat: 100_000 }),
-      call('POST', '/labs/api/payments', { from: 'alice', to: 'bob', amount_sat: -1 }),
+      call('POST', `/labs/${LAB}/mine`, { blocks: 0 }),
+      call('POST', `/labs/${LAB}/mine`, { blocks: 'two' }),
+      call('POST', `/labs/${LAB}/mine`, { blocks: 1, address: 'tb1qw508d6qejxtdg4y5r3zarvary0c5xw7kxpjzsx' }),
+      call('POST', `/labs/${LAB}/fund`, { node: 'zed', amount_sat: 1000 }),
+      call('POST', `/labs/${LAB}/channels`, { from: 'alice', to: 'alice', capacity_sat: 100_000 }),
+      call('POST', `/labs/${LAB}/payments`, { from: 'alice', to: 'bob', amount_sat: -1 }),
     ];
     for (const { status, body } of await Promise.all(cases)) {
       expect(status).toBe(400);
@@ -227,62 +205,8 @@ describe('control plane API on the default lab', () => {
 
   it('fails a job whose request turns out wrong when it runs, without retrying it', async () => {
     // alice and carol share no channel: known only once the job asks alice
-    const { body } = await call('POST', '/labs/api/channels/close?wait=true', { node: 'alice', partner: 'carol' });
+    const { body } = await call('POST', `/labs/${LAB}/channels/close?wait=true`, { node: 'alice', partner: 'carol' });
     expect(body).toMatchObject({ state: 'failed', attempts: 1 });
     expect(body.error).toContain('has no such channel');
-  });
-
-  it('re-attaches to the running lab after a control-plane restart', async () => {
-    await plane.stop();
-    plane = await startControlPlane({ home });
-    const { body } = await call('GET', '/labs/api');
-    expect(body.status).toBe('ready');
-    expect(body.nodes.find((n: { name: string }) => n.name === 'bob').channels[0].active).toBe(true);
-    const mined = await call('POST', '/labs/api/mine?wait=true', { blocks: 2 });
-    expect(mined.body.state).toBe('completed');
-  });
-
-  it('shows a lab whose service died while the control plane was down as degraded, then restarts it with its channels', async () => {
-    await plane.stop();
-    const carol = plane.manager.get('api').services.carol;
-    if (carol.handle?.runtime !== 'process') throw new Error('expected a process lab');
-    await stopProcessGroup(carol.handle.pid, 10_000, 'SIGKILL');
-    plane = await startControlPlane({ home });
-    const { body } = await call('GET', '/labs/api');
-    expect(body.status).toBe('degraded');
-    expect(body.services.find((s: { name: string }) => s.name === 'carol')).toMatchObject({
-      status: expect.stringMatching(/^(failed|restarting)$/),
-      error: expect.stringContaining('no longer running'),
-    });
-    const paid = await waitFor(
-      async () => {
-        const lab = (await call('GET', '/labs/api')).body;
-        if (lab.status !== 'ready') return false;
-        const payment = await call('POST', '/labs/api/payments?wait=true', {
-          from: 'alice',
-          to: 'carol',
-          amount_sat: 1_000,
-        });
-        return payment.body.state === 'completed' && payment.body;
-      },
-      { timeoutMs: 60_000, intervalMs: 500, what: 'carol back with its channel' },
-    );
-    expect(paid.result.hops).toBe(2);
-    expect(
-      (await call('GET', '/labs/api')).body.services.find((s: { name: string }) => s.name === 'carol').restarts,
-    ).toBe(1);
-  });
-
-  it('deletes the lab leaving no process and no port', async () => {
-    const { body } = await call('GET', '/labs/api');
-    const ports = body.services.flatMap((s: { ports: Record<string, number> }) => Object.values(s.ports));
-    const { manager } = plane;
-    const pids = Object.values(manager.get('api').services).map((s) =>
-      s.handle?.runtime === 'process' ? s.handle.pid : 0,
-    );
-    expect((await call('DELETE', '/labs/api')).status).toBe(200);
-    for (const pid of pids) expect(isRunning(pid)).toBe(false);
-    for (const port of ports) expect(await isListening(port)).toBe(false);
-    expect((await call('GET', '/labs')).body.labs).toEqual([]);
   });
 });

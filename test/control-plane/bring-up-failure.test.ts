@@ -1,6 +1,7 @@
 // A lab service that cannot start, while the nodes are funded and their channels opened (the lab
 // services start then): the lab fails naming it once the channels are made, and the
 // control plane goes on serving.
+// Its own lab: one that fails to come up.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitFor } from '../../lib/wait.js';
 import { startTestControlPlane, type TestControlPlane } from '../support/control-plane.js';

@@ -6,6 +6,7 @@
 // its folder (its record lost): it starts without it. Its probes run every five minutes, so a block
 // a user mines over RPC reaches the journal only by btcd's own notice of it, before and after the
 // node's restart.
+// Its own lab: it kills, stops and reorgs the chain node and kills every service at once.
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -86,7 +87,7 @@ describe("a restarted chain node comes back with the lab's chain", () => {
 
   beforeAll(async () => {
     cp = await startTestControlPlane();
-    // what an earlier lab of this name left in its folder, its record lost: a chain that is not this lab's, an lnd folder
+    // what an earlier lab of this name left in its folder, its record lost: another lab's chain, an lnd folder
     const leftovers = join(cp.home, 'labs', LAB);
     mkdirSync(join(leftovers, 'services', 'alice'), { recursive: true });
     writeFileSync(join(leftovers, 'services', 'alice', 'left-by-an-earlier-lab'), '');
@@ -139,8 +140,9 @@ describe("a restarted chain node comes back with the lab's chain", () => {
         .slice(notifiedBefore)
         .filter((height) => height < before.height),
     ).toEqual([]);
-    await payAndMine(before.height);
+    // its nodes waited for it meanwhile: the lab is ready once they answer again
     await labReady();
+    await payAndMine(before.height);
     // the lab hears of a user's blocks from the restarted node too
     await mineOverRpc();
   });
@@ -188,7 +190,7 @@ describe("a restarted chain node comes back with the lab's chain", () => {
         .slice(notifiedBefore)
         .filter((height) => height < before.height),
     ).toEqual([]);
-    await payAndMine(before.height);
     await labReady();
+    await payAndMine(before.height);
   });
 });

@@ -3,6 +3,8 @@
 // that starts on old blocks (after a stop, or from a snapshot) gets one before it is ready. The lab
 // here allows three seconds, so the two hours of a real idle lab pass in a test; a second lab's
 // chain node is given blocks made a day before, as a snapshot kept in a CI cache holds.
+// Its own labs: they stop the chain node, let its tip grow old (a three-second limit the default
+// lab does not have) and give it a day-old chain.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildRegtestBlock } from '../../lib/chain/block-builder.js';
 import { waitFor } from '../../lib/wait.js';
@@ -153,7 +155,7 @@ describe('the lab keeps its chain tip young enough for lnd', () => {
     const tip = await chain.getBlockSummary(await chain.getBestBlockHash());
     expect(tip).toMatchObject({ height: 4, previousBlockHash: previous });
     expect(ageOf(tip)).toBeLessThan(60);
-    // on a tip a day old btcd refuses block templates ("Bitcoin is downloading blocks..."), which mining to an address needs
+    // on a tip a day old btcd refuses the block templates ("Bitcoin is downloading blocks...") that mining needs
     const mined = await cp.call('POST', `/labs/${DAY_OLD_LAB}/mine?wait=true`, {
       blocks: 1,
       address: SOMEONES_ADDRESS,

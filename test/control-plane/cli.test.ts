@@ -1,3 +1,5 @@
+// Its own lab, in a folder of its own, as users run the CLI: it stops, starts and kills nodes,
+// kills the control plane and its keeper, and takes the lab down.
 import { spawn } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -56,7 +58,7 @@ describe('reglab CLI', () => {
   it('says when the control plane runs another build of reglab than the CLI (reglab built again since it started)', async () => {
     const daemonFile = join(home, '.reglab', 'daemon.json');
     const written = readFileSync(daemonFile, 'utf8');
-    expect(JSON.parse(written).built).toBe(statSync(resolve('dist/control-plane/src/home.js')).mtime.toISOString());
+    expect(JSON.parse(written).built).toBe(statSync(resolve('dist/bundle/cli.js')).mtime.toISOString());
     const same = await reglab('status');
     expect(same.stderr).not.toContain('not this build');
     try {

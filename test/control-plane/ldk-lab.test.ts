@@ -2,6 +2,7 @@
 // docs/examples/mixed-lab.yaml (alice lnd -> bob ldk -> carol lnd), with the wallet server moved to
 // bob, brought up, paid across with `reglab pay`, its LDK node killed, stopped, disconnected, and
 // given and closed a channel of its own.
+// Its own lab: a mixed lnd/LDK shape, whose LDK node it kills, stops and disconnects.
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitFor } from '../../lib/wait.js';

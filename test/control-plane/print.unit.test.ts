@@ -1,6 +1,7 @@
-// What `reglab up` prints for a lab's events, line by line, and what `reglab down` says.
+// What `reglab up` prints for a lab's events, line by line, what `reglab status` says of parts that do not
+// answer, and what `reglab down` says.
 import { describe, expect, it } from 'vitest';
-import { formatDown, formatEvent } from '../../control-plane/src/cli/print.js';
+import { formatDown, formatEvent, formatLab } from '../../control-plane/src/cli/print.js';
 
 describe('formatEvent', () => {
   it('prints each line of an image build under the bring-up, indented', () => {
@@ -23,6 +24,37 @@ describe('formatEvent', () => {
         info: { url: 'http://127.0.0.1:8080/' },
       }),
     ).toBe('  ✓ faucet ready  http://127.0.0.1:8080/');
+  });
+});
+
+describe('a lab that does not all answer', () => {
+  it('prints a service waiting for its dependency with why', () => {
+    expect(
+      formatEvent({
+        type: 'service',
+        lab: 'dev',
+        service: 'alice',
+        status: 'waiting',
+        message: 'waiting for chain (btcd), which is stopped',
+      }),
+    ).toBe('  … alice waiting for chain (btcd), which is stopped');
+  });
+
+  it('says the chain, the lab wallet and a node are not answering rather than printing no figure', () => {
+    const text = formatLab({
+      name: 'dev',
+      status: 'ready',
+      runtime: 'process',
+      dir: '/tmp/dev',
+      chain: { kind: 'btcd', error: 'not answering (no answer within 0.75 s)' },
+      labWallet: { address: 'bcrt1qlab', error: 'not answering (no answer within 0.75 s)' },
+      services: [],
+      nodes: [{ name: 'bob', status: 'ready', error: 'not answering (no answer within 0.75 s)' }],
+      phases: [],
+    });
+    expect(text).toContain('  chain: btcd not answering (no answer within 0.75 s)');
+    expect(text).toContain('  lab wallet: not answering (no answer within 0.75 s) (bcrt1qlab)');
+    expect(text).toContain('    bob: not answering (no answer within 0.75 s)');
   });
 });
 

@@ -24,13 +24,13 @@ function labWith(dialsNeeded: number) {
     fundingTxid: id,
     fundingVout: 0,
   });
-  const alice = {
-    lightning: true,
-    channels: async () => [channel('alice-bob', BOB), channel('alice-carol', CAROL)],
-    connect: async (pubkey: string) => {
+  const channels = {
+    list: async () => [channel('alice-bob', BOB), channel('alice-carol', CAROL)],
+    connectPeer: async (pubkey: string) => {
       dials.push(pubkey);
     },
   };
+  const alice = { lightning: { channels } };
   const service = (name: string, status: string, pubkey: string) => ({ name, status, info: { pubkey } });
   const access = {
     lab: {
@@ -43,15 +43,15 @@ function labWith(dialsNeeded: number) {
     node: () => alice,
     placementFor: () => ({ reach: (partner: string) => `${partner}:9735` }),
   } as unknown as Parameters<typeof reconnectChannelPeers>[0];
-  return { access, alice, dialsTo };
+  return { access, channels, dialsTo };
 }
 
 describe('reconnectChannelPeers', () => {
   it('dials a ready partner again while their channel stays inactive, and stops once it is active', async () => {
-    const { access, alice, dialsTo } = labWith(3);
+    const { access, channels, dialsTo } = labWith(3);
     await reconnectChannelPeers(access, 'alice', { timeoutMs: 10_000, redialMs: 50 });
     expect(dialsTo(BOB)).toBe(3);
-    expect((await alice.channels()).find((channel) => channel.partnerPubkey === BOB)?.active).toBe(true);
+    expect((await channels.list()).find((channel) => channel.partnerPubkey === BOB)?.active).toBe(true);
   });
 
   it('leaves a partner that is not ready to dial back once it is', async () => {

@@ -1,5 +1,7 @@
 // reglab snapshot save|list|rm, reglab reset and reglab up --from-snapshot as users run them
 // (bin/reglab.js over the build), on a small lab: btcd and two lnd nodes with a channel.
+// Its own lab, in a folder of its own: it saves snapshots, resets the lab to them and takes it
+// down.
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

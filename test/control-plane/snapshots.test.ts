@@ -2,6 +2,8 @@
 // images), as a user meets them: save a lab, change it (payments, blocks, a wallet-server payment),
 // reset it and find the snapshot's balances; bring a lab up from the snapshot and pay over it; and
 // the refusals.
+// Its own labs: a reset and an up from a snapshot replace the lab (and the docker runtime runs
+// one).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitFor } from '../../lib/wait.js';
 import { bringUpLab, defaultLabYaml, startTestControlPlane, type TestControlPlane } from '../support/control-plane.js';

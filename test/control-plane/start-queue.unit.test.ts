@@ -38,7 +38,8 @@ describe('StartQueue', () => {
     end('carol');
     end('postgres');
     await settle();
-    expect(begun).toEqual(['bob', 'carol', 'postgres', 'faucet', 'wallet-server']); // equal precedence: in the order asked
+    // equal precedence: in the order asked
+    expect(begun).toEqual(['bob', 'carol', 'postgres', 'faucet', 'wallet-server']);
     end('faucet');
     end('wallet-server');
     expect(await Promise.all(done)).toEqual(['bob', 'carol', 'faucet', 'postgres', 'wallet-server']);

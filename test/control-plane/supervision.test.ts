@@ -1,5 +1,6 @@
 // The supervisor and the fault commands on a default-shaped lab, checked as the issue's user would:
 // kill -9 a service in the middle of a payment, kill lnd, stop a node, restart policies.
+// Its own lab: it kills and stops services and nodes, and disconnects peers.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitFor } from '../../lib/wait.js';
 import {
@@ -8,6 +9,7 @@ import {
   defaultLabYaml,
   startTestControlPlane,
   type TestControlPlane,
+  pidOf as pidOfService,
 } from '../support/control-plane.js';
 import { signInToWalletServer, type WalletServerCall } from '../support/wallet-server-user.js';
 
@@ -25,11 +27,7 @@ describe('supervision and fault commands', () => {
   const lab = async () => (await cp.call('GET', `/labs/${LAB}`)).body;
   const service = async (name: string): Promise<Service> =>
     (await lab()).services.find((s: Service) => s.name === name);
-  const pidOf = (name: string) => {
-    const handle = cp.plane.manager.get(LAB).services[name].handle;
-    if (handle?.runtime !== 'process') throw new Error(`${name} runs no process`);
-    return handle.pid;
-  };
+  const pidOf = (name: string) => pidOfService(cp, LAB, name);
   let walletServer: WalletServerCall;
 
   beforeAll(async () => {
@@ -199,6 +197,8 @@ describe('supervision and fault commands', () => {
 
   it('restarts a killed lnd with its channels: the lab is degraded and the wallet server answers 502 meanwhile, then a payment succeeds', async () => {
     const wallet = (await walletServer('POST', '/wallets', { name: 'lnd-down' })).body.id as string;
+    // the services on Redis, killed just before, may still be waiting for it
+    await waitFor(async () => (await lab()).status === 'ready', { timeoutMs: 30_000, what: 'the lab ready' });
     process.kill(pidOf('alice'), 'SIGKILL');
     await waitFor(async () => (await lab()).status === 'degraded', {
       timeoutMs: 5_000,

@@ -1,5 +1,6 @@
 // The dashboard of a lab with rgb nodes shows what each holds of the lab's RGB assets, and follows
 // a transfer; the assets column appears only where nodes hold assets.
+// Its own labs: rgb nodes and assets, which the default lab has not.
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bringUpLab, startTestControlPlane, type TestControlPlane } from '../support/control-plane.js';

@@ -1,5 +1,7 @@
 // The dashboard in headless Chromium, on the default lab run by an in-process control plane:
 // what the page shows is compared with what the API reports, and its actions change the lab.
+// Its own lab and control plane: the page kills a service and opens and closes channels, and the
+// control plane is started again as its keeper would, and served with a token beside.
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';

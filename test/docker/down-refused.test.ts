@@ -2,6 +2,7 @@
 // by a container of the user's, kept to read the chain's data): the answer names the engine's
 // reason, the lab is shown failed saying so (not left "stopping"), and a `down` once the volume is
 // free removes everything.
+// Its own docker lab, taken down.
 import type Docker from 'dockerode';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { containerName, volumeName } from '../../control-plane/src/runtimes/docker/placement.js';

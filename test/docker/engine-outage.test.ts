@@ -3,6 +3,7 @@
 // `reglab status` and its dashboard; then a control plane started while the engine is away. The
 // control plane reaches the engine through a proxy of its socket (DOCKER_HOST), which the test
 // cuts and restores; the service is killed through the engine itself, as a crash would end it.
+// Its own docker lab, whose engine it cuts off and whose service it kills.
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -56,7 +57,9 @@ describe('a docker lab whose container engine stops answering', () => {
   const indexer = async () =>
     (await call('GET', `/labs/${LAB}`)).services.find((service: { name: string }) => service.name === 'indexer');
 
-  /** The indexer's container, once the supervisor's liveness check (every 2 s) has inspected it: it knows its process. */
+  /**
+   * The indexer's container, once the supervisor's liveness check (every 2 s) has inspected it: it knows its process.
+   */
   const indexerSeenByLiveness = async () => {
     const container = docker.getContainer(containerName(LAB, 'indexer'));
     const inspected = new RegExp(`GET \\S*/containers/${(await container.inspect()).Id}/json`);
@@ -95,8 +98,8 @@ describe('a docker lab whose container engine stops answering', () => {
     feed?.stop();
     await proxy?.restore().catch(() => undefined);
     if (plane && !planeStopped) await plane.stop();
-    // by a control plane of its own, as a user would (the one in this process must not be asked to shut down: it ends its process);
-    // --force with an engine that answers takes the lab down as without it: nothing may be left (below)
+    // by a control plane of its own, as a user would (the one in this process must not be asked to shut down: it ends
+    // its process); --force with an engine that answers takes the lab down as without it: nothing may be left (below)
     await reglab('down', '--volumes', '--force');
     await proxy?.close();
     process.env.DOCKER_HOST = dockerHost;
@@ -150,7 +153,8 @@ describe('a docker lab whose container engine stops answering', () => {
     const lab = await call('GET', `/labs/${LAB}`);
     expect(lab.engine).toMatchObject({ answering: false, address: `unix://${socket}` });
     expect(lab.engine.message).toMatch(ENGINE_DOWN);
-    expect(await indexer()).toMatchObject({ status: 'restarting', restarts: 0 });
+    // the restart under way, as its events name it: counted once, however often the engine did not answer it
+    expect(await indexer()).toMatchObject({ status: 'restarting', restarts: 1 });
     expect(
       feed.events.filter(
         (event) => event.type === 'service' && event.service === 'indexer' && event.status === 'failed',

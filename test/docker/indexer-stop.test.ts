@@ -2,8 +2,9 @@
 // snapshot's stop needs, right after other containers of its lab stopped as a snapshot's first stop
 // wave does. Those stops make Podman's aardvark-dns reload and drop the queries it gets meanwhile;
 // an indexer that looked btcd's name up at each of its polls could be caught in such a lookup and
-// was then killed after the stop timeout (docs/benchmarks-log.md, Snapshots). Whether a lookup is
+// was then killed after the stop timeout (lib/chain/node-addresses.ts). Whether a lookup is
 // dropped here is a race: test/indexer/stop-without-dns.test.ts makes DNS go silent for sure.
+// Its own docker lab, whose containers it stops.
 import { randomBytes } from 'node:crypto';
 import type Docker from 'dockerode';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,5 +1,6 @@
 // A whole lab on the docker runtime, brought up and torn down by the lab's own bring-up (the
 // planner, launches, readiness probes, funding, channels), as `runtime: docker` will run it.
+// Its own lab: the docker runtime's bring-up and tear-down are what it checks.
 import type Docker from 'dockerode';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mineBlocks, nodePubkey, payBetween } from '../../control-plane/src/lab/operations.js';
@@ -86,7 +87,7 @@ describe('a lab on the docker runtime (btcd, indexer, two lnd nodes with a chann
   it('opened the declared channel between lnd containers over the lab network, and pays over it', async () => {
     // lnd dials its peer from inside its container: the peer's address is the placement's, not the host's
     expect(running.runtimeOptions.placementFor(lab, 'alice').reach('bob', 'p2p')).toBe('bob:9735');
-    const channels = (await session.lightning('alice').channels()).filter((channel) => channel.active);
+    const channels = (await session.lightning('alice').channels.list()).filter((channel) => channel.active);
     expect(channels).toEqual([
       expect.objectContaining({ capacitySat: 500_000, partnerPubkey: await nodePubkey(session, 'bob') }),
     ]);

@@ -1,5 +1,6 @@
 // An ldk node on the docker runtime: reglab-ldk from its local image (the Debian base and the
 // host-built binary) in a lab with an lnd node, over the lab network, restarted with its data.
+// Its own docker lab, whose LDK node it restarts.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { keysendBetween, nodePubkey, payBetween } from '../../control-plane/src/lab/operations.js';
 import type { LabSession } from '../../control-plane/src/lab/session.js';
@@ -44,7 +45,7 @@ describe('an ldk node in a docker lab (btcd, the indexer, alice on lnd, bob on l
   });
 
   it('opened the declared channel from bob to alice across the lab network, and pays both ways', async () => {
-    const channels = await session.lightning('bob').channels();
+    const channels = await session.lightning('bob').channels.list();
     expect(channels).toEqual([
       expect.objectContaining({
         capacitySat: 1_000_000,
@@ -73,7 +74,7 @@ describe('an ldk node in a docker lab (btcd, the indexer, alice on lnd, bob on l
     );
     expect(lab.services.bob.handle).not.toEqual(handle);
     expect(lab.services.bob.info.pubkey).toBe(pubkey);
-    expect((await session.lightning('bob').channels()).map((channel) => channel.active)).toEqual([true]);
+    expect((await session.lightning('bob').channels.list()).map((channel) => channel.active)).toEqual([true]);
     expect(await keysendBetween(session, { from: 'bob', to: 'alice', amountSat: 1_000 })).toMatchObject({
       amountSat: 1_000,
     });

@@ -5,7 +5,7 @@ import type Docker from 'dockerode';
 import { getWalletInfo } from 'ln-service';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BtcdDriver } from '../../lib/chain/btcd.js';
-import { connectLnd } from '../../lib/lightning/lnd.js';
+import { connectLnd } from '../../lib/lightning/lnd/connection.js';
 import { buildImages } from '../../control-plane/src/images/build.js';
 import { BTCD_RPC_CERT_FILE, btcdLaunch } from '../../control-plane/src/nodes/btcd/launch.js';
 import { LND_ADMIN_MACAROON_FILE, LND_TLS_CERT_FILE, lndLaunch } from '../../control-plane/src/nodes/lnd/launch.js';

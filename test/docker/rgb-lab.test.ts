@@ -2,6 +2,7 @@
 // library loaded inside the services image) brought up by the lab's own bring-up — RLN's start
 // sequence, funding, colored UTXOs — then an asset declared in lab.yaml issued and handed to the
 // other node through the proxy across the lab network, and one issued on a node's API.
+// Its own lab: rgb nodes on the docker runtime.
 import type Docker from 'dockerode';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RlnClient } from '../../lib/rln/client.js';

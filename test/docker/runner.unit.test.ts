@@ -49,7 +49,10 @@ const statOf = (pid: string) => {
   }
 };
 
-/** Whether a live process (not a zombie left to be reaped) of the runner's group is left: the service, or the sleep that waits for resume. */
+/**
+ * Whether a live process (not a zombie left to be reaped) of the runner's group is left: the service, or the sleep that
+ * waits for resume.
+ */
 const groupLeft = (child: ChildProcess) =>
   readdirSync('/proc')
     .filter((entry) => /^\d+$/.test(entry))

@@ -140,13 +140,12 @@ describe('docker runtime on Podman', () => {
     expect(await restarted.isAlive({ runtime: 'docker', containerId: found[0].containerId })).toBe(true);
   });
 
-  it('stops promptly, keeps the logs and data, and starts again on the same volume', async () => {
-    const started = Date.now();
+  it('stops on its stop signal, keeps the logs and data, and starts again on the same volume', async () => {
     await runtime.stop(handle);
-    expect(Date.now() - started).toBeLessThan(10_000);
     expect(await runtime.isAlive(handle)).toBe(false);
     await runtime.stop(handle); // stopping twice is fine
-    expect(await runtime.exitStatus(handle)).toEqual({ code: 0 }); // redis saves and exits on SIGTERM
+    // redis saved and exited on SIGTERM: not killed at the end of the stop's grace period (137)
+    expect(await runtime.exitStatus(handle)).toEqual({ code: 0 });
     expect(await runtime.logs(location, undefined, 200)).toMatch(/Ready to accept connections/);
     handle = await runtime.start(
       startRequest(lab, 'cache', 'redis', redisServiceLaunch(dockerPlacement(layout, 'cache')), { redis: hostPort }),

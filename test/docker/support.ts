@@ -11,7 +11,7 @@ import type { LabEventListener } from '../../control-plane/src/lab/events.js';
 import type { LabSession } from '../../control-plane/src/lab/session.js';
 import type { LabState } from '../../control-plane/src/lab/state.js';
 import { tearDown } from '../../control-plane/src/lab/tear-down.js';
-import type { ServiceKind } from '../../control-plane/src/nodes/kinds.js';
+import type { ServiceKind } from '../../control-plane/src/nodes/registry.js';
 import { imageRecipesFor, kindDefinition } from '../../control-plane/src/nodes/registry.js';
 import { buildImages } from '../../control-plane/src/images/build.js';
 import { discoverEngine } from '../../control-plane/src/runtimes/docker/engine.js';
@@ -70,7 +70,7 @@ export function startRequest(
   hostPorts: Record<string, number>,
 ): StartRequest {
   const definition = kindDefinition(kind);
-  return { lab, service, kind, image: definition.image, launch, hostPorts, containerPorts: definition.ports };
+  return { lab, service, kind, image: definition.image.id, launch, hostPorts, containerPorts: definition.ports };
 }
 
 /** The image recipes of kinds, for buildImages. */

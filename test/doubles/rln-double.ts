@@ -188,7 +188,8 @@ export async function startRlnDouble(options: RlnDoubleOptions = {}): Promise<Rl
     channel_capacity_min_sat: 5_506,
     channel_capacity_max_sat: 16_777_215,
     channel_asset_min_amount: 1,
-    channel_asset_max_amount: Number.MAX_SAFE_INTEGER, // RLN answers u64::MAX, which JSON.parse cannot hold exactly either
+    // RLN answers u64::MAX, which JSON.parse cannot hold exactly either
+    channel_asset_max_amount: Number.MAX_SAFE_INTEGER,
     network_nodes: 2,
     network_channels: 1,
   }));

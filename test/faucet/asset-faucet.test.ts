@@ -1,9 +1,12 @@
 // The asset faucet in a lab, as the lab runs it (lab.yaml's services.faucet.asset): it pays one of
 // the lab's RGB assets from an rgb node to invoices of an rgb-lib wallet the test makes itself (not
 // a lab node), mines through the lab's queue, and keeps the cool-downs; bad invoices change nothing.
+// Its own lab: an rgb node and an asset faucet, which the default lab has not.
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { networks, payments } from 'bitcoinjs-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateRgbKeys } from '../../lib/rgb/keys.js';
 import type { ReceiveData } from '../../lib/rgb/types.js';
@@ -282,6 +285,54 @@ describe('asset faucet in a lab: RGB assets to an rgb-lib wallet of its own', ()
       await page.locator('#asset-error', { hasText: 'not an RGB invoice' }).waitFor();
       await page.close();
     });
+  });
+
+  it('believes X-Forwarded-For from this machine (a reverse proxy on it) for the per-IP cool-down of BTC claims', async () => {
+    const claimBtc = async (forwardedFor: string) => {
+      const response = await fetch(`${faucetUrl}/api/claim`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-forwarded-for': forwardedFor },
+        body: JSON.stringify({
+          address: payments.p2wpkh({ hash: randomBytes(20), network: networks.regtest }).address,
+        }),
+      });
+      return { status: response.status, body: await response.json() };
+    };
+    expect((await claimBtc('198.51.100.7')).status).toBe(200);
+    expect((await claimBtc('198.51.100.8')).status).toBe(200);
+    const again = await claimBtc('198.51.100.7');
+    expect(again.status).toBe(429);
+    expect(again.body.error).toMatchObject({ code: 'COOLDOWN', blocked_by: ['ip'] });
+    expect(again.body.error.message).toContain('your IP 198.51.100.7');
+  });
+
+  it("answers 502 SEND_FAILED when the lab's consignment proxy is down, not blaming the invoice; keeps no cool-down, and pays once it is back", async () => {
+    await ipCooldownOver();
+    const invoice = await invoiceFor();
+    const heightBefore = await labHeight();
+    const balanceBefore = (await faucetStatus()).balance;
+    expect((await cp.call('POST', '/labs/assetfaucet/services/rgb-proxy/stop')).body).toMatchObject({
+      status: 'stopped',
+    });
+    try {
+      const answer = await claim(invoice.invoice);
+      expect(answer.status).toBe(502);
+      expect(answer.body.error).toEqual({
+        code: 'SEND_FAILED',
+        message: `the faucet's node cannot reach the consignment proxy the invoice names (${proxyEndpoint}): it is down, or out of the node's reach. Your invoice is not at fault: nothing was sent and your cool-down is released; claim again once the proxy answers (reglab status shows the lab's)`,
+      });
+      expect(await labHeight()).toBe(heightBefore);
+      expect((await faucetStatus()).balance).toEqual(balanceBefore);
+    } finally {
+      expect((await cp.call('POST', '/labs/assetfaucet/services/rgb-proxy/start')).body).toMatchObject({
+        status: 'ready',
+      });
+    }
+    // the same IP and the same recipient: no cool-down was kept
+    const paid = await claim(invoice.invoice);
+    expect(paid.status, JSON.stringify(paid.body)).toBe(200);
+    expect(paid.body).toMatchObject({ recipient_id: invoice.recipientId, amount: CLAIM });
+    expect((await faucetStatus()).balance.settled).toBe(balanceBefore.settled - CLAIM);
   });
 
   it('answers 503 when its node cannot pay a claim, and frees the cool-down it took', async () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { configFromEnv, trustProxyFromEnv } from '../../services/faucet/src/config.js';
+import { defaultGatewayIn } from '../../services/faucet/src/default-gateway.js';
 
 const CHAIN = { CHAIN_RPC_URL: 'https://127.0.0.1:18334' };
 
@@ -32,6 +33,28 @@ describe('faucet configuration from env', () => {
     const hops = trustProxyFromEnv('1') as (address: string, hop: number) => boolean;
     expect([hops('10.0.0.1', 0), hops('10.0.0.2', 1)]).toEqual([true, false]);
     expect(trustProxyFromEnv('10.0.0.1, 192.168.0.0/16')).toEqual(['10.0.0.1', '192.168.0.0/16']);
+  });
+
+  it("reads `gateway` in TRUST_PROXY as this machine's default gateway, the host's address as a container sees it", () => {
+    expect(trustProxyFromEnv('loopback,gateway', () => '10.89.3.1')).toEqual(['loopback', '10.89.3.1']);
+    expect(() => trustProxyFromEnv('gateway', () => undefined)).toThrow(
+      'TRUST_PROXY names the gateway, but this machine has no default route',
+    );
+    // /proc/net/route in a container on a Podman lab network
+    const table = [
+      'Iface\tDestination\tGateway \tFlags\tRefCnt\tUse\tMetric\tMask\t\tMTU\tWindow\tIRTT',
+      'eth0\t00000000\t0100590A\t0003\t0\t0\t0\t00000000\t0\t0\t0',
+      'eth0\t0000590A\t00000000\t0001\t0\t0\t0\t00FFFFFF\t0\t0\t0',
+    ].join('\n');
+    expect(defaultGatewayIn(table)).toBe('10.89.0.1');
+    expect(
+      defaultGatewayIn(
+        table
+          .split('\n')
+          .filter((line) => !line.includes('0100590A'))
+          .join('\n'),
+      ),
+    ).toBeUndefined();
   });
 });
 

@@ -1,6 +1,7 @@
 // The real Electrum wallet (Debian's `electrum`, 4.3.4) against the indexer: it verifies headers
 // from the regtest genesis and Merkle proofs of its transactions, so passing here means the
 // indexer's headers and proofs are right.
+// Its own lab of btcd alone (up in about a second): the indexer it checks runs in the test.
 import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,4 +1,5 @@
 // The indexer as a process: its entry point, configured from the environment the lab gives it.
+// Its own lab of btcd alone (up in about a second): the indexer it runs is the test's.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

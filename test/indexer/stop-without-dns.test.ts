@@ -3,6 +3,7 @@
 // when other containers stop (a snapshot stops them just before the indexer): an indexer that
 // looked the name up at each of its polls had a lookup in flight, which its close() and even
 // process.exit wait for, and outlived the 15 s stop timeout (docs/benchmarks-log.md, Snapshots).
+// Its own lab of btcd alone (up in about a second): the indexer it runs and stops is the test's.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

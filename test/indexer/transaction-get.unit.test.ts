@@ -1,15 +1,13 @@
 // blockchain.transaction.get on a staged chain: confirmed transactions are fetched from the node once
 // and kept while their block stays in the chain; a verbose answer about an unconfirmed one looks at
 // the node first.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ChainDriver } from '../../lib/chain/types.js';
 import { ConfirmedTxCache } from '../../services/indexer/src/confirmed-txs.js';
-import { startIndexer, type RunningIndexer } from '../../services/indexer/src/indexer.js';
+import type { RunningIndexer } from '../../services/indexer/src/indexer.js';
 import { FakeChain, p2wpkhScript, spend } from './fake-chain.js';
-import { connectLineClient, type LineClient } from './rpc-line-client.js';
+import type { LineClient } from './rpc-line-client.js';
+import { startStagedIndexer, type StagedIndexer } from './staged-indexer.js';
 
 describe('confirmed transactions', () => {
   it('are dropped least recently used first, and missed when asked for in another block', () => {
@@ -27,30 +25,18 @@ describe('confirmed transactions', () => {
   });
 
   describe('served by the indexer', () => {
-    let dataDir: string;
+    let staged: StagedIndexer | undefined;
     let indexer: RunningIndexer;
     let client: LineClient;
 
     const start = async (driver: ChainDriver) => {
-      dataDir = mkdtempSync(join(tmpdir(), 'indexer-txget-'));
-      // the follower polls once a minute here: only what a request triggers can move it
-      const config = {
-        host: '127.0.0.1',
-        port: 0,
-        dataDir,
-        chain: { kind: 'btcd', url: 'http://127.0.0.1:1', user: 'unused', password: 'unused' },
-        pollMs: 60_000,
-        logLevel: 'silent',
-        banner: 'test',
-      } as const;
-      indexer = await startIndexer(config, { driver });
-      client = await connectLineClient(indexer.port);
+      staged = await startStagedIndexer(driver);
+      ({ indexer, client } = staged);
     };
 
     afterEach(async () => {
-      client?.close();
-      await indexer?.close();
-      rmSync(dataDir, { recursive: true, force: true });
+      await staged?.close();
+      staged = undefined;
     });
 
     it('count confirmations from the node as of a verbose question about an unconfirmed transaction', async () => {

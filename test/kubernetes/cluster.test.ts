@@ -1,18 +1,20 @@
 // The test cluster (scripts/test-cluster.sh) does what the kubernetes runtime relies on: a Ready node,
-// pods on images built here and loaded into its containerd, Services found by DNS name, exec and logs,
-// claims bound to volumes it provisions and deletes, containers restarted after a crash, and nothing
-// listening beyond loopback and its own bridge. Each check waits on the cluster's state.
-import { execFile } from 'node:child_process';
+// pods on images built here and loaded into its containerd, Services found by DNS name, NodePorts and
+// port-forward from this machine, exec and logs, claims bound to volumes it provisions and deletes,
+// containers restarted after a crash, pods' traffic kept on this machine, and nothing listening
+// beyond loopback and its own bridge. Each check waits on the cluster's state.
+import { execFile, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitFor } from '../../lib/wait.js';
 import { TEST_CLUSTER_UP_TIMEOUT_MS, type TestCluster, testCluster } from '../support/kubernetes.js';
 
 const run = promisify(execFile);
+const SCRIPT = resolve('scripts/test-cluster.sh');
 const namespace = `reglab-cluster-test-${randomBytes(3).toString('hex')}`;
 const image = 'localhost/reglab-cluster-probe:1';
 // Debian's busybox-static: one static binary, so the image needs no base image (no registry here)
@@ -108,6 +110,18 @@ spec:
   ports:
     - port: 80
       targetPort: 8080
+---
+apiVersion: v1
+kind: Service
+metadata:
+  name: web-nodeport
+spec:
+  type: NodePort
+  selector:
+    app: web
+  ports:
+    - port: 80
+      targetPort: 8080
 `;
 
 const clientPod = `
@@ -151,6 +165,16 @@ async function fetchFromClient(host: string): Promise<string | undefined> {
     const response = await kubectl('exec', 'client', '--', '/bin/busybox', 'sh', '-c', request);
     const [head, body] = response.split('\r\n\r\n');
     return head.startsWith('HTTP/1.1 200') ? body : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The body of a page fetched from this machine; undefined while it cannot be fetched. */
+async function fetchPage(url: string): Promise<string | undefined> {
+  try {
+    const response = await fetch(url, { signal: AbortSignal.timeout(5_000) });
+    return response.ok ? await response.text() : undefined;
   } catch {
     return undefined;
   }
@@ -201,6 +225,35 @@ describe('the test cluster', () => {
         what: `http://${host}/index.html from pod client`,
       });
       expect(page.trim()).toBe(GREETING);
+    }
+  });
+
+  it('gives pods routes to its own networks only, so that their traffic stays on this machine', async () => {
+    const routes = await kubectl('exec', 'client', '--', '/bin/busybox', 'ip', 'route');
+    expect(routes).not.toMatch(/^default/m);
+    expect(routes).toMatch(new RegExp(`^10\\.96\\.0\\.0/16 via ${GATEWAY.replaceAll('.', '\\.')} `, 'm'));
+  });
+
+  it('reaches a pod from this machine through a NodePort on its bridge and through port-forward', async () => {
+    const service = await getJson<{ spec: { ports: { nodePort: number }[] } }>('service', 'web-nodeport');
+    const nodePort = `http://${GATEWAY}:${service.spec.ports[0].nodePort}/index.html`;
+    const page = await waitFor(() => fetchPage(nodePort), { timeoutMs: 60_000, what: nodePort });
+    expect(page.trim()).toBe(GREETING);
+
+    const forward = spawn('bash', [SCRIPT, 'kubectl', '--namespace', namespace, 'port-forward', 'pod/web', '0:8080']);
+    try {
+      const port = await new Promise<string>((resolvePort, reject) => {
+        let seen = '';
+        forward.stdout.on('data', (chunk: Buffer) => {
+          seen += chunk;
+          const match = /Forwarding from 127\.0\.0\.1:(\d+)/.exec(seen);
+          if (match) resolvePort(match[1]);
+        });
+        forward.on('exit', (code) => reject(new Error(`kubectl port-forward exited (${code}): ${seen}`)));
+      });
+      expect((await fetchPage(`http://127.0.0.1:${port}/index.html`))?.trim()).toBe(GREETING);
+    } finally {
+      forward.kill();
     }
   });
 
@@ -259,7 +312,7 @@ describe('the test cluster', () => {
   });
 
   it('listens only on loopback and on its own bridge', async () => {
-    const status = (await run('bash', ['scripts/test-cluster.sh', 'status'])).stdout;
+    const status = (await run('bash', [SCRIPT, 'status'])).stdout;
     const pids = new Set([...status.matchAll(/\(pid (\d+)\)/g)].map((match) => match[1]));
     expect(pids.size).toBeGreaterThanOrEqual(9);
     const { stdout } = await run('ss', ['-Hltnup']);

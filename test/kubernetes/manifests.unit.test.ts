@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { btcdLaunch } from '../../control-plane/src/nodes/btcd/launch.js';
 import { lndLaunch } from '../../control-plane/src/nodes/lnd/launch.js';
 import { postgres } from '../../control-plane/src/nodes/postgres/index.js';
-import { containerPlacement } from '../../control-plane/src/runtimes/container-placement.js';
+import { kubernetesPlacement } from '../../control-plane/src/runtimes/kubernetes/host.js';
 import { containerSpec } from '../../control-plane/src/runtimes/docker/container-spec.js';
 import {
   claimManifest,
@@ -25,7 +25,7 @@ const layout: LabLayout = {
   },
 };
 const of = { lab: 'k', namespace: 'reglab-k' };
-const aliceLaunch = lndLaunch(containerPlacement(layout, 'alice'), {
+const aliceLaunch = lndLaunch(kubernetesPlacement(layout, 'alice'), {
   alias: 'alice',
   chainService: 'chain',
   chainRpcUser: 'u',
@@ -141,7 +141,7 @@ describe('kubernetes manifests', () => {
   });
 
   it("stops PostgreSQL with its own signal and hands its claim to the image's user first", () => {
-    const placement = containerPlacement(
+    const placement = kubernetesPlacement(
       { ...layout, services: { ...layout.services, postgres: { hostPorts: {}, containerPorts: { sql: 5432 } } } },
       'postgres',
     );
@@ -217,7 +217,7 @@ describe('kubernetes manifests', () => {
     });
     // btcd reaches nothing, lnd reaches btcd by that name
     expect(
-      btcdLaunch(containerPlacement(layout, 'chain'), { rpcUser: 'u', rpcPassword: 'p', miningAddress: 'a' }).args,
+      btcdLaunch(kubernetesPlacement(layout, 'chain'), { rpcUser: 'u', rpcPassword: 'p', miningAddress: 'a' }).args,
     ).toContain('--rpclisten=0.0.0.0:18334');
   });
 

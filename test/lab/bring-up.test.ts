@@ -1,3 +1,4 @@
+// Its own lab: the bring-up and the tear-down are what it checks.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getChannels } from 'ln-service';
 import { isListening } from '../../control-plane/src/util/ports.js';

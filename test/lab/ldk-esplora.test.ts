@@ -1,6 +1,7 @@
 // A lab whose ldk node follows the chain through the lab's chain adapter (Esplora) instead of the
 // indexer: the adapter starts with the nodes, and the node confirms the channels it opens and
 // accepts, forwards and pays over them.
+// Its own lab: an LDK node on the chain adapter, which the default lab has not.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { keysendBetween, payBetween } from '../../control-plane/src/lab/operations.js';
 import { startRegtest, type Regtest } from '../support/regtest.js';
@@ -39,11 +40,11 @@ describe('an ldk node on the chain adapter (chain_source: esplora)', () => {
 
   it('has both channels of bob active, and every node can route over both', async () => {
     const bob = regtest.session.lightning('bob');
-    const channels = await bob.channels();
+    const channels = await bob.channels.list();
     expect(channels.filter((channel) => channel.active)).toHaveLength(2);
     for (const node of ['alice', 'bob', 'carol']) {
       for (const channel of channels)
-        expect(await regtest.session.lightning(node).canRouteOver(channel.fundingTxid)).toBe(true);
+        expect(await regtest.session.lightning(node).channels.canRouteOver(channel.fundingTxid)).toBe(true);
     }
   });
 

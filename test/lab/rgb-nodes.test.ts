@@ -1,5 +1,6 @@
 // rgb nodes as a lab brings them up: the lab's proxy, RLN's start sequence (init, unlock, funding,
 // colored UTXOs) against the real node, and the node's RLN API ready for assets.
+// Its own lab: rgb nodes, which the default lab has not.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RlnClient } from '../../lib/rln/client.js';
 import { startRegtest, type Regtest } from '../support/regtest.js';

@@ -1,6 +1,7 @@
 // reglab-ldk with the lab's chain adapter (Esplora) as its chain source: LDK's transaction sync
 // checks each confirmation with GET /tx/:txid/merkleblock-proof, so a channel's funding is only
 // seen confirmed if the adapter serves that proof right.
+// Its own lab: the LDK daemon it checks is started by the test.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createInvoice, getChannels, getInvoice, getWalletInfo } from 'ln-service';
 import { fund, mineBlocks } from '../../control-plane/src/lab/operations.js';

@@ -1,10 +1,10 @@
-// The files of ln-service's `lightning` package the project loads one by one (lib/lightning/files.ts):
+// The files of ln-service's `lightning` package the project loads one by one (lib/lightning/lnd/files.ts):
 // each method is ln-service's own, and the gRPC helpers are those ln-service's loader uses.
 import { createRequire } from 'node:module';
 import * as lnService from 'ln-service';
 import { describe, expect, it } from 'vitest';
-import { LND_CLIENT_FILES, LND_METHOD_FOLDERS, lndMethodFile } from '../../lib/lightning/files.js';
-import { lightningRequire } from '../../lib/lightning/package.js';
+import { LND_CLIENT_FILES, LND_METHOD_FOLDERS, lndMethodFile } from '../../lib/lightning/lnd/files.js';
+import { lightningRequire } from '../../lib/lightning/lnd/package.js';
 
 const methodNames = Object.keys(LND_METHOD_FOLDERS) as (keyof typeof LND_METHOD_FOLDERS)[];
 

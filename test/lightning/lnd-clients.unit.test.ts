@@ -2,8 +2,8 @@
 // from the same proto files and options: the same methods, and the same bytes on the wire.
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { connectLnd, connectLndUnauthenticated } from '../../lib/lightning/lnd.js';
-import { lightningDir, lightningRequire } from '../../lib/lightning/package.js';
+import { connectLnd, connectLndUnauthenticated } from '../../lib/lightning/lnd/connection.js';
+import { lightningDir, lightningRequire } from '../../lib/lightning/lnd/package.js';
 
 interface MethodAttributes {
   path: string;

@@ -2,11 +2,13 @@
 // Esplora chain adapter) and the lab's consignment proxy, driven through RLN's API as the lab and RLN
 // clients drive it: the lab's RLN start sequence unchanged, issuance, invoices, a transfer settled on
 // both sides, refusals in RLN's error body, a restart.
+// Its own lab of btcd, the indexer and the chain adapter: the rgb nodes it checks run in the test.
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mineBlocks } from '../../control-plane/src/lab/operations.js';
 import { bringUpRln, type RlnChainAccess } from '../../control-plane/src/nodes/rln/start-sequence.js';
+import { freePort } from '../../control-plane/src/util/ports.js';
 import { waitFor } from '../../lib/wait.js';
 import { startRegtest, type Regtest } from '../support/regtest.js';
 import { labChain, startRgbNode, startRgbProxy, testFolder, type RgbNodeProcess } from './support.js';
@@ -60,7 +62,10 @@ describe('rgb node on rgb-lib, in a lab with the consignment proxy', () => {
     return transfers.filter((transfer) => transfer.txid === txid);
   }
 
-  /** Refreshes both nodes (receiver first: it ACKs, then the issuer broadcasts), mines once the transaction is out, until both sides are settled. */
+  /**
+   * Refreshes both nodes (receiver first: it ACKs, then the issuer broadcasts), mines once the transaction is out,
+   * until both sides are settled.
+   */
   async function settle(txid: string): Promise<void> {
     let mined = false;
     await waitFor(
@@ -239,6 +244,153 @@ describe('rgb node on rgb-lib, in a lab with the consignment proxy', () => {
       settled: SUPPLY,
       spendable: SUPPLY,
     });
+  });
+
+  it('refuses zero amounts, empty lists, a recipient without transport endpoint and a proxy it cannot reach, changing nothing', async () => {
+    /** What a refusal must leave as it was: UTXOs (with their reservations), transfers, balances. */
+    const state = async () => ({
+      issuerUnspents: await issuer.client.call('POST', '/listunspents', { skip_sync: false }),
+      receiverUnspents: await receiver.client.call('POST', '/listunspents', { skip_sync: false }),
+      transfers: await issuer.client.call('POST', '/listtransfers', { asset_id: assetId }),
+      asset: await issuer.client.call('POST', '/assetbalance', { asset_id: assetId }),
+      btc: await issuer.client.btcBalance(),
+    });
+    const before = await state();
+    const recipient = (changes: Record<string, unknown>) => ({
+      donation: true,
+      fee_rate: 1,
+      min_confirmations: 1,
+      recipient_map: {
+        [assetId]: [
+          {
+            recipient_id: blinded.recipient_id,
+            assignment: { type: 'Fungible', value: 10 },
+            transport_endpoints: [proxy.endpoint],
+            ...changes,
+          },
+        ],
+      },
+    });
+    const refusals: [RgbNodeProcess, string, unknown, number, string, RegExp][] = [
+      [
+        receiver,
+        '/rgbinvoice',
+        { assignment: { type: 'Fungible', value: 0 }, min_confirmations: 1, witness: false },
+        400,
+        'InvalidAmount',
+        /^Invalid amount: an invoice for 0 cannot be paid: ask for 1 or more, or leave assignment out/,
+      ],
+      [
+        receiver,
+        '/rgbinvoice',
+        { assignment: { type: 'Fungible', value: 0 }, min_confirmations: 1, witness: true },
+        400,
+        'InvalidAmount',
+        /an invoice for 0/,
+      ],
+      [
+        issuer,
+        '/sendrgb',
+        recipient({ transport_endpoints: [] }),
+        400,
+        'InvalidTransportEndpoints',
+        /^Invalid transport endpoints: recipient bcrt:utxob:\S+ names none: give the consignment proxy its invoice names/,
+      ],
+      [
+        issuer,
+        '/sendasset',
+        {
+          asset_id: assetId,
+          amount: 10,
+          recipient_id: blinded.recipient_id,
+          donation: false,
+          fee_rate: 1,
+          min_confirmations: 1,
+          transport_endpoints: [],
+        },
+        400,
+        'InvalidTransportEndpoints',
+        /names none/,
+      ],
+      [
+        issuer,
+        '/sendrgb',
+        recipient({ assignment: { type: 'Fungible', value: 0 } }),
+        400,
+        'InvalidAmount',
+        /^Invalid amount: recipient bcrt:utxob:\S+ is sent 0 of rgb:\S+: send 1 or more$/,
+      ],
+      [
+        issuer,
+        '/sendrgb',
+        recipient({ recipient_id: witness.recipient_id, witness_data: { amount_sat: 0 } }),
+        400,
+        'InvalidAmount',
+        /witness_data\.amount_sat must be 1 or more, not 0/,
+      ],
+      [
+        issuer,
+        '/sendrgb',
+        recipient({ transport_endpoints: [`rpc://127.0.0.1:${await freePort()}/json-rpc`] }),
+        503,
+        'NoValidTransportEndpoint',
+        /^No valid transport endpoint found: .*the proxy is down or this node cannot reach it$/,
+      ],
+      [
+        issuer,
+        '/sendrgb',
+        { ...recipient({}), recipient_map: {} },
+        400,
+        'InvalidRequest',
+        /^Invalid request: recipient_map names no asset/,
+      ],
+      [
+        issuer,
+        '/sendrgb',
+        { ...recipient({}), recipient_map: { [assetId]: [] } },
+        400,
+        'InvalidRequest',
+        /^Invalid request: recipient_map names no recipient for rgb:\S+$/,
+      ],
+      [
+        issuer,
+        '/issueassetnia',
+        { amounts: [], ticker: 'NONE', name: 'None', precision: 0 },
+        400,
+        'InvalidAmount',
+        /^Invalid amount: issuance request with no provided amounts: give one or more$/,
+      ],
+      [
+        issuer,
+        '/issueassetnia',
+        { amounts: [10, 0], ticker: 'ZERO', name: 'Zero', precision: 0 },
+        400,
+        'InvalidAmount',
+        /^Invalid amount: each of amounts must be 1 or more, not 0$/,
+      ],
+      [
+        issuer,
+        '/sendbtc',
+        { amount: 0, address: await issuer.client.address(), fee_rate: 1, skip_sync: false },
+        400,
+        'InvalidAmount',
+        /amount must be 1 or more, not 0/,
+      ],
+      [
+        issuer,
+        '/createutxos',
+        { up_to: false, num: 0, fee_rate: 1, skip_sync: false },
+        400,
+        'InvalidAmount',
+        /num must be 1 or more, not 0/,
+      ],
+    ];
+    for (const [node, path, body, status, name, message] of refusals) {
+      const answer = await node.call('POST', path, body);
+      expect(answer, `${path} ${JSON.stringify(body)}`).toMatchObject({ status, body: { code: status, name } });
+      expect(answer.body.error).toMatch(message);
+    }
+    expect(await state()).toEqual(before);
   });
 
   it('sends to both invoices through the proxy; after refreshes on both sides and a block the balances have moved exactly', async () => {

@@ -57,7 +57,10 @@ export async function startRgbProxy(dataDir: string): Promise<RunningEntryPoint 
   return { ...running, endpoint: `${running.url.replace(/^http/, 'rpc')}/json-rpc` };
 }
 
-/** The lab as RLN's start sequence reaches it: blocks mined by the lab, funds from the lab wallet, the tip the Esplora adapter serves. */
+/**
+ * The lab as RLN's start sequence reaches it: blocks mined by the lab, funds from the lab wallet, the tip the Esplora
+ * adapter serves.
+ */
 export function labChain(regtest: Regtest, esploraUrl: string): RlnChainAccess {
   return {
     height: () => regtest.chain.getBlockCount(),

@@ -1,6 +1,8 @@
 // Real RGB in the lab: rgb-lib wallets made by the test, funded from the lab wallet, moving an NIA
 // asset through the lab's own consignment proxy, over the lab's Electrum indexer and over its chain
 // adapter as an Esplora indexer.
+// Its own lab of btcd, the indexer and the chain adapter: the proxy and the wallets run in the
+// test.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RgbWallet } from '../../lib/rgb/wallet.js';
 import { refreshUntil, startRgbLab, type RgbLab } from './support.js';

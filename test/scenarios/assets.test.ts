@@ -1,6 +1,7 @@
 // The scenario language's asset steps on a lab of two rgb nodes (the default lab has none, so
 // library.test.ts cannot run scenarios/rgb/): the library's asset scenario passes, and it runs
 // again on the same lab (a new ticker each run).
+// Its own lab: rgb nodes, which the default lab has not.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadScenarioFile } from '../../scenarios/src/load/load-scenario.js';
 import { runScenario } from '../../scenarios/src/run/runner.js';

@@ -1,6 +1,8 @@
 // The scenario library (scenarios/*.yaml) run against a real lab of the default shape (lab.yaml:
 // btcd, indexer, alice -> bob -> carol on lnd, wallet server, faucet, chain adapter), and
 // `reglab scenario run` as users run it, with its reports and exit codes.
+// Its own lab: the library's scenarios kill and stop services, disconnect peers, reorg the chain
+// and open and close channels.
 import { execFile } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -1,23 +1,22 @@
 // The check of the wallet-server kill scenario both ways: it passes on the default lab (in
 // library.test.ts); here, on a lab whose supervisor must not restart the wallet server, it fails at
 // the step after the kill, and the failure names the kill and the service's state, without waiting
-// out the step's retry.
-import { readFileSync } from 'node:fs';
+// out the step's retry. Its own lab, because the scenario kills the wallet server for good; and only
+// what the scenario uses of the default lab (alice -> bob -> carol, the wallet server on alice): no
+// indexer, faucet nor chain adapter to start.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadScenarioFile } from '../../scenarios/src/load/load-scenario.js';
 import { junitXml } from '../../scenarios/src/report/junit.js';
 import { runScenario } from '../../scenarios/src/run/runner.js';
+import { walletServerLineLab } from '../support/control-plane.js';
 import { startLab, type RunningLab } from './support.js';
 
-const LAB = readFileSync('lab.yaml', 'utf8')
-  .replace(/^name: default$/m, 'name: no-restart')
-  .replace(/^( {2}wallet-server:\n)/m, '$1    restart: no\n');
+const LAB = walletServerLineLab('no-restart', '{ node: alice, restart: no }');
 
 describe('the wallet-server kill scenario on a lab that does not restart the wallet server', () => {
   let lab: RunningLab;
 
   beforeAll(async () => {
-    expect(LAB).toContain('  wallet-server:\n    restart: no\n');
     lab = await startLab('no-restart', LAB);
   });
   afterAll(async () => {

@@ -159,9 +159,13 @@ describe('the scenario runner', () => {
     const deadline = await run(
       'name: r\nsteps:\n  - flaky: { succeed_on_call: 1000 }\n    retry: { for: 300ms, interval: 50ms }\n',
     );
+    // given up at its deadline: a few attempts 50 ms apart, not the thousand it would take to pass
+    expect(deadline.report.steps[0]).toMatchObject({
+      status: 'failed',
+      error: expect.stringMatching(/^call \d+ refused \(after \d+ attempts\)$/),
+    });
     expect(deadline.report.steps[0].attempts).toBeGreaterThanOrEqual(3);
     expect(deadline.report.steps[0].attempts).toBeLessThanOrEqual(8);
-    expect(deadline.report.steps[0].ms).toBeLessThan(1_000);
   });
 
   it('does not try again a step whose service the lab reports down until it is started, unless a step runs alongside it', async () => {
@@ -204,7 +208,7 @@ describe('the scenario runner', () => {
   it('ends a step at its timeout and aborts what it was doing', async () => {
     const { report, state } = await run('name: t\nsteps:\n  - slow: { ms: 10000 }\n    timeout: 200ms\n');
     expect(report.steps[0]).toMatchObject({ status: 'failed', error: 'timed out after 200 ms' });
-    expect(report.steps[0].ms).toBeLessThan(2_000);
+    // the slow work was aborted, not waited for to its end
     expect(state.aborted).toBe(1);
   });
 
@@ -259,8 +263,8 @@ describe('the scenario runner', () => {
       ].join('\n'),
     );
     expect(report.passed).toBe(true);
+    // all three at once, not one after another
     expect(state.maxInFlight).toBe(3);
-    expect(report.steps[0].ms).toBeLessThan(800);
     expect(report.steps[0].output).toMatchObject({ count: 3, succeeded: 3, failed: 0 });
     expect(report.steps[0].steps?.map((step) => step.id)).toEqual(['1.1', '1.2', '1.3']);
     const failing = await run(

@@ -43,7 +43,10 @@ beforeEach(() => {
 
 afterEach(() => rmSync(work, { recursive: true, force: true }));
 
-/** The data as the service left it after the snapshot: changed, added to, a link and a folder where the snapshot has files. */
+/**
+ * The data as the service left it after the snapshot: changed, added to, a link and a folder where the snapshot has
+ * files.
+ */
 function dataAfterTheSnapshot(folder: string) {
   mkdirSync(join(folder, 'base', '1'), { recursive: true });
   mkdirSync(join(folder, 'pg_wal'), { recursive: true });

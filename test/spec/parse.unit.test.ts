@@ -117,4 +117,29 @@ describe('lab.yaml', () => {
       message: expect.stringContaining('a setting of ldk nodes'),
     });
   });
+
+  it("asks each kind's rules of its nodes and lab services, each refusal on its line", () => {
+    const lab = (lines: string) =>
+      `name: x\nnodes:\n  - name: a\n  - name: w\n    kind: rgb\n  - name: l\n    kind: ldk\n${lines}`;
+    expect(problemsOf(lab('channels:\n  - from: a\n    to: w\n    capacity_sat: 100000\n'))).toEqual([
+      expect.objectContaining({ line: 10, path: 'channels[0].to', message: expect.stringContaining('rgb nodes') }),
+    ]);
+    expect(problemsOf(lab('services:\n  wallet-server:\n    node: w\n'))).toEqual([
+      expect.objectContaining({
+        line: 10,
+        path: 'services.wallet-server.node',
+        message: 'the wallet server needs a Lightning node (lnd, ldk or rln); rgb nodes have no Lightning side',
+      }),
+    ]);
+    expect(problemsOf(lab('services:\n  faucet:\n    node: l\n'))).toEqual([
+      expect.objectContaining({
+        line: 10,
+        path: 'services.faucet.node',
+        message: 'the faucet sends from an lnd node wallet',
+      }),
+    ]);
+    expect(
+      problemsOf('name: x\nindexer:\n  enabled: false\nservices:\n  chain-adapter: {}\n').map(({ path }) => path),
+    ).toEqual(['services.chain-adapter']);
+  });
 });

@@ -15,11 +15,20 @@ export interface CliResult {
 }
 
 /** `file ARGS...` run in `folder` with the REGLAB_HOME of that folder (`folder/.reglab`), its exit code kept. */
-export async function runIn(folder: string, file: string, args: string[]): Promise<CliResult> {
+export function runIn(folder: string, file: string, args: string[]): Promise<CliResult> {
+  return runWithHome(folder, join(folder, '.reglab'), file, args);
+}
+
+/** `reglab ARGS...` against the control plane of the state folder `home` (a test's own, started in-process). */
+export function reglabOf(home: string, ...args: string[]): Promise<CliResult> {
+  return runWithHome(home, home, process.execPath, [CLI, ...args]);
+}
+
+async function runWithHome(folder: string, home: string, file: string, args: string[]): Promise<CliResult> {
   try {
     const { stdout, stderr } = await run(file, args, {
       cwd: folder,
-      env: { ...process.env, REGLAB_HOME: join(folder, '.reglab') },
+      env: { ...process.env, REGLAB_HOME: home },
       timeout: 180_000,
     });
     return { code: 0, stdout, stderr };

@@ -20,7 +20,7 @@ export interface ApiAnswer {
 export interface TestControlPlane {
   plane: RunningControlPlane;
   home: string;
-  call(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<ApiAnswer>;
+  call: ApiCall;
   /** Restarts the control plane on the same home (labs keep running). */
   restart(options?: ControlPlaneOptions): Promise<void>;
   stop(): Promise<void>;
@@ -31,17 +31,17 @@ export function defaultLabYaml(name: string): string {
   return readFileSync('lab.yaml', 'utf8').replace(/^name: default$/m, `name: ${name}`);
 }
 
-export async function startTestControlPlane(options: ControlPlaneOptions = {}): Promise<TestControlPlane> {
-  const home = mkdtempSync(join(tmpdir(), 'reglab-home-'));
-  chmodSync(home, 0o755);
-  let plane = await startControlPlane({ home, ...options });
-  const call = async (
-    method: string,
-    path: string,
-    body?: unknown,
-    headers: Record<string, string> = {},
-  ): Promise<ApiAnswer> => {
-    const response = await fetch(`${plane.url}${path}`, {
+/** One call to the API of the control plane at `url()` (read at each call: a restarted one may listen elsewhere). */
+export type ApiCall = (
+  method: string,
+  path: string,
+  body?: unknown,
+  headers?: Record<string, string>,
+) => Promise<ApiAnswer>;
+
+export function apiCaller(url: () => string): ApiCall {
+  return async (method, path, body, headers = {}) => {
+    const response = await fetch(`${url()}${path}`, {
       method,
       headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
       body: body === undefined ? undefined : JSON.stringify(body),
@@ -52,6 +52,33 @@ export async function startTestControlPlane(options: ControlPlaneOptions = {}): 
       body: response.headers.get('content-type')?.includes('json') ? JSON.parse(text) : text,
     };
   };
+}
+
+/**
+ * The default lab's nodes and channels (alice -> bob -> carol on lnd) with its wallet server on alice
+ * (`walletServer`: its settings in lab.yaml), but no indexer, faucet nor chain adapter: for a file
+ * that needs a lab of its own and uses no more of the default one.
+ */
+export function walletServerLineLab(name: string, walletServer = '{ node: alice }'): string {
+  return `name: ${name}
+indexer: { enabled: false }
+nodes:
+  - { name: alice, kind: lnd, funding_sat: 20000000 }
+  - { name: bob, kind: lnd, funding_sat: 20000000 }
+  - { name: carol, kind: lnd, funding_sat: 20000000 }
+channels:
+  - { from: alice, to: bob, capacity_sat: 5000000 }
+  - { from: bob, to: carol, capacity_sat: 5000000 }
+services:
+  wallet-server: ${walletServer}
+`;
+}
+
+export async function startTestControlPlane(options: ControlPlaneOptions = {}): Promise<TestControlPlane> {
+  const home = mkdtempSync(join(tmpdir(), 'reglab-home-'));
+  chmodSync(home, 0o755);
+  let plane = await startControlPlane({ home, ...options });
+  const call = apiCaller(() => plane.url);
   return {
     get plane() {
       return plane;
@@ -78,7 +105,7 @@ export async function startTestControlPlane(options: ControlPlaneOptions = {}): 
 
 /** Posts a lab and waits until it is ready (or throws with its error). */
 export async function bringUpLab(
-  cp: TestControlPlane,
+  cp: Pick<TestControlPlane, 'call'>,
   yaml: string,
   name: string,
   headers: Record<string, string> = {},
@@ -95,6 +122,13 @@ export async function bringUpLab(
     { timeoutMs: 180_000, what: `lab ${name} to be ready` },
   );
   if (failure !== undefined) throw new Error(`lab ${name} failed to come up: ${failure}`);
+}
+
+/** The pid of a service of a process lab, as the control plane recorded it. */
+export function pidOf(cp: TestControlPlane, lab: string, service: string): number {
+  const handle = cp.plane.manager.get(lab).services[service].handle;
+  if (handle?.runtime !== 'process') throw new Error(`${service} runs no process`);
+  return handle.pid;
 }
 
 /** Collects a lab's server-sent events from now on, until stop(). */

@@ -2,17 +2,20 @@
 // (node binaries are checked where a test starts a node), and makes sure the run leaves nothing
 // behind: every process a test starts carries the run's marker (REGLAB_PROCESS_REGISTRY, inherited
 // through the environment) and every container is recorded; whatever is left is ended at the end
-// of the run, or by the reaper watchdog when the run itself is interrupted or killed.
+// of the run, or by the reaper watchdog when the run itself is interrupted or killed. It also runs
+// the broker of the default-shaped lab the files that only use a lab share (shared-lab-broker.ts).
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { postgresBinDir } from '../../control-plane/src/nodes/postgres/server.js';
 import { redisServerBinary } from '../../control-plane/src/nodes/redis/server.js';
+import type { TestProject } from 'vitest/node';
 import { stopTestClusterIfStarted } from './kubernetes.js';
 import { reap } from './reaper.mjs';
+import { startSharedLabBroker } from './shared-lab-broker.js';
 
-export default function setup(): () => Promise<void> {
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   postgresBinDir();
   redisServerBinary();
   const registry = mkdtempSync(join(tmpdir(), 'reglab-test-run-'));
@@ -23,7 +26,10 @@ export default function setup(): () => Promise<void> {
   });
   process.env.REGLAB_PROCESS_REGISTRY = registry;
   watchdog.unref();
+  const sharedLab = await startSharedLabBroker();
+  project.provide('sharedLabBroker', sharedLab.url);
   return async () => {
+    await sharedLab.stop();
     // before the reaper: the cluster's daemons do not carry the run's marker, and `down` also
     // undoes what they changed on the host
     await stopTestClusterIfStarted(registry);

@@ -7,6 +7,8 @@ import net from 'node:net';
 export interface Proxy {
   /** What clients have sent through it so far (its last 256 KiB): a test waits for a request it knows the app makes. */
   sent(): string;
+  /** How many connections clients have opened through it so far, whether the target took them or not. */
+  connections(): number;
   /** Drops every open connection and stops listening: a new one is refused (a socket's file is gone). */
   cut(): Promise<void>;
   restore(): Promise<void>;
@@ -22,10 +24,12 @@ const SENT_KEPT = 256 * 1024;
 function proxyTo(target: net.NetConnectOpts) {
   const sockets = new Set<net.Socket>();
   let sent = '';
+  let connections = 0;
   let server: net.Server | undefined;
   const listen = (at: net.ListenOptions) =>
     new Promise<net.Server>((resolve, reject) => {
       const next = net.createServer((client) => {
+        connections += 1;
         const upstream = net.connect(target);
         for (const s of [client, upstream]) {
           sockets.add(s);
@@ -49,7 +53,7 @@ function proxyTo(target: net.NetConnectOpts) {
       if (!server?.listening) return resolve();
       server.close(() => resolve());
     });
-  return { listen, stop, sent: () => sent };
+  return { listen, stop, sent: () => sent, connections: () => connections };
 }
 
 export async function startTcpProxy(targetPort: number): Promise<TcpProxy> {
@@ -58,6 +62,7 @@ export async function startTcpProxy(targetPort: number): Promise<TcpProxy> {
   return {
     port,
     sent: proxy.sent,
+    connections: proxy.connections,
     cut: proxy.stop,
     restore: async () => {
       await proxy.listen({ port, host: '127.0.0.1' });
@@ -74,5 +79,5 @@ export async function startSocketProxy(targetPath: string, path: string): Promis
     await proxy.listen({ path });
   };
   await listen();
-  return { sent: proxy.sent, cut: proxy.stop, restore: listen, close: proxy.stop };
+  return { sent: proxy.sent, connections: proxy.connections, cut: proxy.stop, restore: listen, close: proxy.stop };
 }

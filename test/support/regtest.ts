@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import { chainConfigToEnv } from '../../lib/chain/from-env.js';
 import type { ChainRpcConfig } from '../../lib/chain/types.js';
 import type { AuthenticatedLnd } from 'ln-service';
-import { connectLnd, lndCredentialsToEnv, type LndCredentials } from '../../lib/lightning/lnd.js';
+import { connectLnd, lndCredentialsToEnv, type LndCredentials } from '../../lib/lightning/lnd/connection.js';
 import { chainRpcFor } from '../../control-plane/src/nodes/btcd/index.js';
 import { nodeBinary } from '../../control-plane/src/home.js';
 import { bringUp, newLabState } from '../../control-plane/src/lab/bring-up.js';

@@ -1,6 +1,8 @@
 // A wallet server process killed (SIGKILL) in the middle of a payment to a hold invoice on bob:
 // after a restart the payment is settled or refunded from its node's final answer, never lost or
 // paid twice; once with the server on an lnd node, once on an LDK node.
+// Its own labs: one per node kind (lnd, LDK) the server runs on, with funds on bob's side of the
+// channel.
 import { createHash, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import pg from 'pg';

@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { utils } from '@noble/secp256k1';
+import { normalizeBolt11 } from '../../lib/lightning/bolt11.js';
 import { decodeBolt11 } from '../../services/wallet-server/src/lightning/bolt11.js';
 import { feeLimitMsat, largestPayable } from '../../services/wallet-server/src/lightning/rules.js';
 import { encodeBolt11 } from '../doubles/bolt11-encode.js';
@@ -36,6 +37,7 @@ describe('decodeBolt11', () => {
       timestamp: 1_700_000_000,
     });
     expect(decodeBolt11(bolt11.toUpperCase(), 'regtest')).toEqual({
+      invoice: bolt11,
       paymentHash: hash,
       amountMsat: 2_500n,
       expiresAt: new Date(1_700_000_060_000),
@@ -48,5 +50,46 @@ describe('decodeBolt11', () => {
     const testnet = await encodeBolt11({ secretKey: utils.randomSecretKey(), paymentHash: hash, prefix: 'tb' });
     expect(() => decodeBolt11(testnet, 'regtest')).toThrow(/network "tb".*regtest/);
     expect(() => decodeBolt11('lnbcrt1notaninvoice', 'regtest')).toThrow(/not a valid BOLT11 invoice/);
+  });
+});
+
+describe('the form of an invoice', () => {
+  const invoice = () =>
+    encodeBolt11({ secretKey: utils.randomSecretKey(), paymentHash: '12'.repeat(32), amountMsat: 10_000n });
+
+  test('upper case, a lightning: prefix and spaces around are read as the lower-case invoice', async () => {
+    const bolt11 = await invoice();
+    for (const form of [
+      bolt11.toUpperCase(),
+      `lightning:${bolt11}`,
+      `LIGHTNING:${bolt11.toUpperCase()}`,
+      ` ${bolt11}\n`,
+    ]) {
+      expect(normalizeBolt11(form), form).toBe(bolt11);
+      expect(decodeBolt11(form, 'regtest').invoice, form).toBe(bolt11);
+    }
+  });
+
+  test('an invoice mixing upper and lower case is refused with 400 INVALID_INVOICE', async () => {
+    const bolt11 = await invoice();
+    // one letter of the data part upper-cased, as in the report; and upper-case prefix, lower-case data
+    const oneUpper = bolt11.replace(
+      /(lnbcrt[0-9a-z]+1)([a-z])/,
+      (_m, head: string, c: string) => head + c.toUpperCase(),
+    );
+    expect(oneUpper).not.toBe(bolt11);
+    for (const form of [oneUpper, `LNBCRT${bolt11.slice(6)}`, `lightning:${oneUpper}`]) {
+      let refusal: unknown;
+      try {
+        decodeBolt11(form, 'regtest');
+      } catch (err) {
+        refusal = err;
+      }
+      expect(refusal, form).toMatchObject({
+        kind: 'invalid',
+        code: 'INVALID_INVOICE',
+        message: expect.stringMatching(/mixes upper- and lower-case/),
+      });
+    }
   });
 });

@@ -1,18 +1,16 @@
 // Set-up shared by the Lightning tests of the wallet server: an app with the Lightning plugin on a
-// given node gateway, on its own (or a given) database.
+// given node client, on its own (or a given) database.
+import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe } from 'vitest';
+import type { LightningClient } from '../../lib/lightning/client.js';
+import { lightningClientFromEnv } from '../../lib/lightning/implementations.js';
 import { waitFor } from '../../lib/wait.js';
 import { buildApp } from '../../services/wallet-server/src/app.js';
 import { loadConfig, type Config } from '../../services/wallet-server/src/config.js';
-import {
-  gatewayFromEnv,
-  lightningPlugin,
-  loadLightningConfig,
-  type NodeGateway,
-} from '../../services/wallet-server/src/lightning/index.js';
+import { lightningPlugin, loadLightningConfig } from '../../services/wallet-server/src/lightning/index.js';
 import { startRegtest, type Regtest } from '../support/regtest.js';
-import { startInfra, type Infra } from './support.js';
+import { enrollAndSignIn, startInfra, type Infra, type TestUser } from './support.js';
 
 /** The kinds of node the Lightning tests run the server on. */
 const SERVER_NODE_KINDS = ['lnd', 'ldk'] as const;
@@ -30,7 +28,10 @@ export function describeOnEachNodeKind(suite: (kind: ServerNodeKind, infra: () =
   describe.each(SERVER_NODE_KINDS)('the wallet server on an %s node', (kind) => suite(kind, () => infra));
 }
 
-/** A lab where alice, the server's node, is of `kind`, and bob, outside the server, is an lnd node with a channel from alice. */
+/**
+ * A lab where alice, the server's node, is of `kind`, and bob, outside the server, is an lnd node with a channel from
+ * alice.
+ */
 export function startServerLab(
   kind: ServerNodeKind,
   channel: { capacity_sat: number; push_sat: number },
@@ -48,9 +49,39 @@ export function startServerLab(
 export const serverNodeEnv = (regtest: Regtest): Record<string, string> =>
   regtest.session.clientEnvOf('alice', regtest.session.host);
 
-/** The gateway the server makes from that environment. */
-export const serverGateway = (env: Record<string, string>): Promise<NodeGateway> =>
-  gatewayFromEnv(loadLightningConfig(env), env);
+/** The node client the server makes from that environment. */
+export const serverNode = (env: Record<string, string>): Promise<LightningClient> => lightningClientFromEnv(env);
+
+export interface ServerOnLnd {
+  infra: Infra;
+  regtest: Regtest;
+  /** What the lab gives the server to reach alice. */
+  nodeEnv: Record<string, string>;
+  /** The server's environment beyond that (one token secret, so a restarted server knows the tokens). */
+  env: Record<string, string>;
+  /** A test that restarts the server replaces it here. */
+  server: LightningApp;
+  user: TestUser;
+}
+
+/** Postgres, Redis, a lab where alice (lnd) has a channel to bob, a wallet server on alice and a
+ * signed-in user, around the enclosing describe block (the fields are set once its beforeAll ran). */
+export function serverOnLnd(channel = { capacity_sat: 5_000_000, push_sat: 1_000_000 }): ServerOnLnd {
+  const fixture = { env: { TOKEN_SECRET: randomBytes(32).toString('hex') } } as Partial<ServerOnLnd> as ServerOnLnd;
+  beforeAll(async () => {
+    fixture.infra = await startInfra();
+    fixture.regtest = await startServerLab('lnd', channel);
+    fixture.nodeEnv = serverNodeEnv(fixture.regtest);
+    fixture.server = await lightningApp(fixture.infra, await serverNode(fixture.nodeEnv), { env: fixture.env });
+    fixture.user = await enrollAndSignIn(fixture.server.app);
+  });
+  afterAll(async () => {
+    await fixture.server?.app.close();
+    await fixture.regtest?.stop();
+    await fixture.infra?.stop();
+  });
+  return fixture;
+}
 
 let dbCounter = 0;
 
@@ -64,16 +95,16 @@ export interface LightningApp {
   databaseUrl: string;
 }
 
-/** An app with the Lightning plugin on `gateway`; pass databaseUrl to restart on the same data. */
+/** An app with the Lightning plugin on `node`; pass databaseUrl to restart on the same data. */
 export async function lightningApp(
   infra: Infra,
-  gateway: NodeGateway,
+  node: LightningClient,
   opts: { databaseUrl?: string; env?: Record<string, string> } = {},
 ): Promise<LightningApp> {
   const databaseUrl = opts.databaseUrl ?? (await newDatabase(infra));
   const env = { DATABASE_URL: databaseUrl, REDIS_URL: infra.redis.url, PUBLIC_URL: 'http://wallet.test', ...opts.env };
   const config = loadConfig(env);
-  const app = await buildApp(config, { logger: false, plugins: [lightningPlugin(loadLightningConfig(env), gateway)] });
+  const app = await buildApp(config, { logger: false, plugins: [lightningPlugin(loadLightningConfig(env), node)] });
   return { app, config, databaseUrl };
 }
 

@@ -1,32 +1,41 @@
 // The wallet server's lnd node down for a while, then back: the server answers again within a few
-// seconds of lnd being ready (not after grpc-js's default back-off, which reaches 16 s between
+// seconds of lnd being ready (not after grpc-js's default back-off, which would wait 16 s between
 // attempts by then), an invoice paid then is credited (by the invoice stream, opened again after the
 // outage and again if it falls silent, or by the reconcile, every 2 s here: docs/wallet-server.md
 // says how often the stream alone did), and the outage leaves no pile of listeners behind (Node
-// warns at 11).
-import { setTimeout as sleep } from 'node:timers/promises';
+// warns at 11). The server reaches lnd through a proxy that counts its connection attempts.
+// Its own lab: it stops alice's lnd.
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { getChannels, pay } from 'ln-service';
 import { startService } from '../../control-plane/src/lab/start-service.js';
+import type { StreamReopenReason } from '../../lib/lightning/client.js';
+import { startTcpProxy, type TcpProxy } from '../support/proxy.js';
 import type { Regtest } from '../support/regtest.js';
 import { as, createWallet, enrollAndSignIn, startInfra, type Infra, type TestUser } from './support.js';
 import {
   eventually,
   lightningApp,
-  serverGateway,
+  serverNode,
   serverNodeEnv,
   startServerLab,
   type LightningApp,
 } from './lightning-support.js';
 
-/** Long enough for dozens of attempts to open the stream again, one a second, and for grpc-js's
- * default back-off to wait 16 s between two connection attempts. */
-const OUTAGE_MS = 30_000;
+/**
+ * How long lnd stays down, counted in what the server does meanwhile rather than in seconds: the
+ * connection attempts after which grpc-js's default back-off (1 s, then 1.6 times longer after
+ * each, 26 s in all) would wait 16 s for its next one, and more new invoice streams than the 11
+ * listeners at which Node warns of a leak (one a second).
+ */
+const OUTAGE = { connectionAttempts: 7, streamsOpenedAgain: 12 };
 /** The server's own retries (of its connection, of its stream) come at least every second. */
 const BACK_WITHIN_MS = 5_000;
 
 let infra: Infra;
 let regtest: Regtest;
+let aliceLink: TcpProxy;
+/** The invoice streams opened again after one broke (lnd unreachable). */
+let streamsOpenedAgain = 0;
 let server: LightningApp;
 let user: TestUser;
 const warnings: Error[] = [];
@@ -35,9 +44,15 @@ const onWarning = (warning: Error) => warnings.push(warning);
 beforeAll(async () => {
   infra = await startInfra();
   regtest = await startServerLab('lnd', { capacity_sat: 2_000_000, push_sat: 500_000 });
-  server = await lightningApp(infra, await serverGateway(serverNodeEnv(regtest)), {
-    env: { INVOICE_RECONCILE_MS: '2000' },
-  });
+  aliceLink = await startTcpProxy(Number(regtest.lndCredentials('alice').socket.split(':').at(-1)));
+  const node = await serverNode({ ...serverNodeEnv(regtest), LND_GRPC_HOST: `127.0.0.1:${aliceLink.port}` });
+  const watch = node.watchSettledInvoices!.bind(node);
+  node.watchSettledInvoices = (onSettled, onReopened) =>
+    watch(onSettled, (reason: StreamReopenReason) => {
+      if (reason === 'broken') streamsOpenedAgain += 1;
+      onReopened?.(reason);
+    });
+  server = await lightningApp(infra, node, { env: { INVOICE_RECONCILE_MS: '2000' } });
   user = await enrollAndSignIn(server.app);
   process.on('warning', onWarning);
 });
@@ -45,6 +60,7 @@ beforeAll(async () => {
 afterAll(async () => {
   process.off('warning', onWarning);
   await server?.app.close();
+  await aliceLink?.close();
   await regtest?.stop();
   await infra?.stop();
 });
@@ -53,7 +69,15 @@ test('lnd stopped for a while then started: the server answers again at once, an
   const wallet = await createWallet(server.app, user.accessToken, 'outage');
   const alice = regtest.lab.services.alice;
   await regtest.session.runtime.stop(alice.handle!);
-  await sleep(OUTAGE_MS);
+  const attemptsBefore = aliceLink.connections();
+  const streamsBefore = streamsOpenedAgain;
+  await eventually(
+    async () =>
+      aliceLink.connections() - attemptsBefore >= OUTAGE.connectionAttempts &&
+      streamsOpenedAgain - streamsBefore >= OUTAGE.streamsOpenedAgain,
+    `${OUTAGE.connectionAttempts} connection attempts to the stopped lnd and ${OUTAGE.streamsOpenedAgain} invoice streams opened again`,
+    120_000,
+  );
   await startService(regtest.session, 'alice', { onEvent: () => undefined, persist: async () => undefined });
 
   // lnd is ready (SERVER_ACTIVE): the server may still answer 502 (retry) for a moment, not longer

@@ -152,6 +152,35 @@ describe('wallet-server ledger and internal transfers', () => {
     expect((await balance(to)).balance_msat).toBe('0');
   });
 
+  it('takes a wallet id in upper case as the same wallet, and refuses the urn:uuid: form, changing nothing', async () => {
+    const w = await createWallet(app, alice.accessToken, 'one-wallet');
+    await fund(app, w, 10_000n);
+    const self = await transfer({
+      from_wallet_id: w,
+      to_wallet_id: w.toUpperCase(),
+      asset_kind: 'btc',
+      amount_msat: 1,
+    });
+    expect(self.statusCode, self.body).toBe(400);
+    expect(self.json().error.code).toBe('SAME_WALLET');
+    const urn = await transfer({ from_wallet_id: w, to_wallet_id: `urn:uuid:${w}`, asset_kind: 'btc', amount_msat: 1 });
+    expect(urn.statusCode, urn.body).toBe(400);
+    expect(urn.json().error).toMatchObject({ code: 'BAD_REQUEST', message: expect.stringMatching(/to_wallet_id/) });
+    expect((await as(app, alice.accessToken)({ url: `/wallets/${w}/transactions` })).json().items).toHaveLength(1);
+    expect((await balance(w)).balance_msat).toBe('10000');
+
+    const other = await createWallet(app, alice.accessToken, 'other-wallet');
+    const upper = await transfer({
+      from_wallet_id: w.toUpperCase(),
+      to_wallet_id: other.toUpperCase(),
+      asset_kind: 'btc',
+      amount_msat: 1_000,
+    });
+    expect(upper.statusCode, upper.body).toBe(200);
+    expect(upper.json().out).toMatchObject({ wallet_id: w, counterparty_wallet_id: other });
+    await expectLedgerConsistent();
+  });
+
   it('lets exactly 5 of 50 concurrent transfers through from a wallet funded for 5', async () => {
     const from = await createWallet(app, alice.accessToken, 'race');
     const targets = [

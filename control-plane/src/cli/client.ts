@@ -147,7 +147,10 @@ export async function findControlPlane(home: string): Promise<ControlPlaneClient
 
 let warnedOfBuild = false;
 
-/** Says once, on stderr, that the control plane runs another build of reglab than this CLI (reglab was built again since it started). */
+/**
+ * Says once, on stderr, that the control plane runs another build of reglab than this CLI (reglab was built again since
+ * it started).
+ */
 function warnOfAnotherBuild(home: string, info: DaemonInfo): void {
   const built = builtAt();
   if (warnedOfBuild || !info.built || !built || info.built === built) return;

@@ -386,6 +386,13 @@ async function runJob(
   out(describe(job.result ?? {}), job);
 }
 
+/** An amount that moves something: refused here in plain words, not as the API schema's path. */
+const positiveInteger = (name: string) => (value: string) => {
+  const parsed = integer(name)(value);
+  if (parsed < 1) throw new ApiError(400, 'INVALID_ARGUMENT', `${name} must be 1 or more, not ${value}`);
+  return parsed;
+};
+
 program
   .command('mine')
   .description('mine blocks (to the lab wallet, or to --address)')
@@ -504,7 +511,7 @@ asset
   .description('issue an asset on a node; the lab names it by TICKER from then on')
   .argument('<node>')
   .argument('<ticker>', '1-8 upper-case letters and digits, starting with a letter')
-  .argument('<amount>', 'the supply (a uda asset: 1)', integer('amount'))
+  .argument('<amount>', 'the supply (a uda asset: 1)', positiveInteger('amount'))
   .option('--name <name>', 'its name (default: the ticker)')
   .option('--precision <digits>', 'decimal places a wallet shows', integer('precision'), 0)
   .addOption(
@@ -537,7 +544,7 @@ asset
   .argument('<from>')
   .argument('<to>')
   .argument('<asset>', "the lab's ticker of the asset, or its asset id")
-  .argument('<amount>', "in the asset's smallest unit", integer('amount'))
+  .argument('<amount>', "in the asset's smallest unit", positiveInteger('amount'))
   .option('--witness', 'pay to a new output of TO instead of a blinded UTXO of its own')
   .action((from: string, to: string, asset: string, amount: number, options: { witness?: boolean }) =>
     runJob('/assets/send', { from, to, asset, amount, witness: Boolean(options.witness) }, (result) => {

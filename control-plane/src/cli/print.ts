@@ -10,8 +10,8 @@ type Inspected = {
   dir: string;
   error?: string;
   engine?: { answering: boolean; since: string; message?: string };
-  chain?: { kind: string; height: number };
-  labWallet?: { address: string; spendableSat: number };
+  chain?: { kind: string; height?: number; error?: string };
+  labWallet?: { address: string; spendableSat?: number; error?: string };
   services: {
     name: string;
     kind: string;
@@ -47,6 +47,7 @@ export function formatEvent(event: LabEvent): string | undefined {
         return `  ↻ ${event.service} restarting: ${(event.message ?? '').split('\n')[0]}`;
       if (event.status === 'unhealthy')
         return `  ! ${event.service} unhealthy: ${(event.message ?? '').split('\n')[0]}`;
+      if (event.status === 'waiting') return `  … ${event.service} ${(event.message ?? 'waiting').split('\n')[0]}`;
       if (event.status === 'stopped') return `  ■ ${event.service} stopped`;
       return undefined;
     case 'phase':
@@ -81,8 +82,14 @@ export function formatLab(lab: Inspected): string {
     lines.push(
       `  container engine: not answering since ${lab.engine.since} (the lab's containers run on; none can be started, stopped or restarted until it answers): ${lab.engine.message ?? ''}`,
     );
-  if (lab.chain) lines.push(`  chain: ${lab.chain.kind} at height ${lab.chain.height}`);
-  if (lab.labWallet) lines.push(`  lab wallet: ${lab.labWallet.spendableSat} sat spendable (${lab.labWallet.address})`);
+  if (lab.chain)
+    lines.push(
+      `  chain: ${lab.chain.kind} ${lab.chain.height === undefined ? (lab.chain.error ?? 'not answering') : `at height ${lab.chain.height}`}`,
+    );
+  if (lab.labWallet)
+    lines.push(
+      `  lab wallet: ${lab.labWallet.spendableSat === undefined ? (lab.labWallet.error ?? 'not answering') : `${lab.labWallet.spendableSat} sat spendable`} (${lab.labWallet.address})`,
+    );
   lines.push('  services:');
   for (const service of lab.services) {
     const details = Object.entries(service.info)
@@ -161,7 +168,10 @@ export function formatAssetList(
     .join('\n');
 }
 
-/** What `reglab down` says: the lab down, or forgotten (its engine gone), and the containers of others it took off the lab's network. */
+/**
+ * What `reglab down` says: the lab down, or forgotten (its engine gone), and the containers of others it took off the
+ * lab's network.
+ */
 export function formatDown(lab: string, removed: { leftInEngine?: string; detached?: string[] }): string {
   if (removed.leftInEngine)
     return `lab ${lab} is forgotten: its container engine does not answer; ${removed.leftInEngine}`;

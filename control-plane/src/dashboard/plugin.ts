@@ -43,7 +43,10 @@ function send(reply: FastifyReply, asset: Asset) {
     .send(asset.body);
 }
 
-/** Serves the dashboard: GET / is the page, GET /ui/<file> its styles and scripts. Register with `app.register(dashboardPlugin)`. */
+/**
+ * Serves the dashboard: GET / is the page, GET /ui/<file> its styles and scripts. Register with
+ * `app.register(dashboardPlugin)`.
+ */
 export async function dashboardPlugin(app: FastifyInstance): Promise<void> {
   const assets = loadAssets(UI_DIR);
   const page = assets.get('index.html');

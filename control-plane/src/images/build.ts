@@ -170,11 +170,9 @@ export function missingImageMessage(ref: string): string {
 }
 
 function missingUpstream(recipe: ImageRecipe): string {
-  const why =
-    recipe.id === 'rln'
-      ? 'RGB Lightning Node cannot be built on this machine: its build needs GitHub (the RGB-Tools/rust-lightning ' +
-        'submodule, branch rgb, and a git-patched rgb-lib) and Docker Hub, and nothing publishes an image. '
-      : `it is built from sources on the internet (images/${recipe.folder}/Containerfile). `;
+  const why = recipe.unavailable
+    ? `${recipe.unavailable} `
+    : `it is built from sources on the internet (images/${recipe.folder}/Containerfile). `;
   return (
     `the lab needs image ${recipe.ref} and it is not here: ${why}` +
     `Build it where the internet is reachable (\`reglab images build --upstream\` or \`podman build -t ${recipe.ref} images/${recipe.folder}\`), ` +

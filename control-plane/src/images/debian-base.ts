@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:f
 import { join } from 'node:path';
 import type Docker from 'dockerode';
 import { reglabCacheDir } from './cache.js';
-import { DEBIAN_BASE_REF, RECIPES } from './catalog.js';
+import { DEBIAN_BASE_REF, DEBIAN_IMAGE } from './recipes.js';
 import { contextTar } from './context.js';
 import { IMAGE_LABEL, PIN_LABEL } from './pin.js';
 import { followBuild } from './progress.js';
@@ -12,13 +12,13 @@ const MIRROR = process.env.REGLAB_DEBIAN_MIRROR ?? 'http://deb.debian.org/debian
 
 /** Where the debootstrapped tree is kept, so re-importing the base never re-runs debootstrap. */
 export function rootfsDir(): string {
-  const { SUITE, VARIANT } = RECIPES.debian.buildArgs;
+  const { SUITE, VARIANT } = DEBIAN_IMAGE.buildArgs;
   return join(reglabCacheDir(), 'rootfs', `${SUITE}-${VARIANT}`);
 }
 
 /**
- * The lab's Debian base, localhost/reglab-debian:bookworm: `debootstrap --variant=minbase` (once,
- * ~40 s, as root) and an import through the Engine API, labelled with its pin.
+ * The lab's Debian base, localhost/reglab-debian:bookworm: `debootstrap --variant=minbase` (once, as
+ * root) and an import through the Engine API, labelled with its pin.
  */
 export async function buildDebianBase(docker: Docker, pin: string, onProgress: (line: string) => void): Promise<void> {
   const dir = rootfsDir();
@@ -42,7 +42,7 @@ async function debootstrap(dir: string, onProgress: (line: string) => void): Pro
     throw new Error(
       'building the Debian base needs root (debootstrap); run as root or build images on a machine that can',
     );
-  const { SUITE, VARIANT } = RECIPES.debian.buildArgs;
+  const { SUITE, VARIANT } = DEBIAN_IMAGE.buildArgs;
   const work = `${dir}.partial`;
   rmSync(work, { recursive: true, force: true });
   mkdirSync(work, { recursive: true });

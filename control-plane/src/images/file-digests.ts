@@ -43,8 +43,8 @@ const sameFile = (entry: Remembered, stat: Stats) =>
 
 /**
  * What a file holds, for an image pin: its bytes when small, else the SHA-256 of its bytes,
- * remembered by the file's size, times and inode. Each image check hashed the 120 MB of lnd's and
- * Node's binaries again (0.5 s of every docker up) although they change only when rebuilt.
+ * remembered by the file's size, times and inode: every docker up checks the images, and hashing lnd's
+ * and Node's binaries again each time was on its path although they change only when rebuilt.
  */
 export function fileContent(path: string, stat: Stats, now = Date.now()): Buffer | string {
   if (stat.size < REMEMBERED_FROM_BYTES) return readFileSync(path);

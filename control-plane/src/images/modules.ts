@@ -24,8 +24,8 @@ export async function productionModules(root: string): Promise<ContextPart> {
 /**
  * What npm recorded it installed (node_modules/.package-lock.json, written by every install), but
  * dev packages; undefined when there is no such record or a package folder changed after it, which
- * is when npm itself stops trusting it. It gives the list of `npm ls --omit=dev` without the 0.7 s of
- * starting npm, paid at every image check.
+ * is when npm itself stops trusting it. It gives the list of `npm ls --omit=dev` without starting npm,
+ * which is slow to start and would be paid at every image check.
  */
 function installedByNpm(root: string): string[] | undefined {
   const modules = join(root, 'node_modules');
@@ -46,7 +46,7 @@ function installedByNpm(root: string): string[] | undefined {
     .map(([path]) => path);
 }
 
-/** `npm ls`, run without blocking the process (1.5 s here): a control plane answers on meanwhile. */
+/** `npm ls`, run without blocking the process (it takes seconds): a control plane answers on meanwhile. */
 async function listedByNpm(root: string): Promise<string[]> {
   let listing: string;
   try {

@@ -7,7 +7,7 @@ import type { ContextPart } from './types.js';
 import { productionModules } from './modules.js';
 import { hashTree } from './pin.js';
 
-/** Where the services image's compiled copy of the project is staged (never the repo's dist/). */
+/** Where the services image's bundled copy of the project is staged (never the repo's dist/). */
 export function servicesStageDir(): string {
   return join(reglabCacheDir(), 'services-build');
 }
@@ -19,9 +19,9 @@ const assetFolders = (root: string) =>
     .map((service) => join('services', service, 'public'));
 
 /** Bumped when the stage's layout changes, so an older stage is not reused. */
-const STAGE_LAYOUT = 'dist+bundle+services-public';
+const STAGE_LAYOUT = 'bundle+services-public';
 
-/** The hash of everything the compiled project is made from. */
+/** The hash of everything the bundled project is made from. */
 export function sourcesPin(root: string): string {
   const hash = createHash('sha256').update(STAGE_LAYOUT);
   for (const file of ['tsconfig.json', 'package.json']) hash.update(readFileSync(join(root, file)));
@@ -48,27 +48,15 @@ function runNode(root: string, args: string[]): Promise<{ status: number | null;
   });
 }
 
-const compile = (root: string, outDir: string) =>
-  runNode(root, [
-    join(root, 'node_modules', 'typescript', 'bin', 'tsc'),
-    '-p',
-    join(root, 'tsconfig.json'),
-    '--outDir',
-    outDir,
-    '--sourceMap',
-    'false',
-  ]);
-
-/** Bundles the programs of a compiled tree (scripts/bundle.mjs), which the image runs. */
+/** Bundles the programs from the sources into `dist` (scripts/bundle.mjs), which the image runs. */
 async function bundle(root: string, dist: string): Promise<void> {
-  const bundler = await runNode(root, [join(root, 'scripts', 'bundle.mjs'), dist]);
+  const bundler = await runNode(root, [join(root, 'scripts', 'bundle.mjs'), dist, '--no-source-maps']);
   if (bundler.status !== 0) throw new Error(`bundling the project for the services image failed:\n${bundler.output}`);
 }
 
 /**
- * Compiles and bundles the project into the stage folder (once per sources pin) with its static
- * assets: the services image runs this, so the repo's own dist/ (which the process runtime prefers)
- * is left alone.
+ * Bundles the project into the stage folder (once per sources pin) with its static assets: the
+ * services image runs this, so the repo's own dist/ (which the process runtime runs) is left alone.
  */
 export async function stageServices(
   root: string,
@@ -78,22 +66,19 @@ export async function stageServices(
   const pin = sourcesPin(root);
   const stamp = join(dir, '.pin');
   if (existsSync(stamp) && readFileSync(stamp, 'utf8') === pin) return { dir, pin };
-  onProgress(`compiling the project for the services image into ${dir}`);
+  onProgress(`bundling the project for the services image into ${dir}`);
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(join(dir, 'services'), { recursive: true });
-  const tsc = await compile(root, join(dir, 'dist'));
-  // tsc emits even with type errors (exit 2); refuse only when it emitted nothing usable
-  if (tsc.status !== 0)
-    onProgress(`tsc reported problems (exit ${tsc.status}):\n${tsc.output.trim().split('\n').slice(0, 20).join('\n')}`);
-  if (!existsSync(join(dir, 'dist', 'services')))
-    throw new Error(`compiling the project for the services image failed:\n${tsc.output}`);
   await bundle(root, join(dir, 'dist'));
   for (const folder of assetFolders(root)) cpSync(join(root, folder), join(dir, folder), { recursive: true });
   writeFileSync(stamp, pin);
   return { dir, pin };
 }
 
-/** dist/ and the services' public folders (staged), package.json, the host's Node binary and the production packages of node_modules. */
+/**
+ * dist/ and the services' public folders (staged), package.json, the host's Node binary and the production packages of
+ * node_modules.
+ */
 export async function servicesParts(root: string, onProgress: (line: string) => void): Promise<ContextPart[]> {
   const staged = await stageServices(root, onProgress);
   const node = realpathSync(process.execPath);

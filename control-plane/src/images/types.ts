@@ -6,19 +6,8 @@
  */
 export type ImageFlavour = 'local' | 'upstream';
 
-export type ImageId =
-  | 'debian'
-  | 'btcd'
-  | 'lnd'
-  | 'ldk'
-  | 'services'
-  | 'postgres'
-  | 'redis'
-  | 'bitcoind'
-  | 'electrs'
-  | 'lnd-upstream'
-  | 'rln'
-  | 'rgb-proxy-server';
+/** A recipe's id, its key in the catalog (catalog.ts): the kind's name for a kind's own image. */
+export type ImageId = string;
 
 /** Files from outside the recipe folder that go into the build context, as `tar -C dir entries`. */
 export interface ContextPart {
@@ -44,6 +33,8 @@ export interface ImageRecipe {
   entrypoint?: string[];
   /** Its Containerfile's USER, when not root: a cluster hands the data volume to that user first. */
   user?: string;
+  /** Why the image cannot be built on this machine at all, where it cannot: what a user is told when it is missing. */
+  unavailable?: string;
   /** Extra context, resolved only when the image is built (it may need dist/ or binaries). */
   parts?: (onProgress: (line: string) => void) => ContextPart[] | Promise<ContextPart[]>;
 }

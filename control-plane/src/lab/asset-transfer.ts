@@ -30,7 +30,9 @@ export async function mineIndexed(session: LabSession, onMined?: OnMined): Promi
   return height;
 }
 
-/** Refreshes every side of the transfer until all of them are Settled; mines its block once the sender has broadcast. */
+/**
+ * Refreshes every side of the transfer until all of them are Settled; mines its block once the sender has broadcast.
+ */
 export async function settleAssetTransfer(
   session: LabSession,
   transfer: TransferToSettle,

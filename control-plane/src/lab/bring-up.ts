@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { waitFor } from '../../../lib/wait.js';
 import { CHAIN_SERVICE } from '../nodes/btcd/index.js';
-import { imageRecipesFor, kindDefinition } from '../nodes/registry.js';
+import { ensureNodeBinary } from '../nodes/binary-build.js';
+import { binaryBuildsFor, imageRecipesFor, kindDefinition } from '../nodes/registry.js';
 import { ImageUnavailableError, type RuntimeOptions } from '../runtimes/types.js';
 import type { LabSpec } from '../spec/types.js';
 import { freePort, isListening } from '../util/ports.js';
@@ -127,23 +128,20 @@ export async function bringUp(lab: LabState, options: LabDriverOptions): Promise
 }
 
 /**
- * The runtime's preparation of the lab (docker: the images of its kinds built or found up to date),
- * its long work sent as `image` events; with `dataRestored`, the services whose data a snapshot's
- * restore writes over.
+ * The runtime's preparation of the lab: the node binaries its kinds run that are built on demand
+ * (reglab-ldk), then the runtime's own (docker: the images of its kinds built or found up to date),
+ * the lines of their long work sent as `image` events; with `dataRestored`, the services whose data
+ * a snapshot's restore writes over.
  */
-export function prepareRuntime(
+export async function prepareRuntime(
   lab: LabState,
   options: LabDriverOptions,
   dataRestored?: readonly string[],
 ): Promise<void> {
-  const images = imageRecipesFor(
-    Object.values(lab.services).map((service) => service.kind),
-    'local',
-  );
-  return options.runtimeOptions.runtime.prepareLab(lab, images, {
-    dataRestored,
-    onProgress: (line) => options.onEvent({ type: 'image', lab: lab.name, line }),
-  });
+  const kinds = Object.values(lab.services).map((service) => service.kind);
+  const onProgress = (line: string) => options.onEvent({ type: 'image', lab: lab.name, line });
+  for (const build of binaryBuildsFor(kinds)) await ensureNodeBinary(build, onProgress);
+  await options.runtimeOptions.runtime.prepareLab(lab, imageRecipesFor(kinds, 'local'), { dataRestored, onProgress });
 }
 
 /**

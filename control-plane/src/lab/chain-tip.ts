@@ -3,7 +3,9 @@
 // regtest chain sits idle for hours between tests, and a snapshot comes back with the blocks it was
 // taken with, so the lab mines one block whenever its tip is older than mining.max_tip_age_seconds.
 import type { LabAccess } from '../nodes/types.js';
-import { DEFAULT_MAX_TIP_AGE_SECONDS } from '../spec/schema.js';
+
+/** How old the chain's tip may get before the lab mines a block (mining.max_tip_age_seconds's default). */
+export const DEFAULT_MAX_TIP_AGE_SECONDS = 3_600;
 
 /** A new block, mined because the tip was `tipAgeSeconds` old. */
 export interface TipFreshened {

@@ -28,14 +28,14 @@ export async function waitNodeChannels(
   await waitFor(
     async () => {
       const active = new Set(
-        (await lightning.channels()).filter((channel) => channel.active).map((channel) => channel.fundingTxid),
+        (await lightning.channels.list()).filter((channel) => channel.active).map((channel) => channel.fundingTxid),
       );
       const inactive = expected.active.filter((txid) => !active.has(txid));
       if (inactive.length > 0) {
         await options.whileInactive?.();
         throw new Error(`not active yet: the channels of ${inactive.join(', ')}`);
       }
-      const routable = expected.routable === undefined ? undefined : await lightning.routableChannels();
+      const routable = expected.routable === undefined ? undefined : await lightning.channels.routableChannels();
       if (routable !== undefined && routable < expected.routable!)
         throw new Error(`it can route over ${routable} of ${expected.routable} channels`);
       return true;

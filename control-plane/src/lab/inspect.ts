@@ -1,12 +1,25 @@
 import { describeError } from '../../../lib/errors.js';
+import { withTimeout } from '../../../lib/wait.js';
 import { engineReachOf } from '../runtimes/select.js';
-import { holdsAssets, isLightning, type ChannelView, type PendingClose } from '../nodes/node.js';
+import type { Channel, PendingClose } from '../../../lib/lightning/client.js';
+import { holdsAssets, isLightning } from '../nodes/node.js';
 import { holdingsOf, type HoldingView } from './assets.js';
 import type { LabSession } from './session.js';
 import type { LabState } from './state.js';
 
+/**
+ * How long status waits for each node's figures, and the chain's: a node that answers does so in
+ * milliseconds, while a frozen one, or an lnd whose chain node is down, held status for minutes.
+ * Each is asked on its own, so one that does not answer leaves the others' figures in the view.
+ */
+const LIVE_FIGURES_TIMEOUT_MS = 750;
+const NOT_ANSWERING = `not answering (no answer within ${LIVE_FIGURES_TIMEOUT_MS / 1000} s)`;
+
+/** What `work` answers, or an error saying it does not answer. */
+const promptly = <T>(work: Promise<T>) => withTimeout(work, LIVE_FIGURES_TIMEOUT_MS, NOT_ANSWERING);
+
 /** A channel with its partner named as the lab names it. */
-export interface ChannelSummary extends ChannelView {
+export interface ChannelSummary extends Channel {
   partner: string;
 }
 
@@ -67,24 +80,25 @@ export async function inspectLab(lab: LabState, session?: LabSession) {
       })),
     };
   const [height, wallet] = await Promise.all([
-    session.chain.getBlockCount().catch(() => undefined),
-    session.labWallet.balanceSat().catch(() => undefined),
+    promptly(session.chain.getBlockCount()).catch((error: unknown) => ({ error: describeError(error) })),
+    promptly(session.labWallet.balanceSat()).catch((error: unknown) => ({ error: describeError(error) })),
   ]);
   const names = new Map(lab.spec.nodes.map((node) => [lab.services[node.name]?.info.pubkey, node.name]));
   const nodes = await Promise.all(lab.spec.nodes.map((node) => inspectNode(session, node.name, names)));
   return {
     ...base,
-    chain: { kind: lab.spec.chain.kind, height },
+    chain: { kind: lab.spec.chain.kind, ...(typeof height === 'number' ? { height } : height) },
     labWallet: {
       address: session.labWallet.address,
-      spendableSat: wallet === undefined ? undefined : Number(wallet.spendable),
-      immatureSat: wallet === undefined ? undefined : Number(wallet.immature),
+      ...('error' in wallet
+        ? wallet
+        : { spendableSat: Number(wallet.spendable), immatureSat: Number(wallet.immature) }),
     },
     nodes,
   };
 }
 
-/** One node's live figures; a node that is not ready shows its status instead. */
+/** One node's live figures; a node that is not ready shows its status instead, one that does not answer says so. */
 export async function inspectNode(
   session: LabSession,
   name: string,
@@ -95,22 +109,29 @@ export async function inspectNode(
   if (service.status !== 'ready') return view;
   try {
     const node = session.node(name);
-    const lightning = isLightning(node) ? node : undefined;
+    const lightning = isLightning(node) ? node.lightning : undefined;
     // all asked at once: `reglab up` prints this view as the last thing it waits for
-    const [balance, assets, live] = await Promise.all([
-      node.onchainBalance(),
-      holdsAssets(node) ? holdingsOf(session, node) : undefined,
-      lightning &&
-        Promise.all([lightning.info(), lightning.channelBalanceSat(), lightning.channels(), lightning.pendingCloses()]),
-    ]);
+    const [balance, assets, live] = await promptly(
+      Promise.all([
+        node.onchainBalance(),
+        holdsAssets(node) ? holdingsOf(session, node) : undefined,
+        lightning &&
+          Promise.all([
+            lightning.info(),
+            lightning.channelBalanceMsat(),
+            lightning.channels.list(),
+            lightning.channels.pendingCloses(),
+          ]),
+      ]),
+    );
     Object.assign(view, { chainBalanceSat: balance.confirmedSat, unconfirmedBalanceSat: balance.unconfirmedSat });
     if (assets) view.assets = assets;
     if (!live) return view;
-    const [info, channelBalanceSat, channels, pendingCloses] = live;
+    const [info, channelBalanceMsat, channels, pendingCloses] = live;
     return {
       ...view,
       pubkey: info.pubkey,
-      channelBalanceSat,
+      channelBalanceSat: Number(channelBalanceMsat / 1000n),
       channels: channels.map((channel) => ({
         ...channel,
         partner: names.get(channel.partnerPubkey) ?? channel.partnerPubkey,

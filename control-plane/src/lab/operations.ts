@@ -1,9 +1,10 @@
 // What the lab does on request (the job queues, the API, the bring-up): mining, funding, channels
 // and payments, through each node kind's lab-side face.
 import { address as addressLib, networks } from 'bitcoinjs-lib';
-import { conflict, invalid } from '../../../lib/errors.js';
+import { conflict, invalid, upstreamFailed } from '../../../lib/errors.js';
+import type { Channel, Payment, PaymentLookup } from '../../../lib/lightning/client.js';
 import { waitFor } from '../../../lib/wait.js';
-import type { ChannelView, LabLightningNode, PaymentView } from '../nodes/node.js';
+import type { LabLightning } from '../nodes/node.js';
 import type { LabSession } from './session.js';
 
 export function assertRegtestAddress(address: string): void {
@@ -36,6 +37,8 @@ export function requireReady(session: LabSession, name: string): void {
       `lab ${session.lab.name} has no node "${name}" (nodes: ${session.lab.spec.nodes.map((node) => node.name).join(', ')})`,
     );
   if (service.status === 'ready') return;
+  if (service.status === 'waiting' && service.error)
+    throw conflict('SERVICE_NOT_READY', `${name} is waiting: ${service.error.split('\n')[0]}`);
   const hint =
     service.status === 'stopped'
       ? `start it with \`reglab start ${name}\``
@@ -45,7 +48,7 @@ export function requireReady(session: LabSession, name: string): void {
   throw conflict('SERVICE_NOT_READY', `${name} is ${service.status}: ${hint}`);
 }
 
-function lightningNode(session: LabSession, name: string): LabLightningNode {
+function lightningNode(session: LabSession, name: string): LabLightning {
   requireReady(session, name);
   return session.lightning(name);
 }
@@ -99,7 +102,7 @@ export async function openChannelBetween(
   const opener = lightningNode(session, request.from);
   const partnerPubkey = await nodePubkey(session, request.to);
   await connectPeers(session, request.from, request.to);
-  return opener.openChannel({
+  return opener.channels.open({
     partnerPubkey,
     partnerAddress: session.peerAddress(request.from, request.to),
     capacitySat: request.capacitySat,
@@ -109,7 +112,7 @@ export async function openChannelBetween(
 }
 
 export async function connectPeers(session: LabSession, from: string, to: string): Promise<void> {
-  await lightningNode(session, from).connect(await nodePubkey(session, to), session.peerAddress(from, to));
+  await lightningNode(session, from).channels.connectPeer(await nodePubkey(session, to), session.peerAddress(from, to));
 }
 
 /**
@@ -118,9 +121,9 @@ export async function connectPeers(session: LabSession, from: string, to: string
  * have seen the connection go.
  */
 export async function disconnectPeers(session: LabSession, from: string, to: string): Promise<void> {
-  await lightningNode(session, from).disconnect(await nodePubkey(session, to));
+  await lightningNode(session, from).channels.disconnectPeer(await nodePubkey(session, to));
   await lightningNode(session, to)
-    .disconnect(await nodePubkey(session, from))
+    .channels.disconnectPeer(await nodePubkey(session, from))
     .catch(() => undefined);
 }
 
@@ -132,7 +135,7 @@ export async function waitChannelRoutable(
   timeoutMs = 60_000,
 ): Promise<void> {
   const lightning = session.lightning(node);
-  await waitFor(() => lightning.canRouteOver(fundingTxid), {
+  await waitFor(() => lightning.channels.canRouteOver(fundingTxid), {
     timeoutMs,
     intervalMs: 250,
     what: `node ${node} to be able to route over the channel of ${fundingTxid}`,
@@ -149,7 +152,7 @@ async function gossipReach(session: LabSession, nodes: string[]): Promise<string
   const queue = [...nodes];
   while (queue.length > 0) {
     const node = queue.shift()!;
-    for (const channel of await session.lightning(node).channels()) {
+    for (const channel of await session.lightning(node).channels.list()) {
       const partner = channel.active ? nodeNameOf(session, channel.partnerPubkey) : undefined;
       if (partner === undefined || reached.has(partner) || session.lab.services[partner]?.status !== 'ready') continue;
       reached.add(partner);
@@ -188,7 +191,7 @@ export async function waitChannelActive(
   const lightning = session.lightning(node);
   await waitFor(
     async () =>
-      (await lightning.channels()).some(
+      (await lightning.channels.list()).some(
         (channel) =>
           channel.active &&
           channel.partnerPubkey === partnerKey &&
@@ -206,14 +209,43 @@ export async function waitChannelActive(
  * After a node restarted its channels take a moment to be re-established: a payment waits (a
  * bounded time) until the payer has an active channel, instead of failing with "no route".
  */
-async function waitForActiveChannel(node: LabLightningNode, timeoutMs = 30_000): Promise<void> {
-  const channels = await node.channels();
+async function waitForActiveChannel(name: string, node: LabLightning, timeoutMs = 30_000): Promise<void> {
+  const channels = await node.channels.list();
   if (channels.length === 0 || channels.some((channel) => channel.active)) return;
-  await waitFor(async () => (await node.channels()).some((channel) => channel.active), {
+  await waitFor(async () => (await node.channels.list()).some((channel) => channel.active), {
     timeoutMs,
     intervalMs: 250,
-    what: `${node.name} to have an active channel again`,
+    what: `${name} to have an active channel again`,
   }).catch(() => undefined);
+}
+
+/** How long a payment in flight is followed to its end before the wait gives up. */
+const PAYMENT_END_WAIT_MS = 10 * 60_000;
+
+/** A payment followed to its end, while it is in flight. */
+function endOf(name: string, node: LabLightning, payment: PaymentLookup): Promise<PaymentLookup> {
+  if (payment.status !== 'pending') return Promise.resolve(payment);
+  return waitFor(
+    async () => {
+      const now = await node.payment(payment.paymentHash);
+      return now.status === 'pending' ? undefined : now;
+    },
+    {
+      timeoutMs: PAYMENT_END_WAIT_MS,
+      intervalMs: 500,
+      what: `${name}'s payment ${payment.paymentHash} to succeed or fail`,
+    },
+  );
+}
+
+/** The payment once it succeeded; the node's reason when it failed. */
+async function paid(name: string, node: LabLightning, payment: PaymentLookup): Promise<PaymentResult> {
+  const final = await endOf(name, node, payment);
+  if (final.status === 'succeeded') return result(final);
+  throw upstreamFailed(
+    'PAYMENT_FAILED',
+    `${name} could not pay: ${final.status === 'failed' ? final.reason : 'the node does not know the payment'}`,
+  );
 }
 
 export interface PaymentResult {
@@ -226,7 +258,7 @@ export interface PaymentResult {
   preimage?: string;
 }
 
-const result = (payment: PaymentView): PaymentResult => ({
+const result = (payment: Payment): PaymentResult => ({
   paymentHash: payment.paymentHash,
   amountSat: Number(payment.amountMsat / 1000n),
   feeSat: Number(payment.feeMsat / 1000n),
@@ -258,9 +290,9 @@ export async function payBetween(
     invoice = (
       await payee.createInvoice({
         amountMsat: BigInt(request.amountSat) * 1000n,
-        memo: request.memo ?? `reglab ${request.from} -> ${request.to}`,
+        description: request.memo ?? `reglab ${request.from} -> ${request.to}`,
       })
-    ).paymentRequest;
+    ).bolt11;
     await retry.onInvoice?.(invoice);
   }
   return payInvoice(session, request.from, invoice);
@@ -272,10 +304,11 @@ export async function payBetween(
  */
 export async function payInvoice(session: LabSession, from: string, invoice: string): Promise<PaymentResult> {
   const payer = lightningNode(session, from);
-  const earlier = await payer.paymentOutcome(await payer.paymentHashOf(invoice));
-  if (earlier) return result(earlier);
-  await waitForActiveChannel(payer);
-  return result(await payer.pay(invoice));
+  const { paymentHash } = await payer.decodeInvoice(invoice);
+  const earlier = await endOf(from, payer, await payer.payment(paymentHash));
+  if (earlier.status === 'succeeded') return result(earlier);
+  await waitForActiveChannel(from, payer);
+  return paid(from, payer, await payer.pay({ bolt11: invoice }));
 }
 
 export async function keysendBetween(
@@ -285,8 +318,8 @@ export async function keysendBetween(
   if (request.from === request.to) throw invalid('SAME_NODE', 'a payment needs two different nodes');
   const payer = lightningNode(session, request.from);
   const pubkey = await nodePubkey(session, request.to);
-  await waitForActiveChannel(payer);
-  return result(await payer.keysend(pubkey, BigInt(request.amountSat) * 1000n));
+  await waitForActiveChannel(request.from, payer);
+  return paid(request.from, payer, await payer.keysend({ pubkey, amountMsat: BigInt(request.amountSat) * 1000n }));
 }
 
 export interface CloseRequest {
@@ -298,8 +331,8 @@ export interface CloseRequest {
 }
 
 /** The channel a close request names, or an error listing what the node has. */
-export async function channelToClose(session: LabSession, request: CloseRequest): Promise<ChannelView> {
-  const channels = await lightningNode(session, request.node).channels();
+export async function channelToClose(session: LabSession, request: CloseRequest): Promise<Channel> {
+  const channels = await lightningNode(session, request.node).channels.list();
   const partnerKey = request.partner ? await nodePubkey(session, request.partner) : undefined;
   const matching = channels.filter(
     (channel) =>
@@ -320,8 +353,8 @@ export async function channelToClose(session: LabSession, request: CloseRequest)
 export async function closeChannel(
   session: LabSession,
   node: string,
-  channel: ChannelView,
+  channel: Channel,
   force: boolean,
 ): Promise<{ closingTxid?: string }> {
-  return lightningNode(session, node).closeChannel(channel, force);
+  return lightningNode(session, node).channels.close(channel, force);
 }

@@ -1,4 +1,4 @@
-import type { ServiceKind } from '../nodes/kinds.js';
+import type { ServiceKind } from '../nodes/registry.js';
 import { CHAIN_SERVICE } from '../nodes/btcd/index.js';
 import { kindDefinition } from '../nodes/registry.js';
 import { RGB_PROXY_SERVICE } from '../nodes/rgb/index.js';
@@ -23,7 +23,8 @@ export function planLab(spec: LabSpec): PlannedService[] {
   if (services['wallet-server'] && spec.postgres.managed) wanted.push({ name: 'postgres', kind: 'postgres' });
   if ((services['wallet-server'] || services.faucet) && spec.redis.managed)
     wanted.push({ name: 'redis', kind: 'redis' });
-  if (spec.nodes.some((node) => node.kind === 'rgb')) wanted.push({ name: RGB_PROXY_SERVICE, kind: 'rgb-proxy' });
+  if (spec.nodes.some((node) => kindDefinition(node.kind).dependsOn(node.name, spec).includes(RGB_PROXY_SERVICE)))
+    wanted.push({ name: RGB_PROXY_SERVICE, kind: 'rgb-proxy' });
   for (const node of spec.nodes) wanted.push({ name: node.name, kind: node.kind, restart: node.restart });
   if (services['wallet-server'])
     wanted.push({ name: 'wallet-server', kind: 'wallet-server', restart: services['wallet-server'].restart });

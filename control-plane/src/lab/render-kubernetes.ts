@@ -8,7 +8,7 @@ import type { KubernetesObject } from '@kubernetes/client-node';
 import { stringify } from 'yaml';
 import type { LabAccess } from '../nodes/types.js';
 import { kindDefinition } from '../nodes/registry.js';
-import { containerPlacement } from '../runtimes/container-placement.js';
+import { kubernetesPlacement } from '../runtimes/kubernetes/host.js';
 import { hostPlacement } from '../runtimes/host-placement.js';
 import { namespaceManifest } from '../runtimes/kubernetes/manifests.js';
 import { serviceObjects } from '../runtimes/kubernetes/service-objects.js';
@@ -44,7 +44,7 @@ class RenderAccess implements LabAccess {
   }
 
   placementFor(service: string): Placement {
-    return containerPlacement(this.lab, service);
+    return kubernetesPlacement(this.lab, service);
   }
 
   clientEnvOf(name: string, placement: Placement): Record<string, string> {

@@ -3,7 +3,7 @@ import { BtcdDriver } from '../../../lib/chain/btcd.js';
 import type { RpcChainDriver } from '../../../lib/chain/rpc-driver.js';
 import { invalid, notFound } from '../../../lib/errors.js';
 import { CHAIN_SERVICE, chainRpcFor } from '../nodes/btcd/index.js';
-import { holdsAssets, isLightning, type AssetHolder, type LabLightningNode, type LabNode } from '../nodes/node.js';
+import { holdsAssets, isLightning, type AssetHolder, type LabLightning, type LabNode } from '../nodes/node.js';
 import { kindDefinition } from '../nodes/registry.js';
 import type { LabAccess } from '../nodes/types.js';
 import type { Placement, RuntimeOptions } from '../runtimes/types.js';
@@ -73,15 +73,15 @@ export class LabSession implements LabAccess {
     return node;
   }
 
-  /** A node's Lightning side; an error saying so for kinds that have none. */
-  lightning(name: string): LabLightningNode {
+  /** A node's Lightning client; an error saying so for kinds that have none. */
+  lightning(name: string): LabLightning {
     const node = this.node(name);
     if (!isLightning(node))
       throw invalid(
         'NOT_A_LIGHTNING_NODE',
         `node "${name}" is an ${node.kind} node: it has no Lightning side the lab can drive`,
       );
-    return node;
+    return node.lightning;
   }
 
   /** A node's RGB asset side; an error saying so for kinds that hold no assets. */

@@ -2,7 +2,7 @@ import { describeError } from '../../../lib/errors.js';
 import { waitFor } from '../../../lib/wait.js';
 import { kindDefinition } from '../nodes/registry.js';
 import { discardSignalOf, type LabAccess } from '../nodes/types.js';
-import type { StartRequest } from '../runtimes/types.js';
+import type { RuntimeHandle, StartRequest } from '../runtimes/types.js';
 import { describeExit } from '../supervisor/policy.js';
 import type { LabEventListener } from './events.js';
 import type { LabSession } from './session.js';
@@ -64,7 +64,7 @@ export function startRequestOf(access: LabAccess, service: ServiceState, precede
     lab: access.lab,
     service: service.name,
     kind: service.kind,
-    image: definition.image,
+    image: definition.image.id,
     launch: definition.launch(access, service),
     hostPorts: service.hostPorts,
     containerPorts: service.containerPorts,
@@ -79,6 +79,8 @@ export function startRequestOf(access: LabAccess, service: ServiceState, precede
 /**
  * Starts one service and waits until its readiness probe passes (and, for a node, its kind's
  * set-up after start); reports it `starting` (or `as`) then `ready`, or `failed` with its log tail.
+ * A start given up ends what it started: a process left running would keep the service's ports,
+ * and the next start's probe would reach it rather than the new process.
  */
 export async function startService(
   session: LabSession,
@@ -88,14 +90,16 @@ export async function startService(
 ): Promise<void> {
   const service = session.lab.services[name];
   const definition = kindDefinition(service.kind);
+  let started: RuntimeHandle | undefined;
   try {
-    service.handle = await session.runtime.start(startRequestOf(session, service, precedence));
+    started = await session.runtime.start(startRequestOf(session, service, precedence));
+    service.handle = started;
     if (service.status !== as) {
       setStatus(service, as);
       options.onEvent(serviceEvent(session, service));
     }
     await options.persist();
-    const handle = service.handle;
+    const handle = started;
     let exitCheckedAt = Date.now();
     await waitFor(
       async () => {
@@ -127,6 +131,7 @@ export async function startService(
     await options.persist();
     options.onEvent(serviceEvent(session, service));
   } catch (error) {
+    if (started) await session.runtime.kill(started).catch(() => undefined);
     const tail = await logTail(session, service);
     const why = `${describeError(error)}${tail ? `\n--- last lines of ${name}'s log ---\n${tail}` : ''}`;
     if (!callerReportsFailure) {

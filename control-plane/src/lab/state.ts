@@ -1,14 +1,27 @@
-import type { ServiceKind } from '../nodes/kinds.js';
+import type { ServiceKind } from '../nodes/registry.js';
 import type { LabLayout, RuntimeHandle } from '../runtimes/types.js';
 import type { LabSpec, RestartPolicy } from '../spec/types.js';
 
 /**
- * `unhealthy`: runs but fails its readiness probe. `restarting`: the supervisor is starting it
- * again. `stopped`: stopped on purpose (reglab stop, or the lab going down), never restarted.
+ * `unhealthy`: runs but fails its readiness probe. `waiting`: a service it depends on is not ready
+ * (lnd while its chain node is down); it is ready again once that one is, started again then if it
+ * ended meanwhile. `restarting`: the supervisor is starting it again. `stopped`: stopped on purpose
+ * (reglab stop, or the lab going down), never restarted.
  */
-export type ServiceStatus = 'pending' | 'starting' | 'ready' | 'unhealthy' | 'restarting' | 'failed' | 'stopped';
+export type ServiceStatus =
+  | 'pending'
+  | 'starting'
+  | 'ready'
+  | 'unhealthy'
+  | 'waiting'
+  | 'restarting'
+  | 'failed'
+  | 'stopped';
 /** `degraded`: a service of a lab that was ready is not ready now. */
 export type LabStatus = 'starting' | 'ready' | 'degraded' | 'failed' | 'stopping' | 'stopped';
+
+/** The statuses of a service whose process runs, which the supervisor watches. */
+export const RUNNING_STATUSES: ReadonlySet<ServiceStatus> = new Set(['ready', 'unhealthy', 'waiting']);
 
 export interface ServiceState {
   name: string;
@@ -79,4 +92,25 @@ export function setStatus(service: ServiceState, status: ServiceStatus, error?: 
 /** ready when every service is; degraded when one that was up is not. */
 export function labStatusFromServices(lab: LabState): LabStatus {
   return Object.values(lab.services).every((service) => service.status === 'ready') ? 'ready' : 'degraded';
+}
+
+/** What a degraded lab says: each service that is not ready, with its status ("chain stopped, alice waiting"). */
+export function servicesDown(lab: LabState): string | undefined {
+  const down = Object.values(lab.services)
+    .filter((service) => service.status !== 'ready')
+    .map((service) => `${service.name} ${service.status}`);
+  return down.length > 0 ? down.join(', ') : undefined;
+}
+
+/** The services `service` depends on that are not ready now. */
+export function dependenciesDown(lab: LabState, service: ServiceState): ServiceState[] {
+  return service.dependsOn.flatMap((name) => {
+    const dependency = lab.services[name];
+    return dependency && dependency.status !== 'ready' ? [dependency] : [];
+  });
+}
+
+/** "waiting for chain (btcd), which is stopped": why a service waits, from the dependencies that are down. */
+export function waitingFor(down: ServiceState[]): string {
+  return `waiting for ${down.map((dependency) => `${dependency.name} (${dependency.kind}), which is ${dependency.status}`).join(', and for ')}`;
 }

@@ -1,7 +1,8 @@
 // The lab's handle on a node of lab.yaml's nodes[]: every node kind has an on-chain wallet the
-// lab funds; Lightning kinds add what funding, channels, payments and inspection go through.
-// Amounts in sat are numbers (regtest amounts fit), in msat bigint.
-import type { ServiceKind } from './kinds.js';
+// lab funds; Lightning kinds add their client of lib/lightning, which funding, channels, payments and
+// inspection go through. Amounts in sat are numbers (regtest amounts fit), in msat bigint.
+import type { ChannelControl, LightningClient } from '../../../lib/lightning/client.js';
+import type { ServiceKind } from './registry.js';
 
 export interface LabNode {
   readonly name: string;
@@ -14,102 +15,32 @@ export interface LabNode {
   close(): void;
 }
 
-export interface NodeInfo {
-  pubkey: string;
-  alias?: string;
-  synced: boolean;
-  height: number;
-  peers: number;
-}
+/** A Lightning node's client as the lab drives it: lib/lightning's, with channel control. */
+export type LabLightning = LightningClient & { readonly channels: ChannelControl };
 
-export interface ChannelView {
-  /** The node's own id of the channel (lnd: the funding outpoint "txid:vout"). */
-  id: string;
-  partnerPubkey: string;
-  capacitySat: number;
-  localSat: number;
-  remoteSat: number;
-  active: boolean;
-  private: boolean;
-  fundingTxid: string;
-  fundingVout: number;
-}
-
-export interface InvoiceView {
-  paymentHash: string;
-  state: 'open' | 'accepted' | 'settled' | 'canceled';
-  amountMsat: bigint;
-  receivedMsat: bigint;
-}
-
-export interface PaymentView {
-  paymentHash: string;
-  preimage?: string;
-  amountMsat: bigint;
-  feeMsat: bigint;
-  /** Channels the payment went over, when the node tells (LDK does not). */
-  hops?: number;
-}
-
-export interface OpenChannelRequest {
-  partnerPubkey: string;
-  /** host:port at which this node dials the partner. */
-  partnerAddress: string;
-  capacitySat: number;
-  pushSat: number;
-  private?: boolean;
-}
-
-/** A channel being closed: for a force close, its funds wait for a timelock before they are swept. */
-export interface PendingClose {
-  fundingTxid: string;
-  closingTxid?: string;
-  /** Blocks until the node's own funds of a force close mature (then its wallet sweeps them). */
-  blocksUntilSweep?: number;
-  pendingSat: number;
-}
-
+/** A node of a Lightning kind: its on-chain wallet and channels, payments and inspection, through `lightning`. */
 export interface LabLightningNode extends LabNode {
-  readonly lightning: true;
-  info(): Promise<NodeInfo>;
-  channelBalanceSat(): Promise<number>;
-  channels(): Promise<ChannelView[]>;
-  connect(pubkey: string, address: string): Promise<void>;
-  disconnect(pubkey: string): Promise<void>;
-  openChannel(request: OpenChannelRequest): Promise<{ fundingTxid: string; fundingVout: number }>;
-  /** Cooperative, or force; returns the closing transaction when the node tells it. */
-  closeChannel(channel: ChannelView, force: boolean): Promise<{ closingTxid?: string }>;
-  pendingCloses(): Promise<PendingClose[]>;
-  /** Whether this node can route over the channel funded by `fundingTxid` (both policies known). */
-  canRouteOver(fundingTxid: string): Promise<boolean>;
-  /** How many channels of its graph it can route over. */
-  routableChannels(): Promise<number>;
-  /** A BOLT11 invoice; `hold` gives the payment hash whose preimage only the caller knows. */
-  createInvoice(request: {
-    amountMsat: bigint;
-    memo?: string;
-    expirySec?: number;
-    holdPaymentHash?: string;
-  }): Promise<{ paymentRequest: string; paymentHash: string }>;
-  invoice(paymentHash: string): Promise<InvoiceView>;
-  settleInvoice(preimage: string): Promise<void>;
-  cancelInvoice(paymentHash: string): Promise<void>;
-  paymentHashOf(paymentRequest: string): Promise<string>;
-  /** Pays and waits for the final answer; throws with the node's reason when it fails. */
-  pay(paymentRequest: string): Promise<PaymentView>;
-  /**
-   * A payment this node made earlier, followed to its end: the payment once it succeeded (waited
-   * for while it is in flight), undefined when the node made none or it failed.
-   */
-  paymentOutcome(paymentHash: string): Promise<PaymentView | undefined>;
-  keysend(pubkey: string, amountMsat: bigint): Promise<PaymentView>;
+  readonly lightning: LabLightning;
 }
-
-/** How long a payment in flight is followed to its end before the wait gives up. */
-export const PAYMENT_END_WAIT_MS = 10 * 60_000;
 
 export const isLightning = (node: LabNode): node is LabLightningNode =>
-  (node as Partial<LabLightningNode>).lightning === true;
+  (node as Partial<LabLightningNode>).lightning !== undefined;
+
+const drivable = (client: LightningClient): client is LabLightning => client.channels !== undefined;
+
+/** The lab's handle on a node of a Lightning kind, over its client; the lab needs its channel control. */
+export function lightningNode(name: string, kind: ServiceKind, client: LightningClient): LabLightningNode {
+  if (!drivable(client)) throw new Error(`the ${client.implementation} client of ${name} offers no channel control`);
+  return {
+    name,
+    kind,
+    lightning: client,
+    newAddress: () => client.newAddress(),
+    onchainBalance: () => client.onchainBalance(),
+    waitSynced: (height, timeoutMs) => client.waitSynced(height, timeoutMs),
+    close: () => client.close(),
+  };
+}
 
 /** RGB asset schemas: NIA (fungible, with a ticker), CFA (fungible, no ticker), UDA (one unique token). */
 export type AssetSchema = 'nia' | 'cfa' | 'uda';

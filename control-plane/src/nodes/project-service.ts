@@ -2,16 +2,16 @@ import type { LaunchSpec, Placement } from '../runtimes/types.js';
 
 /**
  * V8's young generation at 1 MiB: a lab service holds little short-lived data, and the default
- * semi-spaces cost each process tens of MiB (docs/benchmarks.md, bench:memory).
+ * semi-spaces are most of the memory each process could save (bench:memory).
  */
 const SERVICE_NODE_FLAGS = ['--max-semi-space-size=1'];
 
 /**
  * For a process whose requests are few (the control plane, a faucet): V8's heuristics that favour
- * size over speed as well, 4 to 15 MiB less each; not for a service under load, whose CPU per request
- * it raises by about a quarter (the wallet server: docs/benchmarks-log.md, Memory). And no optimizing
- * compiler (TurboFan): its code, and the pages of the node binary it runs from, cost 7 to 10 MiB
- * more in each of those processes, and a lab's bring-up through them is no slower without it.
+ * size over speed as well; not for a service under load, whose CPU per request they raise (the wallet
+ * server: bench:wallet -- --vs lnbits). And no optimizing compiler (TurboFan): its code, and the pages
+ * of the node binary it runs from, stay resident in each of those processes (bench:memory), and a
+ * lab's bring-up through them is no slower without it (bench:lab-up).
  */
 export const LOW_RATE_NODE_FLAGS = [...SERVICE_NODE_FLAGS, '--optimize-for-size', '--no-opt'];
 

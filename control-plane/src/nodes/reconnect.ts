@@ -1,13 +1,14 @@
 // Bringing a restarted Lightning node's channels with the other lab nodes back.
 import { waitFor } from '../../../lib/wait.js';
-import { isLightning, type ChannelView } from './node.js';
+import type { Channel } from '../../../lib/lightning/client.js';
+import { isLightning } from './node.js';
 import type { LabAccess } from './types.js';
 
 export interface ChannelPartners {
   /** The node's channels with lab nodes, active or not. */
-  withLabNodes: ChannelView[];
+  withLabNodes: Channel[];
   /** Those of them that were inactive, whose partner was dialled. */
-  dialled: ChannelView[];
+  dialled: Channel[];
 }
 
 /**
@@ -28,13 +29,14 @@ export async function dialChannelPartners(
       .filter((service) => service.info.pubkey && (!options.readyPartnersOnly || service.status === 'ready'))
       .map((service) => [service.info.pubkey, service.name]),
   );
-  const withLabNodes = (await node.channels()).filter((channel) => partners.has(channel.partnerPubkey));
+  const { channels } = node.lightning;
+  const withLabNodes = (await channels.list()).filter((channel) => partners.has(channel.partnerPubkey));
   const dialled = withLabNodes.filter((channel) => !channel.active);
   const placement = access.placementFor(name);
   await Promise.all(
     dialled.map((channel) =>
-      node
-        .connect(channel.partnerPubkey, placement.reach(partners.get(channel.partnerPubkey)!, 'p2p'))
+      channels
+        .connectPeer(channel.partnerPubkey, placement.reach(partners.get(channel.partnerPubkey)!, 'p2p'))
         .catch(() => undefined),
     ),
   );
@@ -67,7 +69,9 @@ export async function reconnectChannelPeers(
   const redial = redialEvery(timing.redialMs, () => dialChannelPartners(access, name, { readyPartnersOnly: true }));
   await waitFor(
     async () => {
-      const active = new Set((await node.channels()).filter((channel) => channel.active).map((channel) => channel.id));
+      const active = new Set(
+        (await node.lightning.channels.list()).filter((channel) => channel.active).map((channel) => channel.id),
+      );
       if (dialled.every((channel) => active.has(channel.id))) return true;
       await redial();
       return false;

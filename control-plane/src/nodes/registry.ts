@@ -1,11 +1,13 @@
-// The registry of node kinds: adding a kind is a folder here, a line below, its name in lab.yaml's
-// schema and an image recipe (images/).
+// The registry of node kinds, where each kind is named once: adding a kind is a folder here and a
+// line below. lab.yaml's schema, the spec's types, the image catalog and the Lightning kinds all come
+// from these lists; a Lightning kind is one of lib/lightning's implementations.
+import type { LightningImplementation } from '../../../lib/lightning/implementations.js';
 import type { ImageFlavour, ImageId } from '../images/types.js';
+import type { OnDemandBuild } from './binary-build.js';
 import { btcd } from './btcd/index.js';
 import { chainAdapter } from './chain-adapter/index.js';
 import { faucet } from './faucet/index.js';
 import { indexer } from './indexer/index.js';
-import type { ServiceKind } from './kinds.js';
 import { ldk } from './ldk/index.js';
 import { lnd } from './lnd/index.js';
 import { postgres } from './postgres/index.js';
@@ -16,12 +18,16 @@ import { rln } from './rln/index.js';
 import type { KindDefinition } from './types.js';
 import { walletServer } from './wallet-server/index.js';
 
-const KINDS: Record<ServiceKind, KindDefinition> = {
+/** The Lightning kinds: one for each implementation lib/lightning speaks to. */
+const LIGHTNING_KINDS: Record<LightningImplementation, KindDefinition> = { lnd, ldk, rln };
+
+/** The kinds of lab.yaml's nodes[]; the first is a node's kind when it names none. */
+const NODE_KINDS = { ...LIGHTNING_KINDS, rgb };
+
+/** Every kind of service a lab can run. */
+const KINDS = {
   btcd,
-  lnd,
-  ldk,
-  rln,
-  rgb,
+  ...NODE_KINDS,
   postgres,
   redis,
   indexer,
@@ -31,18 +37,33 @@ const KINDS: Record<ServiceKind, KindDefinition> = {
   'chain-adapter': chainAdapter,
 };
 
+export type ServiceKind = keyof typeof KINDS;
+export type NodeKind = keyof typeof NODE_KINDS;
+export const NODE_KIND_NAMES = Object.keys(NODE_KINDS) as [NodeKind, ...NodeKind[]];
+
 export function kindDefinition(kind: ServiceKind): KindDefinition {
-  const definition = KINDS[kind];
+  const definition: KindDefinition | undefined = KINDS[kind];
   if (!definition) throw new Error(`no node kind "${kind}" in the registry (kinds: ${Object.keys(KINDS).join(', ')})`);
   return definition;
 }
+
+export const allKinds = (): KindDefinition[] => Object.values(KINDS);
+
+/** The kinds of nodes[] that `has` says yes of, by name (for messages and lab.yaml's rules). */
+export const nodeKindsWhere = (has: (kind: KindDefinition) => boolean): NodeKind[] =>
+  NODE_KIND_NAMES.filter((name) => has(NODE_KINDS[name]));
 
 /** The image recipe that runs each of `kinds` in the docker runtime. */
 export function imageRecipesFor(kinds: Iterable<ServiceKind>, flavour: ImageFlavour): Record<string, ImageId> {
   return Object.fromEntries(
     [...new Set(kinds)].map((kind) => {
       const definition = kindDefinition(kind);
-      return [kind, flavour === 'upstream' ? (definition.upstreamImage ?? definition.image) : definition.image];
+      return [kind, (flavour === 'upstream' ? (definition.upstreamImage ?? definition.image) : definition.image).id];
     }),
   );
+}
+
+/** The node binaries built on demand (not by setup.sh) that some of `kinds` run. */
+export function binaryBuildsFor(kinds: Iterable<ServiceKind>): OnDemandBuild[] {
+  return [...new Set(kinds)].flatMap((kind) => kindDefinition(kind).binaryBuild ?? []);
 }

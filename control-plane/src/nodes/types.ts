@@ -1,11 +1,14 @@
 // The contract of a node kind: one folder per kind implements it, registry.ts lists them.
 import type { RpcChainDriver } from '../../../lib/chain/rpc-driver.js';
-import type { ImageId } from '../images/types.js';
+import type { YamlPath } from '../../../lib/yaml-problems.js';
+import type { ImageRecipe } from '../images/types.js';
+import type { OnDemandBuild } from './binary-build.js';
 import type { ChainJournal } from '../lab/chain-journal.js';
 import type { LabState, ServiceState } from '../lab/state.js';
 import type { LaunchSpec, Placement, Runtime } from '../runtimes/types.js';
 import type { LabSpec } from '../spec/types.js';
 import type { LabNode } from './node.js';
+import type { ServiceKind } from './registry.js';
 
 /** Secrets the lab collects as services come up (certificates, macaroons), by service. */
 export interface CredentialStore {
@@ -41,9 +44,22 @@ export interface LabAccess {
 export interface KindDefinition {
   /** Port names, each with the port it listens on inside a container. */
   ports: Record<string, number>;
-  /** The image recipe that runs this kind in the docker runtime (local flavour; upstream if it differs). */
-  image: ImageId;
-  upstreamImage?: ImageId;
+  /**
+   * The image recipe that runs this kind in the docker runtime (local flavour; upstream if it differs):
+   * a shared one (images/recipes.ts) or the kind's own, which the catalog takes from here.
+   */
+  image: ImageRecipe;
+  upstreamImage?: ImageRecipe;
+  /** Kinds of nodes[]: the settings of a node of this kind beyond name, kind, funding and restart, by key, as JSON schemas. */
+  nodeSettings?: Record<string, object>;
+  /**
+   * lab.yaml's rules of this kind beyond its schema, which spec/parse.ts asks of every node of the kind
+   * (`entry.path`: ['nodes', index]) and of its lab service (['services', name]): the problems found,
+   * each at the path it is about.
+   */
+  validate?(entry: SpecEntry, check: SpecCheck): SpecProblem[];
+  /** The node binary it runs when setup.sh does not build it: built the first time a lab needs it. */
+  binaryBuild?: OnDemandBuild;
   /** What the lab's users reach (the wallet server, the faucet...): open to the network when the
    * control plane is (a workshop), on loopback otherwise. */
   public?: boolean;
@@ -51,7 +67,10 @@ export interface KindDefinition {
   stateless?: boolean;
   /** The signal that asks for a clean, prompt shutdown, when not SIGTERM (PostgreSQL: SIGINT). */
   stopSignal?: NodeJS.Signals;
-  /** Stopped with its stop signal even when its data is about to be replaced (a reset), where other kinds are killed (see discardSignalOf). */
+  /**
+   * Stopped with its stop signal even when its data is about to be replaced (a reset), where other kinds are killed
+   * (see discardSignalOf).
+   */
   cleanStopOnly?: boolean;
   /** Services that must be ready before this one starts. */
   dependsOn(name: string, spec: LabSpec): string[];
@@ -59,7 +78,9 @@ export interface KindDefinition {
   launch(access: LabAccess, service: ServiceState): LaunchSpec;
   /** Throws or answers false while not ready; collects what other services need from it (certificates). */
   probe(access: LabAccess, service: ServiceState): Promise<boolean>;
-  /** What the supervisor checks on a running service, cheaper than `probe` (no files read again); `probe` when absent. */
+  /**
+   * What the supervisor checks on a running service, cheaper than `probe` (no files read again); `probe` when absent.
+   */
   health?(access: LabAccess, service: ServiceState): Promise<boolean>;
   /** What status shows: URLs, files, a pubkey. Never secrets. */
   describe(access: LabAccess, service: ServiceState): Promise<Record<string, string>>;
@@ -67,11 +88,18 @@ export interface KindDefinition {
   credentials(access: LabAccess, service: ServiceState): Promise<Record<string, string>>;
   /** Kinds of nodes[]: the lab's handle on one of its nodes. */
   node?(access: LabAccess, name: string): LabNode;
-  /** Set-up each time the service has started and answers, before it counts as ready (RLN: init and unlock; the chain node: the lab's blocks). */
+  /** Kinds of nodes[] whose node holds RGB assets (`node()` is an AssetHolder): lab.yaml's issuers and holders. */
+  holdsAssets?: true;
+  /**
+   * Set-up each time the service has started and answers, before it counts as ready (RLN: init and unlock; the chain
+   * node: the lab's blocks).
+   */
   initialise?(access: LabAccess, name: string): Promise<void>;
   /** Kinds of nodes[]: set-up once its bring-up funding is confirmed (RLN: colored UTXOs). */
   afterFunding?(access: LabAccess, name: string): Promise<void>;
-  /** Writes what the service holds only in memory to its data folder before it is stopped for a snapshot (Redis: SAVE). */
+  /**
+   * Writes what the service holds only in memory to its data folder before it is stopped for a snapshot (Redis: SAVE).
+   */
   flush?(access: LabAccess, service: ServiceState): Promise<void>;
   /** Lightning kinds: the environment a lab service (the wallet server) uses to reach the node. */
   clientEnv?(access: LabAccess, name: string, placement: Placement): Record<string, string>;
@@ -81,6 +109,25 @@ export interface KindDefinition {
    * how to stop. The supervisor asks the node every second otherwise.
    */
   watchBlocks?(access: LabAccess, onChange: () => void): () => void;
+}
+
+/** A node or lab service of lab.yaml, as its kind's rules are asked of it. */
+export interface SpecEntry {
+  name: string;
+  path: YamlPath;
+}
+
+/** What a kind's rules see: lab.yaml as written, defaults applied, and the registry's other kinds. */
+export interface SpecCheck {
+  lab: Pick<LabSpec, 'runtime' | 'indexer' | 'nodes' | 'channels' | 'services'>;
+  kindOf(kind: ServiceKind): KindDefinition;
+  /** The kinds of nodes[] that `has` says yes of. */
+  nodeKinds(has: (kind: KindDefinition) => boolean): string[];
+}
+
+export interface SpecProblem {
+  path: YamlPath;
+  message: string;
 }
 
 /** The signal that ends a service of this kind whose data is about to be replaced (a reset). */

@@ -10,7 +10,7 @@ export const CONTAINER_DATA_DIR = '/data';
  * service's Service in the lab's namespace). The name is also its hostname, so the certificates
  * btcd and lnd generate name it too.
  */
-export function containerPlacement(lab: LabLayout, service: string): Placement {
+export function containerPlacement(lab: LabLayout, service: string, hostPeer: Placement['hostPeer']): Placement {
   const portOf = (target: string, portName: string) => {
     const ports = lab.services[target]?.containerPorts;
     if (ports === undefined) throw new Error(`lab ${lab.name} has no service "${target}"`);
@@ -26,5 +26,6 @@ export function containerPlacement(lab: LabLayout, service: string): Placement {
     port: (name) => portOf(service, name),
     dataDir: CONTAINER_DATA_DIR,
     reach: (target, portName) => `${target}:${portOf(target, portName)}`,
+    hostPeer,
   };
 }

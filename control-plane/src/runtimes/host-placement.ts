@@ -17,5 +17,6 @@ export function hostPlacement(lab: LabLayout): Placement {
       if (port === undefined) throw new Error(`service "${service}" has no port "${portName}"`);
       return `127.0.0.1:${port}`;
     },
+    hostPeer: 'loopback',
   };
 }

@@ -36,6 +36,14 @@ export interface Placement {
   dataDir: string;
   /** "host:port" at which this service reaches `service`'s named port. */
   reach(service: string, portName: string): string;
+  /**
+   * Where connections from this machine (a browser on it, a reverse proxy in front of the lab) come
+   * from, as this service sees them: the loopback address for a process; the lab network's gateway
+   * for a docker container, since the engine rewrites the source of what reaches a port published on
+   * 127.0.0.1 (docs/docker-runtime.md, Client addresses); the pod's loopback for a kubernetes pod,
+   * where the kubelet's port-forward connects.
+   */
+  hostPeer: 'loopback' | 'gateway';
 }
 
 /** What placements need to know of a lab: its folder and each service's ports. */

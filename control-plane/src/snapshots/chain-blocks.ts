@@ -1,8 +1,8 @@
 // A snapshot's chain, as blocks: btcd deletes a regtest chain whenever it starts (its
 // removeRegressionDB), so its data folder cannot be kept. The blocks are read from the running
 // node when a snapshot is saved; when it is restored they become the lab's chain journal, which
-// the freshly started node is given back like any restarted chain node (432 blocks took 0.2 s on
-// a 2-core machine), followed by the transactions that were in its mempool.
+// the freshly started node is given back like any restarted chain node (a lab's blocks are few and
+// quick to submit: bench:snapshot), followed by the transactions that were in its mempool.
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { RpcChainDriver } from '../../../lib/chain/rpc-driver.js';

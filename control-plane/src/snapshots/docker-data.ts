@@ -37,7 +37,10 @@ const ignoreMissing = (error: unknown) => {
   if ((error as { statusCode?: number }).statusCode !== 404) throw error;
 };
 
-/** The archive's first entry: /data itself, named data/ (Docker, and Podman for a running container) or / (Podman for a stopped one). */
+/**
+ * The archive's first entry: /data itself, named data/ (Docker, and Podman for a running container) or / (Podman for a
+ * stopped one).
+ */
 interface TopEntry {
   /** Its entries are data/...: unpacked into the volume's folder, that first part goes. */
   namedData: boolean;
@@ -109,7 +112,7 @@ async function unpackThroughHelper(
   await docker.getContainer(helperName).remove({ force: true }).catch(ignoreMissing);
   const helper = await docker.createContainer({
     name: helperName,
-    Image: runtime.imageFor(service.kind, kindDefinition(service.kind).image),
+    Image: runtime.imageFor(service.kind, kindDefinition(service.kind).image.id),
     Entrypoint: ['sleep', 'infinity'],
     Cmd: [],
     Labels: labels,

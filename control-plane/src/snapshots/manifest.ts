@@ -1,7 +1,10 @@
 import type { LabSecrets, LabState } from '../lab/state.js';
-import type { ServiceKind } from '../nodes/kinds.js';
+import type { ServiceKind } from '../nodes/registry.js';
 
-/** Bumped when what a snapshot holds changes; a snapshot of another format is refused. 2: the lab's assets. 3: the lab Redis's append-only file, which it loads instead of dump.rdb. */
+/**
+ * Bumped when what a snapshot holds changes; a snapshot of another format is refused. 2: the lab's assets. 3: the lab
+ * Redis's append-only file, which it loads instead of dump.rdb.
+ */
 export const SNAPSHOT_FORMAT = 3;
 
 /** snapshot.json: what a lab is restored from, next to its services' data. Holds the lab's secrets. */
@@ -17,7 +20,10 @@ export interface SnapshotManifest {
   secrets: LabSecrets;
   /** Each service's kind and host ports: a restored lab takes the same ports when they are free. */
   services: Record<string, { kind: ServiceKind; hostPorts: Record<string, number> }>;
-  /** The lab's RGB assets, ticker -> asset id: what the nodes' wallets hold is named by them (the faucet's asset among them). */
+  /**
+   * The lab's RGB assets, ticker -> asset id: what the nodes' wallets hold is named by them (the faucet's asset among
+   * them).
+   */
   assets: Record<string, string>;
   /** The chain's height when the snapshot was taken. */
   height: number;

@@ -18,7 +18,10 @@ export interface StartAgainSteps {
    * node, which has none, starts at once).
    */
   before(phase: PhaseRunner, session: LabSession): Promise<DataReady | void>;
-  /** The snapshot whose chain the lab goes back to: its blocks become the chain journal, which the chain node (it starts anew, empty) is given. */
+  /**
+   * The snapshot whose chain the lab goes back to: its blocks become the chain journal, which the chain node (it starts
+   * anew, empty) is given.
+   */
   replayFrom?: string;
 }
 
@@ -38,7 +41,8 @@ export function startAgain(lab: LabState, options: LabDriverOptions, steps: Star
     const { replayFrom } = steps;
     if (replayFrom !== undefined)
       await phase('chain blocks', () => restoreChainJournal(session.chainJournal, replayFrom));
-    // the chain node, ready with the snapshot's blocks, gets its unconfirmed transactions before anything that depends on it starts
+    // the chain node, ready with the snapshot's blocks, gets its unconfirmed transactions before anything that depends
+    // on it starts
     const restoreTransactions = async (name: string) => {
       if (name === CHAIN_SERVICE && replayFrom !== undefined) await restoreMempool(session.chain, replayFrom);
     };

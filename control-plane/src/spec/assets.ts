@@ -1,6 +1,7 @@
 // lab.yaml's assets: RGB assets issued on a node at bring-up and handed out to other nodes. The
 // shapes rgb-lib accepts (ticker, name, precision) are also what `reglab asset issue` is checked
 // against. Amounts are in the asset's smallest unit, whole numbers a JSON number carries exactly.
+import { nodeKindsWhere } from '../nodes/registry.js';
 import type { ErrorObject } from 'ajv';
 import type { AssetSpec, NodeSpec } from './types.js';
 
@@ -57,7 +58,7 @@ export function describeAssetError(error: ErrorObject, path: (string | number)[]
 }
 
 /** The node kinds that hold RGB assets. */
-export const ASSET_NODE_KINDS: readonly NodeSpec['kind'][] = ['rgb', 'rln'];
+export const ASSET_NODE_KINDS: readonly string[] = nodeKindsWhere((kind) => kind.holdsAssets === true).sort();
 
 /** Why `supply` cannot be issued in `schema`, if it cannot: a UDA is one token. */
 export const supplyProblem = (schema: AssetSpec['schema'], supply: number): string | undefined =>
@@ -76,13 +77,16 @@ export function assetNodeProblem(name: string, nodes: Map<string, NodeSpec>): st
   const node = nodes.get(name);
   if (!node) return `no node named "${name}" (nodes: ${[...nodes.keys()].join(', ') || 'none'})`;
   if (!ASSET_NODE_KINDS.includes(node.kind))
-    return `"${name}" is an ${node.kind} node: RGB assets are held by rgb or rln nodes`;
+    return `"${name}" is an ${node.kind} node: RGB assets are held by ${ASSET_NODE_KINDS.join(' or ')} nodes`;
   return node.funding_sat > 0
     ? undefined
     : `${name} has funding_sat 0: a node holding assets needs bitcoin for its colored UTXOs`;
 }
 
-/** What the schema cannot say of assets: unique tickers, issuers and holders that are asset nodes, amounts within the supply. */
+/**
+ * What the schema cannot say of assets: unique tickers, issuers and holders that are asset nodes, amounts within the
+ * supply.
+ */
 export function checkAssets(assets: RawAsset[], nodes: Map<string, NodeSpec>): AssetProblem[] {
   const problems: AssetProblem[] = [];
   const assetNode = (name: string) => assetNodeProblem(name, nodes);

@@ -6,14 +6,17 @@ import {
   schemaProblem,
   type YamlPath,
 } from '../../../lib/yaml-problems.js';
+import { allKinds, kindDefinition, nodeKindsWhere } from '../nodes/registry.js';
+import type { SpecCheck } from '../nodes/types.js';
 import { checkAssets, describeAssetError } from './assets.js';
 import { LabSpecError } from './spec-error.js';
 import { checkFaucetAsset } from './faucet-asset.js';
+import { checkFaucetTrustProxy } from './faucet-trust-proxy.js';
 import { labSchema } from './schema.js';
-import { DEFAULT_LDK_CHAIN_SOURCE, type ExternalOrManaged, type LabSpec } from './types.js';
+import type { ExternalOrManaged, LabSpec } from './types.js';
 
-// labSchema is checked against JSON Schema's meta-schema by a test (test/spec/schema.unit.test.ts), not at each
-// control plane's start, where compiling that meta-schema took 50-70 ms of CPU
+// labSchema is checked against JSON Schema's meta-schema by a test (test/spec/schema.unit.test.ts), not at
+// each control plane's start, which would compile that meta-schema on the path of every bring-up
 const ajv = new Ajv({ allErrors: true, useDefaults: true, strict: false, validateSchema: false });
 const validate = ajv.compile(labSchema);
 
@@ -61,9 +64,13 @@ interface Reference {
   message: string;
 }
 
-/** What a schema cannot say: names that must exist, names that must be unique, ports that must differ. */
+/**
+ * What a schema cannot say: names that must exist, names that must be unique, ports that must differ,
+ * and each kind's own rules (KindDefinition.validate), asked of every node and lab service.
+ */
 function checkReferences(lab: RawLab): Reference[] {
   const problems: Reference[] = [];
+  const check: SpecCheck = { lab, kindOf: kindDefinition, nodeKinds: nodeKindsWhere };
   if (lab.chain.kind === 'bitcoind') {
     problems.push({
       path: ['chain', 'kind'],
@@ -75,19 +82,8 @@ function checkReferences(lab: RawLab): Reference[] {
     if (nodes.has(node.name))
       problems.push({ path: ['nodes', index, 'name'], message: `duplicate node name "${node.name}"` });
     nodes.set(node.name, node);
-    if (node.kind === 'rln' && lab.runtime === 'process') {
-      problems.push({
-        path: ['nodes', index, 'kind'],
-        message: 'rln nodes run only from their container image (set runtime: docker or kubernetes)',
-      });
-    }
-    if ((node.kind === 'rln' || node.kind === 'rgb') && !lab.indexer.enabled) {
-      problems.push({
-        path: ['nodes', index, 'kind'],
-        message: `${node.kind} nodes follow the chain through the indexer (indexer.enabled: true)`,
-      });
-    }
-    problems.push(...checkChainSource(lab, node, index));
+    problems.push(...settingsOfOtherKinds(node, index));
+    problems.push(...(kindDefinition(node.kind).validate?.({ name: node.name, path: ['nodes', index] }, check) ?? []));
   });
   const reservedNames = new Set([
     'chain',
@@ -116,19 +112,6 @@ function checkReferences(lab: RawLab): Reference[] {
           message: `no node named "${channel[end]}" (nodes: ${[...nodes.keys()].join(', ') || 'none'})`,
         });
     }
-    for (const end of ['from', 'to'] as const) {
-      const kind = nodes.get(channel[end])?.kind;
-      if (kind === 'rln')
-        problems.push({
-          path: ['channels', index, end],
-          message: "channels of rln nodes (asset channels) are opened through RLN's API, not from lab.yaml",
-        });
-      if (kind === 'rgb')
-        problems.push({
-          path: ['channels', index, end],
-          message: 'rgb nodes have no Lightning side (they are RGB wallets on rgb-lib): channels need lnd or ldk nodes',
-        });
-    }
     if (channel.from === channel.to)
       problems.push({ path: ['channels', index, 'to'], message: 'a channel needs two different nodes' });
     if (channel.push_sat >= channel.capacity_sat)
@@ -147,19 +130,19 @@ function checkReferences(lab: RawLab): Reference[] {
   for (const service of ['wallet-server', 'faucet'] as const) {
     const settings = lab.services[service];
     if (!settings) continue;
-    const node = nodes.get(settings.node);
-    if (!node) problems.push({ path: ['services', service, 'node'], message: `no node named "${settings.node}"` });
-    else if (service === 'faucet' && node.kind !== 'lnd')
-      problems.push({ path: ['services', service, 'node'], message: 'the faucet sends from an lnd node wallet' });
-    else if (service === 'wallet-server' && node.kind === 'rgb')
-      problems.push({
-        path: ['services', service, 'node'],
-        message: 'the wallet server needs a Lightning node (lnd, ldk or rln); rgb nodes have no Lightning side',
-      });
+    if (!nodes.has(settings.node))
+      problems.push({ path: ['services', service, 'node'], message: `no node named "${settings.node}"` });
+  }
+  for (const service of ['wallet-server', 'faucet', 'chain-adapter'] as const) {
+    if (lab.services[service])
+      problems.push(
+        ...(kindDefinition(service).validate?.({ name: service, path: ['services', service] }, check) ?? []),
+      );
   }
   problems.push(...checkAssets(lab.assets, nodes));
   const faucetAsset = lab.services.faucet?.asset;
   if (faucetAsset) problems.push(...checkFaucetAsset(faucetAsset, lab.assets, nodes));
+  problems.push(...checkFaucetTrustProxy(lab.services.faucet?.trust_proxy ?? []));
   const serviceNames = new Set([
     'chain',
     ...(lab.indexer.enabled ? ['indexer'] : []),
@@ -175,12 +158,6 @@ function checkReferences(lab: RawLab): Reference[] {
         path: ['supervision', 'services', name],
         message: `no service named "${name}" in this lab (services: ${[...serviceNames].join(', ')})`,
       });
-  }
-  if (lab.services['chain-adapter'] && !lab.indexer.enabled) {
-    problems.push({
-      path: ['services', 'chain-adapter'],
-      message: 'the chain adapter needs the indexer (indexer.enabled: true)',
-    });
   }
   problems.push(...checkKubernetes(lab, serviceNames));
   const ports = new Map<number, string>();
@@ -246,33 +223,21 @@ function checkKubernetes(lab: RawLab, serviceNames: Set<string>): Reference[] {
   return problems;
 }
 
-/** An ldk node's chain source must run in the lab; other kinds take none. */
-function checkChainSource(lab: RawLab, node: RawLab['nodes'][number], index: number): Reference[] {
-  const at = ['nodes', index, node.chain_source === undefined ? 'kind' : 'chain_source'];
-  if (node.kind !== 'ldk') {
-    return node.chain_source === undefined
-      ? []
-      : [{ path: at, message: `chain_source is a setting of ldk nodes; ${node.kind} nodes take none` }];
-  }
-  const source = node.chain_source ?? DEFAULT_LDK_CHAIN_SOURCE;
-  if (source === 'electrum' && !lab.indexer.enabled) {
-    return [
-      {
-        path: at,
-        message:
-          'ldk nodes follow the chain through the indexer (indexer.enabled: true), or through the chain adapter with chain_source: esplora',
-      },
-    ];
-  }
-  if (source === 'esplora' && !lab.services['chain-adapter']) {
-    return [
-      {
-        path: at,
-        message: 'chain_source: esplora needs the chain adapter in the lab (services: { chain-adapter: {} })',
-      },
-    ];
-  }
-  return [];
+/** The settings each kind of node takes beyond the common ones, by kind. */
+const KIND_SETTINGS = new Set(allKinds().flatMap((kind) => Object.keys(kind.nodeSettings ?? {})));
+
+/** A setting only other kinds of nodes take (KindDefinition.nodeSettings), on this node. */
+function settingsOfOtherKinds(node: RawLab['nodes'][number], index: number): Reference[] {
+  const own = kindDefinition(node.kind).nodeSettings ?? {};
+  return Object.keys(node)
+    .filter((key) => KIND_SETTINGS.has(key) && !(key in own))
+    .map((key) => {
+      const kinds = nodeKindsWhere((kind) => key in (kind.nodeSettings ?? {})).join(', ');
+      return {
+        path: ['nodes', index, key],
+        message: `${key} is a setting of ${kinds} nodes; ${node.kind} nodes take none`,
+      };
+    });
 }
 
 function toLabSpec(raw: RawLab): LabSpec {

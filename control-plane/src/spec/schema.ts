@@ -1,12 +1,15 @@
+import { DEFAULT_MAX_TIP_AGE_SECONDS } from '../lab/chain-tip.js';
+import { allKinds, NODE_KIND_NAMES } from '../nodes/registry.js';
 import { assetsSchema } from './assets.js';
 import { faucetAssetSchema } from './faucet-asset.js';
+import { faucetTrustProxySchema } from './faucet-trust-proxy.js';
 
 const name = { type: 'string', pattern: '^[a-z][a-z0-9-]{0,30}$' };
 const port = { type: 'integer', minimum: 1024, maximum: 65535 };
 const sat = { type: 'integer', minimum: 0 };
 const restart = { enum: ['on-failure', 'always', 'no'] };
-/** How old the chain's tip may get before the lab mines a block (lab/chain-tip.ts). */
-export const DEFAULT_MAX_TIP_AGE_SECONDS = 3_600;
+/** The settings of nodes[] that only nodes of one kind take (KindDefinition.nodeSettings). */
+const kindSettings = Object.assign({}, ...allKinds().map((kind) => kind.nodeSettings ?? {}));
 /** A lab service that runs over one node of the lab, with these settings of its own. */
 const serviceOnNode = (properties: Record<string, unknown>) => ({
   type: 'object',
@@ -84,12 +87,9 @@ export const labSchema = {
         required: ['name'],
         properties: {
           name,
-          kind: { enum: ['lnd', 'ldk', 'rln', 'rgb'], default: 'lnd' },
+          kind: { enum: NODE_KIND_NAMES, default: NODE_KIND_NAMES[0] },
           funding_sat: { ...sat, default: 10_000_000 },
-          chain_source: {
-            enum: ['electrum', 'esplora'],
-            description: 'ldk nodes: the lab indexer (electrum, the default) or the chain adapter (esplora)',
-          },
+          ...kindSettings,
           restart,
         },
       },
@@ -126,6 +126,7 @@ export const labSchema = {
         faucet: serviceOnNode({
           claim_sat: { type: 'integer', minimum: 1000, default: 100_000 },
           cooldown_seconds: { type: 'integer', minimum: 0, default: 900 },
+          trust_proxy: faucetTrustProxySchema,
           asset: faucetAssetSchema,
         }),
         'chain-adapter': { type: 'object', additionalProperties: false, properties: { port, restart } },

@@ -1,3 +1,6 @@
+import type { LdkNodeSettings } from '../nodes/ldk/settings.js';
+import type { NodeKind } from '../nodes/registry.js';
+
 /** lab.yaml, after validation and defaults. */
 export type RuntimeName = 'process' | 'docker' | 'kubernetes';
 
@@ -35,18 +38,11 @@ export interface SupervisionSpec {
   services: Record<string, RestartPolicy>;
 }
 
-/** Where an ldk node takes its chain data from: the lab's Electrum indexer, or its Esplora-style chain adapter. */
-export type LdkChainSource = 'electrum' | 'esplora';
-
-/** An ldk node that names no chain source follows the indexer. */
-export const DEFAULT_LDK_CHAIN_SOURCE: LdkChainSource = 'electrum';
-
-export interface NodeSpec {
+/** A node of nodes[]; the settings of one kind (KindDefinition.nodeSettings) only on nodes of that kind. */
+export interface NodeSpec extends Partial<LdkNodeSettings> {
   name: string;
-  kind: 'lnd' | 'ldk' | 'rln' | 'rgb';
+  kind: NodeKind;
   funding_sat: number;
-  /** ldk nodes only. */
-  chain_source?: LdkChainSource;
   restart?: RestartPolicy;
 }
 
@@ -91,6 +87,8 @@ export interface ServicesSpec {
     claim_sat: number;
     cooldown_seconds: number;
     asset?: FaucetAssetSpec;
+    /** Whose X-Forwarded-For names the client ([]: no one's); this machine's connections when left out. */
+    trust_proxy?: string[];
     restart?: RestartPolicy;
   };
   'chain-adapter'?: { port?: number; restart?: RestartPolicy };

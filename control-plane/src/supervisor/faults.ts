@@ -65,7 +65,11 @@ export class Faults {
     );
   }
 
+  /** A process of it still running (a service waiting for its dependency) is stopped first: the new one takes its ports. */
   private async start(service: ServiceState): Promise<void> {
+    const { runtime } = this.supervisor.session;
+    if (service.handle && (await runtime.isAlive(service.handle).catch(() => false)))
+      await runtime.stop(service.handle, kindDefinition(service.kind).stopSignal);
     await startService(this.supervisor.session, service.name, { onEvent: this.onEvent, persist: this.persist });
   }
 

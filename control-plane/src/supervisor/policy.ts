@@ -2,11 +2,12 @@ import type { ServiceState } from '../lab/state.js';
 import type { ExitStatus } from '../runtimes/types.js';
 import type { SupervisionSpec } from '../spec/types.js';
 
-/** on-failure restarts anything but a clean exit (code 0); always restarts that too; no never does. */
-export function wantsRestart(service: ServiceState, exit: ExitStatus | undefined): boolean {
-  if (service.restartPolicy === 'no') return false;
-  if (service.restartPolicy === 'always') return true;
-  return !(exit?.code === 0 && exit.signal === undefined);
+/**
+ * A service that ends without being asked to has failed, whatever its exit code (lnd exits 0 when
+ * its chain health check gives up): `on-failure` and `always` restart it, `no` leaves it down.
+ */
+export function wantsRestart(service: ServiceState): boolean {
+  return service.restartPolicy !== 'no';
 }
 
 /** Restarts of the service within the supervision window (the limit counts these). */
@@ -17,6 +18,9 @@ export function recentRestarts(service: ServiceState, spec: SupervisionSpec, now
 
 /** How often a restart is tried again while the runtime's engine does not answer (not counted as restarts). */
 export const ENGINE_RETRY_MS = 2_000;
+
+/** How often a restart waiting for a service it depends on looks again (not counted as restarts either). */
+export const DEPENDENCY_RETRY_MS = 500;
 
 /** 0.5 s before the first restart, doubling after each recent one, at most 30 s. */
 export function backoffMs(recent: number): number {

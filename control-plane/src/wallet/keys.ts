@@ -29,7 +29,7 @@ export function regtestKey(privateKeyHex: string) {
 
 /**
  * The compressed public key, from OpenSSL: noble's first point multiplication builds its tables,
- * 50 ms of the control plane's CPU (it runs without V8's optimizing compiler) on the way of every
+ * costly in the control plane (it runs without V8's optimizing compiler) and on the way of every
  * bring-up, whose chain node is launched with the lab wallet's address. Signing still builds them,
  * when the lab wallet first spends.
  */

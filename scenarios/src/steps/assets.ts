@@ -23,7 +23,10 @@ interface Holding {
 
 const TICKER_LETTERS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
 
-/** A ticker no run has taken yet, as likely as not: S and 7 letters or digits. A lab's tickers are unique, and a scenario runs again on the same lab. */
+/**
+ * A ticker no run has taken yet, as likely as not: S and 7 letters or digits. A lab's tickers are unique, and a
+ * scenario runs again on the same lab.
+ */
 const freshTicker = () =>
   `S${Array.from({ length: 7 }, () => TICKER_LETTERS[randomInt(TICKER_LETTERS.length)]).join('')}`;
 

@@ -5,6 +5,7 @@ import { AddressDirectory } from './esplora/address-prefix.js';
 import { ChainBlocks } from './esplora/chain-blocks.js';
 import { ChainData } from './esplora/chain-data.js';
 import { MempoolView } from './esplora/mempool.js';
+import { SeenBlocks } from './esplora/seen-blocks.js';
 import { FeeEstimator } from './fees.js';
 import { unavailable, upstreamFailed, type DomainError } from '../../../lib/errors.js';
 import { errorResponses } from '../../../lib/http/errors.js';
@@ -24,6 +25,9 @@ export interface AdapterDeps {
   indexer: Indexer;
   logger?: FastifyServerOptions['logger'];
 }
+
+/** How often the adapter looks at the indexer's tip, to remember the blocks a reorg replaces. */
+const FOLLOW_BLOCKS_MS = 2_000;
 
 /** A failure of the node or the indexer is the lab's, not the caller's: 503 naming which part. */
 function mapDependencyError(error: unknown): DomainError | undefined {
@@ -57,7 +61,10 @@ export async function buildApp(deps: AdapterDeps): Promise<FastifyInstance> {
       route.schema.response = { ...errorResponses(502, 503), ...(route.schema.response as object) };
   });
   const data = new ChainData(deps.indexer, NETWORKS[deps.network]);
-  const blocks = new ChainBlocks(deps.driver, deps.indexer);
+  const seen = new SeenBlocks(deps.indexer);
+  seen.start(FOLLOW_BLOCKS_MS);
+  app.addHook('onClose', async () => seen.stop());
+  const blocks = new ChainBlocks(deps.driver, deps.indexer, seen);
   feeRoutes(app, new FeeEstimator(deps.driver));
   addressRoutes(app, data, deps.network, new AddressDirectory(deps.driver, data, NETWORKS[deps.network]));
   txRoutes(app, data, deps.driver);

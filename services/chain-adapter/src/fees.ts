@@ -10,7 +10,9 @@ export interface FeeRecommendation {
   minimumFee: number;
 }
 
-/** Confirmation targets (blocks) behind each field: 1 block, 3 blocks (~30 min), 6 blocks (~1 h), 144 blocks (~1 day). */
+/**
+ * Confirmation targets (blocks) behind each field: 1 block, 3 blocks (~30 min), 6 blocks (~1 h), 144 blocks (~1 day).
+ */
 export const RECOMMENDATION_TARGETS = { fastestFee: 1, halfHourFee: 3, hourFee: 6, economyFee: 144 } as const;
 
 /** The adapter's fee answers, from the node's fee curve (lib/chain/fee-curve.ts: the fallback only

@@ -63,13 +63,22 @@ export class FaucetAssetNode {
           `the asset faucet is empty: its node cannot pay this claim (${error.reason}). Send the asset, or bitcoin, to the faucet's node and try again`,
         );
       }
+      if (error instanceof RlnError && proxyOutOfReach(error)) {
+        throw upstreamFailed(
+          'SEND_FAILED',
+          `the faucet's node cannot reach the consignment proxy the invoice names (${request.transportEndpoints.join(', ')}): it is down, or out of the node's reach. Your invoice is not at fault: nothing was sent and your cool-down is released; claim again once the proxy answers (reglab status shows the lab's)`,
+        );
+      }
       if (error instanceof RlnError && error.status === 400)
         throw invalid('INVALID_INVOICE', `the faucet's node refused to pay this invoice: ${error.reason}`);
       throw upstreamFailed('SEND_FAILED', `the faucet could not send: ${reasonOf(error)}`);
     }
   }
 
-  /** Refreshes the node's transfers until its side of `txid` is Settled (the transaction confirmed, as its indexer sees it). */
+  /**
+   * Refreshes the node's transfers until its side of `txid` is Settled (the transaction confirmed, as its indexer sees
+   * it).
+   */
   async waitSettled(assetId: string, txid: string, timeoutMs: number): Promise<void> {
     await waitFor(
       async () => {
@@ -93,6 +102,13 @@ export class FaucetAssetNode {
     return upstreamFailed('DEPENDENCY_FAILED', `the faucet's RGB node ${this.client.url} failed: ${reasonOf(error)}`);
   }
 }
+
+/**
+ * The node found no proxy among the invoice's transport endpoints that answers: a lab's rgb node says
+ * so with 503 NoValidTransportEndpoint, RLN with 400 and rgb-lib's words.
+ */
+const proxyOutOfReach = (error: RlnError) =>
+  error.rlnName === 'NoValidTransportEndpoint' || /no valid transport endpoints/i.test(error.reason);
 
 class TransferFailed extends Error {
   constructor(txid: string) {

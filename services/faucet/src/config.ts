@@ -3,6 +3,7 @@ import { chainConfigFromEnv } from '../../../lib/chain/from-env.js';
 import type { ChainRpcConfig } from '../../../lib/chain/types.js';
 import { portFromEnv, positiveIntEnv } from '../../../lib/env.js';
 import type { AssetOffer } from './asset-invoice.js';
+import { defaultGateway } from './default-gateway.js';
 
 export interface FaucetConfig {
   host: string;
@@ -38,18 +39,28 @@ export function assetFromEnv(env: NodeJS.ProcessEnv): FaucetConfig['asset'] {
 }
 
 /**
- * TRUST_PROXY: unset or "false" -> the client IP is the TCP peer (the lab's default: nothing sits in
- * front of the faucet); "true" -> the left-most X-Forwarded-For; a number -> that many proxy hops;
- * otherwise a comma-separated list of proxy addresses/CIDRs whose X-Forwarded-For is believed.
+ * TRUST_PROXY: unset or "false" -> the client IP is the TCP peer; "true" -> the left-most
+ * X-Forwarded-For; a number -> that many proxy hops; otherwise a comma-separated list of the peers
+ * whose X-Forwarded-For is believed: addresses, CIDRs, `loopback` (127.0.0.1/8, ::1), or `gateway`,
+ * this machine's default gateway (in a container: where connections from the host come from).
  */
-export function trustProxyFromEnv(value: string | undefined): FastifyServerOptions['trustProxy'] {
+export function trustProxyFromEnv(
+  value: string | undefined,
+  gateway: () => string | undefined = defaultGateway,
+): FastifyServerOptions['trustProxy'] {
   if (value === undefined || value === '' || value === 'false') return false;
   if (value === 'true') return true;
   if (/^\d+$/.test(value)) {
     const hops = Number(value);
     return (_address: string, hop: number) => hop < hops;
   }
-  return value.split(',').map((entry) => entry.trim());
+  return value.split(',').map((entry) => {
+    const trimmed = entry.trim();
+    if (trimmed !== 'gateway') return trimmed;
+    const address = gateway();
+    if (!address) throw new Error('TRUST_PROXY names the gateway, but this machine has no default route');
+    return address;
+  });
 }
 
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env): FaucetConfig {

@@ -1,6 +1,6 @@
 import { Redis } from 'ioredis';
 import { createChainDriver } from '../../../lib/chain/from-env.js';
-import { connectLnd, lndCredentialsFromEnv } from '../../../lib/lightning/lnd.js';
+import { lightningClientFromEnv } from '../../../lib/lightning/implementations.js';
 import { loggerFromEnv, runService } from '../../../lib/http/service.js';
 import { RlnClient } from '../../../lib/rln/client.js';
 import { buildApp } from './app.js';
@@ -10,11 +10,11 @@ import { configFromEnv } from './config.js';
 import { Cooldowns } from './cooldown.js';
 import { Faucet } from './faucet.js';
 import { DirectMiner, LabQueueMiner, type Miner } from './miner.js';
-import { LndWallet } from './wallet.js';
+import { NodeWallet } from './wallet.js';
 
 const config = configFromEnv();
 const driver = createChainDriver(config.chain);
-const wallet = new LndWallet(connectLnd(await lndCredentialsFromEnv()));
+const wallet = new NodeWallet(await lightningClientFromEnv());
 // Without an offline queue a claim answers 503 at once while Redis is down (ioredis reconnects
 // in the background); the first connection is awaited so that claims right after start-up work.
 const redis = new Redis(config.redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1, enableOfflineQueue: false });

@@ -1,6 +1,5 @@
-import type { AuthenticatedLnd } from 'ln-service';
-import { createChainAddress, sendToChainAddress } from '../../../lib/lightning/methods.js';
-import { getDefaultAccountBalance } from '../../../lib/lightning/rpc.js';
+import type { LightningClient, OnchainSend } from '../../../lib/lightning/client.js';
+import { LightningError } from '../../../lib/lightning/errors.js';
 import { SerialQueue } from './serial-queue.js';
 
 export interface WalletBalance {
@@ -24,62 +23,45 @@ export class WalletEmptyError extends Error {
   }
 }
 
-/** ln-service/lightning reject with [status, code, details]; turn that into an Error with words. */
-function lndFailure(error: unknown): Error {
-  if (!Array.isArray(error)) return error instanceof Error ? error : new Error(String(error));
-  const [, code, details] = error as [number, string, { err?: { details?: string } } | undefined];
-  const detail = details?.err?.details;
-  if (code === 'InsufficientBalanceToSendToChainAddress' || /insufficient funds/i.test(detail ?? ''))
-    return new WalletEmptyError(detail ?? code);
-  return new Error(`lnd: ${code}${detail ? `: ${detail}` : ''}`);
-}
-
 /**
- * An lnd node's on-chain wallet. Sends go one at a time through an in-process queue, and may spend
- * unconfirmed change: claims that arrive together each get their own transaction, built after the
- * previous one, so no two of them can pick the same input.
+ * A Lightning node's on-chain wallet (lib/lightning: an lnd node's). Sends go one at a time through
+ * an in-process queue, and may spend unconfirmed change: claims that arrive together each get their
+ * own transaction, built after the previous one, so no two of them can pick the same input.
  */
-export class LndWallet implements FaucetWallet {
+export class NodeWallet implements FaucetWallet {
   private readonly sends = new SerialQueue();
+  private readonly sendOnchain: (request: OnchainSend) => Promise<string>;
   private address?: Promise<string>;
 
-  constructor(private readonly lnd: AuthenticatedLnd) {}
+  constructor(private readonly node: LightningClient) {
+    const { sendOnchain } = node;
+    if (!sendOnchain)
+      throw new Error(`the faucet sends from a node's on-chain wallet; a ${node.implementation} node sends none`);
+    this.sendOnchain = sendOnchain.bind(node);
+  }
 
   send(address: string, amountSat: number): Promise<string> {
     return this.sends.run(async () => {
       try {
-        return (
-          await sendToChainAddress({
-            lnd: this.lnd,
-            address,
-            tokens: amountSat,
-            utxo_confirmations: 0,
-            description: 'reglab faucet claim',
-          })
-        ).id;
+        return await this.sendOnchain({ address, amountSat, minConfirmations: 0, label: 'reglab faucet claim' });
       } catch (error) {
-        throw lndFailure(error);
+        if (error instanceof LightningError && error.code === 'INSUFFICIENT_FUNDS')
+          throw new WalletEmptyError(error.message);
+        throw error;
       }
     });
   }
 
   async balance(): Promise<WalletBalance> {
-    try {
-      const { confirmedSat, unconfirmedSat } = await getDefaultAccountBalance(this.lnd);
-      return { confirmedSat, pendingSat: unconfirmedSat };
-    } catch (error) {
-      throw lndFailure(error);
-    }
+    const { confirmedSat, unconfirmedSat } = await this.node.onchainBalance();
+    return { confirmedSat, pendingSat: unconfirmedSat };
   }
 
   ownAddress(): Promise<string> {
-    this.address ??= createChainAddress({ lnd: this.lnd, format: 'p2wpkh' }).then(
-      ({ address }) => address,
-      (error: unknown) => {
-        this.address = undefined;
-        throw lndFailure(error);
-      },
-    );
+    this.address ??= this.node.newAddress().catch((error: unknown) => {
+      this.address = undefined;
+      throw error;
+    });
     return this.address;
   }
 }

@@ -6,6 +6,7 @@ import type { Db } from './db/db.js';
 import { openDatabase } from './db/open.js';
 import { openRedis, redisReady } from './redis.js';
 import { Ledger } from './ledger/index.js';
+import { IdempotencyKeys } from './idempotency/keys.js';
 import { HealthRegistry, healthRoutes } from './health.js';
 import { mapWalletServerError } from './errors.js';
 import { createService } from '../../../lib/http/service.js';
@@ -48,7 +49,9 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   app.decorate('config', config);
   app.decorate('db', db);
   app.decorate('redis', redis);
-  app.decorate('ledger', new Ledger(db));
+  const ledger = new Ledger(db);
+  app.decorate('ledger', ledger);
+  app.decorate('idempotencyKeys', new IdempotencyKeys(db, ledger));
   app.decorate('health', new HealthRegistry());
 
   installValidation(app);

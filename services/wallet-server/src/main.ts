@@ -1,11 +1,12 @@
 // Entry point: `tsx services/wallet-server/src/main.ts` (config from env, see ../README.md).
 import { buildApp } from './app.js';
 import { loadConfig } from './config.js';
-import { gatewayFromEnv, lightningPlugin, loadLightningConfig } from './lightning/index.js';
+import { lightningClientFromEnv } from '../../../lib/lightning/implementations.js';
+import { lightningPlugin, loadLightningConfig } from './lightning/index.js';
 
 const config = loadConfig();
 const lightning = loadLightningConfig();
-const app = await buildApp(config, { plugins: [lightningPlugin(lightning, await gatewayFromEnv(lightning))] });
+const app = await buildApp(config, { plugins: [lightningPlugin(lightning, await lightningClientFromEnv())] });
 if (!config.databaseUrl) {
   app.log.warn(
     config.pgliteDataDir

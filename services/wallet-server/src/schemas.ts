@@ -1,6 +1,12 @@
 export { errorResponses as errors } from '../../../lib/http/errors.js';
 
-export const uuidString = { type: 'string', format: 'uuid' } as const;
+/** A UUID in either case; the pattern also refuses the urn:uuid: form that format "uuid" takes and
+ * Postgres does not. */
+export const uuidString = {
+  type: 'string',
+  format: 'uuid',
+  pattern: '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$',
+} as const;
 
 /** Path id of a resource the spec answers 404 for when unknown: any string is accepted and a
  * malformed id is simply not found. */

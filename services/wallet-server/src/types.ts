@@ -3,6 +3,7 @@ import type { Config } from './config.js';
 import type { Db } from './db/db.js';
 import type { Ledger } from './ledger/index.js';
 import type { HealthRegistry } from './health.js';
+import type { IdempotencyKeys } from './idempotency/keys.js';
 import type { Principal, RouteAuthConfig } from './auth/principal.js';
 
 declare module 'fastify' {
@@ -11,6 +12,7 @@ declare module 'fastify' {
     db: Db;
     redis: Redis;
     ledger: Ledger;
+    idempotencyKeys: IdempotencyKeys;
     health: HealthRegistry;
   }
   interface FastifyRequest {

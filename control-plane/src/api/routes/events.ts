@@ -2,7 +2,7 @@
 // current state (/labs/{name}/events), so a client that connects late misses nothing.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { LabEvent } from '../../lab/events.js';
-import type { LabState } from '../../lab/state.js';
+import { servicesDown, type LabState } from '../../lab/state.js';
 import { engineReachOf } from '../../runtimes/select.js';
 import type { ApiDeps } from '../deps.js';
 import { labParams } from '../schemas.js';
@@ -27,7 +27,15 @@ async function currentState(lab: LabState): Promise<LabEvent[]> {
     ...lab.phases.map((phase): LabEvent => ({ type: 'phase', lab: lab.name, phase: phase.name, ms: phase.ms })),
     ...(lab.status === 'starting'
       ? []
-      : [{ type: 'lab', lab: lab.name, status: lab.status, message: lab.error } as LabEvent]),
+      : [
+          {
+            type: 'lab',
+            lab: lab.name,
+            status: lab.status,
+            // a degraded lab says what is down, as the event that made it degraded did
+            message: lab.status === 'degraded' ? servicesDown(lab) : lab.error,
+          } as LabEvent,
+        ]),
   ];
 }
 

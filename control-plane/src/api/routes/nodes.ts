@@ -2,7 +2,7 @@
 // invoices included). Payments and channels are jobs (work.ts).
 import { createHash, randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import { invalid } from '../../../../lib/errors.js';
+import { invalid, notFound } from '../../../../lib/errors.js';
 import { inspectNode } from '../../lab/inspect.js';
 import { requireReady } from '../../lab/operations.js';
 import type { ApiDeps } from '../deps.js';
@@ -16,6 +16,13 @@ export function nodeRoutes(app: FastifyInstance, { manager }: ApiDeps): void {
     const session = manager.session(lab);
     requireReady(session, node);
     return session.lightning(node);
+  };
+  /** The node's hold invoices, or an error saying it has none. */
+  const holdInvoices = (lab: string, node: string) => {
+    const client = lightning(lab, node);
+    if (!client.holdInvoices)
+      throw invalid('HOLD_INVOICES_UNSUPPORTED', `${node} (${client.implementation}) has no hold invoices`);
+    return client.holdInvoices;
   };
 
   app.get<Node>(
@@ -64,16 +71,21 @@ export function nodeRoutes(app: FastifyInstance, { manager }: ApiDeps): void {
       },
     },
     async (request) => {
-      const node = lightning(request.params.name, request.params.node);
-      const preimage = request.body.hold ? randomBytes(32).toString('hex') : undefined;
-      const created = await node.createInvoice({
+      const { name, node } = request.params;
+      const invoice = {
         amountMsat: BigInt(request.body.amount_msat),
-        memo: request.body.memo,
+        description: request.body.memo,
         expirySec: request.body.expiry_sec,
-        holdPaymentHash: preimage ? createHash('sha256').update(Buffer.from(preimage, 'hex')).digest('hex') : undefined,
-      });
+      };
+      const preimage = request.body.hold ? randomBytes(32).toString('hex') : undefined;
+      const created = preimage
+        ? await holdInvoices(name, node).create({
+            ...invoice,
+            paymentHash: createHash('sha256').update(Buffer.from(preimage, 'hex')).digest('hex'),
+          })
+        : await lightning(name, node).createInvoice(invoice);
       return {
-        payment_request: created.paymentRequest,
+        payment_request: created.bolt11,
         payment_hash: created.paymentHash,
         ...(preimage ? { preimage } : {}),
       };
@@ -90,7 +102,9 @@ export function nodeRoutes(app: FastifyInstance, { manager }: ApiDeps): void {
       },
     },
     async (request) => {
-      const invoice = await lightning(request.params.name, request.params.node).invoice(request.params.hash);
+      const { node, hash } = request.params;
+      const invoice = await lightning(request.params.name, node).invoice(hash);
+      if (!invoice) throw notFound(`${node} has no invoice with payment hash ${hash}`, 'NO_SUCH_INVOICE');
       return {
         payment_hash: invoice.paymentHash,
         state: invoice.state,
@@ -116,7 +130,7 @@ export function nodeRoutes(app: FastifyInstance, { manager }: ApiDeps): void {
       ) {
         throw invalid('PREIMAGE_MISMATCH', `the sha256 of this preimage is not ${request.params.hash}`);
       }
-      await lightning(request.params.name, request.params.node).settleInvoice(request.body.preimage);
+      await holdInvoices(request.params.name, request.params.node).settle(request.body.preimage);
       return { payment_hash: request.params.hash, state: 'settled' };
     },
   );
@@ -131,7 +145,13 @@ export function nodeRoutes(app: FastifyInstance, { manager }: ApiDeps): void {
       },
     },
     async (request) => {
-      await lightning(request.params.name, request.params.node).cancelInvoice(request.params.hash);
+      const client = lightning(request.params.name, request.params.node);
+      if (!client.cancelInvoice)
+        throw invalid(
+          'INVOICE_CANCEL_UNSUPPORTED',
+          `${request.params.node} (${client.implementation}) cannot cancel invoices`,
+        );
+      await client.cancelInvoice(request.params.hash);
       return { payment_hash: request.params.hash, state: 'canceled' };
     },
   );

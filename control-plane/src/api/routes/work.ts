@@ -5,6 +5,7 @@ import { invalid, notFound } from '../../../../lib/errors.js';
 import { errorResponses } from '../../../../lib/http/errors.js';
 import type { JobQueues, JobRequest } from '../../jobs.js';
 import { assertRegtestAddress, requireReady } from '../../lab/operations.js';
+import { CHAIN_SERVICE } from '../../nodes/btcd/index.js';
 import type { ApiDeps } from '../deps.js';
 import {
   answer,
@@ -27,7 +28,9 @@ const jobAnswers = {
   202: answer('{ job, state, url }'),
   ...labErrors,
 };
-/** The schema of a route that queues a job: the lab in the path, `?wait=true`, an Idempotency-Key, the job's answers. */
+/**
+ * The schema of a route that queues a job: the lab in the path, `?wait=true`, an Idempotency-Key, the job's answers.
+ */
 export const jobSchema = (summary: string, body: object) => ({
   summary,
   params: labParams,
@@ -37,7 +40,10 @@ export const jobSchema = (summary: string, body: object) => ({
   response: jobAnswers,
 });
 
-/** Queues the job (or finds the one its Idempotency-Key queued); answers 202 with where to follow it, or (`?wait=true`) the finished job. */
+/**
+ * Queues the job (or finds the one its Idempotency-Key queued); answers 202 with where to follow it, or (`?wait=true`)
+ * the finished job.
+ */
 export async function enqueueJob(
   jobs: JobQueues,
   job: JobRequest,
@@ -55,7 +61,10 @@ export async function enqueueJob(
 export function workRoutes(app: FastifyInstance, { manager, jobs }: ApiDeps): void {
   const enqueue = (job: JobRequest, asked: FastifyRequest<JobAsked>, reply: FastifyReply) =>
     enqueueJob(jobs, job, asked, reply);
-  /** The nodes a job names must exist and be ready, checked before anything is queued. */
+  /**
+   * The services a job needs (the nodes it names; the chain node for what mines or sends on chain)
+   * must exist and be ready, checked before anything is queued.
+   */
   const ready = (lab: string, ...nodes: (string | undefined)[]) => {
     const session = manager.session(lab);
     for (const node of nodes) if (node !== undefined) requireReady(session, node);
@@ -68,7 +77,7 @@ export function workRoutes(app: FastifyInstance, { manager, jobs }: ApiDeps): vo
     '/labs/:name/mine',
     { schema: jobSchema('Mine blocks (to the lab wallet or an address)', mineBody) },
     async (request, reply) => {
-      manager.session(request.params.name);
+      ready(request.params.name, CHAIN_SERVICE);
       if (request.body.address) assertRegtestAddress(request.body.address);
       return enqueue(
         {
@@ -88,7 +97,7 @@ export function workRoutes(app: FastifyInstance, { manager, jobs }: ApiDeps): vo
     '/labs/:name/reorg',
     { schema: jobSchema('Replace the last N blocks by N+1 new ones', reorgBody) },
     async (request, reply) => {
-      manager.session(request.params.name);
+      ready(request.params.name, CHAIN_SERVICE);
       return enqueue(
         { queue: 'mining', action: 'reorg', lab: request.params.name, blocks: request.body.blocks },
         request,
@@ -102,7 +111,7 @@ export function workRoutes(app: FastifyInstance, { manager, jobs }: ApiDeps): vo
     { schema: jobSchema('Send coins from the lab wallet to a node or an address, and confirm them', fundBody) },
     async (request, reply) => {
       const { node, address, amount_sat } = request.body;
-      ready(request.params.name, node);
+      ready(request.params.name, CHAIN_SERVICE, node);
       if (address) assertRegtestAddress(address);
       return enqueue(
         { queue: 'funding', lab: request.params.name, node, address, amountSat: String(amount_sat) },
@@ -119,7 +128,7 @@ export function workRoutes(app: FastifyInstance, { manager, jobs }: ApiDeps): vo
       const { from, to, capacity_sat, push_sat } = request.body;
       differ(from, to, 'a channel');
       if (push_sat >= capacity_sat) throw invalid('PUSH_TOO_LARGE', 'push_sat must be less than capacity_sat');
-      ready(request.params.name, from, to);
+      ready(request.params.name, CHAIN_SERVICE, from, to);
       return enqueue(
         {
           queue: 'channels',
@@ -144,7 +153,7 @@ export function workRoutes(app: FastifyInstance, { manager, jobs }: ApiDeps): vo
       const { node, partner, channel_id, force } = request.body;
       if (partner === undefined && channel_id === undefined)
         throw invalid('CHANNEL_MISSING', 'name the channel: partner (a node) or channel_id');
-      ready(request.params.name, node);
+      ready(request.params.name, CHAIN_SERVICE, node);
       return enqueue(
         { queue: 'channels', action: 'close', lab: request.params.name, node, partner, channelId: channel_id, force },
         request,

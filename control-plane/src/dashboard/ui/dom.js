@@ -10,7 +10,10 @@ export function showNotice(text) {
   byId('notice').textContent = text ?? '';
 }
 
-/** From GET /health: a control plane started before reglab was built again runs the build before; says how to run the new one. */
+/**
+ * From GET /health: a control plane started before reglab was built again runs the build before; says how to run the
+ * new one.
+ */
 export function showBuildNotice(health) {
   const notice = byId('build-notice');
   notice.dataset.built = health?.built ?? '';

@@ -26,7 +26,9 @@ function layoutFor(vertical, nodeCount) {
     shape,
     card: (index) => point(start(index), 0),
     length: start(nodeCount) - shape.gap,
-    /** A straight bar between neighbours, an arc beside the row for a channel that skips nodes or runs beside another. */
+    /**
+     * A straight bar between neighbours, an arc beside the row for a channel that skips nodes or runs beside another.
+     */
     channel(fromIndex, toIndex, parallel) {
       if (toIndex === fromIndex + 1 && parallel === 0) {
         const [a0, a1, c] = [start(fromIndex) + along, start(toIndex), across / 2];

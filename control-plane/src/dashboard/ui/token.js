@@ -3,7 +3,10 @@
 
 const KEY = 'reglab-token';
 
-/** Takes a `#token=…` (the URL `reglab up` prints) into this tab's storage and off the address bar; says whether there was one. */
+/**
+ * Takes a `#token=…` (the URL `reglab up` prints) into this tab's storage and off the address bar; says whether there
+ * was one.
+ */
 export function takeTokenFromUrl() {
   const token = new URLSearchParams(location.hash.slice(1)).get('token');
   if (!token) return false;

@@ -1,4 +1,5 @@
 // btcd, the lab's chain node (service "chain").
+import { localImage } from '../../images/recipes.js';
 import { join } from 'node:path';
 import { watchBtcd } from '../../../../lib/chain/btcd-notifications.js';
 import type { ChainRpcConfig } from '../../../../lib/chain/types.js';
@@ -24,7 +25,7 @@ export function chainRpcFor(access: LabAccess, placement: Placement): ChainRpcCo
 
 export const btcd: KindDefinition = {
   ports: { rpc: 18334, p2p: 18444 },
-  image: 'btcd',
+  image: localImage('btcd', { binaries: ['btcd', 'btcctl'], entrypoint: ['/usr/local/bin/btcd'] }),
   dependsOn: () => [],
   launch: (access, service) =>
     btcdLaunch(access.placementFor(service.name), {

@@ -41,7 +41,7 @@ export function btcdLaunch(placement: Placement, settings: BtcdSettings): Launch
       '--utxocachemaxsize=16',
     ],
     // a soft limit a little above a lab btcd's live heap: Go collects (and returns memory) sooner
-    // as it nears it; 96 MiB left btcd at 50 MiB RSS, 40 MiB at 43 (docs/benchmarks-log.md, Memory)
+    // as it nears it; lower saves little more (bench:memory)
     env: { GOMEMLIMIT: '48MiB' },
   };
 }

@@ -1,4 +1,5 @@
 // The Esplora-style chain-data adapter (services/chain-adapter).
+import { SERVICES_IMAGE } from '../../images/recipes.js';
 import { chainConfigToEnv } from '../../../../lib/chain/from-env.js';
 import { CHAIN_SERVICE, chainRpcFor } from '../btcd/index.js';
 import { answersHttp, projectService } from '../project-service.js';
@@ -6,9 +7,13 @@ import type { KindDefinition } from '../types.js';
 
 export const chainAdapter: KindDefinition = {
   ports: { http: 8080 },
-  image: 'services',
+  image: SERVICES_IMAGE,
   public: true,
   stateless: true,
+  validate: (entry, { lab }) =>
+    lab.indexer.enabled
+      ? []
+      : [{ path: entry.path, message: 'the chain adapter needs the indexer (indexer.enabled: true)' }],
   dependsOn: () => [CHAIN_SERVICE, 'indexer'],
   launch(access, service) {
     const placement = access.placementFor(service.name);

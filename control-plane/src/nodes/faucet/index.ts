@@ -1,5 +1,6 @@
 // The test-coin faucet (services/faucet): sends from a node's wallet, mines through the lab's queue;
 // with services.faucet.asset it also gives one of the lab's RGB assets from an rgb or rln node.
+import { SERVICES_IMAGE } from '../../images/recipes.js';
 import { chainConfigToEnv } from '../../../../lib/chain/from-env.js';
 import type { Placement } from '../../runtimes/types.js';
 import type { FaucetAssetSpec } from '../../spec/types.js';
@@ -29,11 +30,28 @@ function assetEnv(access: LabAccess, asset: FaucetAssetSpec, placement: Placemen
   };
 }
 
+/**
+ * Whose X-Forwarded-For the faucet believes: lab.yaml's list ([]: no one's), by default this
+ * machine's connections as the faucet sees them (a reverse proxy on this machine then passes its
+ * clients' addresses; clients elsewhere cannot pick theirs). docs/faucet.md, Client IP.
+ */
+function trustProxyOf(setting: string[] | undefined, placement: Placement): string {
+  const trusted = setting ?? [placement.hostPeer];
+  return trusted.length === 0 ? 'false' : trusted.join(',');
+}
+
 export const faucet: KindDefinition = {
   ports: { http: 8080 },
-  image: 'services',
+  image: SERVICES_IMAGE,
   public: true,
   stateless: true,
+  /** It sends from its node's on-chain wallet through lnd. */
+  validate(entry, { lab }) {
+    const node = lab.nodes.find((candidate) => candidate.name === lab.services.faucet?.node);
+    return node && node.kind !== 'lnd'
+      ? [{ path: [...entry.path, 'node'], message: 'the faucet sends from an lnd node wallet' }]
+      : [];
+  },
   dependsOn: (_name, spec) => {
     const settings = spec.services.faucet!;
     return [
@@ -57,6 +75,7 @@ export const faucet: KindDefinition = {
         REDIS_URL: labRedisUrl(access, placement),
         CLAIM_SAT: String(settings.claim_sat),
         COOLDOWN_SECONDS: String(settings.cooldown_seconds),
+        TRUST_PROXY: trustProxyOf(settings.trust_proxy, placement),
         ...(access.controlPlaneUrl ? { MINE_URL: `${access.controlPlaneUrl}/labs/${access.lab.name}/mine` } : {}),
         ...(adapter ? { ADAPTER_PUBLIC_URL: `http://127.0.0.1:${adapter.hostPorts.http}` } : {}),
         ...(settings.asset ? assetEnv(access, settings.asset, placement) : {}),

@@ -1,4 +1,5 @@
 // The lab's Electrum indexer over btcd (services/indexer).
+import { SERVICES_IMAGE } from '../../images/recipes.js';
 import { chainConfigToEnv } from '../../../../lib/chain/from-env.js';
 import type { ChainRpcConfig } from '../../../../lib/chain/types.js';
 import type { LaunchSpec, Placement } from '../../runtimes/types.js';
@@ -17,7 +18,7 @@ export function indexerLaunch(placement: Placement, chain: ChainRpcConfig): Laun
 
 export const indexer: KindDefinition = {
   ports: { electrum: 50001 },
-  image: 'services',
+  image: SERVICES_IMAGE,
   dependsOn: () => [CHAIN_SERVICE],
   launch(access, service) {
     const placement = access.placementFor(service.name);

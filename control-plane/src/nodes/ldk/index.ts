@@ -1,13 +1,16 @@
 // LDK nodes: reglab-ldk (nodes/ldk), an ldk-node daemon with an HTTP JSON API, on the lab's
 // Electrum indexer or its Esplora-style chain adapter.
-import { LdkClient } from '../../../../lib/ldk/client.js';
-import { DEFAULT_LDK_CHAIN_SOURCE, type LabSpec, type LdkChainSource } from '../../spec/types.js';
+import { localImage } from '../../images/recipes.js';
+import { lightningClient, lightningEnv } from '../../../../lib/lightning/implementations.js';
+import type { LabSpec } from '../../spec/types.js';
 import { CHAIN_SERVICE } from '../btcd/index.js';
 import { answersHttp } from '../project-service.js';
 import { reconnectChannelPeers } from '../reconnect.js';
 import type { KindDefinition, LabAccess } from '../types.js';
+import { LDK_DAEMON_BUILD } from './daemon-build.js';
 import { LDK_CHAIN_SOURCE_SERVICES, ldkLaunch } from './launch.js';
-import { LdkLabNode } from './lightning.js';
+import { checkChainSource, DEFAULT_LDK_CHAIN_SOURCE, LDK_NODE_SETTINGS, type LdkChainSource } from './settings.js';
+import { isLightning, lightningNode } from '../node.js';
 
 const chainSourceOf = (spec: LabSpec, name: string): LdkChainSource =>
   spec.nodes.find((node) => node.name === name)?.chain_source ?? DEFAULT_LDK_CHAIN_SOURCE;
@@ -16,7 +19,14 @@ const apiUrl = (access: LabAccess, name: string) => `http://${access.host.reach(
 
 export const ldk: KindDefinition = {
   ports: { api: 3000, p2p: 9735 },
-  image: 'ldk',
+  image: localImage('ldk', {
+    binaries: ['reglab-ldk'],
+    buildScript: 'scripts/build-ldk.sh',
+    entrypoint: ['/usr/local/bin/reglab-ldk'],
+  }),
+  binaryBuild: LDK_DAEMON_BUILD,
+  nodeSettings: LDK_NODE_SETTINGS,
+  validate: checkChainSource,
   dependsOn: (name, spec) => [CHAIN_SERVICE, LDK_CHAIN_SOURCE_SERVICES[chainSourceOf(spec, name)]],
   launch(access, service) {
     const placement = access.placementFor(service.name);
@@ -29,7 +39,9 @@ export const ldk: KindDefinition = {
   /** Ready once synced with its chain source, listening and answering (GET /health is 200 from then on). */
   probe: (access, service) => answersHttp(`${apiUrl(access, service.name)}/health`),
   async describe(access, service) {
-    const { pubkey } = await (access.node(service.name) as LdkLabNode).info();
+    const node = access.node(service.name);
+    if (!isLightning(node)) throw new Error(`${service.name} is not a Lightning node`);
+    const { pubkey } = await node.lightning.info();
     return {
       pubkey,
       api: apiUrl(access, service.name),
@@ -39,7 +51,8 @@ export const ldk: KindDefinition = {
   },
   // the daemon's API takes no credentials: its URL is all a developer needs
   credentials: async (access, service) => ({ api: apiUrl(access, service.name) }),
-  node: (access, name) => new LdkLabNode(name, new LdkClient(apiUrl(access, name)), access.chain),
+  node: (access, name) =>
+    lightningNode(name, 'ldk', lightningClient('ldk', { url: apiUrl(access, name), chain: access.chain }, { name })),
   initialise: reconnectChannelPeers,
-  clientEnv: (_access, name, placement) => ({ NODE_KIND: 'ldk', LDK_URL: `http://${placement.reach(name, 'api')}` }),
+  clientEnv: (_access, name, placement) => lightningEnv('ldk', { url: `http://${placement.reach(name, 'api')}` }),
 };

@@ -1,5 +1,5 @@
 import type { LaunchSpec, Placement } from '../../runtimes/types.js';
-import type { LdkChainSource } from '../../spec/types.js';
+import type { LdkChainSource } from './settings.js';
 
 export const LDK_CHAIN_SOURCE_SERVICES: Record<LdkChainSource, string> = {
   electrum: 'indexer',

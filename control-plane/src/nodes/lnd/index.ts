@@ -1,18 +1,23 @@
 // lnd nodes.
+import { localImage, upstreamImage } from '../../images/recipes.js';
 import { join } from 'node:path';
-import {
-  connectLnd,
-  connectLndUnauthenticated,
-  lndCredentialsToEnv,
-  type LndCredentials,
-} from '../../../../lib/lightning/lnd.js';
+import { lightningEnv } from '../../../../lib/lightning/implementations.js';
+import { LndLightning } from '../../../../lib/lightning/lnd/client.js';
+import type { LndCredentials } from '../../../../lib/lightning/lnd/connection.js';
 import type { Placement } from '../../runtimes/types.js';
 import { CHAIN_SERVICE } from '../btcd/index.js';
 import { writeCredentialFile } from '../credential-files.js';
 import { reconnectChannelPeers } from '../reconnect.js';
 import type { KindDefinition, LabAccess } from '../types.js';
 import { LND_ADMIN_MACAROON_FILE, LND_TLS_CERT_FILE, lndLaunch } from './launch.js';
-import { LndLabNode } from './lightning.js';
+import { isLightning, lightningNode } from '../node.js';
+
+/** The lnd client of the lab's handle on `name` (lnd alone tells when its peer server has started). */
+function clientOf(access: LabAccess, name: string): LndLightning {
+  const node = access.node(name);
+  if (!isLightning(node) || !(node.lightning instanceof LndLightning)) throw new Error(`${name} is not an lnd node`);
+  return node.lightning;
+}
 
 function credentialsAt(access: LabAccess, name: string, placement: Placement): LndCredentials {
   return {
@@ -24,8 +29,13 @@ function credentialsAt(access: LabAccess, name: string, placement: Placement): L
 
 export const lnd: KindDefinition = {
   ports: { grpc: 10009, rest: 8080, p2p: 9735 },
-  image: 'lnd',
-  upstreamImage: 'lnd-upstream',
+  image: localImage('lnd', { binaries: ['lnd', 'lncli'], entrypoint: ['/usr/local/bin/lnd'] }),
+  upstreamImage: upstreamImage('lnd-upstream', {
+    folder: 'lnd',
+    version: 'v0.20.1-beta',
+    buildArgs: { LND_VERSION: 'v0.20.1-beta' },
+    entrypoint: ['/usr/local/bin/lnd'],
+  }),
   dependsOn: () => [CHAIN_SERVICE],
   launch: (access, service) =>
     lndLaunch(access.placementFor(service.name), {
@@ -47,10 +57,10 @@ export const lnd: KindDefinition = {
       certBase64: cert.toString('base64'),
       macaroonHex: macaroon.toString('hex'),
     });
-    const node = access.node(service.name) as LndLabNode;
-    return (await node.info()).synced && (await node.serverActive());
+    const client = clientOf(access, service.name);
+    return (await client.info()).synced && (await client.serverActive());
   },
-  health: async (access, service) => (await (access.node(service.name) as LndLabNode).info()).synced,
+  health: async (access, service) => (await clientOf(access, service.name).info()).synced,
   async describe(access, service) {
     const dir = join(access.lab.dir, 'credentials', service.name);
     writeCredentialFile(
@@ -61,7 +71,7 @@ export const lnd: KindDefinition = {
       join(dir, 'admin.macaroon'),
       Buffer.from(access.credentials.require(service.name, 'macaroonHex'), 'hex'),
     );
-    const { pubkey } = await (access.node(service.name) as LndLabNode).info();
+    const { pubkey } = await clientOf(access, service.name).info();
     const host = (port: string) => access.host.reach(service.name, port);
     return {
       pubkey,
@@ -81,17 +91,8 @@ export const lnd: KindDefinition = {
       tlsCertPem: Buffer.from(access.credentials.require(service.name, 'certBase64'), 'base64').toString('utf8'),
     };
   },
-  node(access, name) {
-    const credentials = credentialsAt(access, name, access.host);
-    return new LndLabNode(
-      name,
-      connectLnd(credentials),
-      connectLndUnauthenticated(credentials.socket, credentials.certBase64),
-    );
-  },
+  node: (access, name) =>
+    lightningNode(name, 'lnd', new LndLightning(credentialsAt(access, name, access.host), { name })),
   initialise: reconnectChannelPeers,
-  clientEnv: (access, name, placement) => ({
-    NODE_KIND: 'lnd',
-    ...lndCredentialsToEnv(credentialsAt(access, name, placement)),
-  }),
+  clientEnv: (access, name, placement) => lightningEnv('lnd', credentialsAt(access, name, placement)),
 };

@@ -22,8 +22,11 @@ export const LND_ADMIN_MACAROON_FILE = 'data/chain/bitcoin/regtest/admin.macaroo
  * no seed backup (the wallet is created and unlocked at start), one confirmation for channels,
  * keysend and AMP accepted, and gossip that converges at once: announcements released every
  * 50 ms, relayed without the 5 s pause lnd takes between a node's own and others' announcements
- * (which made a line of 10 nodes take 40 s to learn its channels), and DescribeGraph answered
- * fresh instead of from a cache kept for a minute.
+ * (with it a line of nodes learns its channels one pause per hop: bench:lab-up -- --nodes N), and
+ * DescribeGraph answered fresh instead of from a cache kept for a minute. lnd shuts itself down once its
+ * chain node has not answered its health check a few times; it is asked to give up after about a minute
+ * and a half (its shortest interval, two tries) rather than the six it takes by default, half useless
+ * meanwhile: the supervisor starts it again as soon as the chain node is back.
  */
 export function lndLaunch(placement: Placement, settings: LndSettings): LaunchSpec {
   const host = placement.listenHost;
@@ -54,10 +57,14 @@ export function lndLaunch(placement: Placement, settings: LndSettings): LaunchSp
       '--accept-amp',
       '--maxpendingchannels=20',
       '--protocol.wumbo-channels',
+      '--healthcheck.chainbackend.interval=1m',
+      '--healthcheck.chainbackend.attempts=2',
+      '--healthcheck.chainbackend.timeout=10s',
+      '--healthcheck.chainbackend.backoff=10s',
       '--debuglevel=info',
     ],
-    // a heap 1.5x its live data rather than 2x: a few MiB less per node, at a little more GC
-    // work (docs/benchmarks-log.md, Memory; a soft memory limit instead slowed bring-up)
+    // a heap 1.5x its live data rather than 2x: less memory per node for a little more GC work
+    // (bench:memory); a soft memory limit instead made lnd collect all the time and slowed bring-up
     env: { GOGC: '50' },
   };
 }

@@ -1,4 +1,5 @@
 // The lab's PostgreSQL (the wallet server's database).
+import { localImage } from '../../images/recipes.js';
 import type { Placement } from '../../runtimes/types.js';
 import type { KindDefinition, LabAccess } from '../types.js';
 import { pingPostgres, postgresLaunch } from './server.js';
@@ -13,7 +14,11 @@ export function labDatabaseUrl(access: LabAccess, placement: Placement): string 
 
 export const postgres: KindDefinition = {
   ports: { sql: 5432 },
-  image: 'postgres',
+  image: localImage('postgres', {
+    buildArgs: { POSTGRES_MAJOR: '15' },
+    entrypoint: ['/usr/local/bin/reglab-postgres'],
+    user: 'postgres',
+  }),
   stopSignal: 'SIGINT',
   // killed, PostgreSQL leaves its System V shared-memory segment behind (its fast shutdown takes a few ms)
   cleanStopOnly: true,

@@ -39,8 +39,8 @@ function searchBitOf(folder: string, user: { uid: number; gid: number }): number
 
 /**
  * Lets the postgres user pass through every folder above `dataDir` (the search bit that applies to
- * it, for others as a rule; not the right to list), saying so on stderr: a checkout under /root or in a `mktemp -d` folder (mode
- * 0700) keeps it out, and PostgreSQL refuses to run as root.
+ * it, for others as a rule; not the right to list), saying so on stderr: a checkout under /root or in a
+ * `mktemp -d` folder (mode 0700) keeps it out, and PostgreSQL refuses to run as root.
  */
 function letThrough(dataDir: string, user: { uid: number; gid: number }): void {
   for (let closed = closedAncestor(dataDir, user); closed; closed = closedAncestor(dataDir, user)) {
@@ -65,7 +65,8 @@ function letThrough(dataDir: string, user: { uid: number; gid: number }): void {
 export function initPostgresCluster(dataDir: string): void {
   if (existsSync(join(dataDir, 'PG_VERSION'))) return;
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
-  // 1 MiB WAL segments instead of 16: a lab writes little, and its data folder (copied into every snapshot) stays small
+  // 1 MiB WAL segments instead of 16: a lab writes little, and its data folder (copied into every snapshot)
+  // stays small
   const args = ['-D', dataDir, '-U', 'postgres', '--auth=trust', '--encoding=UTF8', '--no-sync', '--wal-segsize=1'];
   const user = runsAsRoot() ? runAs(SYSTEM_USER) : undefined;
   if (user) {
@@ -77,8 +78,8 @@ export function initPostgresCluster(dataDir: string): void {
     ...(user ? { uid: user.uid, gid: user.gid, env: { ...process.env, ...user.env } } : {}),
   });
   // Without fsync a commit still reaches the kernel before it is answered, so a killed Postgres
-  // (not a crashed machine) keeps it; synchronous_commit must stay on for that (off, the last
-  // 0.2 s of answered commits died with the process).
+  // (not a crashed machine) keeps it; synchronous_commit must stay on for that (off, the commits
+  // answered last died with the process: test/control-plane/supervision.test.ts).
   writeFileSync(
     join(dataDir, 'postgresql.auto.conf'),
     "listen_addresses = '127.0.0.1'\nfsync = off\nfull_page_writes = off\nmax_connections = 100\nshared_buffers = 16MB\nmin_wal_size = 2MB\n",
@@ -89,7 +90,7 @@ export function postgresLaunch(dataDir: string, port: number): ProcessLaunch {
   return {
     command: join(postgresBinDir(), 'postgres'),
     // the socket goes to the data folder: /var/run/postgresql may not exist or be writable
-    // no logical replication launcher (nothing of a lab replicates): a process fewer, ~8 MiB RSS
+    // no logical replication launcher (nothing of a lab replicates): a process and its memory fewer
     args: ['-D', dataDir, '-p', String(port), '-k', dataDir, '-c', 'max_logical_replication_workers=0'],
     user: runsAsRoot() ? SYSTEM_USER : undefined,
     stopSignal: 'SIGINT',

@@ -1,4 +1,5 @@
 // The lab's Redis (the wallet server's sessions, the faucet's cool-downs).
+import { localImage } from '../../images/recipes.js';
 import type { LaunchSpec, Placement } from '../../runtimes/types.js';
 import type { KindDefinition, LabAccess } from '../types.js';
 import { pingRedis, redisArgs, saveRedis } from './server.js';
@@ -26,7 +27,7 @@ export function redisServiceLaunch(placement: Placement): LaunchSpec {
 
 export const redis: KindDefinition = {
   ports: { redis: 6379 },
-  image: 'redis',
+  image: localImage('redis', { entrypoint: ['/usr/bin/redis-server', '--protected-mode', 'no'], user: 'redis' }),
   dependsOn: () => [],
   launch: (access, service) => redisServiceLaunch(access.placementFor(service.name)),
   probe: (access, service) => pingRedis(url(access.host.reach(service.name, 'redis'))),

@@ -1,11 +1,12 @@
 // The lab's RGB consignment proxy (services/rgb-proxy): how rgb nodes hand each other transfers.
+import { SERVICES_IMAGE } from '../../images/recipes.js';
 import { proxyEndpoint } from '../../../../lib/rgb/endpoints.js';
 import { answersHttp, projectService } from '../project-service.js';
 import type { KindDefinition } from '../types.js';
 
 export const rgbProxy: KindDefinition = {
   ports: { http: 3000 },
-  image: 'services',
+  image: SERVICES_IMAGE,
   public: true,
   dependsOn: () => [],
   launch(access, service) {

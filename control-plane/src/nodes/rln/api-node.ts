@@ -133,7 +133,10 @@ export class RlnApiNode implements AssetHolder {
     );
   }
 
-  /** RLN's refusals as the lab's errors: bad input 400, the node's state 409 (no free colored UTXO among them), the rest 502. */
+  /**
+   * RLN's refusals as the lab's errors: bad input 400, the node's state 409 (no free colored UTXO among them), the rest
+   * 502.
+   */
   private async refusals<T>(call: () => Promise<T>): Promise<T> {
     try {
       return await call();

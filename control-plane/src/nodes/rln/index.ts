@@ -1,9 +1,11 @@
 // RGB Lightning Node: runs from its image (docker runtime only, where the image can be built).
+import { upstreamImage } from '../../images/recipes.js';
 import { RlnClient } from '../../../../lib/rln/client.js';
 import { CHAIN_SERVICE } from '../btcd/index.js';
 import { electrumTipHeight } from '../indexer/electrum.js';
 import { answersHttp } from '../project-service.js';
 import { RlnApiNode } from './api-node.js';
+import { needsIndexer, refuseChannelsOf } from '../rules.js';
 import type { KindDefinition, LabAccess } from '../types.js';
 import { createColoredUtxos, initAndUnlock, rlnArgs, type RlnChainAccess } from './start-sequence.js';
 
@@ -46,8 +48,32 @@ export async function describeRlnApi(access: LabAccess, name: string): Promise<R
 
 export const rln: KindDefinition = {
   ports: { api: 3001, p2p: 9735 },
-  image: 'rln',
+  image: upstreamImage('rln', {
+    folder: 'rln',
+    version: '0c3bf104',
+    buildArgs: { RLN_REF: '0c3bf1047ee01a8c8077508276fa2c4a63c87857' },
+    entrypoint: ['/usr/local/bin/rgb-lightning-node'],
+    unavailable:
+      'RGB Lightning Node cannot be built on this machine: its build needs GitHub (the RGB-Tools/rust-lightning ' +
+      'submodule, branch rgb, and a git-patched rgb-lib) and Docker Hub, and nothing publishes an image.',
+  }),
   dependsOn: () => [CHAIN_SERVICE, 'indexer'],
+  validate: (entry, check) => [
+    ...(check.lab.runtime === 'process'
+      ? [
+          {
+            path: [...entry.path, 'kind'],
+            message: 'rln nodes run only from their container image (set runtime: docker or kubernetes)',
+          },
+        ]
+      : []),
+    ...needsIndexer(entry, check),
+    ...refuseChannelsOf(
+      entry,
+      check,
+      "channels of rln nodes (asset channels) are opened through RLN's API, not from lab.yaml",
+    ),
+  ],
   launch: (access, service) => ({
     program: { type: 'image', name: 'rln' },
     args: rlnArgs(access.placementFor(service.name)),
@@ -62,6 +88,7 @@ export const rln: KindDefinition = {
     password: access.lab.secrets.rlnPassword,
   }),
   node: (access, name) => new RlnApiNode(name, 'rln', clientOf(access, name)),
+  holdsAssets: true,
   initialise: initialiseRlnApi,
   afterFunding: createLabUtxos,
   clientEnv: (_access, name, placement) => ({ NODE_KIND: 'rln', RLN_URL: `http://${placement.reach(name, 'api')}` }),

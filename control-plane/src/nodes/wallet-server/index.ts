@@ -1,4 +1,5 @@
 // The multi-user wallet server (services/wallet-server) over one Lightning node of the lab.
+import { SERVICES_IMAGE } from '../../images/recipes.js';
 import { labDatabaseUrl } from '../postgres/index.js';
 import { answersHttp, projectService } from '../project-service.js';
 import { labRedisUrl } from '../redis/index.js';
@@ -12,9 +13,23 @@ const settingsOf = (access: LabAccess) => {
 
 export const walletServer: KindDefinition = {
   ports: { http: 8080 },
-  image: 'services',
+  image: SERVICES_IMAGE,
   public: true,
   stateless: true,
+  /** Its node is one a lab service reaches as a Lightning node (kinds with clientEnv). */
+  validate(entry, { lab, kindOf, nodeKinds }) {
+    const node = lab.nodes.find((candidate) => candidate.name === lab.services['wallet-server']?.node);
+    if (!node || kindOf(node.kind).clientEnv) return [];
+    const lightning = nodeKinds((kind) => kind.clientEnv !== undefined)
+      .join(', ')
+      .replace(/, ([^,]+)$/, ' or $1');
+    return [
+      {
+        path: [...entry.path, 'node'],
+        message: `the wallet server needs a Lightning node (${lightning}); ${node.kind} nodes have no Lightning side`,
+      },
+    ];
+  },
   dependsOn: (_name, spec) => [
     spec.services['wallet-server']!.node,
     ...(spec.postgres.managed ? ['postgres'] : []),

@@ -35,7 +35,7 @@ export function labAddresses(
  * or restored) keeps its address; with a new random MAC, as Podman gives, this machine and the
  * other containers would go on sending to the old one for as long as their neighbour entry stays
  * reachable (15 to 45 s on Linux): a Redis or PostgreSQL the control plane then could not reach
- * held a snapshot save for 30 s.
+ * held a snapshot save that long.
  */
 export function macAddressOf(ipv4: string): string {
   return ['02', '42', ...ipv4.split('.').map((part) => Number(part).toString(16).padStart(2, '0'))].join(':');

@@ -30,8 +30,8 @@ export interface ImageOf {
 
 /**
  * The container that runs a service: on its lab's network (at its fixed address, with the MAC
- * address made from it, when `addresses` holds the lab's), its data in its volume at /data, its ports published on the host, the
- * service under the runner (runner.ts) after the engine's init.
+ * address made from it, when `addresses` holds the lab's), its data in its volume at /data, its ports published on the
+ * host, the service under the runner (runner.ts) after the engine's init.
  */
 export function containerSpec(
   request: StartRequest,

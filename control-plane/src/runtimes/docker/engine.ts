@@ -43,8 +43,8 @@ const unreached = (error: unknown) => {
 };
 
 /**
- * A client for address; dockerode is loaded on first use (~9 MiB a control plane of process labs
- * does not need). A call that cannot reach the engine (stopped after it was found) fails with
+ * A client for address; dockerode is loaded on first use (memory a control plane of process labs
+ * does not need: bench:memory). A call that cannot reach the engine (stopped after it was found) fails with
  * ENGINE_UNAVAILABLE (503) and how to start it, not a bare `connect ECONNREFUSED`.
  */
 export async function dockerClient(address: string): Promise<Docker> {
@@ -128,7 +128,7 @@ export async function discoverEngine(options: DiscoveryOptions = {}): Promise<En
 /**
  * Whether the engine at `address` runs as root, told by who owns its socket (a rootless engine's
  * is its user's): undefined when that says nothing (a TCP address, a socket gone). Cheaper than
- * the engine's /info, which Podman answers in 0.2 s of package queries.
+ * the engine's /info, which Podman answers only after running package queries, on every cold up.
  */
 export async function socketOwnedByRoot(address: string): Promise<boolean | undefined> {
   if (!address.startsWith('unix://')) return undefined;

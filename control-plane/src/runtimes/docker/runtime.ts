@@ -288,7 +288,10 @@ export class DockerRuntime implements Runtime {
     return Subnet ? labAddresses(Subnet, Gateway, request.labServices) : undefined;
   }
 
-  /** Whether reglab can write a local volume's folder itself with the owners its containers see: as root, on a rootful engine. */
+  /**
+   * Whether reglab can write a local volume's folder itself with the owners its containers see: as root, on a rootful
+   * engine.
+   */
   writesVolumeFolders(): Promise<boolean> {
     if (process.getuid?.() !== 0) return Promise.resolve(false);
     this.rootful ??= this.found().then(async ({ docker, address }) => {
@@ -374,8 +377,8 @@ export class DockerRuntime implements Runtime {
 
   /**
    * A file of the service's volume read where it lies, when its folder is on this machine and ours
-   * to read: the engine's archive route starts a helper process at each call (80 ms of CPU with
-   * Podman), and a lab's probes read lnd's credentials at each attempt. Undefined when it cannot be
+   * to read: the engine's archive route starts a helper process at each call (with Podman), and a
+   * lab's probes read lnd's credentials at each attempt. Undefined when it cannot be
    * read so (a symbolic link out of the volume included), for the archive route to answer.
    */
   private async readFromVolumeFolder(
@@ -472,7 +475,9 @@ export class DockerRuntime implements Runtime {
     }));
   }
 
-  /** Removes the lab's containers and network, and with `volumes` its volumes, but those of the services `except` names. */
+  /**
+   * Removes the lab's containers and network, and with `volumes` its volumes, but those of the services `except` names.
+   */
   async removeLab(lab: LabHandleInfo, options: { volumes: boolean; except?: readonly string[] }): Promise<string[]> {
     const docker = await this.docker();
     for (const [name, held] of this.held) if (held.lab === lab.name) this.held.delete(name);

@@ -16,8 +16,7 @@ import type {
   StartRequest,
 } from '../types.js';
 import type { ImageId } from '../../images/types.js';
-import { kindDefinition } from '../../nodes/registry.js';
-import type { ServiceKind } from '../../nodes/kinds.js';
+import { kindDefinition, type ServiceKind } from '../../nodes/registry.js';
 import { EngineReachRecord } from '../docker/reach.js';
 import { CONTAINER_DATA_DIR } from '../container-placement.js';
 import { asReachError, type Cluster, connectCluster, isNotFound } from './client.js';
@@ -341,7 +340,7 @@ export class KubernetesRuntime implements Runtime {
    * ready to run commands; `work` gets it, and it is deleted after.
    */
   async withDataPod<T>(lab: string, service: string, kind: string, work: (pod: string) => Promise<T>): Promise<T> {
-    const image = podImageOf(kind, kindDefinition(kind as ServiceKind).image, this.settings);
+    const image = podImageOf(kind, kindDefinition(kind as ServiceKind).image.id, this.settings);
     const name = dataPodName(service);
     const of = { lab, namespace: this.namespace, service, kind };
     await this.call(async (cluster) => {

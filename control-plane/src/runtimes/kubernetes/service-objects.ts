@@ -3,8 +3,7 @@
 import type { V1PersistentVolumeClaim, V1Pod, V1Service } from '@kubernetes/client-node';
 import { RECIPES } from '../../images/catalog.js';
 import type { ImageId } from '../../images/types.js';
-import type { ServiceKind } from '../../nodes/kinds.js';
-import { kindDefinition } from '../../nodes/registry.js';
+import { kindDefinition, type ServiceKind } from '../../nodes/registry.js';
 import { ImageUnavailableError, type StartRequest } from '../types.js';
 import { claimManifest, type PodImage, podManifest, serviceManifest } from './manifests.js';
 import { resourcesFor } from './resources.js';

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
-import { appendFileSync, closeSync, mkdirSync, openSync, readFileSync } from 'node:fs';
+import { appendFileSync, closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { sleep } from '../../../../lib/wait.js';
+import { sleep, withTimeout } from '../../../../lib/wait.js';
 import type { ExitStatus } from '../types.js';
 import { runAs } from './system-user.js';
 
@@ -16,8 +16,13 @@ export interface ProcessLaunch {
   stopSignal?: NodeJS.Signals;
 }
 
-/** How the children this process started ended, by pid (others' children cannot be waited for). */
-const exits = new Map<number, ExitStatus>();
+/** How the children this process started end, by pid (others' children cannot be waited for). */
+const exits = new Map<number, Promise<ExitStatus>>();
+/**
+ * How long a child seen ended (a zombie) may take to be reaped, which is when its exit status is
+ * known: at once, as Node reaps its children on SIGCHLD; the bound is for a signal that was lost.
+ */
+const REAP_WAIT_MS = 2_000;
 
 /**
  * Starts a detached child in its own process group with stdout and stderr appended to `logFile`,
@@ -40,38 +45,65 @@ export function startDetached(launch: ProcessLaunch, logFile: string): number {
   closeSync(log);
   if (child.pid === undefined) throw new Error(`could not start ${launch.command}`);
   const pid = child.pid;
-  child.on('exit', (code, signal) => exits.set(pid, { code: code ?? undefined, signal: signal ?? undefined }));
+  exits.set(
+    pid,
+    new Promise((resolve) =>
+      child.once('exit', (code, signal) => resolve({ code: code ?? undefined, signal: signal ?? undefined })),
+    ),
+  );
   child.unref();
   recordInRegistry(pid);
   return pid;
 }
 
-/** With its start time (/proc/PID/stat field 22), so that a pid the system has since given to another process is not taken for it. */
+/**
+ * With its start time (/proc/PID/stat field 22), so that a pid the system has since given to another process is not
+ * taken for it.
+ */
 function recordInRegistry(pid: number): void {
   const registry = process.env.REGLAB_PROCESS_REGISTRY;
   if (registry) appendFileSync(join(registry, 'pids'), `${pid} ${startTimeOf(pid) ?? ''}\n`);
 }
 
 function startTimeOf(pid: number): string | undefined {
+  return statFields(pid)?.[19];
+}
+
+/**
+ * The fields of /proc/PID/stat after the command's name: state (R, S, Z...), ppid, process group,
+ * ... (field 3 of proc(5) is the first). Undefined without such a process (or without /proc).
+ */
+function statFields(pid: number): string[] | undefined {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
-    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   } catch {
     return undefined;
   }
 }
 
-export function exitStatusOf(pid: number): ExitStatus | undefined {
-  return exits.get(pid);
+/**
+ * A process that has ended but that its parent has not reaped yet (Z; X while it is being
+ * reaped) still answers signal 0: one a control plane before this one started, whose new parent
+ * reaps late or never, would otherwise be taken as running.
+ */
+function hasEnded(fields: string[] | undefined): boolean {
+  return fields?.[0] === 'Z' || fields?.[0] === 'X';
+}
+
+/** How a child this process started ended, once it has (it is seen ended a moment before it is reaped). */
+export async function exitStatusOf(pid: number): Promise<ExitStatus | undefined> {
+  const exit = exits.get(pid);
+  return exit && withTimeout(exit, REAP_WAIT_MS).catch(() => undefined);
 }
 
 export function isRunning(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
+    if ((error as NodeJS.ErrnoException).code !== 'EPERM') return false;
   }
+  return !hasEnded(statFields(pid));
 }
 
 /** Whether process `pid` runs a command line holding `program` (a pid the system gave to another process does not). */
@@ -112,11 +144,17 @@ function signalGroup(pid: number, signal: NodeJS.Signals): void {
   }
 }
 
-function groupAlive(pid: number): boolean {
+/** Whether a process of the group still runs (its ended processes not yet reaped do not count). */
+function groupAlive(pgid: number): boolean {
   try {
-    process.kill(-pid, 0);
-    return true;
+    process.kill(-pgid, 0);
   } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
+    if ((error as NodeJS.ErrnoException).code !== 'EPERM') return false;
   }
+  if (!existsSync('/proc/self/stat')) return true;
+  return readdirSync('/proc').some((entry) => {
+    if (!/^\d+$/.test(entry)) return false;
+    const fields = statFields(Number(entry));
+    return fields?.[2] === String(pgid) && !hasEnded(fields);
+  });
 }

@@ -13,6 +13,7 @@ export function processPlacement(lab: LabLayout, service: string): Placement {
     port: (name) => portOf(service, name),
     dataDir: serviceDataDir(lab.dir, service),
     reach: (target, portName) => `127.0.0.1:${portOf(target, portName)}`,
+    hostPeer: 'loopback',
   };
 }
 

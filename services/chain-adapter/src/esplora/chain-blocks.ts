@@ -3,7 +3,8 @@ import { ChainRpcError, type ChainDriver } from '../../../../lib/chain/types.js'
 import { notFound } from '../../../../lib/errors.js';
 import type { Indexer } from '../indexer.js';
 import { headerInfo, medianTimes, toEsploraBlock } from './convert.js';
-import type { EsploraBlock } from './types.js';
+import type { SeenBlocks } from './seen-blocks.js';
+import type { BlockStatus, EsploraBlock } from './types.js';
 
 /** Regtest's subsidy halving interval (mainnet's is 210,000 blocks). */
 const REGTEST_HALVING_INTERVAL = 150;
@@ -27,6 +28,7 @@ export class ChainBlocks {
   constructor(
     private readonly driver: ChainDriver,
     private readonly indexer: Indexer,
+    private readonly seen: SeenBlocks,
   ) {}
 
   /** Runs a node read for a block; the node not knowing it is a 404 naming `what`. */
@@ -83,6 +85,38 @@ export class ChainBlocks {
     if (start > (await this.tipHeight())) return [];
     const heights = Array.from({ length: Math.min(count, start + 1) }, (_, i) => start - i);
     return this.byHashes(await Promise.all(heights.map((height) => this.driver.getBlockHash(height))));
+  }
+
+  /**
+   * Esplora's block status. A block off the best chain is `{in_best_chain: false}` when the lab knows
+   * it: bitcoind answers for it, btcd keeps its header until it restarts, and the adapter remembers
+   * the blocks of the best chain that a reorg replaced. A block nobody knows is a 404.
+   */
+  async status(hash: string): Promise<BlockStatus> {
+    const summary = await this.driver.getBlockSummary(hash).catch((error: unknown) => {
+      if (error instanceof ChainRpcError) return undefined;
+      throw error;
+    });
+    if (!summary) {
+      if ((await this.nodeHasHeader(hash)) || (await this.seen.wasReplaced(hash))) return { in_best_chain: false };
+      throw notFound(`block ${hash} is not known to the node, nor one the lab has seen replaced`);
+    }
+    if ((await this.driver.getBlockHash(summary.height)) !== hash) return { in_best_chain: false };
+    const next = await this.driver.getBlockHash(summary.height + 1).catch((error: unknown) => {
+      if (error instanceof ChainRpcError) return undefined;
+      throw error;
+    });
+    return { in_best_chain: true, height: summary.height, ...(next ? { next_best: next } : {}) };
+  }
+
+  private async nodeHasHeader(hash: string): Promise<boolean> {
+    try {
+      await this.driver.getBlockHeaderHex(hash);
+      return true;
+    } catch (error) {
+      if (error instanceof ChainRpcError) return false;
+      throw error;
+    }
   }
 
   /** A block's height and txids (in block order). */

@@ -128,7 +128,10 @@ export class MempoolView {
     });
   }
 
-  /** mempool.space's GET /v1/cpfp/:txid: the unconfirmed ancestors and descendants of a transaction and the package's fee rate. */
+  /**
+   * mempool.space's GET /v1/cpfp/:txid: the unconfirmed ancestors and descendants of a transaction and the package's
+   * fee rate.
+   */
   async cpfp(txid: string) {
     const entries = new Map((await this.entries()).map((entry) => [entry.txid, entry]));
     const self = entries.get(txid);

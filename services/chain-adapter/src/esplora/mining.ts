@@ -67,7 +67,10 @@ export async function difficultyAdjustment(indexer: Indexer, nowMs: number) {
   };
 }
 
-/** mempool.space's GET /v1/mining/hashrate/:interval: a daily hashrate estimate (difficulty x 2^32 per second of the day's blocks) and the difficulty changes, for the blocks of the interval. */
+/**
+ * mempool.space's GET /v1/mining/hashrate/:interval: a daily hashrate estimate (difficulty x 2^32 per second of the
+ * day's blocks) and the difficulty changes, for the blocks of the interval.
+ */
 export async function hashrate(indexer: Indexer, interval: number, nowSeconds: number) {
   const tip = await indexer.tipHeight();
   const since = nowSeconds - interval;

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { ChainRpcError, type ChainDriver } from '../../../../lib/chain/types.js';
+import type { ChainDriver } from '../../../../lib/chain/types.js';
 import { invalid, notFound } from '../../../../lib/errors.js';
 import type { ChainBlocks } from '../esplora/chain-blocks.js';
 import type { ChainData } from '../esplora/chain-data.js';
@@ -113,21 +113,12 @@ export function blockRoutes(app: FastifyInstance, driver: ChainDriver, blocks: C
     {
       schema: {
         tags: ['blocks'],
-        summary: 'Whether the block is in the best chain, and the next one',
+        summary: 'Whether the block is in the best chain, and the next one (a block a reorg replaced: not in it)',
         params: hashParams,
         response: { ...notFoundResponse, 200: blockStatusSchema },
       },
     },
-    async (request) => {
-      const hash = hashOf(request);
-      const { height } = await blocks.known(`block ${hash}`, () => driver.getBlockSummary(hash));
-      if ((await driver.getBlockHash(height)) !== hash) return { in_best_chain: false };
-      const next = await driver.getBlockHash(height + 1).catch((error: unknown) => {
-        if (error instanceof ChainRpcError) return undefined;
-        throw error;
-      });
-      return { in_best_chain: true, height, ...(next ? { next_best: next } : {}) };
-    },
+    (request) => blocks.status(hashOf(request)),
   );
   app.get(
     '/api/block/:hash/txids',

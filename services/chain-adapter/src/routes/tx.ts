@@ -13,6 +13,7 @@ import {
   txidParam,
 } from '../esplora/schemas.js';
 import { invalid, notFound } from '../../../../lib/errors.js';
+import { decodeRawTransaction, RawTransactionError } from '../../../../lib/bitcoin/raw-tx.js';
 
 const params = { type: 'object', required: ['txid'], properties: { txid: txidParam } } as const;
 const txidOf = (request: { params: unknown }) => (request.params as { txid: string }).txid.toLowerCase();
@@ -155,11 +156,16 @@ export function txRoutes(app: FastifyInstance, data: ChainData, driver: ChainDri
       },
       async (request, reply) => {
         const hex = String(request.body ?? '').trim();
-        if (!/^(?:[0-9a-fA-F]{2})+$/.test(hex))
-          throw invalid(
-            'INVALID_TX_HEX',
-            'the body must be the raw transaction as hex text (an even number of 0-9a-f characters)',
-          );
+        try {
+          decodeRawTransaction(hex);
+        } catch (error) {
+          if (error instanceof RawTransactionError)
+            throw invalid(
+              'INVALID_TX_HEX',
+              `the body must be one raw transaction as hex text; this one ${error.message}`,
+            );
+          throw error;
+        }
         try {
           return reply.type('text/plain; charset=utf-8').send(await driver.sendRawTransaction(hex));
         } catch (error) {

@@ -232,8 +232,10 @@ export function createMethods(context: MethodContext): Map<string, MethodSpec> {
     'blockchain.transaction.broadcast': {
       names: ['raw_tx'],
       run: async (params) => {
+        // read before the node is asked, so bad input is the caller's error, not the node's
+        const hex = params.rawTransaction(0);
         try {
-          const txid = await driver.sendRawTransaction(params.hex(0));
+          const txid = await driver.sendRawTransaction(hex);
           await context.pokeFollower();
           return txid;
         } catch (error) {

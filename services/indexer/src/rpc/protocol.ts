@@ -1,3 +1,5 @@
+import { decodeRawTransaction, RawTransactionError } from '../../../../lib/bitcoin/raw-tx.js';
+
 /** JSON-RPC error codes (the standard ones, and ElectrumX's for a request the server refuses). */
 export const ErrorCode = {
   parseError: -32700,
@@ -56,6 +58,18 @@ export class Params {
       this.fail(index, 'a hex string');
     }
     return value;
+  }
+
+  /** One whole serialized transaction, as hex (btcd would ignore bytes after it; Bitcoin Core refuses them). */
+  rawTransaction(index: number): string {
+    const hex = this.hex(index);
+    try {
+      decodeRawTransaction(hex);
+    } catch (error) {
+      if (!(error instanceof RawTransactionError)) throw error;
+      throw new RpcError(ErrorCode.invalidParams, `${this.method}: parameter ${this.names[index]} ${error.message}`);
+    }
+    return hex;
   }
 
   nonNegativeInt(index: number, fallback?: number): number {

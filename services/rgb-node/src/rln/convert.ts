@@ -120,6 +120,7 @@ export const toRlnUnspent = (unspent: Unspent) => ({
     assignment: toRlnAssignment(allocation.assignment),
     settled: allocation.settled,
   })),
+  pending_blinded: unspent.pendingBlinded,
 });
 
 /** A blinded UTXO recipient reads `bcrt:utxob:...`, a witness one `bcrt:wvout:...`. */

@@ -19,8 +19,10 @@ export const invalidPassword = (why: string) => rln('invalid', 'InvalidPassword'
 export const invalidRequest = (why: string) => rln('invalid', 'InvalidRequest', `Invalid request: ${why}`);
 export const invalidAmount = (why: string) => rln('invalid', 'InvalidAmount', `Invalid amount: ${why}`);
 export const invalidIndexer = (why: string) => rln('forbidden', 'InvalidIndexer', `Invalid indexer: ${why}`);
-export const noValidTransportEndpoint = () =>
-  rln('unavailable', 'NoValidTransportEndpoint', 'No valid transport endpoint found');
+export const invalidTransportEndpoints = (why: string) =>
+  rln('invalid', 'InvalidTransportEndpoints', `Invalid transport endpoints: ${why}`);
+export const noValidTransportEndpoint = (why?: string) =>
+  rln('unavailable', 'NoValidTransportEndpoint', `No valid transport endpoint found${why ? `: ${why}` : ''}`);
 export const networkError = (why: string) => rln('unavailable', 'Network', `Network error: ${why}`);
 export const noLightningSide = (path: string) =>
   rln(
@@ -92,8 +94,16 @@ export function fromRgbLib(error: RgbLibError): DomainError | undefined {
     case 'InvalidName':
     case 'InvalidPrecision':
     case 'InvalidTicker':
-    case 'InvalidTransportEndpoint':
     case 'InvalidTransportEndpoints':
+      // rgb-lib's words when every endpoint is well formed but none answered server.info as a proxy of
+      // protocol 0.2: the proxy is down or out of reach, which is the lab's state, not the request's
+      // (RLN answers it 400 as a bad request)
+      if (details === 'no valid transport endpoints')
+        return noValidTransportEndpoint(
+          'no transport endpoint of the recipients answered as an RGB consignment proxy (protocol 0.2): the proxy is down or this node cannot reach it',
+        );
+      return invalidTransportEndpoints(details);
+    case 'InvalidTransportEndpoint':
       return rln('invalid', error.variant, `${splitWords(error.variant)}: ${details}`);
     case 'MaxFeeExceeded':
     case 'MinFeeNotMet':

@@ -55,7 +55,7 @@ export const createUtxosBody = object(
   ['up_to', 'fee_rate', 'skip_sync'],
 );
 export const sendBtcBody = object({ amount, address: text, fee_rate: amount, skip_sync: { type: 'boolean' } });
-const amounts = { type: 'array', items: amount, minItems: 1 } as const;
+const amounts = { type: 'array', items: amount, description: 'one or more, each 1 or more' } as const;
 export const issueNiaBody = object({ amounts, ticker: text, name: text, precision: u8 });
 export const issueCfaBody = object(
   { amounts, name: text, details: nullable(text), precision: u8, file_digest: nullable(text) },
@@ -112,9 +112,8 @@ export const sendRgbBody = object(
     skip_sync: { type: 'boolean' },
     recipient_map: {
       type: 'object',
-      minProperties: 1,
-      additionalProperties: { type: 'array', items: recipient, minItems: 1 },
-      description: 'asset id -> recipients',
+      additionalProperties: { type: 'array', items: recipient },
+      description: 'asset id -> recipients: one asset or more, each with one recipient or more',
     },
   },
   ['donation', 'fee_rate', 'min_confirmations', 'recipient_map'],
@@ -247,5 +246,6 @@ const unspent = object({
     type: 'array',
     items: object({ asset_id: nullable(text), assignment: assignmentSchema, settled: { type: 'boolean' } }),
   },
+  pending_blinded: { type: 'integer', minimum: 0, description: 'blinded invoices waiting to be paid to this UTXO' },
 });
 export const listUnspentsResponse = object({ unspents: { type: 'array', items: unspent } });

@@ -5,6 +5,7 @@ import type { AssetSchema } from '../../../../lib/rgb/types.js';
 import { toRlnBalance, toRlnCfa, toRlnNia, toRlnUda } from '../rln/convert.js';
 import { invalidAmount, invalidRequest } from '../rln/errors.js';
 import { rlnSchema } from '../rln/http.js';
+import { checkPositive } from '../rln/request-checks.js';
 import {
   assetBalanceResponse,
   assetIdBody,
@@ -25,6 +26,8 @@ const assetResponse = (asset: object) => ({ type: 'object', required: ['asset'],
 
 /** The amounts of one issuance, whose total must stay a number JSON carries exactly. */
 function checkedAmounts(amounts: number[]): number[] {
+  if (amounts.length === 0) throw invalidAmount('issuance request with no provided amounts: give one or more');
+  for (const amount of amounts) checkPositive(amount, 'each of amounts');
   if (amounts.reduce((sum, value) => sum + value, 0) > Number.MAX_SAFE_INTEGER)
     throw invalidAmount(`the amounts add up to more than ${Number.MAX_SAFE_INTEGER}`);
   return amounts;

@@ -3,6 +3,7 @@
 import type { FastifyInstance } from 'fastify';
 import { toRlnUnspent } from '../rln/convert.js';
 import { rlnSchema } from '../rln/http.js';
+import { checkPositive } from '../rln/request-checks.js';
 import {
   btcBalanceResponse,
   createUtxosBody,
@@ -64,7 +65,9 @@ export function bitcoinRoutes(api: FastifyInstance, node: RgbNode): void {
     },
     async (request) => {
       const { up_to, num, size, fee_rate, skip_sync } = request.body;
-      await node.unlocked().wallet.createUtxos({
+      const { wallet } = node.unlocked();
+      if (num !== null && num !== undefined) checkPositive(num, 'num');
+      await wallet.createUtxos({
         upTo: up_to,
         num: num ?? DEFAULT_UTXO_NUM,
         sizeSat: size ?? DEFAULT_UTXO_SIZE_SAT,
@@ -89,9 +92,9 @@ export function bitcoinRoutes(api: FastifyInstance, node: RgbNode): void {
     },
     async (request) => {
       const { amount, address, fee_rate, skip_sync } = request.body;
-      return {
-        txid: await node.unlocked().wallet.sendBtc(address, amount, { feeRateSatPerVb: fee_rate, skipSync: skip_sync }),
-      };
+      const { wallet } = node.unlocked();
+      checkPositive(amount, 'amount');
+      return { txid: await wallet.sendBtc(address, amount, { feeRateSatPerVb: fee_rate, skipSync: skip_sync }) };
     },
   );
 

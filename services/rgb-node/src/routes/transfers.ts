@@ -8,6 +8,7 @@ import type { Recipient } from '../../../../lib/rgb/types.js';
 import { toLibAssignment, toRlnInvoiceData, toRlnTransfer, type RlnAssignment } from '../rln/convert.js';
 import { invalidRequest } from '../rln/errors.js';
 import { rlnSchema } from '../rln/http.js';
+import { checkInvoiceAssignment, checkRecipients, type RlnRecipient } from '../rln/request-checks.js';
 import {
   assetIdBody,
   decodeRgbInvoiceResponse,
@@ -37,13 +38,6 @@ interface RgbInvoiceBody {
   expiration_timestamp?: number | null;
   duration_seconds?: number | null;
   transport_endpoints?: string[] | null;
-}
-
-interface RlnRecipient {
-  recipient_id: string;
-  witness_data?: { amount_sat: number; blinding?: number | null } | null;
-  assignment: RlnAssignment;
-  transport_endpoints: string[];
 }
 
 interface SendRgbBody {
@@ -99,9 +93,11 @@ export function transferRoutes(api: FastifyInstance, node: RgbNode): void {
     async (request) => {
       const unlocked = node.unlocked();
       const body = request.body;
+      const assignment = body.assignment ?? { type: 'Any' };
+      checkInvoiceAssignment(assignment);
       const receive = {
         assetId: body.asset_id ?? undefined,
-        assignment: toLibAssignment(body.assignment ?? { type: 'Any' }),
+        assignment: toLibAssignment(assignment),
         expirationTimestamp:
           body.expiration_timestamp ?? nowSeconds() + (body.duration_seconds ?? DEFAULT_EXPIRY_SECONDS),
         transportEndpoints: transportEndpoints(unlocked, body.transport_endpoints),
@@ -137,7 +133,9 @@ export function transferRoutes(api: FastifyInstance, node: RgbNode): void {
   );
 
   const send = async (recipientMap: Record<string, RlnRecipient[]>, body: Omit<SendRgbBody, 'recipient_map'>) => {
-    const { txid } = await node.unlocked().wallet.send({
+    const { wallet } = node.unlocked();
+    checkRecipients(recipientMap);
+    const { txid } = await wallet.send({
       recipientMap: Object.fromEntries(
         Object.entries(recipientMap).map(([assetId, recipients]) => [assetId, recipients.map(toLibRecipient)]),
       ),

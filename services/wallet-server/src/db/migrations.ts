@@ -401,4 +401,23 @@ export const migrations: Migration[] = [
        $fn$`,
     ],
   },
+  {
+    version: 7,
+    name: 'idempotency keys of pay, keysend and internal transfer',
+    statements: [
+      // One row per key of a user: the request it was given to (route and fingerprint of wallet and
+      // body) and the id of what that request made (the payment of a pay or keysend, the transfer of
+      // an internal transfer), written in the transaction that made it (idempotency/keys.ts).
+      `create table idempotency_keys (
+        user_id uuid not null references users(id),
+        key text not null,
+        route text not null,
+        fingerprint text not null,
+        made_id uuid,
+        created_at timestamptz not null default now(),
+        primary key (user_id, key))`,
+      // a transfer sent again is answered by its two payments
+      `create index payments_transfer on payments (transfer_id) where transfer_id is not null`,
+    ],
+  },
 ];

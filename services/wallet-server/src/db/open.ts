@@ -10,7 +10,7 @@ export interface DbConfig {
 
 /**
  * Opens Postgres at databaseUrl, or an embedded PGlite without one, and applies migrations. PGlite
- * is imported only then: on Postgres (as in a lab) it would cost the process ~4 MiB for nothing.
+ * is imported only then: on Postgres (as in a lab) it would cost the process memory for nothing.
  */
 export async function openDatabase(config: DbConfig): Promise<Db> {
   const db = config.databaseUrl

@@ -488,6 +488,17 @@ export class Ledger {
     return rows[0] ? toPayment(rows[0]) : null;
   }
 
+  /** The two payments of an internal transfer (or of an invoice paid internally), null when no
+   * payment has that transfer id. */
+  async getTransfer(transferId: string): Promise<Transfer | null> {
+    const { rows } = await this.db.query<PaymentRow>(
+      `select ${PAYMENT_COLUMNS} from payments where transfer_id = $1 order by direction desc`,
+      [transferId],
+    );
+    const [out, inn] = rows.map(toPayment);
+    return out && inn ? { transferId, out, in: inn } : null;
+  }
+
   /** Newest first; direction narrows it (an internal transfer between two wallets has both). */
   async findByHash(paymentHash: string, walletId?: string, direction?: 'in' | 'out'): Promise<Payment | null> {
     const { rows } = await this.db.query<PaymentRow>(

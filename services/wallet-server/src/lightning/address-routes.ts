@@ -1,14 +1,54 @@
 import type { FastifyInstance } from 'fastify';
 import { amountSchema, parseAmount } from '../amounts.js';
 import { ownedWallet } from '../auth/wallet-access.js';
-import { notFound } from '../errors.js';
+import { invalid, notFound } from '../errors.js';
 import { errors, idParams } from '../schemas.js';
-import { USERNAME_PATTERN, type LightningAddress, type LightningAddresses } from './addresses.js';
+import {
+  USERNAME_PATTERN,
+  type LightningAddress,
+  type LightningAddresses,
+  type WithdrawSettings,
+} from './addresses.js';
 import type { PublicUrls } from './public-url.js';
+import { MIN_WITHDRAWABLE_MSAT } from './rules.js';
+
+interface WithdrawBody {
+  enabled: boolean;
+  max_msat_per_withdraw?: number | string;
+  budget_msat?: number | string;
+}
 
 interface ClaimBody {
   username: string;
-  withdraw?: { enabled: boolean; max_msat_per_withdraw?: number | string; budget_msat?: number | string };
+  withdraw?: WithdrawBody;
+}
+
+/** A withdraw limit, when given, at least the smallest withdraw: a smaller one would allow nothing. */
+function withdrawLimit(value: number | string | undefined, field: keyof WithdrawBody): bigint {
+  if (value === undefined) return 0n;
+  const msat = parseAmount(value, `withdraw.${field}`);
+  if (msat < MIN_WITHDRAWABLE_MSAT) {
+    throw invalid(
+      'INVALID_AMOUNT',
+      `withdraw.${field} must be at least ${MIN_WITHDRAWABLE_MSAT} msat (the smallest withdraw); to turn LNURL-withdraw off send "enabled": false`,
+    );
+  }
+  return msat;
+}
+
+/** LNURL-withdraw settings of a claim: off unless enabled, and enabling it needs both limits. */
+function withdrawSettings(w: WithdrawBody | undefined): WithdrawSettings {
+  if (w?.enabled && (w.max_msat_per_withdraw === undefined || w.budget_msat === undefined)) {
+    throw invalid(
+      'INVALID_AMOUNT',
+      'enabling LNURL-withdraw needs max_msat_per_withdraw and budget_msat (msat, each at least 1000)',
+    );
+  }
+  return {
+    enabled: w?.enabled ?? false,
+    maxMsat: withdrawLimit(w?.max_msat_per_withdraw, 'max_msat_per_withdraw'),
+    budgetMsat: withdrawLimit(w?.budget_msat, 'budget_msat'),
+  };
 }
 
 const addressSchema = {
@@ -77,17 +117,9 @@ export function addressRoutes(addresses: LightningAddresses, urls: PublicUrls) {
         },
       },
       async (request) => {
+        const withdraw = withdrawSettings(request.body.withdraw);
         const wallet = await ownedWallet(request, request.params.id);
-        const w = request.body.withdraw;
-        const address = await addresses.claim(wallet.id, request.body.username, {
-          enabled: w?.enabled ?? false,
-          maxMsat:
-            w?.max_msat_per_withdraw === undefined
-              ? 0n
-              : parseAmount(w.max_msat_per_withdraw, 'withdraw.max_msat_per_withdraw'),
-          budgetMsat: w?.budget_msat === undefined ? 0n : parseAmount(w.budget_msat, 'withdraw.budget_msat'),
-        });
-        return json(address);
+        return json(await addresses.claim(wallet.id, request.body.username, withdraw));
       },
     );
 

@@ -1,22 +1,10 @@
-import { decode } from 'light-bolt11-decoder';
+import { readBolt11, type Bolt11 } from '../../../../lib/lightning/bolt11.js';
 import type { Network } from '../config.js';
 import { invalid } from '../errors.js';
 import { BOLT11_PREFIX } from './rules.js';
 
-export interface Bolt11 {
-  paymentHash: string;
-  /** null for an invoice without an amount. */
-  amountMsat: bigint | null;
-  expiresAt: Date;
-  description: string | null;
-  descriptionHash: string | null;
-}
-
-/** BOLT11 default expiry when the invoice has no expiry field. */
-const DEFAULT_BOLT11_EXPIRY_SEC = 3600;
-
 /** Decodes a BOLT11 invoice and checks it is for this server's network; 400 otherwise. */
-export function decodeBolt11(invoice: string, network: Network): Bolt11 {
+export function decodeBolt11(invoice: string, network: Network): Omit<Bolt11, 'networkPrefix'> {
   const { networkPrefix, ...bolt11 } = readBolt11(invoice);
   if (networkPrefix !== BOLT11_PREFIX[network]) {
     throw invalid(
@@ -25,39 +13,4 @@ export function decodeBolt11(invoice: string, network: Network): Bolt11 {
     );
   }
   return bolt11;
-}
-
-/** Decodes a BOLT11 invoice of any network; 400 when it is none. */
-export function readBolt11(invoice: string): Bolt11 & { networkPrefix: string | undefined } {
-  let decoded: ReturnType<typeof decode>;
-  try {
-    decoded = decode(
-      invoice
-        .trim()
-        .toLowerCase()
-        .replace(/^lightning:/, ''),
-    );
-  } catch (err) {
-    throw invalid('INVALID_INVOICE', `not a valid BOLT11 invoice: ${(err as Error).message}`);
-  }
-  const section = <N extends string>(name: N) =>
-    decoded.sections.find((s) => s.name === name) as
-      | Extract<(typeof decoded.sections)[number], { name: N }>
-      | undefined;
-  const hash = section('payment_hash')?.value;
-  if (!hash) throw invalid('INVALID_INVOICE', 'the invoice has no payment hash');
-  const timestamp = section('timestamp')!.value;
-  const expiry = section('expiry')?.value ?? DEFAULT_BOLT11_EXPIRY_SEC;
-  const amount = section('amount')?.value;
-  const descriptionHash = decoded.sections.find((s) => s.name === ('description_hash' as string)) as
-    | { value?: string }
-    | undefined;
-  return {
-    networkPrefix: section('coin_network')?.value?.bech32,
-    paymentHash: hash,
-    amountMsat: amount ? BigInt(amount) : null,
-    expiresAt: new Date((timestamp + expiry) * 1000),
-    description: section('description')?.value ?? null,
-    descriptionHash: descriptionHash?.value ?? null,
-  };
 }

@@ -1,13 +1,13 @@
 // Invoices this server issues, and their settlement: a node invoice that is paid credits its
 // wallet exactly once (ledger.settleIncoming is idempotent per payment, and a hash has one invoice
-// record). The node's push stream (lnd) triggers it at once, and after a break delivers what was
+// record). The node's push stream (lnd, LDK) triggers it at once, and after a break delivers what was
 // settled meanwhile; a periodic reconcile of every pending invoice against the node (also run at start,
 // and when the stream fell silent) catches what was settled while the server was down.
 import type { FastifyBaseLogger } from 'fastify';
+import type { AssetAmount, LightningClient, StreamReopenReason } from '../../../../lib/lightning/client.js';
 import type { AuditEvent } from '../audit/audit.js';
 import { invalid } from '../errors.js';
 import type { Ledger, Payment } from '../ledger/index.js';
-import type { NodeGateway, RgbAmount, StreamReopenReason } from './gateway.js';
 import { nodeCall } from './node-call.js';
 import { RGB_MIN_MSAT } from './rules.js';
 
@@ -17,7 +17,7 @@ export interface NewInvoice {
   expirySec: number;
   description?: string;
   descriptionHash?: string;
-  asset?: RgbAmount;
+  asset?: AssetAmount;
 }
 
 export class IncomingInvoices {
@@ -25,7 +25,7 @@ export class IncomingInvoices {
   private reconciling: Promise<void> | null = null;
 
   constructor(
-    private readonly gateway: NodeGateway,
+    private readonly node: LightningClient,
     private readonly ledger: Ledger,
     private readonly log: FastifyBaseLogger,
   ) {}
@@ -33,10 +33,10 @@ export class IncomingInvoices {
   /** The node's invoice, then its record (with `audit`, its audit event in the same statement). */
   async create(input: NewInvoice, audit?: AuditEvent): Promise<Payment> {
     if (input.asset) {
-      if (!this.gateway.supportsAssets) {
+      if (!this.node.assets) {
         throw invalid(
           'ASSETS_NEED_RGB_NODE',
-          `asset_id/asset_amount need an RGB Lightning Node (NODE_KIND=rln); this server runs on ${this.gateway.kind}`,
+          `asset_id/asset_amount need an RGB Lightning Node (NODE_KIND=rln); this server runs on ${this.node.implementation}`,
         );
       }
       if (input.amountMsat < RGB_MIN_MSAT) {
@@ -46,7 +46,7 @@ export class IncomingInvoices {
         );
       }
     }
-    const inv = await nodeCall(this.gateway.kind, () => this.gateway.createInvoice(input));
+    const inv = await nodeCall(this.node.implementation, () => this.node.createInvoice(input));
     return this.ledger.createIncoming(
       {
         walletId: input.walletId,
@@ -66,16 +66,21 @@ export class IncomingInvoices {
   /** Brings one pending invoice up to date with the node; returns the record as it now is. */
   async refresh(p: Payment): Promise<Payment> {
     if (p.status !== 'pending' || p.direction !== 'in' || p.kind !== 'invoice' || !p.paymentHash) return p;
-    const state = await nodeCall(this.gateway.kind, () => this.gateway.lookupInvoice(p.paymentHash!, p.bolt11));
-    if (state?.state === 'settled') {
+    const invoice = await nodeCall(this.node.implementation, () =>
+      this.node.invoice(p.paymentHash!, p.bolt11 ?? undefined),
+    );
+    if (invoice?.state === 'settled') {
       const settled = await this.ledger.settleIncoming(p.id, {
-        receivedMsat: state.receivedMsat,
-        preimage: state.preimage,
+        receivedMsat: invoice.receivedMsat,
+        preimage: invoice.preimage ?? null,
       });
-      this.log.info({ paymentId: p.id, walletId: p.walletId, msat: state.receivedMsat.toString() }, 'invoice settled');
+      this.log.info(
+        { paymentId: p.id, walletId: p.walletId, msat: invoice.receivedMsat.toString() },
+        'invoice settled',
+      );
       return settled;
     }
-    if (state?.state === 'closed')
+    if (invoice?.state === 'canceled')
       return this.ledger.failIncoming(p.id, 'the invoice expired or was cancelled on the node');
     return p;
   }
@@ -110,14 +115,15 @@ export class IncomingInvoices {
   }
 
   async start(): Promise<void> {
-    this.stopWatching = this.gateway.watchSettledInvoices(
-      (hash) => {
-        this.onSettled(hash).catch((err) =>
-          this.log.warn({ err, paymentHash: hash }, 'invoice settlement failed; the reconcile retries'),
-        );
-      },
-      (reason) => this.onStreamReopened(reason),
-    );
+    this.stopWatching =
+      this.node.watchSettledInvoices?.(
+        (hash) => {
+          this.onSettled(hash).catch((err) =>
+            this.log.warn({ err, paymentHash: hash }, 'invoice settlement failed; the reconcile retries'),
+          );
+        },
+        (reason) => this.onStreamReopened(reason),
+      ) ?? null;
     await this.reconcile().catch((err) =>
       this.log.warn({ err }, 'start-up invoice reconcile failed; retrying on the timer'),
     );

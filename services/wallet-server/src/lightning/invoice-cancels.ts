@@ -6,9 +6,9 @@
 // payer's money on the node: it is credited to the payee as a second payment of the invoice, in
 // the transaction that closes the row, so it is counted once and never lost.
 import type { FastifyBaseLogger } from 'fastify';
+import type { Invoice, LightningClient } from '../../../../lib/lightning/client.js';
 import { joinTransaction, type Db } from '../db/db.js';
 import { Ledger } from '../ledger/index.js';
-import type { InvoiceState, NodeGateway } from './gateway.js';
 
 interface PendingCancel {
   paymentHash: string;
@@ -40,7 +40,7 @@ export class NodeInvoiceCancels {
   private failing = false;
 
   constructor(
-    private readonly gateway: NodeGateway,
+    private readonly node: LightningClient,
     private readonly db: Db,
     private readonly log: FastifyBaseLogger,
   ) {}
@@ -159,18 +159,18 @@ export class NodeInvoiceCancels {
    * when the row stays pending (the node left the invoice open) or is closed already (paid on the
    * node: closed with its credit). */
   private async resolve(row: PendingCancel): Promise<Exclude<Outcome, 'paid_on_node'> | null> {
-    if (this.gateway.cancelInvoice) {
+    if (this.node.cancelInvoice) {
       try {
-        await this.gateway.cancelInvoice(row.paymentHash);
+        await this.node.cancelInvoice(row.paymentHash);
         return 'closed';
       } catch {
         // Already settled, or the node did not answer: its state below tells which.
       }
     }
-    const state = await this.gateway.lookupInvoice(row.paymentHash, row.bolt11);
-    if (state === null) return 'unknown_to_node';
-    if (state.state === 'closed') return 'closed';
-    if (state.state === 'settled') await this.creditNodePayment(row, state);
+    const invoice = await this.node.invoice(row.paymentHash, row.bolt11 ?? undefined);
+    if (invoice === undefined) return 'unknown_to_node';
+    if (invoice.state === 'canceled') return 'closed';
+    if (invoice.state === 'settled') await this.creditNodePayment(row, invoice);
     return null;
   }
 
@@ -185,10 +185,7 @@ export class NodeInvoiceCancels {
     );
   }
 
-  private async creditNodePayment(
-    row: PendingCancel,
-    settled: Extract<InvoiceState, { state: 'settled' }>,
-  ): Promise<void> {
+  private async creditNodePayment(row: PendingCancel, settled: Invoice): Promise<void> {
     const credited = await this.db.transaction(async (tx) => {
       const { rowCount } = await tx.query(
         `update node_invoice_cancels set done_at = now(), outcome = 'paid_on_node' where payment_hash = $1 and done_at is null`,
@@ -201,7 +198,7 @@ export class NodeInvoiceCancels {
         amountMsat: settled.receivedMsat,
         paymentHash: row.paymentHash,
         bolt11: row.bolt11,
-        preimage: settled.preimage,
+        preimage: settled.preimage ?? null,
         description: row.description,
         assetId: row.assetId,
         assetAmount: row.assetAmount,

@@ -11,13 +11,11 @@ import { decodeBolt11 } from './bolt11.js';
 import type { IncomingInvoices } from './incoming.js';
 import type { OutgoingPayments } from './outgoing.js';
 import type { PublicUrls } from './public-url.js';
-import { DEFAULT_EXPIRY_SEC, largestPayable } from './rules.js';
+import { DEFAULT_EXPIRY_SEC, largestPayable, MIN_WITHDRAWABLE_MSAT } from './rules.js';
 
 /** LNURL-pay bounds: 1 sat to 10,000,000 sat (0.1 BTC). */
 export const MIN_SENDABLE_MSAT = 1_000n;
 export const MAX_SENDABLE_MSAT = 10_000_000_000n;
-/** Smallest withdraw offered. */
-const MIN_WITHDRAWABLE_MSAT = 1_000n;
 
 const usernameParams = {
   type: 'object',
@@ -240,8 +238,7 @@ export function lnurlRoutes({ addresses, incoming, outgoing, urls }: LnurlDeps) 
         if (!k1 || !pr) return errorReply('k1 and pr are required');
         const address = await addresses.byUsername(request.params.username.toLowerCase());
         if (!address?.withdrawEnabled) return errorReply('LNURL-withdraw is not enabled for this username');
-        if (!(await addresses.consumeK1(address.username, k1)))
-          return errorReply('k1 is unknown, already used or expired; scan the LNURL again');
+        // The invoice is checked before the k1 is used up: a refused invoice changes nothing.
         let amount: bigint;
         try {
           amount = decodeBolt11(pr, app.config.network).amountMsat ?? 0n;
@@ -253,6 +250,8 @@ export function lnurlRoutes({ addresses, incoming, outgoing, urls }: LnurlDeps) 
             `the invoice amount must be between ${MIN_WITHDRAWABLE_MSAT} and ${address.withdrawMaxMsat} msat`,
           );
         }
+        if (!(await addresses.consumeK1(address.username, k1)))
+          return errorReply('k1 is unknown, already used or expired; scan the LNURL again');
         if (!(await addresses.spendBudget(address.username, amount)))
           return errorReply('the withdraw budget of this username is spent');
         try {
@@ -274,7 +273,8 @@ export function lnurlRoutes({ addresses, incoming, outgoing, urls }: LnurlDeps) 
           return { status: 'OK' };
         } catch (err) {
           await addresses.returnBudget(address.username, amount);
-          if (err instanceof DomainError) return errorReply(err.message);
+          const refusal = err instanceof DomainError ? err : mapWalletServerError(err);
+          if (refusal) return errorReply(refusal.message);
           request.log.error({ err }, 'LNURL-withdraw payment failed');
           return errorReply('the payment could not be made; try again later');
         }

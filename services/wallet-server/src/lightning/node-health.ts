@@ -1,15 +1,21 @@
 import type { FastifyInstance } from 'fastify';
+import type { LightningClient } from '../../../../lib/lightning/client.js';
+import { invalid } from '../errors.js';
 import { errors } from '../schemas.js';
-import type { NodeGateway } from './gateway.js';
 import { nodeCall } from './node-call.js';
 
 const str = { type: 'string' } as const;
 
-export function nodeHealthRoutes(gateway: NodeGateway) {
+export function nodeHealthRoutes(node: LightningClient) {
   return async (app: FastifyInstance): Promise<void> => {
-    app.health.register(gateway.kind, async () => {
-      const info = await gateway.info();
-      return { alias: info.alias, pubkey: info.pubkey, block_height: info.height, synced_to_chain: info.synced };
+    app.health.register(node.implementation, async () => {
+      const info = await node.info();
+      return {
+        alias: info.alias ?? null,
+        pubkey: info.pubkey,
+        block_height: info.height,
+        synced_to_chain: info.synced,
+      };
     });
 
     app.get<{ Querystring: { asset_id?: string; asset_ids?: string } }>(
@@ -70,18 +76,26 @@ export function nodeHealthRoutes(gateway: NodeGateway) {
         const ids = [request.query.asset_id, ...(request.query.asset_ids?.split(',') ?? [])]
           .map((s) => s?.trim())
           .filter((s): s is string => !!s);
-        const [info, balances, assets] = await nodeCall(gateway.kind, () =>
+        if (ids.length && !node.assets)
+          throw invalid(
+            'ASSETS_NEED_RGB_NODE',
+            `RGB assets need an RGB Lightning Node (NODE_KIND=rln); this server runs on ${node.implementation}`,
+          );
+        const [info, onchain, lightningLocalMsat, assets] = await nodeCall(node.implementation, () =>
           Promise.all([
-            gateway.info(),
-            gateway.balances(),
-            ids.length ? gateway.assetBalances([...new Set(ids)]) : Promise.resolve([]),
+            node.info(),
+            node.onchainBalance(),
+            node.channelBalanceMsat(),
+            ids.length ? node.assets!.balances([...new Set(ids)]) : Promise.resolve([]),
           ]),
         );
         return {
+          kind: node.implementation,
           ...info,
+          alias: info.alias ?? null,
           balances: {
-            onchain_sat: balances.onchainSat.toString(),
-            lightning_local_msat: balances.lightningLocalMsat.toString(),
+            onchain_sat: String(onchain.confirmedSat),
+            lightning_local_msat: lightningLocalMsat.toString(),
           },
           assets: assets.map((a) => ({
             asset_id: a.assetId,

@@ -5,8 +5,10 @@ import { principalOf } from '../auth/hook.js';
 import { isValidPubkey, PUBKEY_PATTERN } from '../auth/keys.js';
 import { walletFromHeader, walletKeyHeaderSchema } from '../auth/wallet-access.js';
 import { invalid, notFound } from '../errors.js';
+import { keyClaim, once, withIdempotencyKey } from '../idempotency/requests.js';
 import { paymentJson, paymentSchema } from '../ledger/index.js';
 import { errors } from '../schemas.js';
+import { normalizeBolt11 } from '../../../../lib/lightning/bolt11.js';
 import type { IncomingInvoices } from './incoming.js';
 import type { OutgoingPayments } from './outgoing.js';
 import { DEFAULT_EXPIRY_SEC, MAX_EXPIRY_SEC } from './rules.js';
@@ -49,6 +51,10 @@ function audit(
 
 export function paymentRoutes(incoming: IncomingInvoices, outgoing: OutgoingPayments) {
   return async (app: FastifyInstance): Promise<void> => {
+    /** The payment an Idempotency-Key made, answered again. */
+    const paymentOf = async (paymentId: string, walletId: string) =>
+      (await app.ledger.getPayment(paymentId, walletId))!;
+
     app.post<{ Body: InvoiceBody }>(
       '/payments/invoices',
       {
@@ -81,6 +87,11 @@ export function paymentRoutes(incoming: IncomingInvoices, outgoing: OutgoingPaym
         const amountMsat = parseAmount(b.amount_msat, 'amount_msat');
         const asset =
           b.asset_id != null ? { assetId: b.asset_id, amount: parseAmount(b.asset_amount, 'asset_amount') } : undefined;
+        if (asset?.amount === 0n)
+          throw invalid(
+            'INVALID_AMOUNT',
+            'asset_amount must be greater than 0; for an invoice of bitcoin alone leave asset_id and asset_amount out',
+          );
         const p = await incoming.create(
           {
             walletId: wallet.id,
@@ -130,23 +141,27 @@ export function paymentRoutes(incoming: IncomingInvoices, outgoing: OutgoingPaym
         schema: {
           tags: ['payments'],
           summary:
-            'Pay a BOLT11 invoice (with an amount, on this network) from the wallet of x-service-wallet-key; reserves amount + fee limit max(1%, 10 sat). Status pending means the node has not answered yet',
-          headers: walletKeyHeaderSchema,
+            'Pay a BOLT11 invoice (with an amount, on this network) from the wallet of x-service-wallet-key; reserves amount + fee limit max(1%, 10 sat). Status pending means the node has not answered yet. With Idempotency-Key, sent again it answers the first payment',
+          headers: withIdempotencyKey(walletKeyHeaderSchema),
           body: {
             type: 'object',
             additionalProperties: false,
             required: ['invoice'],
             properties: { invoice: { type: 'string', minLength: 1, maxLength: 7089 } },
           },
-          response: { 200: paymentSchema, ...errors(400, 401, 403, 502) },
+          response: { 200: paymentSchema, ...errors(400, 401, 403, 409, 502) },
         },
       },
-      async (request) => {
+      async (request, reply) => {
         const wallet = await walletFromHeader(request);
-        const p = await outgoing.payInvoice(
-          wallet.id,
-          request.body.invoice,
-          audit(request, 'payment.pay', wallet.id, {}),
+        const invoice = normalizeBolt11(request.body.invoice);
+        const claim = keyClaim(request, [wallet.id, invoice]);
+        const p = await once(
+          app.idempotencyKeys,
+          claim,
+          reply,
+          (paymentId) => paymentOf(paymentId, wallet.id),
+          () => outgoing.payInvoice(wallet.id, invoice, audit(request, 'payment.pay', wallet.id, {}), claim),
         );
         return paymentJson(p);
       },
@@ -158,8 +173,8 @@ export function paymentRoutes(incoming: IncomingInvoices, outgoing: OutgoingPaym
         schema: {
           tags: ['payments'],
           summary:
-            "Keysend amount_msat to a node pubkey from the wallet of x-service-wallet-key (fee limit max(1%, 10 sat); not to this server's own node)",
-          headers: walletKeyHeaderSchema,
+            "Keysend amount_msat to a node pubkey from the wallet of x-service-wallet-key (fee limit max(1%, 10 sat); not to this server's own node). With Idempotency-Key, sent again it answers the first keysend",
+          headers: withIdempotencyKey(walletKeyHeaderSchema),
           body: {
             type: 'object',
             additionalProperties: false,
@@ -173,25 +188,32 @@ export function paymentRoutes(incoming: IncomingInvoices, outgoing: OutgoingPaym
               amount_msat: amountSchema,
             },
           },
-          response: { 200: paymentSchema, ...errors(400, 401, 403, 502) },
+          response: { 200: paymentSchema, ...errors(400, 401, 403, 409, 502) },
         },
       },
-      async (request) => {
+      async (request, reply) => {
         const wallet = await walletFromHeader(request);
         if (!isValidPubkey(request.body.dest_pubkey))
           throw invalid(
             'INVALID_PUBKEY',
             "dest_pubkey is not a point on secp256k1; send the node's 33-byte compressed public key",
           );
+        const destPubkey = request.body.dest_pubkey.toLowerCase();
         const amount = parseAmount(request.body.amount_msat, 'amount_msat');
-        const p = await outgoing.keysend(
-          wallet.id,
-          request.body.dest_pubkey,
-          amount,
-          audit(request, 'payment.keysend', wallet.id, {
-            dest_pubkey: request.body.dest_pubkey,
-            amount_msat: amount.toString(),
-          }),
+        const claim = keyClaim(request, [wallet.id, destPubkey, amount.toString()]);
+        const p = await once(
+          app.idempotencyKeys,
+          claim,
+          reply,
+          (paymentId) => paymentOf(paymentId, wallet.id),
+          () =>
+            outgoing.keysend(
+              wallet.id,
+              destPubkey,
+              amount,
+              audit(request, 'payment.keysend', wallet.id, { dest_pubkey: destPubkey, amount_msat: amount.toString() }),
+              claim,
+            ),
         );
         return paymentJson(p);
       },

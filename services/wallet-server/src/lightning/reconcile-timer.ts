@@ -1,8 +1,8 @@
 // The periodic passes that catch what the node changed behind the server's back (invoices settled
 // while it was down, payments it lost track of, node invoices still to cancel) run one after
 // another on one timer. On three timers of the same period they ran at the same moment, each on a
-// Postgres connection of its own: an idle server had Postgres start three backends (~16 MiB each)
-// every interval, where one is enough.
+// Postgres connection of its own: an idle server had Postgres start three backends, each with its
+// own memory, every interval, where one is enough.
 import type { FastifyBaseLogger } from 'fastify';
 
 export interface ReconcilePass {

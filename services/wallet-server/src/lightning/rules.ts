@@ -10,6 +10,9 @@ export const RGB_MIN_MSAT = 3_000_000n;
 
 const MIN_FEE_LIMIT_MSAT = 10_000n;
 
+/** The smallest LNURL-withdraw offered, and so the least a withdraw limit or budget may be. */
+export const MIN_WITHDRAWABLE_MSAT = 1_000n;
+
 /** Most routing fee an outgoing payment may cost: max(1% of the amount rounded up, 10 sat). It is
  * reserved with the amount and the unused part refunded when the node reports the real fee. */
 export function feeLimitMsat(amountMsat: bigint): bigint {

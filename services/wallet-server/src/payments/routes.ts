@@ -3,7 +3,8 @@ import { parseAmount, amountSchema } from '../amounts.js';
 import { principalOf } from '../auth/hook.js';
 import { walletFromHeader, walletKeyHeaderSchema } from '../auth/wallet-access.js';
 import { invalid, notFound } from '../errors.js';
-import { paymentJson, paymentSchema, type Asset } from '../ledger/index.js';
+import { keyClaim, once, withIdempotencyKey } from '../idempotency/requests.js';
+import { paymentJson, paymentSchema, type Asset, type Transfer } from '../ledger/index.js';
 import { errors, uuidParams, uuidString } from '../schemas.js';
 
 interface InternalBody {
@@ -28,13 +29,22 @@ function transferAsset(body: InternalBody): { asset: Asset; amount: bigint } {
   return { asset: { kind: 'rgb', assetId: body.asset_id }, amount: parseAmount(body.asset_amount, 'asset_amount') };
 }
 
+const transferJson = (t: Transfer) => ({
+  transfer_id: t.transferId,
+  status: 'succeeded',
+  out: paymentJson(t.out),
+  in: paymentJson(t.in),
+});
+
 export async function paymentRoutes(app: FastifyInstance): Promise<void> {
   app.post<{ Body: InternalBody }>(
     '/payments/internal',
     {
       schema: {
         tags: ['payments'],
-        summary: 'Move funds between two of your wallets (BTC in msat, or an RGB asset amount)',
+        summary:
+          'Move funds between two of your wallets (BTC in msat, or an RGB asset amount); with Idempotency-Key, sent again it answers the first transfer',
+        headers: withIdempotencyKey(),
         body: {
           type: 'object',
           additionalProperties: false,
@@ -58,44 +68,54 @@ export async function paymentRoutes(app: FastifyInstance): Promise<void> {
               in: paymentSchema,
             },
           },
-          ...errors(400, 401, 403, 404, 502),
+          ...errors(400, 401, 403, 404, 409, 502),
         },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const p = principalOf(request);
       const body = request.body;
+      // one wallet whatever the case of its id: a transfer to the same wallet in upper case is SAME_WALLET
+      const from = body.from_wallet_id.toLowerCase();
+      const to = body.to_wallet_id.toLowerCase();
       const { asset, amount } = transferAsset(body);
       // A wallet-restricted key may send from its wallet to any wallet of the same user. Ownership
       // of both wallets is checked inside the transfer statement (404 when either is not the caller's).
-      if (p.walletRestriction && p.walletRestriction !== body.from_wallet_id)
-        throw notFound(`wallet ${body.from_wallet_id}`);
-      const transfer = await app.ledger.transferInternal({
-        fromWalletId: body.from_wallet_id,
-        toWalletId: body.to_wallet_id,
-        ownerId: p.userId,
-        asset,
-        amount,
-        audit: {
-          userId: p.userId,
-          action: 'payment.internal',
-          targetType: 'wallet',
-          targetId: body.from_wallet_id,
-          ip: request.ip,
-          details: {
-            to_wallet_id: body.to_wallet_id,
-            asset_kind: asset.kind,
-            asset_id: asset.kind === 'rgb' ? asset.assetId : null,
-            amount: amount.toString(),
-          },
-        },
-      });
-      return {
-        transfer_id: transfer.transferId,
-        status: 'succeeded',
-        out: paymentJson(transfer.out),
-        in: paymentJson(transfer.in),
-      };
+      if (p.walletRestriction && p.walletRestriction !== from) throw notFound(`wallet ${body.from_wallet_id}`);
+      const claim = keyClaim(request, [from, to, asset, amount.toString()]);
+      const transfer = await once(
+        app.idempotencyKeys,
+        claim,
+        reply,
+        async (transferId) => (await app.ledger.getTransfer(transferId))!,
+        () =>
+          app.idempotencyKeys.record(
+            claim,
+            (ledger) =>
+              ledger.transferInternal({
+                fromWalletId: from,
+                toWalletId: to,
+                ownerId: p.userId,
+                asset,
+                amount,
+                audit: {
+                  userId: p.userId,
+                  action: 'payment.internal',
+                  targetType: 'wallet',
+                  targetId: from,
+                  ip: request.ip,
+                  details: {
+                    to_wallet_id: to,
+                    asset_kind: asset.kind,
+                    asset_id: asset.kind === 'rgb' ? asset.assetId : null,
+                    amount: amount.toString(),
+                  },
+                },
+              }),
+            (t) => t.transferId,
+          ),
+      );
+      return transferJson(transfer);
     },
   );
 

@@ -1,0 +1,95 @@
+// `reglab status` and GET /labs/{name} while a node does not answer: an lnd node, then the chain
+// node, frozen with SIGSTOP. The view answers while the node is still frozen, with that node's part
+// saying it does not answer and the others' figures as usual. (A client time-out bounds each call:
+// before, a frozen lnd held the view for 15 to 54 s, a frozen chain node for minutes.)
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { waitFor } from '../../lib/wait.js';
+import { reglabOf } from '../support/cli.js';
+import {
+  bringUpLab,
+  startTestControlPlane,
+  type TestControlPlane,
+  pidOf as pidOfService,
+} from '../support/control-plane.js';
+
+const LAB = 'frozen';
+const YAML = `name: ${LAB}
+indexer:
+  enabled: false
+nodes:
+  - name: alice
+  - name: bob
+channels:
+  - from: alice
+    to: bob
+    capacity_sat: 1000000
+`;
+/** Far longer than a view that answers needs, far shorter than the holds this guards against. */
+const CLIENT_TIMEOUT_MS = 10_000;
+
+type NodeView = { name: string; status: string; error?: string; chainBalanceSat?: number; channels?: unknown[] };
+
+describe('status while a node does not answer', () => {
+  let cp: TestControlPlane;
+  const pidOf = (name: string) => pidOfService(cp, LAB, name);
+  const frozen = (pid: number) => {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
+    return stat.slice(stat.lastIndexOf(')') + 2).startsWith('T');
+  };
+  const view = async () => {
+    const response = await fetch(`${cp.plane.url}/labs/${LAB}`, { signal: AbortSignal.timeout(CLIENT_TIMEOUT_MS) });
+    expect(response.status).toBe(200);
+    return response.json();
+  };
+  /** Runs `check` with `service`'s process frozen, then lets it go and waits until the lab is ready again. */
+  const whileFrozen = async (service: string, check: (pid: number) => Promise<void>) => {
+    const pid = pidOf(service);
+    process.kill(pid, 'SIGSTOP');
+    try {
+      await check(pid);
+    } finally {
+      process.kill(pid, 'SIGCONT');
+    }
+    await waitFor(async () => (await view()).status === 'ready', { timeoutMs: 120_000, what: 'the lab ready again' });
+  };
+
+  beforeAll(async () => {
+    cp = await startTestControlPlane();
+    await bringUpLab(cp, YAML, LAB);
+  });
+
+  afterAll(async () => {
+    await cp?.stop();
+  });
+
+  it('an lnd node frozen: its part says it is not answering, the other node and the chain show their figures', async () => {
+    await whileFrozen('bob', async (pid) => {
+      const lab = await view();
+      expect(frozen(pid)).toBe(true);
+      const nodes: Record<string, NodeView> = Object.fromEntries(lab.nodes.map((node: NodeView) => [node.name, node]));
+      expect(nodes.bob.error).toMatch(/^not answering/);
+      expect(nodes.alice.error).toBeUndefined();
+      expect(nodes.alice.chainBalanceSat).toBeGreaterThan(0);
+      expect(nodes.alice.channels).toHaveLength(1);
+      expect(lab.chain.height).toBeGreaterThan(0);
+
+      const status = await reglabOf(cp.home, 'status');
+      expect(status.stdout).toMatch(/^ {4}bob: not answering/m);
+      expect(status.stdout).toMatch(/^ {4}alice\s+on-chain \d+ sat/m);
+      expect(frozen(pid)).toBe(true);
+    });
+  });
+
+  it('the chain node frozen: the chain says it is not answering, and the view answers', async () => {
+    await whileFrozen('chain', async (pid) => {
+      const lab = await view();
+      expect(frozen(pid)).toBe(true);
+      expect(lab.chain.height).toBeUndefined();
+      expect(lab.chain.error).toMatch(/^not answering/);
+      const status = await reglabOf(cp.home, 'status');
+      expect(status.stdout).toMatch(/^ {2}chain: btcd not answering/m);
+      expect(frozen(pid)).toBe(true);
+    });
+  });
+});

@@ -1,0 +1,58 @@
+// The default-shaped lab the integration files share (test/support/shared-lab-broker.ts), for a
+// file that uses a lab without breaking it: it reads it, mines, funds, pays over its channels,
+// makes users and wallets on its wallet server. A file that kills, stops, reorgs, snapshots or
+// faults a lab, or changes its shape (channels), keeps a lab of its own and says why in its header.
+// Other files use this lab before and after: a file asserts what it changed (heights, balances
+// before and after), never what the lab held when it came up.
+import { getPublicKey } from '@noble/secp256k1';
+import { inject } from 'vitest';
+import type { SharedLabAddress } from './shared-lab-broker.js';
+import { apiCaller, type ApiCall } from './control-plane.js';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** The address of the broker that brings the shared lab up (global-setup.ts). */
+    sharedLabBroker: string;
+  }
+}
+
+export interface SharedLab {
+  /** The control plane that runs it. */
+  url: string;
+  name: string;
+  /** The control plane's API. */
+  call: ApiCall;
+  /** http://127.0.0.1:PORT of one of the lab's HTTP services (wallet-server, faucet, chain-adapter). */
+  httpBase(service: string): Promise<string>;
+  /** What the lab reports of one of its services (its info: urls, pubkeys). */
+  info(service: string): Promise<Record<string, string>>;
+  /** The wallet server's admin key. */
+  admin: { secretKey: Uint8Array; pubkey: string };
+}
+
+/** The shared lab, brought up by the first file that asks (its beforeAll waits for it). */
+export async function sharedLab(): Promise<SharedLab> {
+  const response = await fetch(inject('sharedLabBroker'));
+  const answer = (await response.json()) as SharedLabAddress & { error?: string };
+  if (!response.ok) throw new Error(answer.error);
+  const call = apiCaller(() => answer.url);
+  const secretKey = Uint8Array.from(Buffer.from(answer.adminSecretKeyHex, 'hex'));
+  const serviceOf = async (name: string): Promise<{ ports: Record<string, number>; info: Record<string, string> }> => {
+    const { body } = await call('GET', `/labs/${answer.name}`);
+    const found = body.services?.find((service: { name: string }) => service.name === name);
+    if (!found) throw new Error(`the shared lab has no service ${name}: ${JSON.stringify(body)}`);
+    return found;
+  };
+  return {
+    url: answer.url,
+    name: answer.name,
+    call,
+    async httpBase(service) {
+      const port = (await serviceOf(service)).ports?.http;
+      if (typeof port !== 'number') throw new Error(`the shared lab's ${service} has no http port`);
+      return `http://127.0.0.1:${port}`;
+    },
+    info: async (service) => (await serviceOf(service)).info,
+    admin: { secretKey, pubkey: Buffer.from(getPublicKey(secretKey, true)).toString('hex') },
+  };
+}
