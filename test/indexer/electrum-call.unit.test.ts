@@ -1,6 +1,7 @@
 // The probe's Electrum call: answered, or refused; and a connection closed before any answer (what a
 // kubernetes port-forward does while the indexer in its pod does not listen yet) is an error too,
-// so that the probe tries again rather than waiting forever.
+// so that the probe tries again rather than waiting forever; an answer that is not JSON is an error
+// of the call, not of the process.
 import { createServer, type Server, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { electrumCall } from '../../control-plane/src/nodes/indexer/electrum.js';
@@ -37,6 +38,13 @@ describe('electrumCall', () => {
     const port = await listen((socket) => socket.end());
     await expect(electrumCall(`127.0.0.1:${port}`, 'server.version', ['t', '1.4'])).rejects.toThrow(
       `127.0.0.1:${port} closed the connection before answering server.version`,
+    );
+  });
+
+  it('fails on an answer that is not JSON, and the process goes on', async () => {
+    const port = await listen((socket) => socket.once('data', () => socket.write('jsonrpc":"2.0","id":0}\n')));
+    await expect(electrumCall(`127.0.0.1:${port}`, 'server.version', ['t', '1.4'])).rejects.toThrow(
+      `127.0.0.1:${port} answered server.version with what is not JSON: jsonrpc":"2.0","id":0}`,
     );
   });
 });

@@ -18,10 +18,15 @@ export function electrumCall(hostPort: string, method: string, params: unknown[]
       received += data.toString();
       if (!received.includes('\n')) return;
       socket.destroy();
-      const answer = JSON.parse(received.slice(0, received.indexOf('\n'))) as {
-        result?: unknown;
-        error?: { message?: string };
-      };
+      const line = received.slice(0, received.indexOf('\n'));
+      let answer: { result?: unknown; error?: { message?: string } };
+      try {
+        answer = JSON.parse(line);
+      } catch {
+        // thrown here, it would end the whole process: the caller is told instead
+        reject(new Error(`${hostPort} answered ${method} with what is not JSON: ${line.slice(0, 80)}`));
+        return;
+      }
       if (answer.error) reject(new Error(`${method}: ${answer.error.message ?? 'error'}`));
       else resolve(answer.result);
     });
