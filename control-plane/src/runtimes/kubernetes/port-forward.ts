@@ -67,29 +67,24 @@ export class PortForwards {
     socket.pause();
     this.connections.add(socket);
     socket.on('close', () => this.connections.delete(socket));
-    void this.connect(port).then(
-      (ws) => pipe(socket, ws),
+    socket.on('error', () => undefined); // the client went away: the websocket is closed below
+    const options: Record<string, unknown> = {};
+    void this.cluster.config.applyToHTTPSOptions(options).then(
+      () => {
+        const url = `${this.cluster.server.replace(/^http/, 'ws')}/api/v1/namespaces/${this.namespace}/pods/${port.pod}/portforward?ports=${port.containerPort}`;
+        // every handler is set before the websocket opens: the pod's first frames can come with the upgrade's answer
+        pipe(socket, new WebSocket(url, [PROTOCOL], options));
+      },
       () => socket.destroy(),
     );
   }
-
-  private async connect(port: ForwardedPort): Promise<WebSocket> {
-    const options: Record<string, unknown> = {};
-    await this.cluster.config.applyToHTTPSOptions(options);
-    const url = `${this.cluster.server.replace(/^http/, 'ws')}/api/v1/namespaces/${this.namespace}/pods/${port.pod}/portforward?ports=${port.containerPort}`;
-    const ws = new WebSocket(url, [PROTOCOL], options);
-    await new Promise<void>((resolve, reject) => {
-      ws.once('open', () => resolve());
-      ws.once('error', reject);
-      ws.once('unexpected-response', (_request, response) =>
-        reject(new Error(`the API server refused the port-forward (HTTP ${response.statusCode})`)),
-      );
-    });
-    return ws;
-  }
 }
 
-/** Carries bytes both ways; the first bytes of each channel from the pod are the port's number. */
+/**
+ * Carries bytes both ways. Each channel from the pod opens with the port's number (two bytes), which
+ * the kubelet writes while the connection's data may already flow: what this side sends waits until
+ * the data channel has opened, so that nothing from the pod can come before its port's number.
+ */
 function pipe(socket: Socket, ws: WebSocket): void {
   const opened = [false, false];
   ws.on('message', (message: Buffer) => {
@@ -99,18 +94,23 @@ function pipe(socket: Socket, ws: WebSocket): void {
     if (!opened[channel]) {
       opened[channel] = true;
       payload = payload.subarray(2);
+      if (channel === DATA) socket.resume();
     }
     if (payload.length === 0) return;
     if (channel === DATA) socket.write(payload);
     else socket.destroy(new Error(payload.toString('utf8'))); // the kubelet could not reach the port in the pod
   });
   ws.on('close', () => socket.end());
+  // refused (the pod is gone, or the API server does not answer): the client sees its connection reset
   ws.on('error', () => socket.destroy());
+  ws.on('unexpected-response', () => {
+    ws.terminate();
+    socket.destroy();
+  });
   socket.on('data', (chunk: Buffer) => {
     if (ws.readyState === WebSocket.OPEN) ws.send(Buffer.concat([Buffer.from([DATA]), chunk]));
   });
   socket.on('end', () => ws.close());
   socket.on('error', () => ws.terminate());
   socket.on('close', () => ws.readyState === WebSocket.OPEN && ws.close());
-  socket.resume();
 }
