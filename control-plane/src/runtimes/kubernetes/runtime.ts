@@ -40,6 +40,8 @@ export interface KubernetesRuntimeOptions {
 
 /** Waiting reasons whose fix is the images: loaded into the nodes, or pushed to the registry. */
 const IMAGE_PROBLEM = /ErrImageNeverPull|ErrImagePull|ImagePullBackOff|InvalidImageName/;
+/** SIGKILL to every process of the container but PID 1 (the runner) and the shell itself. */
+const KILL_ALL_BUT_RUNNER = ['/bin/sh', '-c', 'kill -s KILL -- -1'];
 /** A file found missing is not asked for again (an exec each time) within this long. */
 const MISSING_FILE_MS = 250;
 
@@ -215,8 +217,15 @@ export class KubernetesRuntime implements Runtime {
       latestRun(pod, containerName(target.pod)).state !== 'running'
     )
       return;
-    const result = await this.exec(target.pod, ['/bin/sh', '-c', 'kill -s KILL -1']).catch((error: unknown) => error);
-    if (result instanceof Error && (await this.isAlive(handle))) throw result;
+    // `--`: dash's kill takes a bare -1 for an option, and refuses it
+    const result = await this.exec(target.pod, KILL_ALL_BUT_RUNNER).catch((error: unknown) => error as Error);
+    const failed =
+      result instanceof Error
+        ? result
+        : result.code !== 0
+          ? new Error(`kill in ${target.pod} failed (exit ${result.code}): ${result.stderr.trim()}`)
+          : undefined;
+    if (failed && (await this.isAlive(handle))) throw failed;
   }
 
   async isAlive(handle: RuntimeHandle): Promise<boolean> {
