@@ -81,15 +81,19 @@ describe('reglab render --kubernetes', () => {
     );
   });
 
-  it('prints YAML that reads back as the same objects', () => {
+  it('prints YAML that reads back as the same objects, read as kubectl reads it (YAML 1.1) too', () => {
     const spec = parseLabSpec(defaultLab);
     const text = renderKubernetes(spec, defaultLab);
-    const documents = text
-      .split(/^---\n/m)
-      .slice(1)
-      .map((document) => parse(document));
-    expect(documents.map((document) => `${document.kind}/${document.metadata.name}`)).toEqual(
+    const documents = (version: '1.1' | '1.2') =>
+      text
+        .split(/^---\n/m)
+        .slice(1)
+        .map((document) => parse(document, { version }));
+    expect(documents('1.2').map((document) => `${document.kind}/${document.metadata.name}`)).toEqual(
       kubernetesObjects(spec, defaultLab).map((object) => `${object.kind}/${object.metadata!.name}`),
     );
+    expect(documents('1.1')).toEqual(documents('1.2'));
+    const redis = documents('1.1').find((document) => document.kind === 'Pod' && document.metadata.name === 'redis');
+    expect(redis.spec.containers[0].command).toEqual(expect.arrayContaining(['--protected-mode', 'no']));
   });
 });

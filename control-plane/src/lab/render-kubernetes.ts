@@ -93,6 +93,7 @@ export function renderKubernetes(spec: LabSpec, specText: string): string {
     '# --btcd.rawrpccert); `reglab up` with runtime: kubernetes makes these objects with the real values.',
   ].join('\n');
   return `${header}\n${kubernetesObjects(spec, specText)
-    .map((object) => `---\n${stringify(object, { lineWidth: 0 })}`)
+    // YAML 1.1, as kubectl reads it: "no", "on", "yes" stay strings (redis-server's --protected-mode no)
+    .map((object) => `---\n${stringify(object, { lineWidth: 0, version: '1.1' })}`)
     .join('')}`;
 }
