@@ -4,6 +4,7 @@ import { conflict, describeError, notFound } from '../../lib/errors.js';
 import { bringUp, newLabState, type LabDriverOptions } from './lab/bring-up.js';
 import type { LabEvent } from './lab/events.js';
 import { LabSession } from './lab/session.js';
+import { LabNetwork } from './network/lab-network.js';
 import { RUNNING_STATUSES, setStatus, type LabState, type LabStatus, type ServiceState } from './lab/state.js';
 import { forgetLab, tearDown } from './lab/tear-down.js';
 import { runtimeOptionsFor } from './runtimes/select.js';
@@ -13,12 +14,14 @@ import type { LabSpec } from './spec/types.js';
 import type { StateStore } from './store.js';
 import { Faults } from './supervisor/faults.js';
 import { Supervisor } from './supervisor/supervisor.js';
+import { ownValue } from './util/own.js';
 
-/** A lab that is up: its connections, its supervisor and its fault commands. */
+/** A lab that is up: its connections, its supervisor, its fault commands and its network's. */
 interface RunningLab {
   session: LabSession;
   supervisor: Supervisor;
   faults: Faults;
+  network: LabNetwork;
 }
 
 /** Owns the labs of one control plane: creates, re-attaches, supervises, tears down, hands out sessions. */
@@ -45,7 +48,7 @@ export class LabManager {
   }
 
   get(name: string): LabState {
-    const lab = this.store.labs[name];
+    const lab = ownValue(this.store.labs, name);
     if (!lab)
       throw notFound(
         `no lab named "${name}" (labs: ${Object.keys(this.store.labs).join(', ') || 'none'})`,
@@ -59,8 +62,18 @@ export class LabManager {
     return this.runningLab(name).session;
   }
 
+  /** The lab's live connections while it is up (ready or degraded); undefined otherwise. */
+  sessionIfUp(name: string): LabSession | undefined {
+    const lab = this.store.labs[name];
+    return lab?.status === 'ready' || lab?.status === 'degraded' ? this.running.get(name)?.session : undefined;
+  }
+
   faults(name: string): Faults {
     return this.runningLab(name).faults;
+  }
+
+  network(name: string): LabNetwork {
+    return this.runningLab(name).network;
   }
 
   supervisor(name: string): Supervisor {
@@ -98,7 +111,7 @@ export class LabManager {
     makeLab: (dir: string) => LabState,
     start: (lab: LabState, options: LabDriverOptions) => Promise<LabSession>,
   ): Promise<LabState> {
-    const existing = this.store.labs[name];
+    const existing = ownValue(this.store.labs, name);
     if (existing) {
       if (await this.anyServiceAlive(existing)) {
         throw conflict(
@@ -194,12 +207,15 @@ export class LabManager {
 
   private async supervise(session: LabSession): Promise<void> {
     const supervisor = new Supervisor(session, { onEvent: this.emit, persist: this.persist });
+    const network = new LabNetwork(session, this.persist, this.emit);
     this.running.set(session.lab.name, {
       session,
       supervisor,
       faults: new Faults(supervisor, this.persist, this.emit),
+      network,
     });
     supervisor.start();
+    network.drawResets();
     await this.onLabReady(session.lab);
   }
 
@@ -257,6 +273,7 @@ export class LabManager {
   private async release(name: string): Promise<void> {
     const running = this.running.get(name);
     this.running.delete(name);
+    running?.network.stop();
     await running?.supervisor.stop();
     running?.session.close();
   }

@@ -1,12 +1,14 @@
 import type { FastifyInstance } from 'fastify';
 import { createService } from '../../../lib/http/service.js';
 import { dashboardPlugin } from '../dashboard/plugin.js';
+import { metricsRoutes } from '../metrics/routes.js';
 import { installAccess } from './access.js';
 import type { ApiDeps } from './deps.js';
 import { mapPartError } from './errors.js';
 import { assetRoutes } from './routes/assets.js';
 import { eventRoutes } from './routes/events.js';
 import { labRoutes } from './routes/labs.js';
+import { networkRoutes } from './routes/network.js';
 import { nodeRoutes } from './routes/nodes.js';
 import { serviceRoutes } from './routes/services.js';
 import { snapshotRoutes } from './routes/snapshots.js';
@@ -18,6 +20,8 @@ export interface ControlPlaneApp extends ApiDeps {
   /** Set when the control plane listens beyond loopback: actions and secrets then need it. */
   token?: string;
   logger?: boolean;
+  /** Serve GET /metrics and /metrics/targets (the default); false counts nothing. */
+  metrics?: boolean;
 }
 
 export async function buildControlPlaneApp(options: ControlPlaneApp): Promise<FastifyInstance> {
@@ -37,10 +41,12 @@ export async function buildControlPlaneApp(options: ControlPlaneApp): Promise<Fa
   labRoutes(app, options);
   workRoutes(app, options);
   serviceRoutes(app, options);
+  networkRoutes(app, options);
   nodeRoutes(app, options);
   assetRoutes(app, options);
   eventRoutes(app, options);
   snapshotRoutes(app, options);
+  if (options.metrics !== false) metricsRoutes(app, options);
   await app.register(dashboardPlugin);
   app.post(
     '/shutdown',

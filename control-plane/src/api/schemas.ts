@@ -1,7 +1,8 @@
 import { errorResponses } from '../../../lib/http/errors.js';
+import { MAX_PERIOD_SECONDS, MAX_SAT } from '../spec/bounds.js';
 
 const labName = { type: 'string', pattern: '^[a-z][a-z0-9-]{0,30}$' } as const;
-const nodeName = { type: 'string', minLength: 1, maxLength: 64 } as const;
+export const nodeName = { type: 'string', minLength: 1, maxLength: 64 } as const;
 const anyObject = { type: 'object', additionalProperties: true } as const;
 const hex32 = { type: 'string', pattern: '^[0-9a-f]{64}$' } as const;
 
@@ -96,7 +97,7 @@ export const fundBody = {
   properties: {
     node: nodeName,
     address: { type: 'string', minLength: 1, maxLength: 100 },
-    amount_sat: { type: 'integer', minimum: 546, maximum: 2_100_000_000_000_000 },
+    amount_sat: { type: 'integer', minimum: 546, maximum: MAX_SAT },
   },
 } as const;
 
@@ -107,7 +108,7 @@ export const channelBody = {
   properties: {
     from: nodeName,
     to: nodeName,
-    capacity_sat: { type: 'integer', minimum: 20_000, maximum: 2_100_000_000_000_000 },
+    capacity_sat: { type: 'integer', minimum: 20_000, maximum: MAX_SAT },
     push_sat: { type: 'integer', minimum: 0, default: 0 },
     private: { type: 'boolean', default: false },
   },
@@ -138,7 +139,7 @@ export const paymentBody = {
   properties: {
     from: nodeName,
     to: nodeName,
-    amount_sat: { type: 'integer', minimum: 1, maximum: 2_100_000_000_000_000 },
+    amount_sat: { type: 'integer', minimum: 1, maximum: MAX_SAT },
     invoice: {
       type: 'string',
       minLength: 1,
@@ -153,7 +154,9 @@ export const autoMiningBody = {
   type: 'object',
   additionalProperties: false,
   required: ['seconds'],
-  properties: { seconds: { type: 'integer', minimum: 0, maximum: 86_400, description: '0 stops auto-mining' } },
+  properties: {
+    seconds: { type: 'integer', minimum: 0, maximum: MAX_PERIOD_SECONDS, description: '0 stops auto-mining' },
+  },
 } as const;
 
 export const peersBody = {
@@ -190,4 +193,11 @@ export const logsQuery = {
   type: 'object',
   additionalProperties: false,
   properties: { lines: { type: 'integer', minimum: 1, maximum: 10_000, default: 100 } },
+} as const;
+
+/** A username of the wallet server (LUD-16's characters, as the wallet server takes them). */
+export const connectInfoQuery = {
+  type: 'object',
+  additionalProperties: false,
+  properties: { user: { type: 'string', pattern: '^[a-z0-9][a-z0-9._-]{0,63}$' } },
 } as const;

@@ -19,6 +19,16 @@ export class ApiError extends Error {
   }
 }
 
+/**
+ * The API's refusal of a request its schema does not take names the field by the request part and
+ * path (`body/blocks must be >= 1`): the CLI names the field alone (`blocks must be >= 1`), which is
+ * the word its commands use.
+ */
+export const withoutSchemaPaths = (message: string): string =>
+  message.replace(/\b(?:body|querystring|params|headers)\/([\w/-]+)/g, (_whole, path: string) =>
+    path.replace(/\/(\d+)(?=\/|$)/g, '[$1]').replace(/\//g, '.'),
+  );
+
 /** The CLI's view of the control plane: plain HTTP calls, errors turned into ApiError. */
 export class ControlPlaneClient {
   constructor(
@@ -95,7 +105,13 @@ export class ControlPlaneClient {
     const parsed = text && response.headers.get('content-type')?.includes('json') ? JSON.parse(text) : text;
     if (!response.ok) {
       const error = parsed?.error ?? {};
-      throw new ApiError(response.status, error.code ?? 'error', error.message ?? String(parsed), error.problems);
+      const message = error.message ?? String(parsed);
+      throw new ApiError(
+        response.status,
+        error.code ?? 'error',
+        error.code === 'BAD_REQUEST' ? withoutSchemaPaths(message) : message,
+        error.problems,
+      );
     }
     return parsed as T;
   }
@@ -262,4 +278,39 @@ export async function stopControlPlane(home: string, client: ControlPlaneClient)
   const keeper = runningKeeper(home);
   await client.request('POST', '/shutdown').catch(() => undefined);
   while ((info && isRunning(info.pid)) || (keeper !== undefined && isRunning(keeper))) await sleep(100);
+}
+
+/**
+ * The control plane of the state folder `home`. One that ended without its stop and was not started
+ * again (its keeper gone too, or the machine restarted) is started here when the state still holds
+ * labs: it takes them back, restarting what of them no longer runs.
+ */
+export async function controlPlaneOf(home: string): Promise<ControlPlaneClient> {
+  const client = (await findControlPlane(home)) ?? (await keptControlPlane(home));
+  if (client) return client;
+  const labs = recordedLabs(home);
+  if (labs.length === 0)
+    throw new ApiError(
+      404,
+      'NO_SUCH_LAB',
+      'no lab is up here (no control plane runs for this folder): start one with `reglab up`',
+    );
+  console.error(
+    `reglab: the control plane of ${home} was not running (its log: ${join(home, 'logs', 'control-plane.log')}); starting it again, to take back lab ${labs.join(', ')}`,
+  );
+  return ensureControlPlane(home, lastListen(home));
+}
+
+/** The lab to act on: `chosen` (--lab), or the only lab up. */
+export async function labToActOn(client: ControlPlaneClient, chosen?: string): Promise<string> {
+  if (chosen) return chosen;
+  const { labs } = await client.request<{ labs: { name: string }[] }>('GET', '/labs');
+  if (labs.length === 1) return labs[0].name;
+  throw new ApiError(
+    404,
+    'NO_SUCH_LAB',
+    labs.length === 0
+      ? 'no lab is up: start one with `reglab up`'
+      : `several labs are up (${labs.map((lab) => lab.name).join(', ')}): choose one with --lab`,
+  );
 }

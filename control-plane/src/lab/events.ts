@@ -1,4 +1,8 @@
+import type { LinkSummary } from '../network/model.js';
 import type { LabStatus, ServiceStatus } from './state.js';
+
+/** What a `reglab net` command does to the lab's links. */
+export type NetworkChange = 'delay' | 'bandwidth' | 'loss' | 'partition' | 'heal';
 
 export type LabEvent =
   | { type: 'lab'; lab: string; status: LabStatus; message?: string }
@@ -25,8 +29,21 @@ export type LabEvent =
       state: 'completed' | 'failed';
       result?: unknown;
       error?: string;
+      /** The failure's stable code, where it has one (PAYMENT_FAILED, SERVICE_NOT_READY, ...). */
+      code?: string;
+      /** From when the job was queued to when it ended, retries included. */
+      ms: number;
     }
   | { type: 'payment'; lab: string; from: string; to?: string; amountSat: number; feeSat: number; paymentHash: string }
+  /** A network fault set or taken off: the pairs of services it changed, each with its fault now. */
+  | {
+      type: 'network';
+      lab: string;
+      action: NetworkChange;
+      /** What the command named: "alice ↔ bob", "carol" (all its links), or "every link". */
+      target: string;
+      links: LinkSummary[];
+    }
   | {
       type: 'channel';
       lab: string;

@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { BtcdDriver } from '../../../lib/chain/btcd.js';
 import type { RpcChainDriver } from '../../../lib/chain/rpc-driver.js';
 import { invalid, notFound } from '../../../lib/errors.js';
+import { throughNetwork } from '../network/placement.js';
 import { CHAIN_SERVICE, chainRpcFor } from '../nodes/btcd/index.js';
 import { holdsAssets, isLightning, type AssetHolder, type LabLightning, type LabNode } from '../nodes/node.js';
 import { kindDefinition } from '../nodes/registry.js';
@@ -11,6 +12,7 @@ import { LabWallet } from '../wallet/lab-wallet.js';
 import { ChainJournal } from './chain-journal.js';
 import { Credentials } from './credentials.js';
 import type { LabState } from './state.js';
+import { ownValue } from '../util/own.js';
 
 /** Live connections of the control plane to one lab: its chain node, its wallet, its nodes. */
 export class LabSession implements LabAccess {
@@ -38,8 +40,9 @@ export class LabSession implements LabAccess {
     this.chainJournal = new ChainJournal(join(lab.dir, 'chain-blocks.journal'));
   }
 
+  /** How `service` sees the lab; in a lab with network faults, the links it opens go through their proxies. */
   placementFor(service: string): Placement {
-    return this.runtimeOptions.placementFor(this.lab, service);
+    return throughNetwork(this.runtimeOptions.placementFor(this.lab, service), this.lab, service);
   }
 
   get chain(): RpcChainDriver {
@@ -96,7 +99,7 @@ export class LabSession implements LabAccess {
   }
 
   clientEnvOf(name: string, placement: Placement): Record<string, string> {
-    const kind = this.lab.services[name]?.kind;
+    const kind = ownValue(this.lab.services, name)?.kind;
     const clientEnv = kind ? kindDefinition(kind).clientEnv : undefined;
     if (!clientEnv) throw new Error(`"${name}" is not a Lightning node a lab service can use`);
     return clientEnv(this, name, placement);

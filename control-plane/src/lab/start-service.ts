@@ -1,5 +1,6 @@
 import { describeError } from '../../../lib/errors.js';
 import { waitFor } from '../../../lib/wait.js';
+import { reroutesOf } from '../network/placement.js';
 import { kindDefinition } from '../nodes/registry.js';
 import { discardSignalOf, type LabAccess } from '../nodes/types.js';
 import type { RuntimeHandle, StartRequest } from '../runtimes/types.js';
@@ -72,6 +73,7 @@ export function startRequestOf(access: LabAccess, service: ServiceState, precede
     discardSignal: discardSignalOf(definition),
     restartPolicy: service.restartPolicy,
     labServices: Object.keys(access.lab.services),
+    reroutes: reroutesOf(access.lab, service.name),
     precedence,
   };
 }

@@ -41,6 +41,20 @@ export interface LabAccess {
   readonly controlPlaneUrl?: string;
 }
 
+/** What `reglab connect-info` prints: the URIs and URLs first, by name, then a few words on what takes which. */
+export interface ConnectInfo {
+  /** lndconnect, lndconnectRest, api, lnurl...: what a tool is given. */
+  uris: Record<string, string>;
+  /** Which tools take which URI, and anything else worth knowing to use them. */
+  notes: string[];
+}
+
+/** A connection a service opens to another service of the lab on its own: a link of the lab's network. */
+export interface Dial {
+  service: string;
+  port: string;
+}
+
 export interface KindDefinition {
   /** Port names, each with the port it listens on inside a container. */
   ports: Record<string, number>;
@@ -74,6 +88,11 @@ export interface KindDefinition {
   cleanStopOnly?: boolean;
   /** Services that must be ready before this one starts. */
   dependsOn(name: string, spec: LabSpec): string[];
+  /**
+   * The services it connects to by itself (its chain backend, its Lightning peers): in a lab with
+   * network faults each of these links goes through a proxy of its own (network/links.ts).
+   */
+  dials?(name: string, spec: LabSpec): Dial[];
   /** What to run, from lab.yaml, the credentials gathered so far and the service's placement. */
   launch(access: LabAccess, service: ServiceState): LaunchSpec;
   /** Throws or answers false while not ready; collects what other services need from it (certificates). */
@@ -86,6 +105,14 @@ export interface KindDefinition {
   describe(access: LabAccess, service: ServiceState): Promise<Record<string, string>>;
   /** The secrets a developer copies: macaroons, certificates, RPC passwords, URLs with credentials. */
   credentials(access: LabAccess, service: ServiceState): Promise<Record<string, string>>;
+  /**
+   * What a wallet app or tool takes to reach the service (an lndconnect URI, an API's URL, an LNURL):
+   * `reglab connect-info`. Secret where it carries credentials. `user` names one of its users, for
+   * kinds whose links are per user (the wallet server's LNURL).
+   */
+  connectInfo?(access: LabAccess, service: ServiceState, options: { user?: string }): Promise<ConnectInfo>;
+  /** The port whose HTTP server answers GET /metrics in Prometheus' format, for kinds that serve one. */
+  metricsPort?: string;
   /** Kinds of nodes[]: the lab's handle on one of its nodes. */
   node?(access: LabAccess, name: string): LabNode;
   /** Kinds of nodes[] whose node holds RGB assets (`node()` is an AssetHolder): lab.yaml's issuers and holders. */

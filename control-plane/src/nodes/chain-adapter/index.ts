@@ -10,6 +10,7 @@ export const chainAdapter: KindDefinition = {
   image: SERVICES_IMAGE,
   public: true,
   stateless: true,
+  metricsPort: 'http',
   validate: (entry, { lab }) =>
     lab.indexer.enabled
       ? []

@@ -45,6 +45,7 @@ export const faucet: KindDefinition = {
   image: SERVICES_IMAGE,
   public: true,
   stateless: true,
+  metricsPort: 'http',
   /** It sends from its node's on-chain wallet through lnd. */
   validate(entry, { lab }) {
     const node = lab.nodes.find((candidate) => candidate.name === lab.services.faucet?.node);

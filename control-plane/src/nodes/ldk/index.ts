@@ -2,13 +2,16 @@
 // Electrum indexer or its Esplora-style chain adapter.
 import { localImage } from '../../images/recipes.js';
 import { lightningClient, lightningEnv } from '../../../../lib/lightning/implementations.js';
+import { announcedAddress } from '../../network/placement.js';
 import type { LabSpec } from '../../spec/types.js';
+import { nodeUriOf } from '../../connect/node-uri.js';
 import { CHAIN_SERVICE } from '../btcd/index.js';
+import { lightningPeerDials } from '../lightning-peers.js';
 import { answersHttp } from '../project-service.js';
 import { reconnectChannelPeers } from '../reconnect.js';
 import type { KindDefinition, LabAccess } from '../types.js';
 import { LDK_DAEMON_BUILD } from './daemon-build.js';
-import { LDK_CHAIN_SOURCE_SERVICES, ldkLaunch } from './launch.js';
+import { LDK_CHAIN_SOURCES, ldkLaunch } from './launch.js';
 import { checkChainSource, DEFAULT_LDK_CHAIN_SOURCE, LDK_NODE_SETTINGS, type LdkChainSource } from './settings.js';
 import { isLightning, lightningNode } from '../node.js';
 
@@ -27,12 +30,13 @@ export const ldk: KindDefinition = {
   binaryBuild: LDK_DAEMON_BUILD,
   nodeSettings: LDK_NODE_SETTINGS,
   validate: checkChainSource,
-  dependsOn: (name, spec) => [CHAIN_SERVICE, LDK_CHAIN_SOURCE_SERVICES[chainSourceOf(spec, name)]],
+  dependsOn: (name, spec) => [CHAIN_SERVICE, LDK_CHAIN_SOURCES[chainSourceOf(spec, name)].service],
+  dials: (name, spec) => [LDK_CHAIN_SOURCES[chainSourceOf(spec, name)], ...lightningPeerDials(name, spec)],
   launch(access, service) {
     const placement = access.placementFor(service.name);
     return ldkLaunch(placement, {
       alias: service.name,
-      announceAddress: placement.reach(service.name, 'p2p'),
+      announceAddress: announcedAddress(access.lab, placement, service.name) ?? placement.reach(service.name, 'p2p'),
       chainSource: chainSourceOf(access.lab.spec, service.name),
     });
   },
@@ -51,6 +55,14 @@ export const ldk: KindDefinition = {
   },
   // the daemon's API takes no credentials: its URL is all a developer needs
   credentials: async (access, service) => ({ api: apiUrl(access, service.name) }),
+  connectInfo: async (access, service) => ({
+    uris: {
+      api: apiUrl(access, service.name),
+      openapi: `${apiUrl(access, service.name)}/openapi.json`,
+      ...nodeUriOf(access, service),
+    },
+    notes: ["the daemon's HTTP API takes no credentials (nodes/ldk/README.md)"],
+  }),
   node: (access, name) =>
     lightningNode(name, 'ldk', lightningClient('ldk', { url: apiUrl(access, name), chain: access.chain }, { name })),
   initialise: reconnectChannelPeers,

@@ -4,9 +4,12 @@ import { join } from 'node:path';
 import { lightningEnv } from '../../../../lib/lightning/implementations.js';
 import { LndLightning } from '../../../../lib/lightning/lnd/client.js';
 import type { LndCredentials } from '../../../../lib/lightning/lnd/connection.js';
+import { lndconnectUri } from '../../connect/lndconnect.js';
+import { nodeUriOf } from '../../connect/node-uri.js';
 import type { Placement } from '../../runtimes/types.js';
 import { CHAIN_SERVICE } from '../btcd/index.js';
 import { writeCredentialFile } from '../credential-files.js';
+import { lightningPeerDials } from '../lightning-peers.js';
 import { reconnectChannelPeers } from '../reconnect.js';
 import type { KindDefinition, LabAccess } from '../types.js';
 import { LND_ADMIN_MACAROON_FILE, LND_TLS_CERT_FILE, lndLaunch } from './launch.js';
@@ -37,6 +40,7 @@ export const lnd: KindDefinition = {
     entrypoint: ['/usr/local/bin/lnd'],
   }),
   dependsOn: () => [CHAIN_SERVICE],
+  dials: (name, spec) => [{ service: CHAIN_SERVICE, port: 'rpc' }, ...lightningPeerDials(name, spec)],
   launch: (access, service) =>
     lndLaunch(access.placementFor(service.name), {
       alias: service.name,
@@ -89,6 +93,22 @@ export const lnd: KindDefinition = {
       rest: `https://${host('rest')}`,
       macaroonHex: access.credentials.require(service.name, 'macaroonHex'),
       tlsCertPem: Buffer.from(access.credentials.require(service.name, 'certBase64'), 'base64').toString('utf8'),
+    };
+  },
+  async connectInfo(access, service) {
+    const certPem = Buffer.from(access.credentials.require(service.name, 'certBase64'), 'base64').toString('utf8');
+    const macaroonHex = access.credentials.require(service.name, 'macaroonHex');
+    const host = (port: string) => access.host.reach(service.name, port);
+    return {
+      uris: {
+        lndconnect: lndconnectUri(host('grpc'), certPem, macaroonHex),
+        lndconnectRest: lndconnectUri(host('rest'), certPem, macaroonHex),
+        ...nodeUriOf(access, service),
+      },
+      notes: [
+        'lndconnect is the gRPC port (ThunderHub, ln-service, lncli-style tools); lndconnectRest the REST port (Zeus)',
+        'both carry the admin macaroon: whoever holds them controls the node',
+      ],
     };
   },
   node: (access, name) =>
