@@ -122,6 +122,13 @@ describe('lab.yaml on kubernetes', () => {
     expect(() => parseLabSpec(`${LAB}redis:\n  url: redis://redis.shared.svc:6379\n`)).not.toThrow();
   });
 
+  it('refuses network faults, whose proxies it cannot put on the links yet', () => {
+    const problems = problemLines(`${LAB}network:\n  faults: true\n`, 'lab.yaml');
+    expect(problems.map(({ line, path }) => ({ line, path }))).toEqual([{ line: 10, path: 'network.faults' }]);
+    expect(problems[0].message).toContain('network faults need the process or docker runtime');
+    expect(() => parseLabSpec(`${LAB}network:\n  faults: false\n`)).not.toThrow();
+  });
+
   it('runs rln nodes from their image, as docker does', () => {
     expect(parseLabSpec('name: k\nruntime: kubernetes\nnodes:\n  - name: r\n    kind: rln\n').nodes[0].kind).toBe(
       'rln',

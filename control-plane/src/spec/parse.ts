@@ -192,8 +192,8 @@ const LOOPBACK_URL = /^[a-z]+:\/\/(?:[^@/]*@)?(?:127\.[0-9.]+|localhost|\[::1\])
 
 /**
  * The kubernetes block is read only by `runtime: kubernetes`; there, what cannot work on a cluster
- * is refused: a Postgres or Redis on loopback (a pod's 127.0.0.1 is itself), resources for
- * services the lab lacks.
+ * is refused: network faults, a Postgres or Redis on loopback (a pod's 127.0.0.1 is itself),
+ * resources for services the lab lacks.
  */
 function checkKubernetes(lab: RawLab, serviceNames: Set<string>): Reference[] {
   const problems: Reference[] = [];
@@ -206,6 +206,12 @@ function checkKubernetes(lab: RawLab, serviceNames: Set<string>): Reference[] {
       });
     return problems;
   }
+  if (lab.network?.faults)
+    problems.push({
+      path: ['network', 'faults'],
+      message:
+        'network faults need the process or docker runtime: on kubernetes the links between nodes cannot go through their proxies yet',
+    });
   for (const store of ['postgres', 'redis'] as const) {
     const value = lab[store];
     if (typeof value === 'object' && LOOPBACK_URL.test(value.url))
