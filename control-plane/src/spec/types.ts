@@ -46,6 +46,8 @@ export interface SupervisionSpec {
   probe_interval_seconds: number;
   /** Consecutive failed probes after which a running service counts as unhealthy. */
   unhealthy_after: number;
+  /** How long a start (bring-up, `reglab start`, a restart) may take to be ready before it is given up. */
+  start_timeout_seconds: number;
   /** Policies by service name (postgres, redis, chain, indexer, or any node or lab service). */
   services: Record<string, RestartPolicy>;
 }
