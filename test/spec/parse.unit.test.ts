@@ -172,6 +172,23 @@ describe('lab.yaml', () => {
     });
   });
 
+  it('takes the failed chain checks after which an lnd node gives up on its chain, on lnd nodes only', () => {
+    expect(parseLabSpec('name: x\nnodes:\n  - name: a\n').nodes[0].chain_check_attempts).toBeUndefined();
+    expect(
+      parseLabSpec('name: x\nnodes:\n  - name: a\n    chain_check_attempts: 0\n').nodes[0].chain_check_attempts,
+    ).toBe(0);
+    expect(problemsOf('name: x\nnodes:\n  - name: a\n    chain_check_attempts: -1\n')[0]).toMatchObject({
+      line: 4,
+      path: 'nodes[0].chain_check_attempts',
+      message: 'must be >= 0',
+    });
+    expect(problemsOf('name: x\nnodes:\n  - name: l\n    kind: ldk\n    chain_check_attempts: 1\n')[0]).toMatchObject({
+      line: 5,
+      path: 'nodes[0].chain_check_attempts',
+      message: expect.stringContaining('a setting of lnd nodes'),
+    });
+  });
+
   it("takes a fee policy: 1 sat/vB fixed by default, another fixed rate, or the chain node's estimates", () => {
     expect(parseLabSpec('name: x\n').fees).toEqual({ policy: 'fixed', sat_per_vbyte: 1 });
     expect(parseLabSpec('name: x\nfees:\n  sat_per_vbyte: 25\n').fees).toEqual({ policy: 'fixed', sat_per_vbyte: 25 });

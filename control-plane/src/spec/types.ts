@@ -1,4 +1,5 @@
 import type { LdkNodeSettings } from '../nodes/ldk/settings.js';
+import type { LndNodeSettings } from '../nodes/lnd/settings.js';
 import type { NodeKind } from '../nodes/registry.js';
 
 /** lab.yaml, after validation and defaults. */
@@ -53,7 +54,7 @@ export interface SupervisionSpec {
 }
 
 /** A node of nodes[]; the settings of one kind (KindDefinition.nodeSettings) only on nodes of that kind. */
-export interface NodeSpec extends Partial<LdkNodeSettings> {
+export interface NodeSpec extends Partial<LdkNodeSettings>, Partial<LndNodeSettings> {
   name: string;
   kind: NodeKind;
   funding_sat: number;
