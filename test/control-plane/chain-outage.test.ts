@@ -4,6 +4,8 @@
 // node rather than spending its restarts; `reglab mine` is refused naming the stopped chain; an
 // event stream opened then says what is down. Once the chain is back, the lab comes back by
 // itself: each lnd started again, the wallet server ready, a payment goes through.
+// The nodes give up at their first failed chain health check (nodes[].chain_check_attempts: 1), as a
+// user would ask for lnd to shut down sooner, rather than the default two tries 20 s apart.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LabEvent } from '../../control-plane/src/lab/events.js';
 import { isRunning } from '../../control-plane/src/runtimes/process/child.js';
@@ -20,6 +22,12 @@ import {
 
 const LAB = 'outage';
 const LND_NODES = ['alice', 'bob', 'carol'];
+const CHAIN_CHECK_ATTEMPTS = 1;
+/** The default lab, its lnd nodes giving up on their chain after CHAIN_CHECK_ATTEMPTS failed checks. */
+const YAML = defaultLabYaml(LAB).replace(
+  /^ {4}kind: lnd$/gm,
+  `    kind: lnd\n    chain_check_attempts: ${CHAIN_CHECK_ATTEMPTS}`,
+);
 
 type Service = { name: string; status: string; error?: string; restarts: number };
 
@@ -32,7 +40,8 @@ describe('the chain node stopped until lnd gives up on it, then started again', 
 
   beforeAll(async () => {
     cp = await startTestControlPlane();
-    await bringUpLab(cp, defaultLabYaml(LAB), LAB);
+    expect(YAML.match(/chain_check_attempts/g)).toHaveLength(LND_NODES.length);
+    await bringUpLab(cp, YAML, LAB);
   });
 
   afterAll(async () => {
@@ -95,6 +104,11 @@ describe('the chain node stopped until lnd gives up on it, then started again', 
         },
         { timeoutMs: 240_000, intervalMs: 1_000, what: 'every lnd to shut itself down on its chain health check' },
       );
+      // after as many failed checks as the lab asked for
+      for (const node of LND_NODES)
+        expect(String((await cp.call('GET', `/labs/${LAB}/logs/${node}?lines=500`)).body)).toContain(
+          `Health check: chain backend failed after ${CHAIN_CHECK_ATTEMPTS} calls`,
+        );
       const waiting = await waitFor(
         async () => {
           const now = await services();

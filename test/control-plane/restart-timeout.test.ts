@@ -15,13 +15,19 @@ import {
 } from '../support/control-plane.js';
 
 const LAB = 'stuck';
-/** The chain, the indexer and the chain adapter; one restart allowed; probes rarer than any wait here. */
+/** The start time-out asked for: long enough for these services to start on a loaded machine. */
+const START_TIMEOUT_SECONDS = 20;
+/**
+ * The chain, the indexer and the chain adapter; one restart allowed; probes rarer than any wait here;
+ * starts given up sooner than the default 90 s, which the attempt would otherwise sit through.
+ */
 const YAML = `name: ${LAB}
 services:
   chain-adapter: {}
 supervision:
   probe_interval_seconds: 300
   max_restarts: 1
+  start_timeout_seconds: ${START_TIMEOUT_SECONDS}
 `;
 
 type Service = { name: string; status: string; error?: string; restarts: number; ports: Record<string, number> };
@@ -57,6 +63,8 @@ describe('a restart attempt that times out', () => {
         { timeoutMs: 180_000, intervalMs: 500, what: 'the restart attempt to be given up' },
       );
       expect(failed.error).toContain('not restarted again');
+      // given up after the lab's own supervision.start_timeout_seconds
+      expect(failed.error).toContain(`timed out after ${START_TIMEOUT_SECONDS * 1_000} ms`);
       expect(failed.restarts).toBe(1);
       const attempt = pidOf('chain-adapter');
       attempts.add(attempt);

@@ -24,6 +24,22 @@ describe('lab.yaml', () => {
     expect(problem.message).toContain('the name of a lab service');
   });
 
+  it('gives a start 90 s to be ready unless supervision.start_timeout_seconds says otherwise, within 1 to 3600', () => {
+    expect(parseLabSpec('name: x\n').supervision.start_timeout_seconds).toBe(90);
+    expect(
+      parseLabSpec('name: x\nsupervision: { start_timeout_seconds: 20 }\n').supervision.start_timeout_seconds,
+    ).toBe(20);
+    for (const [value, message] of [
+      ['0', 'must be >= 1'],
+      ['3601', 'must be <= 3600'],
+    ])
+      expect(problemsOf(`name: x\nsupervision:\n  start_timeout_seconds: ${value}\n`)[0]).toMatchObject({
+        line: 3,
+        path: 'supervision.start_timeout_seconds',
+        message,
+      });
+  });
+
   it('points at the line of an unknown key', () => {
     const [problem] = problemsOf('name: x\nnodes:\n  - name: a\n    colour: red\n');
     expect(problem).toMatchObject({ file: 'broken.yaml', line: 4, path: 'nodes[0].colour' });
@@ -153,6 +169,23 @@ describe('lab.yaml', () => {
       line: 4,
       path: 'nodes[0].chain_source',
       message: expect.stringContaining('a setting of ldk nodes'),
+    });
+  });
+
+  it('takes the failed chain checks after which an lnd node gives up on its chain, on lnd nodes only', () => {
+    expect(parseLabSpec('name: x\nnodes:\n  - name: a\n').nodes[0].chain_check_attempts).toBeUndefined();
+    expect(
+      parseLabSpec('name: x\nnodes:\n  - name: a\n    chain_check_attempts: 0\n').nodes[0].chain_check_attempts,
+    ).toBe(0);
+    expect(problemsOf('name: x\nnodes:\n  - name: a\n    chain_check_attempts: -1\n')[0]).toMatchObject({
+      line: 4,
+      path: 'nodes[0].chain_check_attempts',
+      message: 'must be >= 0',
+    });
+    expect(problemsOf('name: x\nnodes:\n  - name: l\n    kind: ldk\n    chain_check_attempts: 1\n')[0]).toMatchObject({
+      line: 5,
+      path: 'nodes[0].chain_check_attempts',
+      message: expect.stringContaining('a setting of lnd nodes'),
     });
   });
 

@@ -21,6 +21,7 @@ export interface ServiceStartOptions {
   onEvent: LabEventListener;
   /** Saves the lab state (called after every change worth keeping). */
   persist(): Promise<void>;
+  /** How long the service may take to be ready: the lab's `supervision.start_timeout_seconds` when absent. */
   readyTimeoutMs?: number;
 }
 
@@ -121,7 +122,7 @@ export async function startService(
         return false;
       },
       {
-        timeoutMs: options.readyTimeoutMs ?? 90_000,
+        timeoutMs: options.readyTimeoutMs ?? session.lab.spec.supervision.start_timeout_seconds * 1_000,
         intervalMs: PROBE_INTERVAL_MS,
         what: `${name} (${service.kind}) to be ready`,
         stopOn: (error) => error instanceof ExitedError,

@@ -184,6 +184,7 @@ export const labSchema = {
         window_seconds: { ...seconds, minimum: 1, default: 600 },
         probe_interval_seconds: { type: 'integer', minimum: 1, maximum: 3600, default: 10 },
         unhealthy_after: { type: 'integer', minimum: 1, maximum: 100, default: 3 },
+        start_timeout_seconds: { type: 'integer', minimum: 1, maximum: 3600, default: 90 },
         services: { type: 'object', default: {}, additionalProperties: restart },
       },
     },

@@ -1,4 +1,5 @@
 import type { LdkNodeSettings } from '../nodes/ldk/settings.js';
+import type { LndNodeSettings } from '../nodes/lnd/settings.js';
 import type { NodeKind } from '../nodes/registry.js';
 
 /** lab.yaml, after validation and defaults. */
@@ -46,12 +47,14 @@ export interface SupervisionSpec {
   probe_interval_seconds: number;
   /** Consecutive failed probes after which a running service counts as unhealthy. */
   unhealthy_after: number;
+  /** How long a start (bring-up, `reglab start`, a restart) may take to be ready before it is given up. */
+  start_timeout_seconds: number;
   /** Policies by service name (postgres, redis, chain, indexer, or any node or lab service). */
   services: Record<string, RestartPolicy>;
 }
 
 /** A node of nodes[]; the settings of one kind (KindDefinition.nodeSettings) only on nodes of that kind. */
-export interface NodeSpec extends Partial<LdkNodeSettings> {
+export interface NodeSpec extends Partial<LdkNodeSettings>, Partial<LndNodeSettings> {
   name: string;
   kind: NodeKind;
   funding_sat: number;

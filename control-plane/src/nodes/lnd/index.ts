@@ -14,6 +14,7 @@ import { lightningPeerDials } from '../lightning-peers.js';
 import { reconnectChannelPeers } from '../reconnect.js';
 import type { KindDefinition, LabAccess } from '../types.js';
 import { LND_ADMIN_MACAROON_FILE, LND_TLS_CERT_FILE, lndLaunch } from './launch.js';
+import { LND_NODE_SETTINGS } from './settings.js';
 import { isLightning, lightningNode } from '../node.js';
 
 /** The lnd client of the lab's handle on `name` (lnd alone tells when its peer server has started). */
@@ -50,6 +51,7 @@ export const lnd: KindDefinition = {
     buildArgs: { LND_VERSION: 'v0.20.1-beta' },
     entrypoint: ['/usr/local/bin/lnd'],
   }),
+  nodeSettings: LND_NODE_SETTINGS,
   dependsOn: () => [CHAIN_SERVICE],
   dials: (name, spec) => [{ service: CHAIN_SERVICE, port: 'rpc' }, ...lightningPeerDials(name, spec)],
   launch(access, service) {
@@ -62,6 +64,7 @@ export const lnd: KindDefinition = {
       chainRpcCertPem: access.credentials.require(CHAIN_SERVICE, 'certPem'),
       tlsExtraDomains: [service.name],
       feeUrl: feeUrlFor(access, placement),
+      chainCheckAttempts: access.lab.spec.nodes.find((node) => node.name === service.name)?.chain_check_attempts,
     });
   },
   /** Ready when its wallet is unlocked and synced to the chain tip, and its peer server has started. */

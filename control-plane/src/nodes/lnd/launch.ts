@@ -1,4 +1,5 @@
 import type { LaunchSpec, Placement } from '../../runtimes/types.js';
+import { DEFAULT_LND_CHAIN_CHECK_ATTEMPTS } from './settings.js';
 
 export interface LndSettings {
   alias: string;
@@ -11,6 +12,8 @@ export interface LndSettings {
   tlsExtraDomains?: string[];
   /** Where lnd reads the lab's fee rates (lnd's fee-service format); without it lnd asks btcd. */
   feeUrl?: string;
+  /** Failed chain health checks in a row after which lnd shuts itself down (0: never); the lab's default when absent. */
+  chainCheckAttempts?: number;
 }
 
 /**
@@ -37,9 +40,10 @@ export const LND_ADMIN_MACAROON_FILE = 'data/chain/bitcoin/regtest/admin.macaroo
  * 50 ms, relayed without the 5 s pause lnd takes between a node's own and others' announcements
  * (with it a line of nodes learns its channels one pause per hop: bench:lab-up -- --nodes N), and
  * DescribeGraph answered fresh instead of from a cache kept for a minute. lnd shuts itself down once its
- * chain node has not answered its health check a few times; it is asked to give up after about a minute
- * and a half (its shortest interval, two tries) rather than the six it takes by default, half useless
- * meanwhile: the supervisor starts it again as soon as the chain node is back. Fees: the lab's
+ * chain node has not answered its health check `chainCheckAttempts` times in a row: checked at lnd's
+ * shortest interval (a minute), each try given 10 s, and 10 s between tries, it gives up within a
+ * minute and a half with the lab's default two tries, rather than the six minutes it takes by default,
+ * half useless meanwhile: the supervisor starts it again as soon as the chain node is back. Fees: the lab's
  * (`feeUrl`), and sweeps that always fit their budget (LND_NO_DEADLINE_CONF_TARGET).
  */
 export function lndLaunch(placement: Placement, settings: LndSettings): LaunchSpec {
@@ -74,7 +78,7 @@ export function lndLaunch(placement: Placement, settings: LndSettings): LaunchSp
       '--maxpendingchannels=20',
       '--protocol.wumbo-channels',
       '--healthcheck.chainbackend.interval=1m',
-      '--healthcheck.chainbackend.attempts=2',
+      `--healthcheck.chainbackend.attempts=${settings.chainCheckAttempts ?? DEFAULT_LND_CHAIN_CHECK_ATTEMPTS}`,
       '--healthcheck.chainbackend.timeout=10s',
       '--healthcheck.chainbackend.backoff=10s',
       '--debuglevel=info',
