@@ -97,7 +97,7 @@ describe('reglab connect-info', () => {
     expect(JSON.parse(unclaimed.stdout).error).toMatchObject({ code: 'NO_SUCH_USERNAME' });
     const badName = await reglab('connect-info', 'wallet-server', '--user', 'Not A Name');
     expect(badName.code).toBe(2);
-    expect(badName.stderr).toContain('querystring/user must match pattern');
+    expect(badName.stderr).toContain('user must match pattern');
     const missing = await reglab('connect-info', 'dave');
     expect(missing.code).toBe(3);
     expect(missing.stderr).toContain('has no service "dave"');
