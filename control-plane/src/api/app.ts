@@ -4,6 +4,7 @@ import { dashboardPlugin } from '../dashboard/plugin.js';
 import { installAccess } from './access.js';
 import type { ApiDeps } from './deps.js';
 import { mapPartError } from './errors.js';
+import { activityRoutes } from './routes/activity.js';
 import { assetRoutes } from './routes/assets.js';
 import { eventRoutes } from './routes/events.js';
 import { labRoutes } from './routes/labs.js';
@@ -37,6 +38,7 @@ export async function buildControlPlaneApp(options: ControlPlaneApp): Promise<Fa
   assetRoutes(app, options);
   eventRoutes(app, options);
   snapshotRoutes(app, options);
+  activityRoutes(app, options);
   await app.register(dashboardPlugin);
   app.post(
     '/shutdown',

@@ -18,6 +18,7 @@ import {
   stopControlPlane,
   type ControlPlaneClient,
 } from './client.js';
+import { activityCommands } from './activity.js';
 import { formatAssetBalances, formatAssetList, formatDown, formatEvent, formatLab } from './print.js';
 import { snapshotCommands } from './snapshots.js';
 
@@ -522,6 +523,7 @@ program
   });
 
 snapshotCommands(program, { client: runningClient, labName, out });
+activityCommands(program, { client: runningClient, labName, out });
 
 program
   .command('images')

@@ -1,3 +1,4 @@
+import type { ActivityFigures } from '../activity/records.js';
 import type { LabStatus, ServiceStatus } from './state.js';
 
 export type LabEvent =
@@ -26,7 +27,19 @@ export type LabEvent =
       result?: unknown;
       error?: string;
     }
-  | { type: 'payment'; lab: string; from: string; to?: string; amountSat: number; feeSat: number; paymentHash: string }
+  | {
+      type: 'payment';
+      lab: string;
+      from: string;
+      to?: string;
+      amountSat: number;
+      feeSat: number;
+      paymentHash: string;
+      /** Sent by the lab's payment activity (reglab activity). */
+      activity?: boolean;
+    }
+  /** The figures of the lab's payment activity, each second while it runs and when it stops. */
+  | ({ type: 'activity'; lab: string; running: boolean; inFlight: number } & ActivityFigures)
   | {
       type: 'channel';
       lab: string;

@@ -8,6 +8,7 @@ import {
 } from '../../../lib/yaml-problems.js';
 import { allKinds, kindDefinition, nodeKindsWhere } from '../nodes/registry.js';
 import type { SpecCheck } from '../nodes/types.js';
+import { planProblems } from '../activity/plan.js';
 import { checkAssets, describeAssetError } from './assets.js';
 import { LabSpecError } from './spec-error.js';
 import { checkFaucetAsset } from './faucet-asset.js';
@@ -158,6 +159,9 @@ function checkReferences(lab: RawLab): Reference[] {
         message: `no service named "${name}" in this lab (services: ${[...serviceNames].join(', ')})`,
       });
   }
+  if (lab.activity)
+    for (const problem of planProblems(lab.activity, lab.nodes))
+      problems.push({ path: ['activity', ...problem.path], message: problem.message });
   const ports = new Map<number, string>();
   for (const service of ['wallet-server', 'faucet', 'chain-adapter'] as const) {
     const port = lab.services[service]?.port;

@@ -1,3 +1,4 @@
+import type { ActivityRequest } from '../activity/request.js';
 import type { LdkNodeSettings } from '../nodes/ldk/settings.js';
 import type { NodeKind } from '../nodes/registry.js';
 
@@ -15,6 +16,8 @@ export interface LabSpec {
   redis: ExternalOrManaged;
   mining: { initial_blocks: number; auto_mine_seconds: number; max_tip_age_seconds: number };
   supervision: SupervisionSpec;
+  /** What `reglab activity start` runs when asked for nothing else; `start`: from the moment the lab is ready. */
+  activity?: ActivityRequest & { start: boolean };
 }
 
 /** on-failure: restart a service that died or stopped answering; always: also one that exited cleanly; no: never. */
