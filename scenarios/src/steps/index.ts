@@ -1,5 +1,6 @@
 // Every step kind a scenario file can use. A new part of the lab brings its steps as a module of
 // its own listed here: the validator, the runner and the docs take them from this list.
+import { activitySteps } from './activity.js';
 import { assetSteps } from './assets.js';
 import { chainSteps } from './chain.js';
 import { chainDataSteps } from './chain-data.js';
@@ -19,4 +20,5 @@ export const STEP_KINDS: readonly AnyStepKind[] = [
   ...faucetSteps,
   ...chainDataSteps,
   ...assetSteps,
+  ...activitySteps,
 ];
