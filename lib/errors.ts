@@ -43,6 +43,17 @@ export const upstreamFailed = (code: string, message: string, cause?: unknown) =
   new DomainError('upstream', code, message, {}, { cause });
 
 /**
+ * The stable code of a failure, where it has one: a DomainError's, or the reason the `lightning`
+ * library (under ln-service) gives as the second item of what it rejects with.
+ */
+export function errorCodeOf(error: unknown): string | undefined {
+  if (error instanceof DomainError) return error.code;
+  if (Array.isArray(error) && typeof error[1] === 'string') return error[1];
+  const code = (error as { code?: unknown } | undefined)?.code;
+  return typeof code === 'string' ? code : undefined;
+}
+
+/**
  * A readable message from anything thrown. The `lightning` library (under ln-service) rejects with
  * arrays such as [503, 'UnexpectedPaymentError', { err }] rather than Error objects.
  */

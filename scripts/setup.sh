@@ -8,7 +8,7 @@
 #   bash scripts/setup.sh           what the default lab needs
 #   bash scripts/setup.sh --all     also the LDK node daemon now
 #   bash scripts/setup.sh --test    also what the tests drive: the LDK node daemon, Debian's Electrum
-#                                   wallet and Chromium, Podman's Docker API, schemathesis, and the test
+#                                   wallet, Chromium and Prometheus, Podman's Docker API, schemathesis, and the test
 #                                   cluster's Kubernetes (scripts/build-k8s.sh; scripts/test-cluster.sh
 #                                   starts it when a test needs it)
 set -euo pipefail
@@ -29,8 +29,9 @@ done
 
 # build-essential and python3: node-gyp builds rgb-lib's npm binding
 packages=(postgresql redis-server build-essential python3)
-# busybox-static: the one binary of the small images the test-cluster tests build FROM scratch
-$with_tests && packages+=(electrum chromium busybox-static)
+# busybox-static: the one binary of the small images the test-cluster tests build FROM scratch;
+# prometheus: the scraper test/control-plane/prometheus.test.ts reads the lab's metrics with
+$with_tests && packages+=(electrum chromium busybox-static prometheus)
 missing=()
 for package in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q 'install ok installed' || missing+=("$package")

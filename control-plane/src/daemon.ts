@@ -47,6 +47,8 @@ export interface ControlPlaneOptions {
    * absent).
    */
   builds?: Builds;
+  /** Serve metrics (GET /metrics); by default unless REGLAB_METRICS is `off` (bench:metrics compares the two). */
+  metrics?: boolean;
 }
 
 export async function startControlPlane(options: ControlPlaneOptions = {}): Promise<RunningControlPlane> {
@@ -103,6 +105,7 @@ export async function startControlPlane(options: ControlPlaneOptions = {}): Prom
     restarted,
     builds,
     logger: options.logger,
+    metrics: options.metrics ?? process.env.REGLAB_METRICS !== 'off',
     shutdown: () => void stop().then(() => process.exit(0)),
   });
   if (restarted)

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
 import type { Job, Queue, QueueEvents, Worker } from 'bullmq';
-import { DomainError, conflict, describeError } from '../../lib/errors.js';
+import { DomainError, conflict, describeError, errorCodeOf } from '../../lib/errors.js';
 import { waitFor } from '../../lib/wait.js';
 import type { LabEventListener } from './lab/events.js';
 import {
@@ -73,6 +73,9 @@ function sweepOf(session: LabSession, node: string, fundingTxid: string) {
 }
 
 const autoMiningScheduler = (lab: string) => `auto-mine-${lab}`;
+
+/** From when a job was queued to when it ended, retries included: what its caller waited. */
+const runTime = (job: Job) => (job.finishedOn ?? Date.now()) - job.timestamp;
 
 /**
  * A job a killed control plane left active is taken back by the next one once its lock has
@@ -162,21 +165,23 @@ export class JobQueues {
           queue: name,
           state: 'completed',
           result: job.returnvalue,
+          ms: runTime(job),
         }),
       );
-      worker.on(
-        'failed',
-        (job, error) =>
-          job &&
-          this.onEvent({
-            type: 'job',
-            lab: job.data.lab,
-            job: job.id!,
-            queue: name,
-            state: 'failed',
-            error: error.message,
-          }),
-      );
+      // BullMQ tells of every failed attempt; the job has failed once no attempt follows (finishedOn set)
+      worker.on('failed', (job, error) => {
+        if (!job?.finishedOn) return;
+        this.onEvent({
+          type: 'job',
+          lab: job.data.lab,
+          job: job.id!,
+          queue: name,
+          state: 'failed',
+          error: error.message,
+          code: errorCodeOf(error),
+          ms: runTime(job),
+        });
+      });
       open.workers.push(worker);
     }
     return open;
@@ -252,6 +257,19 @@ export class JobQueues {
     return this.opening !== undefined || !this.redisStartsEmpty;
   }
 
+  /**
+   * The jobs of each queue by state (waiting, active, delayed, completed, failed, ...), only while
+   * the queues are open: asking must not open them (a scrape of the metrics would start their Redis).
+   */
+  async counts(): Promise<Map<QueueName, Record<string, number>> | undefined> {
+    const open = await this.opening?.catch(() => undefined);
+    if (!open) return undefined;
+    const counts = await Promise.all(
+      QUEUE_NAMES.map(async (name) => [name, await open.queues.get(name)!.getJobCounts()] as const),
+    );
+    return new Map(counts);
+  }
+
   /** Mines one block every `seconds` for the lab (0 stops it). */
   async setAutoMining(lab: string, seconds: number): Promise<void> {
     const schedulerId = autoMiningScheduler(lab);
@@ -292,10 +310,12 @@ export class JobQueues {
     try {
       return await this.perform(job);
     } catch (error) {
+      // the failure's code goes with it to the job event (the metrics count failures by it)
+      const code = errorCodeOf(error);
       // a wrong request stays wrong: do not retry it
       if (error instanceof DomainError && error.kind === 'invalid')
-        throw new (await import('bullmq')).UnrecoverableError(error.message);
-      throw error instanceof Error ? error : new Error(describeError(error));
+        throw Object.assign(new (await import('bullmq')).UnrecoverableError(error.message), { code });
+      throw error instanceof Error ? error : Object.assign(new Error(describeError(error)), { code });
     }
   }
 

@@ -62,6 +62,12 @@ export class LabManager {
     return this.runningLab(name).session;
   }
 
+  /** The lab's live connections while it is up (ready or degraded); undefined otherwise. */
+  sessionIfUp(name: string): LabSession | undefined {
+    const lab = this.store.labs[name];
+    return lab?.status === 'ready' || lab?.status === 'degraded' ? this.running.get(name)?.session : undefined;
+  }
+
   faults(name: string): Faults {
     return this.runningLab(name).faults;
   }

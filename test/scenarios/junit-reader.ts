@@ -20,6 +20,8 @@ export interface ParsedSuite {
   skipped: number;
   errors: number;
   time: number;
+  /** The suite's <property> elements, name to value. */
+  properties: Record<string, string>;
   cases: {
     name: string;
     classname: string;

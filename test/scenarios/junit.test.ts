@@ -30,6 +30,16 @@ const kinds: AnyStepKind[] = [
       throw new StepFailure(args.why, { code: 'REFUSED' });
     },
   },
+  {
+    name: 'pay',
+    summary: 'a payment, refused with its code when `refuse` names one',
+    args: { type: 'object', properties: { refuse: { type: 'string' } } },
+    payment: () => true,
+    run: async (args: { refuse?: string }) => {
+      if (args.refuse) throw new StepFailure('the payment failed', { code: args.refuse });
+      return { paid: true };
+    },
+  },
 ];
 const unusedApi = {
   request: async () => {
@@ -48,7 +58,7 @@ describe('JUnit report', () => {
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'reglab-junit-'));
     const passing = await runOf(
-      'name: all good\nsteps:\n  - echo: { value: { paid: true }, ms: 120 }\n  - parallel:\n      - echo: { value: 1, ms: 30 }\n      - echo: { value: 2 }\n',
+      'name: all good\nsteps:\n  - echo: { value: { paid: true }, ms: 120 }\n  - parallel:\n      - echo: { value: 1, ms: 30 }\n      - echo: { value: 2 }\n  - pay: {}\n    repeat: { count: 3, concurrency: 1 }\n  - pay: { refuse: NO_ROUTE }\n    expect_error: { code: NO_ROUTE }\n',
       'good.yaml',
     );
     const failing = await runOf(
@@ -65,7 +75,7 @@ describe('JUnit report', () => {
     const suites = await readJunit(file);
 
     expect(suites.map((suite) => [suite.name, suite.tests, suite.failures, suite.skipped, suite.errors])).toEqual([
-      ['all good', 4, 0, 0, 0],
+      ['all good', 6, 0, 0, 0],
       ['payment <fails> & stops', 3, 1, 1, 0],
     ]);
     report.scenarios.forEach((scenario, index) => {
@@ -84,10 +94,30 @@ describe('JUnit report', () => {
     expect(refused.classname).toBe('payment <fails> & stops');
   });
 
+  it("carries each run's figures as the suite's properties: duration, steps, payments and their failures by reason", async () => {
+    const file = join(dir, 'figures.xml');
+    writeFileSync(file, junitXml(report));
+    const [good, bad] = await readJunit(file);
+    const figures = report.scenarios[0].figures;
+    expect(figures.payments).toMatchObject({ count: 4, succeeded: 3, failed: 1, failures_by_reason: { NO_ROUTE: 1 } });
+    expect(good.properties).toMatchObject({
+      lab: 'unit',
+      duration_ms: String(report.scenarios[0].ms),
+      'steps.passed': '6',
+      'steps.failed': '0',
+      'payments.count': '4',
+      'payments.succeeded': '3',
+      'payments.failed': '1',
+      'payments.failures_by_reason.NO_ROUTE': '1',
+      'payments.latency_ms.p95': String(figures.payments.latency_ms.p95),
+    });
+    expect(bad.properties).toMatchObject({ 'steps.failed': '1', 'steps.skipped': '1', 'payments.count': '0' });
+  });
+
   it('counts every step of the run, groups included, at the top', () => {
     const xml = junitXml(report);
     expect(xml).toMatch(
-      /^<\?xml version="1.0" encoding="UTF-8"\?>\n<testsuites name="reglab scenarios" tests="7" failures="1" errors="0" skipped="1" time="\d+\.\d{3}">/,
+      /^<\?xml version="1.0" encoding="UTF-8"\?>\n<testsuites name="reglab scenarios" tests="9" failures="1" errors="0" skipped="1" time="\d+\.\d{3}">/,
     );
   });
 });

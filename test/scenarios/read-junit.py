@@ -1,5 +1,5 @@
 # Reads a JUnit XML file with junitparser (a real consumer, as CI plugins use) and prints what it
-# understood as JSON: suites with their counts and time, cases with their time, result and output.
+# understood as JSON: suites with their counts, time and properties, cases with their time, result and output.
 import json
 import sys
 
@@ -24,6 +24,7 @@ for suite in report:
         "skipped": suite.skipped,
         "errors": suite.errors,
         "time": suite.time,
+        "properties": {prop.name: prop.value for prop in suite.properties()},
         "cases": cases,
     })
 print(json.dumps(suites))

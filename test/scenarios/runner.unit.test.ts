@@ -84,6 +84,20 @@ function testKinds() {
         return { left: state.budget };
       },
     },
+    {
+      name: 'pay',
+      summary: "a payment: a job of the control plane, failed with the job's reason when `fail` is set",
+      args: {
+        type: 'object',
+        properties: { fail: { type: 'string' }, wait: { type: 'boolean' } },
+      },
+      payment: (args: { wait?: boolean }) => args.wait !== false,
+      run: async (args: { fail?: string }) => {
+        if (args.fail)
+          throw new StepFailure(`job payments-1 failed: ${args.fail}`, { code: 'JOB_FAILED', jobError: args.fail });
+        return { paid: true };
+      },
+    },
   ];
   return { kinds, state };
 }
@@ -319,6 +333,33 @@ describe('the scenario runner', () => {
       'name: f\nsteps:\n  - echo: { value: 1 }\nfinally:\n  - flaky: { succeed_on_call: 9 }\n',
     );
     expect(cleanOnly.report.passed).toBe(false);
+  });
+
+  it("counts the run's payments in its figures: outcomes, failures by the job's reason, not those only queued", async () => {
+    const { report } = await run(
+      [
+        'name: pays',
+        'steps:',
+        '  - pay: {}',
+        '    repeat: { count: 4, concurrency: 2 }',
+        '  - pay: { fail: "alice could not pay: no route" }',
+        '    retry: { attempts: 2, interval: 10ms }',
+        '  - pay: { wait: false }',
+        'finally:',
+        '  - echo: { value: done }',
+      ].join('\n'),
+    );
+    expect(report.figures).toMatchObject({
+      duration_ms: report.ms,
+      steps: { passed: 2, failed: 1, skipped: 1 },
+      payments: {
+        count: 6,
+        succeeded: 4,
+        failed: 2,
+        failures_by_reason: { 'alice could not pay: no route': 2 },
+      },
+    });
+    expect(report.figures.payments.latency_ms.max).toBeGreaterThanOrEqual(report.figures.payments.latency_ms.p50);
   });
 
   it('checks the arguments again once ${...} are filled in', async () => {

@@ -19,6 +19,8 @@ export interface SharedLabAddress {
   url: string;
   /** The lab's name there. */
   name: string;
+  /** The control plane's state folder: REGLAB_HOME for the CLI, which finds the control plane from it. */
+  home: string;
   /** The secret key (hex) of the wallet server's admin. */
   adminSecretKeyHex: string;
 }
@@ -44,6 +46,7 @@ async function bringUpSharedLab(): Promise<Running> {
     address: {
       url: controlPlane.plane.url,
       name: SHARED_LAB,
+      home: controlPlane.home,
       adminSecretKeyHex: Buffer.from(adminKey).toString('hex'),
     },
     controlPlane,

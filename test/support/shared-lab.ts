@@ -20,6 +20,8 @@ export interface SharedLab {
   /** The control plane that runs it. */
   url: string;
   name: string;
+  /** The control plane's state folder (REGLAB_HOME): the CLI finds the control plane from it. */
+  home: string;
   /** The control plane's API. */
   call: ApiCall;
   /** http://127.0.0.1:PORT of one of the lab's HTTP services (wallet-server, faucet, chain-adapter). */
@@ -46,6 +48,7 @@ export async function sharedLab(): Promise<SharedLab> {
   return {
     url: answer.url,
     name: answer.name,
+    home: answer.home,
     call,
     async httpBase(service) {
       const port = (await serviceOf(service)).ports?.http;

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { createService } from '../../../lib/http/service.js';
 import { dashboardPlugin } from '../dashboard/plugin.js';
+import { metricsRoutes } from '../metrics/routes.js';
 import { installAccess } from './access.js';
 import type { ApiDeps } from './deps.js';
 import { mapPartError } from './errors.js';
@@ -19,6 +20,8 @@ export interface ControlPlaneApp extends ApiDeps {
   /** Set when the control plane listens beyond loopback: actions and secrets then need it. */
   token?: string;
   logger?: boolean;
+  /** Serve GET /metrics and /metrics/targets (the default); false counts nothing. */
+  metrics?: boolean;
 }
 
 export async function buildControlPlaneApp(options: ControlPlaneApp): Promise<FastifyInstance> {
@@ -39,6 +42,7 @@ export async function buildControlPlaneApp(options: ControlPlaneApp): Promise<Fa
   eventRoutes(app, options);
   snapshotRoutes(app, options);
   activityRoutes(app, options);
+  if (options.metrics !== false) metricsRoutes(app, options);
   await app.register(dashboardPlugin);
   app.post(
     '/shutdown',

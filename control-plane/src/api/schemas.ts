@@ -191,3 +191,10 @@ export const logsQuery = {
   additionalProperties: false,
   properties: { lines: { type: 'integer', minimum: 1, maximum: 10_000, default: 100 } },
 } as const;
+
+/** A username of the wallet server (LUD-16's characters, as the wallet server takes them). */
+export const connectInfoQuery = {
+  type: 'object',
+  additionalProperties: false,
+  properties: { user: { type: 'string', pattern: '^[a-z0-9][a-z0-9._-]{0,63}$' } },
+} as const;

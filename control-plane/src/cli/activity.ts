@@ -6,7 +6,7 @@ import { parse as parseYaml } from 'yaml';
 import type { ActivityRequest, FlowSpec } from '../activity/request.js';
 import type { ActivityStatus } from '../activity/runner.js';
 import { ApiError } from './client.js';
-import type { CliContext } from './snapshots.js';
+import type { CliContext } from './context.js';
 
 const badArgument = (message: string) => new ApiError(400, 'INVALID_ARGUMENT', message);
 

@@ -263,3 +263,38 @@ export async function stopControlPlane(home: string, client: ControlPlaneClient)
   await client.request('POST', '/shutdown').catch(() => undefined);
   while ((info && isRunning(info.pid)) || (keeper !== undefined && isRunning(keeper))) await sleep(100);
 }
+
+/**
+ * The control plane of the state folder `home`. One that ended without its stop and was not started
+ * again (its keeper gone too, or the machine restarted) is started here when the state still holds
+ * labs: it takes them back, restarting what of them no longer runs.
+ */
+export async function controlPlaneOf(home: string): Promise<ControlPlaneClient> {
+  const client = (await findControlPlane(home)) ?? (await keptControlPlane(home));
+  if (client) return client;
+  const labs = recordedLabs(home);
+  if (labs.length === 0)
+    throw new ApiError(
+      404,
+      'NO_SUCH_LAB',
+      'no lab is up here (no control plane runs for this folder): start one with `reglab up`',
+    );
+  console.error(
+    `reglab: the control plane of ${home} was not running (its log: ${join(home, 'logs', 'control-plane.log')}); starting it again, to take back lab ${labs.join(', ')}`,
+  );
+  return ensureControlPlane(home, lastListen(home));
+}
+
+/** The lab to act on: `chosen` (--lab), or the only lab up. */
+export async function labToActOn(client: ControlPlaneClient, chosen?: string): Promise<string> {
+  if (chosen) return chosen;
+  const { labs } = await client.request<{ labs: { name: string }[] }>('GET', '/labs');
+  if (labs.length === 1) return labs[0].name;
+  throw new ApiError(
+    404,
+    'NO_SUCH_LAB',
+    labs.length === 0
+      ? 'no lab is up: start one with `reglab up`'
+      : `several labs are up (${labs.map((lab) => lab.name).join(', ')}): choose one with --lab`,
+  );
+}

@@ -9,17 +9,18 @@ import { formatProblem } from '../../../lib/yaml-problems.js';
 import { LabSpecError } from '../spec/spec-error.js';
 import {
   ApiError,
+  controlPlaneOf,
   ensureControlPlane,
   findControlPlane,
   keptControlPlane,
-  lastListen,
+  labToActOn,
   readDaemonInfo,
-  recordedLabs,
   stopControlPlane,
   type ControlPlaneClient,
 } from './client.js';
 import { activityCommands } from './activity.js';
 import { formatAssetBalances, formatAssetList, formatDown, formatEvent, formatLab } from './print.js';
+import { connectInfoCommand } from './connect-info.js';
 import { snapshotCommands } from './snapshots.js';
 
 /**
@@ -32,13 +33,11 @@ const scenarioRunner = () => import('../../../scenarios/src/cli.js');
 /** Exit codes scripts can rely on. */
 export const EXIT = { ok: 0, failed: 1, invalidInput: 2, conflictOrMissing: 3 } as const;
 
+const VERSION = (JSON.parse(readFileSync(join(projectRoot(), 'package.json'), 'utf8')) as { version: string }).version;
+
 const program = new Command('reglab')
   .description('A regtest lab for Lightning and RGB payments')
-  .version(
-    (JSON.parse(readFileSync(join(projectRoot(), 'package.json'), 'utf8')) as { version: string }).version,
-    '-V, --version',
-    "print reglab's version",
-  )
+  .version(VERSION, '-V, --version', "print reglab's version")
   .option('--json', 'machine-readable output')
   .option('--lab <name>', 'the lab to act on (default: the only lab that is up)')
   .showHelpAfterError();
@@ -46,19 +45,7 @@ const program = new Command('reglab')
 const json = () => Boolean(program.opts().json);
 const out = (human: string, machine: unknown) => console.log(json() ? JSON.stringify(machine, null, 2) : human);
 
-async function labName(client: ControlPlaneClient): Promise<string> {
-  const chosen = program.opts().lab as string | undefined;
-  if (chosen) return chosen;
-  const { labs } = await client.request<{ labs: { name: string }[] }>('GET', '/labs');
-  if (labs.length === 1) return labs[0].name;
-  throw new ApiError(
-    404,
-    'NO_SUCH_LAB',
-    labs.length === 0
-      ? 'no lab is up: start one with `reglab up`'
-      : `several labs are up (${labs.map((lab) => lab.name).join(', ')}): choose one with --lab`,
-  );
-}
+const labName = (client: ControlPlaneClient) => labToActOn(client, program.opts().lab as string | undefined);
 
 /** The dashboard as a browser on this machine (or, listening beyond loopback, the room) reaches it. */
 function dashboardUrl(url: string, daemon: DaemonInfo | undefined, token?: string): string {
@@ -83,27 +70,7 @@ async function controlPlaneAfterItEnded(home: string, lab: string): Promise<Cont
 const lastEndedOf = async (client: ControlPlaneClient) =>
   (await client.request<{ lastEnded?: string }>('GET', '/health')).lastEnded ?? 'its stream of events ended';
 
-/**
- * The control plane of this folder. One that ended without its stop and was not started again
- * (its keeper gone too, or the machine restarted) is started here when the state still holds labs:
- * it takes them back, restarting what of them no longer runs.
- */
-async function runningClient(): Promise<ControlPlaneClient> {
-  const home = reglabHome();
-  const client = (await findControlPlane(home)) ?? (await keptControlPlane(home));
-  if (client) return client;
-  const labs = recordedLabs(home);
-  if (labs.length === 0)
-    throw new ApiError(
-      404,
-      'NO_SUCH_LAB',
-      'no lab is up here (no control plane runs for this folder): start one with `reglab up`',
-    );
-  console.error(
-    `reglab: the control plane of ${home} was not running (its log: ${join(home, 'logs', 'control-plane.log')}); starting it again, to take back lab ${labs.join(', ')}`,
-  );
-  return ensureControlPlane(home, lastListen(home));
-}
+const runningClient = () => controlPlaneOf(reglabHome());
 
 program
   .command('validate')
@@ -524,6 +491,7 @@ program
 
 snapshotCommands(program, { client: runningClient, labName, out });
 activityCommands(program, { client: runningClient, labName, out });
+connectInfoCommand(program, { client: runningClient, labName, out });
 
 program
   .command('images')
@@ -578,6 +546,21 @@ program
     });
     if (json()) console.log(JSON.stringify(report.scenarios.length === 1 ? report.scenarios[0] : report, null, 2));
     process.exitCode = report.passed ? EXIT.ok : EXIT.failed;
+  });
+
+program
+  .command('mcp')
+  .description(
+    "serve the control plane's operations as Model Context Protocol tools over stdio, for an AI agent to drive the lab (docs/mcp.md)",
+  )
+  .action(async () => {
+    const { serveMcp } = await import('../mcp/server.js'); // the MCP SDK, loaded by this command only
+    await serveMcp({
+      home: reglabHome(),
+      lab: program.opts().lab as string | undefined,
+      cwd: process.cwd(),
+      version: VERSION,
+    });
   });
 
 program

@@ -7,16 +7,8 @@ import { STATUS_OF_KIND } from '../../../lib/http/errors.js';
 import { reglabHome } from '../home.js';
 import { describeSnapshot } from '../snapshots/manifest.js';
 import { SnapshotStore } from '../snapshots/store.js';
-import { ApiError, type ControlPlaneClient } from './client.js';
-
-export interface CliContext {
-  /** The control plane of this folder, or an error saying none runs. */
-  client(): Promise<ControlPlaneClient>;
-  /** The lab to act on: --lab, or the only one up. */
-  labName(client: ControlPlaneClient): Promise<string>;
-  /** Prints the human text, or the machine answer with --json. */
-  out(human: string, machine: unknown): void;
-}
+import { ApiError } from './client.js';
+import type { CliContext } from './context.js';
 
 type Snapshot = ReturnType<typeof describeSnapshot>;
 type Phase = { name: string; ms: number };

@@ -26,6 +26,10 @@ export type LabEvent =
       state: 'completed' | 'failed';
       result?: unknown;
       error?: string;
+      /** The failure's stable code, where it has one (PAYMENT_FAILED, SERVICE_NOT_READY, ...). */
+      code?: string;
+      /** From when the job was queued to when it ended, retries included. */
+      ms: number;
     }
   | {
       type: 'payment';

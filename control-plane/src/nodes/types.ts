@@ -41,6 +41,14 @@ export interface LabAccess {
   readonly controlPlaneUrl?: string;
 }
 
+/** What `reglab connect-info` prints: the URIs and URLs first, by name, then a few words on what takes which. */
+export interface ConnectInfo {
+  /** lndconnect, lndconnectRest, api, lnurl...: what a tool is given. */
+  uris: Record<string, string>;
+  /** Which tools take which URI, and anything else worth knowing to use them. */
+  notes: string[];
+}
+
 export interface KindDefinition {
   /** Port names, each with the port it listens on inside a container. */
   ports: Record<string, number>;
@@ -84,6 +92,14 @@ export interface KindDefinition {
   describe(access: LabAccess, service: ServiceState): Promise<Record<string, string>>;
   /** The secrets a developer copies: macaroons, certificates, RPC passwords, URLs with credentials. */
   credentials(access: LabAccess, service: ServiceState): Promise<Record<string, string>>;
+  /**
+   * What a wallet app or tool takes to reach the service (an lndconnect URI, an API's URL, an LNURL):
+   * `reglab connect-info`. Secret where it carries credentials. `user` names one of its users, for
+   * kinds whose links are per user (the wallet server's LNURL).
+   */
+  connectInfo?(access: LabAccess, service: ServiceState, options: { user?: string }): Promise<ConnectInfo>;
+  /** The port whose HTTP server answers GET /metrics in Prometheus' format, for kinds that serve one. */
+  metricsPort?: string;
   /** Kinds of nodes[]: the lab's handle on one of its nodes. */
   node?(access: LabAccess, name: string): LabNode;
   /** Kinds of nodes[] whose node holds RGB assets (`node()` is an AssetHolder): lab.yaml's issuers and holders. */

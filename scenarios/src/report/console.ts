@@ -29,5 +29,15 @@ export function formatSummary(report: ScenarioReport): string {
   const steps = flattenSteps(report.steps);
   const count = (status: StepReport['status']) => steps.filter((step) => step.status === status).length;
   const skipped = count('skipped');
-  return `${count('passed')} passed, ${count('failed')} failed${skipped > 0 ? `, ${skipped} not run` : ''} (${formatDuration(report.ms)})`;
+  return `${count('passed')} passed, ${count('failed')} failed${skipped > 0 ? `, ${skipped} not run` : ''} (${formatDuration(report.ms)})${payments(report)}`;
+}
+
+/** The run's payments, when it made any: how many failed and why, and their latencies. */
+function payments({ figures: { payments } }: ScenarioReport): string {
+  if (payments.count === 0) return '';
+  const reasons = Object.entries(payments.failures_by_reason)
+    .map(([reason, count]) => `${count} ${reason}`)
+    .join('; ');
+  const { p50, p95, max } = payments.latency_ms;
+  return `; ${payments.count} payments, ${payments.failed} failed${reasons ? ` (${reasons})` : ''}; p50 ${p50} ms, p95 ${p95} ms, max ${max} ms`;
 }

@@ -1,6 +1,8 @@
 // JUnit XML, as CI systems read it: a <testsuite> per scenario, a <testcase> per step (the steps
 // of a parallel group too) with its time in seconds, a <failure> with the reason, <skipped> for
-// steps not run, and the step's output in <system-out>.
+// steps not run, and the step's output in <system-out>; the run's figures (durations, steps,
+// payments) as the suite's <properties>.
+import { figureProperties } from './figures.js';
 import type { RunReport, ScenarioReport, StepReport } from './types.js';
 import { flattenSteps } from './types.js';
 
@@ -25,6 +27,9 @@ function testSuite(scenario: ScenarioReport): string {
     `  <testsuite name="${attribute(scenario.scenario)}" tests="${steps.length}" failures="${countOf(steps, 'failed')}" errors="0" skipped="${countOf(steps, 'skipped')}" time="${seconds(scenario.ms)}" timestamp="${scenario.startedAt.replace(/\.\d+Z$/, '')}" file="${attribute(scenario.file)}">`,
     '    <properties>',
     `      <property name="lab" value="${attribute(scenario.lab)}"/>`,
+    ...figureProperties(scenario.figures).map(
+      ([name, value]) => `      <property name="${attribute(name)}" value="${value}"/>`,
+    ),
     '    </properties>',
     ...steps.map((step) => testCase(scenario, step)),
     '  </testsuite>',

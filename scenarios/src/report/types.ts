@@ -1,5 +1,6 @@
 // What a run reports: per scenario its steps, each with its outcome, time, attempts and output.
 import type { RunStatistics } from '../run/statistics.js';
+import type { ScenarioFigures } from './figures.js';
 
 export type StepStatus = 'passed' | 'failed' | 'skipped';
 
@@ -30,6 +31,8 @@ export interface ScenarioReport {
   startedAt: string;
   ms: number;
   steps: StepReport[];
+  /** What the run did, in figures: durations, steps by outcome, payments. */
+  figures: ScenarioFigures;
 }
 
 export interface RunReport {

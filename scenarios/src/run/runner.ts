@@ -12,8 +12,9 @@ import { select } from '../language/json-path.js';
 import { interpolate, type Lookup } from '../language/templates.js';
 import { argumentValidator } from '../load/load-scenario.js';
 import type { ActionStep, ErrorExpectation, ParallelStep, Scenario, Step } from '../model.js';
-import type { ScenarioReport, StepReport } from '../report/types.js';
-import { failureView, StepFailure } from '../steps/failure.js';
+import { scenarioFigures } from '../report/figures.js';
+import { flattenSteps, type ScenarioReport, type StepReport } from '../report/types.js';
+import { failureReason, failureView, StepFailure } from '../steps/failure.js';
 import { STEP_KINDS } from '../steps/index.js';
 import type { AnyStepKind, StepContext } from '../steps/kind.js';
 import { LabCalls, type LabApi } from '../steps/lab-calls.js';
@@ -21,7 +22,7 @@ import { ServiceDirectory, type LabView, type ServiceView } from '../steps/servi
 import { WalletUsers } from '../steps/wallet-users.js';
 import { ClientAddresses } from './clients.js';
 import { diagnose, downUntilStarted, type Fault } from './diagnosis.js';
-import { runPool, summarise, type RunStatistics } from './statistics.js';
+import { runPool, summarise, type RunOutcome, type RunStatistics } from './statistics.js';
 
 export interface RunOptions {
   api: LabApi;
@@ -47,6 +48,8 @@ class ScenarioRun {
   private readonly services: ServiceDirectory;
   private readonly kinds: Map<string, AnyStepKind>;
   private labAtStart?: LabView;
+  /** Every attempt of a payment step, for the report's figures. */
+  private readonly payments: RunOutcome[] = [];
   /** Steps (not groups) running now: more than one inside a parallel group. */
   private stepsRunning = 0;
 
@@ -75,14 +78,16 @@ class ScenarioRun {
       reports.push(report);
       this.options.onStep?.(report);
     }
+    const ms = Date.now() - startedAt.getTime();
     return {
       scenario: this.scenario.name,
       file: this.scenario.file,
       lab: this.options.lab,
       passed: reports.every((report) => report.passed),
       startedAt: startedAt.toISOString(),
-      ms: Date.now() - startedAt.getTime(),
+      ms,
       steps: reports,
+      figures: scenarioFigures(flattenSteps(reports), this.payments, ms),
     };
   }
 
@@ -234,7 +239,17 @@ class ScenarioRun {
       throw new StepFailure(`once \${...} were filled in, the arguments are wrong: ${broken.join('; ')}`, {
         code: 'INVALID_ARGUMENTS',
       });
-    return withTimeout(step.timeoutMs, (signal) => kind.run(args, this.context(step, signal)));
+    if (kind.payment?.(args) !== true)
+      return withTimeout(step.timeoutMs, (signal) => kind.run(args, this.context(step, signal)));
+    const started = Date.now();
+    try {
+      const output = await withTimeout(step.timeoutMs, (signal) => kind.run(args, this.context(step, signal)));
+      this.payments.push({ ok: true, ms: Date.now() - started });
+      return output;
+    } catch (error) {
+      this.payments.push({ ok: false, ms: Date.now() - started, error: failureReason(error) });
+      throw error;
+    }
   }
 
   private context(step: Step, signal: AbortSignal): StepContext {

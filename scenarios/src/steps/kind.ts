@@ -12,6 +12,11 @@ export interface StepKind<Args = Record<string, unknown>> {
   args: object;
   /** Rules between arguments a schema says badly; a message per broken rule. */
   check?(args: Args): string[];
+  /**
+   * Whether a run with these arguments pays: counted, with how it ended and how long it took, in the
+   * report's figures (a payment only queued, `wait: false`, is not).
+   */
+  payment?(args: Args): boolean;
   /** Does the step; its answer is the step's output (what `save` and `expect` read). */
   run(args: Args, context: StepContext): Promise<unknown>;
 }

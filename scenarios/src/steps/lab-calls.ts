@@ -2,7 +2,7 @@
 // they have finished.
 import { randomUUID } from 'node:crypto';
 import { setTimeout as pause } from 'node:timers/promises';
-import { StepFailure } from './failure.js';
+import { JOB_FAILED, StepFailure } from './failure.js';
 
 /**
  * The control plane's HTTP API; the CLI's client fits. Errors carry `status` and `code`. A request
@@ -72,8 +72,10 @@ export class LabCalls {
   private async finished(view: JobView): Promise<Record<string, unknown>> {
     for (;;) {
       if (view.state === 'completed') return view.result ?? {};
-      if (view.state === 'failed')
-        throw new StepFailure(`job ${view.id} failed: ${view.error ?? 'no reason given'}`, { code: 'JOB_FAILED' });
+      if (view.state === 'failed') {
+        const reason = view.error ?? 'no reason given';
+        throw new StepFailure(`job ${view.id} failed: ${reason}`, { code: JOB_FAILED, jobError: reason });
+      }
       await pause(JOB_POLL_MS, undefined, { signal: this.signal });
       view = await this.api.request<JobView>('GET', `/jobs/${encodeURIComponent(view.id)}`, undefined, {
         signal: this.signal,

@@ -9,6 +9,8 @@ const wait = {
   description: 'false: answer {job} at once (follow it with a job step); default true',
 } as const;
 const nodePath = (name: string) => `/nodes/${encodeURIComponent(name)}`;
+/** A payment step pays within the step unless told to answer at once (wait: false). */
+const waitsForPayment = (args: { wait?: boolean }) => args.wait !== false;
 
 const channel: AnyStepKind = {
   name: 'channel',
@@ -39,6 +41,7 @@ const pay: AnyStepKind = {
     (args.invoice === undefined) === (args.to !== undefined && args.amount_sat !== undefined)
       ? []
       : ['give either invoice, or to and amount_sat'],
+  payment: waitsForPayment,
   run: ({ wait: waitForIt = true, ...body }: { wait?: boolean }, context) =>
     waitForIt ? context.lab.runJob('/payments', body) : context.lab.startJob('/payments', body),
 };
@@ -47,6 +50,7 @@ const keysend: AnyStepKind = {
   name: 'keysend',
   summary: 'a spontaneous payment (no invoice) from one node to another',
   args: object({ from: node, to: node, amount_sat: sat, wait }, ['from', 'to', 'amount_sat']),
+  payment: waitsForPayment,
   run: ({ wait: waitForIt = true, ...body }: { wait?: boolean }, context) =>
     waitForIt
       ? context.lab.runJob('/payments', { ...body, keysend: true })

@@ -55,6 +55,7 @@ const pay: AnyStepKind = {
   name: 'lnurl.pay',
   summary:
     'LNURL-pay (LUD-06/16) to a lightning address or LNURL-pay URL from a lab node: fetch the parameters, get the invoice from the callback, check its amount and description hash, pay it',
+  payment: () => true,
   args: object(
     {
       target: { ...text, description: 'user@host or the https?:// URL of the payRequest' },

@@ -147,6 +147,7 @@ const pay: AnyStepKind = {
   name: 'wallet_server.pay',
   summary:
     'POST /payments/pay: pay a BOLT11 invoice from the wallet; a payment the node failed fails the step (code PAYMENT_FAILED)',
+  payment: () => true,
   args: object({ ...credential, wallet, invoice: text }, ['wallet', 'invoice']),
   check: oneCredential,
   run: async (args: Credential & { wallet: string; invoice: string }, context) =>
@@ -162,6 +163,7 @@ const pay: AnyStepKind = {
 const keysend: AnyStepKind = {
   name: 'wallet_server.keysend',
   summary: 'POST /payments/keysend: pay a lab node (node:) or any pubkey (dest_pubkey:) without an invoice',
+  payment: () => true,
   args: object(
     {
       ...credential,
@@ -194,6 +196,7 @@ const keysend: AnyStepKind = {
 const transfer: AnyStepKind = {
   name: 'wallet_server.transfer',
   summary: 'POST /payments/internal: move msat between two wallets of the user (no node involved)',
+  payment: () => true,
   args: object({ ...credential, from_wallet: wallet, to_wallet: wallet, amount_msat: msat }, [
     'from_wallet',
     'to_wallet',

@@ -9,6 +9,7 @@ import { SeenBlocks } from './esplora/seen-blocks.js';
 import { FeeEstimator } from './fees.js';
 import { unavailable, upstreamFailed, type DomainError } from '../../../lib/errors.js';
 import { errorResponses } from '../../../lib/http/errors.js';
+import { installMetrics } from '../../../lib/http/metrics.js';
 import { createService } from '../../../lib/http/service.js';
 import { IndexerUnavailableError, type Indexer } from './indexer.js';
 import { addressRoutes } from './routes/address.js';
@@ -55,6 +56,8 @@ export async function buildApp(deps: AdapterDeps): Promise<FastifyInstance> {
     cors: true,
     mapError: mapDependencyError,
   });
+  // its requests by route and status: before the hook below, since serving metrics reads neither node nor indexer
+  installMetrics(app);
   // Every answer reads the node or the indexer, and either can fail (mapDependencyError).
   app.addHook('onRoute', (route) => {
     if (route.schema && !route.schema.hide)

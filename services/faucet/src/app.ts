@@ -4,8 +4,10 @@ import { projectRoot } from '../../../lib/project-root.js';
 import type { FastifyInstance, FastifyRequest, FastifyServerOptions } from 'fastify';
 import { notFound } from '../../../lib/errors.js';
 import { errorResponseSchema as errorSchema } from '../../../lib/http/errors.js';
+import { installMetrics } from '../../../lib/http/metrics.js';
 import { createService } from '../../../lib/http/service.js';
 import type { AssetFaucet } from './asset-faucet.js';
+import { ClaimMetrics } from './claim-metrics.js';
 import type { Faucet } from './faucet.js';
 
 // from the source folder whether running from src/ (tsx) or from dist/ (the page is not compiled)
@@ -104,6 +106,7 @@ export async function buildApp(options: FaucetAppOptions): Promise<FastifyInstan
     cors: true,
     trustProxy: options.trustProxy,
   });
+  const claims = new ClaimMetrics(installMetrics(app));
   app.get('/', { schema: { hide: true } }, (_request, reply) => reply.type('text/html; charset=utf-8').send(PAGE));
   app.get('/favicon.svg', { schema: { hide: true } }, (_request, reply) =>
     reply.type('image/svg+xml').header('cache-control', 'max-age=86400').send(FAVICON),
@@ -146,7 +149,10 @@ export async function buildApp(options: FaucetAppOptions): Promise<FastifyInstan
     },
     async (request) => {
       const clientIp = clientIpOf(request);
-      const paid = await options.faucet.claim((request.body as { address: string }).address, clientIp);
+      const paid = await claims.count('btc', () =>
+        options.faucet.claim((request.body as { address: string }).address, clientIp),
+      );
+      claims.sent(paid.amount_sat);
       request.log.info(
         { clientIp, address: paid.address, txid: paid.txid, blockHeight: paid.block_height },
         'claim paid',
@@ -185,13 +191,16 @@ export async function buildApp(options: FaucetAppOptions): Promise<FastifyInstan
       },
     },
     async (request) => {
-      if (!options.assetFaucet)
+      const { assetFaucet } = options;
+      if (!assetFaucet)
         throw notFound(
           'this faucet gives no RGB asset (a lab gives one with services.faucet.asset in lab.yaml)',
           'NO_ASSET_OFFERED',
         );
       const clientIp = clientIpOf(request);
-      const paid = await options.assetFaucet.claim((request.body as { invoice: string }).invoice, clientIp);
+      const paid = await claims.count('asset', () =>
+        assetFaucet.claim((request.body as { invoice: string }).invoice, clientIp),
+      );
       request.log.info(
         {
           clientIp,

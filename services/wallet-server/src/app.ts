@@ -9,7 +9,9 @@ import { Ledger } from './ledger/index.js';
 import { IdempotencyKeys } from './idempotency/keys.js';
 import { HealthRegistry, healthRoutes } from './health.js';
 import { mapWalletServerError } from './errors.js';
+import { installMetrics } from '../../../lib/http/metrics.js';
 import { createService } from '../../../lib/http/service.js';
+import { walletServerMetrics } from './metrics.js';
 import { installValidation } from './validation.js';
 import { installAuthHook } from './auth/hook.js';
 import { SessionStore } from './auth/sessions.js';
@@ -37,7 +39,10 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     openapi: { components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer' } } } },
     mapError: mapWalletServerError,
   });
+  // a scraper holds no bearer token: the metrics are aggregates, no wallet's own
+  const metrics = installMetrics(app, { routeConfig: { auth: 'public' } });
   const db = options.db ?? (await openDatabase(config));
+  walletServerMetrics(metrics, db);
   const redis = options.redis ?? openRedis(config.redisUrl);
   if (!(await redisReady(redis)))
     app.log.warn(`Redis at ${config.redisUrl} is not reachable yet; sign-in answers 502 until it is`);

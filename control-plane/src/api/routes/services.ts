@@ -1,12 +1,12 @@
-// Each service of a lab: fault commands, logs, credentials; and the peers of Lightning nodes.
+// Each service of a lab: fault commands, logs, credentials, connect info; and the peers of Lightning nodes.
 import type { FastifyInstance } from 'fastify';
-import { notFound } from '../../../../lib/errors.js';
+import { invalid, notFound } from '../../../../lib/errors.js';
 import { errorResponses } from '../../../../lib/http/errors.js';
 import { kindDefinition } from '../../nodes/registry.js';
 import { runtimeOptionsFor } from '../../runtimes/select.js';
 import type { ServiceAction } from '../../supervisor/faults.js';
 import type { ApiDeps } from '../deps.js';
-import { answer, labErrors, labParams, logsQuery, peersBody, serviceParams } from '../schemas.js';
+import { answer, connectInfoQuery, labErrors, labParams, logsQuery, peersBody, serviceParams } from '../schemas.js';
 
 type Service = { Params: { name: string; service: string } };
 
@@ -95,6 +95,31 @@ export function serviceRoutes(app: FastifyInstance, { manager }: ApiDeps): void 
     async (request) => {
       const service = serviceOf(request.params.name, request.params.service);
       return kindDefinition(service.kind).credentials(manager.session(request.params.name), service);
+    },
+  );
+
+  app.get<Service & { Querystring: { user?: string } }>(
+    '/labs/:name/services/:service/connect-info',
+    {
+      config: { access: 'secret' },
+      schema: {
+        summary:
+          "What a wallet app or tool takes to reach the service: an lnd node's lndconnect URIs, an LDK node's API, the wallet server's API and a user's LNURL",
+        params: serviceParams,
+        querystring: connectInfoQuery,
+        response: { 200: answer('{ service, kind, uris: { name: uri }, notes: [text] }'), ...labErrors },
+      },
+    },
+    async (request) => {
+      const service = serviceOf(request.params.name, request.params.service);
+      const { connectInfo } = kindDefinition(service.kind);
+      if (!connectInfo)
+        throw invalid(
+          'NO_CONNECT_INFO',
+          `${service.name} is a ${service.kind}: connect-info covers lnd and ldk nodes and the wallet server (\`reglab status\` shows its URLs)`,
+        );
+      const info = await connectInfo(manager.session(request.params.name), service, { user: request.query.user });
+      return { service: service.name, kind: service.kind, ...info };
     },
   );
 }

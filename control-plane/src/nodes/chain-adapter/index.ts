@@ -9,6 +9,7 @@ export const chainAdapter: KindDefinition = {
   ports: { http: 8080 },
   image: SERVICES_IMAGE,
   public: true,
+  metricsPort: 'http',
   validate: (entry, { lab }) =>
     lab.indexer.enabled
       ? []

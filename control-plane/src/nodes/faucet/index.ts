@@ -44,6 +44,7 @@ export const faucet: KindDefinition = {
   ports: { http: 8080 },
   image: SERVICES_IMAGE,
   public: true,
+  metricsPort: 'http',
   /** It sends from its node's on-chain wallet through lnd. */
   validate(entry, { lab }) {
     const node = lab.nodes.find((candidate) => candidate.name === lab.services.faucet?.node);

@@ -3,6 +3,7 @@
 import { localImage } from '../../images/recipes.js';
 import { lightningClient, lightningEnv } from '../../../../lib/lightning/implementations.js';
 import type { LabSpec } from '../../spec/types.js';
+import { nodeUriOf } from '../../connect/node-uri.js';
 import { CHAIN_SERVICE } from '../btcd/index.js';
 import { answersHttp } from '../project-service.js';
 import { reconnectChannelPeers } from '../reconnect.js';
@@ -47,6 +48,14 @@ export const ldk: KindDefinition = {
   },
   // the daemon's API takes no credentials: its URL is all a developer needs
   credentials: async (access, service) => ({ api: apiUrl(access, service.name) }),
+  connectInfo: async (access, service) => ({
+    uris: {
+      api: apiUrl(access, service.name),
+      openapi: `${apiUrl(access, service.name)}/openapi.json`,
+      ...nodeUriOf(access, service),
+    },
+    notes: ["the daemon's HTTP API takes no credentials (nodes/ldk/README.md)"],
+  }),
   node: (access, name) =>
     lightningNode(name, 'ldk', lightningClient('ldk', { url: apiUrl(access, name), chain: access.chain }, { name })),
   initialise: reconnectChannelPeers,

@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import { lightningEnv } from '../../../../lib/lightning/implementations.js';
 import { LndLightning } from '../../../../lib/lightning/lnd/client.js';
 import type { LndCredentials } from '../../../../lib/lightning/lnd/connection.js';
+import { lndconnectUri } from '../../connect/lndconnect.js';
+import { nodeUriOf } from '../../connect/node-uri.js';
 import type { Placement } from '../../runtimes/types.js';
 import { CHAIN_SERVICE } from '../btcd/index.js';
 import { writeCredentialFile } from '../credential-files.js';
@@ -88,6 +90,22 @@ export const lnd: KindDefinition = {
       rest: `https://${host('rest')}`,
       macaroonHex: access.credentials.require(service.name, 'macaroonHex'),
       tlsCertPem: Buffer.from(access.credentials.require(service.name, 'certBase64'), 'base64').toString('utf8'),
+    };
+  },
+  async connectInfo(access, service) {
+    const certPem = Buffer.from(access.credentials.require(service.name, 'certBase64'), 'base64').toString('utf8');
+    const macaroonHex = access.credentials.require(service.name, 'macaroonHex');
+    const host = (port: string) => access.host.reach(service.name, port);
+    return {
+      uris: {
+        lndconnect: lndconnectUri(host('grpc'), certPem, macaroonHex),
+        lndconnectRest: lndconnectUri(host('rest'), certPem, macaroonHex),
+        ...nodeUriOf(access, service),
+      },
+      notes: [
+        'lndconnect is the gRPC port (ThunderHub, ln-service, lncli-style tools); lndconnectRest the REST port (Zeus)',
+        'both carry the admin macaroon: whoever holds them controls the node',
+      ],
     };
   },
   node: (access, name) =>
