@@ -124,15 +124,30 @@ class ActivityRun {
     const record = await keysendRecord(this.session, order);
     this.slots.give();
     this.records.add(record);
+    const lab = this.session.lab.name;
+    const { from, to, amountSat, latencyMs: ms } = record;
     if (record.outcome === 'succeeded')
       this.emit({
         type: 'payment',
-        lab: this.session.lab.name,
-        from: record.from,
-        to: record.to,
-        amountSat: record.amountSat,
+        lab,
+        from,
+        to,
+        amountSat,
         feeSat: Number(BigInt(record.feeMsat) / 1000n),
         paymentHash: record.paymentHash!,
+        activity: true,
+        ms,
+      });
+    else if (record.outcome === 'failed')
+      this.emit({
+        type: 'payment-failed',
+        lab,
+        from,
+        to,
+        amountSat,
+        code: record.code ?? 'NODE_ERROR',
+        reason: record.reason ?? 'no reason given',
+        ms,
         activity: true,
       });
   }

@@ -41,6 +41,20 @@ export type LabEvent =
       paymentHash: string;
       /** Sent by the lab's payment activity (reglab activity). */
       activity?: boolean;
+      /** From the request to the final answer, where known. */
+      ms?: number;
+    }
+  /** A payment of the lab's payment activity that failed: its code and the node's reason. */
+  | {
+      type: 'payment-failed';
+      lab: string;
+      from: string;
+      to: string;
+      amountSat: number;
+      code: string;
+      reason: string;
+      ms: number;
+      activity: true;
     }
   /** The figures of the lab's payment activity, each second while it runs and when it stops. */
   | ({ type: 'activity'; lab: string; running: boolean; inFlight: number } & ActivityFigures)
