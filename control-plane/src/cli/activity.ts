@@ -120,6 +120,12 @@ export function activityCommands(program: Command, cli: CliContext): void {
     const client = await cli.client();
     return { client, path: `/labs/${await cli.labName(client)}/activity` };
   };
+  /** Asks the activity route with `method` and prints the status it answers. */
+  const answerStatus = async (method: 'GET' | 'POST' | 'DELETE', body?: ActivityRequest) => {
+    const { client, path: route } = await path();
+    const status = await client.request<ActivityStatus>(method, route, body);
+    cli.out(formatActivity(status), status);
+  };
 
   activity
     .command('start')
@@ -147,30 +153,17 @@ export function activityCommands(program: Command, cli: CliContext): void {
     .option('--flows <file>', 'defined flows from a YAML or JSON file')
     .option('--max-in-flight <n>', 'payments under way at once (default 8)', wholeNumber('--max-in-flight'))
     .option('--duration <seconds>', 'stop by itself after this long', wholeNumber('--duration'))
-    .action(async (options: StartOptions) => {
-      const body = activityRequest(options);
-      const { client, path: route } = await path();
-      const status = await client.request<ActivityStatus>('POST', route, body);
-      cli.out(formatActivity(status), status);
-    });
+    .action(async (options: StartOptions) => answerStatus('POST', activityRequest(options)));
 
   activity
     .command('stop')
     .description('stop sending (payments under way end and are recorded)')
-    .action(async () => {
-      const { client, path: route } = await path();
-      const status = await client.request<ActivityStatus>('DELETE', route);
-      cli.out(formatActivity(status), status);
-    });
+    .action(() => answerStatus('DELETE'));
 
   activity
     .command('status')
     .description('running or not, payments by outcome, payments a second, failures by reason')
-    .action(async () => {
-      const { client, path: route } = await path();
-      const status = await client.request<ActivityStatus>('GET', route);
-      cli.out(formatActivity(status), status);
-    });
+    .action(() => answerStatus('GET'));
 
   activity
     .command('export')
