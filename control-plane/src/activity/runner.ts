@@ -124,6 +124,8 @@ class ActivityRun {
     const record = await keysendRecord(this.session, order);
     this.slots.give();
     this.records.add(record);
+    // once stopped, no tick tells the payments that end after it
+    if (!this.running) this.emitFigures();
     const lab = this.session.lab.name;
     const { from, to, amountSat, latencyMs: ms } = record;
     if (record.outcome === 'succeeded')
