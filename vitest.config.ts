@@ -1,13 +1,15 @@
 import { defineConfig } from 'vitest/config';
 
 // Unit tests (*.unit.test.ts) start nothing and run in seconds: `npm run test:unit`. Integration
-// tests start real btcd, lnd, Postgres, Redis, rgb-lib and containers; two cores cannot run many of
-// those at once, so files run one after another. `npm test` runs both.
+// tests start real btcd, lnd, Postgres, Redis, rgb-lib and containers. Files run one at a time
+// unless a run asks for more: `npm test` (scripts/run-tests.mjs) runs two at once where they cannot
+// meet, and the files of its SERIAL_FILES alone. `npm test` runs both projects.
 export default defineConfig({
   test: {
     testTimeout: 120_000,
     hookTimeout: 300_000,
-    fileParallelism: false,
+    maxWorkers: 1,
+    minWorkers: 1,
     projects: [
       { extends: true, test: { name: 'unit', include: ['test/**/*.unit.test.ts'] } },
       {

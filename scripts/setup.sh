@@ -3,11 +3,12 @@
 #   Debian packages (PostgreSQL, Redis), npm packages and the bundled programs, and the pinned btcd
 #   and lnd (built with Go), cached in ~/.cache/reglab/bin per pin. The npm packages install while
 #   Go builds: the Go build is the long part, and the two share nothing.
-# The LDK node daemon (built with cargo, several minutes) is built the first time a lab with an ldk
-# node comes up, or here with --all or --test.
+# The LDK node daemon (built with cargo, several minutes) and Toxiproxy (built with Go, the proxy of a
+# lab with network faults) are built the first time a lab that runs them comes up, or here with --all
+# or --test.
 #   bash scripts/setup.sh           what the default lab needs
-#   bash scripts/setup.sh --all     also the LDK node daemon now
-#   bash scripts/setup.sh --test    also what the tests drive: the LDK node daemon, Debian's Electrum
+#   bash scripts/setup.sh --all     also the LDK node daemon and Toxiproxy now
+#   bash scripts/setup.sh --test    also what the tests drive: the LDK node daemon, Toxiproxy, Debian's Electrum
 #                                   wallet, Chromium and Prometheus, Podman's Docker API, schemathesis, and the test
 #                                   cluster's Kubernetes (scripts/build-k8s.sh; scripts/test-cluster.sh
 #                                   starts it when a test needs it)
@@ -15,11 +16,11 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 with_tests=false
-with_ldk=false
+with_on_demand=false
 for option in "$@"; do
   case "$option" in
-    --test) with_tests=true with_ldk=true ;;
-    --all) with_ldk=true ;;
+    --test) with_tests=true with_on_demand=true ;;
+    --all) with_on_demand=true ;;
     *)
       echo "unknown option $option: bash scripts/setup.sh [--all] [--test]" >&2
       exit 2
@@ -95,9 +96,11 @@ start_step npm npm_packages_and_build
 start_step nodes bash scripts/build-nodes.sh
 wait_steps
 
-if $with_ldk; then
+if $with_on_demand; then
   echo "==> LDK node daemon (reglab-ldk)"
   bash scripts/build-ldk.sh
+  echo "==> Toxiproxy (network faults)"
+  bash scripts/build-toxiproxy.sh
 fi
 
 if $with_tests; then

@@ -6,6 +6,7 @@ import { ActivityRunner } from './activity/runner.js';
 import { bringUp, newLabState, type LabDriverOptions } from './lab/bring-up.js';
 import type { LabEvent } from './lab/events.js';
 import { LabSession } from './lab/session.js';
+import { LabNetwork } from './network/lab-network.js';
 import { RUNNING_STATUSES, setStatus, type LabState, type LabStatus, type ServiceState } from './lab/state.js';
 import { forgetLab, tearDown } from './lab/tear-down.js';
 import { runtimeOptionsFor } from './runtimes/select.js';
@@ -16,12 +17,13 @@ import type { StateStore } from './store.js';
 import { Faults } from './supervisor/faults.js';
 import { Supervisor } from './supervisor/supervisor.js';
 
-/** A lab that is up: its connections, its supervisor and its fault commands. */
+/** A lab that is up: its connections, its supervisor, its fault commands and its network's. */
 interface RunningLab {
   session: LabSession;
   supervisor: Supervisor;
   faults: Faults;
   activity: ActivityRunner;
+  network: LabNetwork;
 }
 
 /** Owns the labs of one control plane: creates, re-attaches, supervises, tears down, hands out sessions. */
@@ -70,6 +72,10 @@ export class LabManager {
 
   faults(name: string): Faults {
     return this.runningLab(name).faults;
+  }
+
+  network(name: string): LabNetwork {
+    return this.runningLab(name).network;
   }
 
   supervisor(name: string): Supervisor {
@@ -209,26 +215,27 @@ export class LabManager {
   private async supervise(session: LabSession): Promise<void> {
     const supervisor = new Supervisor(session, { onEvent: this.emit, persist: this.persist });
     const activity = new ActivityRunner(session, this.emit);
+    const network = new LabNetwork(session, this.persist, this.emit);
     this.running.set(session.lab.name, {
       session,
       supervisor,
       faults: new Faults(supervisor, this.persist, this.emit),
       activity,
+      network,
     });
     supervisor.start();
+    network.drawResets();
     await this.onLabReady(session.lab);
     const declared = session.lab.spec.activity;
     if (declared?.start)
-      await activity
-        .start(planOf({}, declared))
-        .catch((error: unknown) =>
-          this.emit({
-            type: 'lab',
-            lab: session.lab.name,
-            status: session.lab.status,
-            message: `lab.yaml's activity did not start: ${describeError(error)}`,
-          }),
-        );
+      await activity.start(planOf({}, declared)).catch((error: unknown) =>
+        this.emit({
+          type: 'lab',
+          lab: session.lab.name,
+          status: session.lab.status,
+          message: `lab.yaml's activity did not start: ${describeError(error)}`,
+        }),
+      );
   }
 
   /**
@@ -286,6 +293,7 @@ export class LabManager {
     const running = this.running.get(name);
     this.running.delete(name);
     running?.activity.stop('the lab went down');
+    running?.network.stop();
     await running?.supervisor.stop();
     running?.session.close();
   }

@@ -47,6 +47,16 @@ describe('reglab CLI', () => {
     expect(result.stdout).toContain('lab cli: ready');
   });
 
+  it('net on a lab without network faults: status says how to have them, a fault is refused with how (exit 3)', async () => {
+    const status = await reglab('net', 'status');
+    expect(status.code).toBe(0);
+    expect(status.stdout).toContain('runs without network faults');
+    const refused = await reglab('net', 'delay', 'alice', 'bob', '200ms');
+    expect(refused.code).toBe(3);
+    expect(refused.stderr).toContain('add `network: { faults: true }` to its lab.yaml');
+    expect((await reglab('net', 'delay', 'alice', 'bob', 'soon')).code).toBe(2);
+  });
+
   it('mine 10 raises the height by exactly 10', async () => {
     const before = JSON.parse((await reglab('--json', 'status')).stdout).chain.height;
     const result = await reglab('mine', '10');

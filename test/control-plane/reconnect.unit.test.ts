@@ -1,6 +1,7 @@
 // A restarted Lightning node bringing its channels with ready lab nodes back (nodes/reconnect.ts).
 import { describe, expect, it } from 'vitest';
-import { reconnectChannelPeers } from '../../control-plane/src/nodes/reconnect.js';
+import { pairOf } from '../../control-plane/src/network/model.js';
+import { reconnectChannelPeers, reconnectRunningNodes } from '../../control-plane/src/nodes/reconnect.js';
 
 const BOB = '02'.padEnd(66, 'b');
 const CAROL = '03'.padEnd(66, 'c');
@@ -10,7 +11,11 @@ const CAROL = '03'.padEnd(66, 'c');
  * channel turns active once its partner has been dialled `dialsNeeded` times: a first connection
  * that is lost, as when both sides dial at once.
  */
-function labWith(dialsNeeded: number) {
+function labWith(
+  dialsNeeded: number,
+  statuses = { alice: 'starting', bob: 'ready', carol: 'starting' },
+  network?: { links: unknown[]; faults: Record<string, { partitioned?: boolean }> },
+) {
   const dials: string[] = [];
   const dialsTo = (pubkey: string) => dials.filter((dialled) => dialled === pubkey).length;
   const channel = (id: string, partnerPubkey: string) => ({
@@ -35,10 +40,12 @@ function labWith(dialsNeeded: number) {
   const access = {
     lab: {
       services: {
-        alice: service('alice', 'starting', '02'.padEnd(66, 'a')),
-        bob: service('bob', 'ready', BOB),
-        carol: service('carol', 'starting', CAROL),
+        alice: service('alice', statuses.alice, '02'.padEnd(66, 'a')),
+        bob: service('bob', statuses.bob, BOB),
+        carol: service('carol', statuses.carol, CAROL),
       },
+      spec: { nodes: [{ name: 'alice' }] },
+      network,
     },
     node: () => alice,
     placementFor: () => ({ reach: (partner: string) => `${partner}:9735` }),
@@ -65,5 +72,17 @@ describe('reconnectChannelPeers', () => {
     const { access, dialsTo } = labWith(Number.POSITIVE_INFINITY);
     await expect(reconnectChannelPeers(access, 'alice', { timeoutMs: 300, redialMs: 50 })).resolves.toBeUndefined();
     expect(dialsTo(BOB)).toBeGreaterThan(1);
+  });
+});
+
+describe('reconnectRunningNodes', () => {
+  it('has each running node dial its running partners after the network proxy restarted, not one cut off from it', async () => {
+    const waiting = { alice: 'waiting', bob: 'waiting', carol: 'waiting' };
+    const carolCutOff = { links: [], faults: { [pairOf('alice', 'carol')]: { partitioned: true } } };
+    const { access, channels, dialsTo } = labWith(1, waiting, carolCutOff);
+    await reconnectRunningNodes(access);
+    expect(dialsTo(BOB)).toBe(1);
+    expect(dialsTo(CAROL)).toBe(0);
+    expect((await channels.list()).find((channel) => channel.partnerPubkey === BOB)?.active).toBe(true);
   });
 });

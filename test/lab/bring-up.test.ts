@@ -1,6 +1,8 @@
 // Its own lab: the bring-up and the tear-down are what it checks.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { getChannels } from 'ln-service';
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { basename } from 'node:path';
+import { getChannels, getPeers } from 'ln-service';
 import { isListening } from '../../control-plane/src/util/ports.js';
 import { isRunning } from '../../control-plane/src/runtimes/process/child.js';
 import { mineBlocks, payBetween, fund } from '../../control-plane/src/lab/operations.js';
@@ -46,6 +48,31 @@ describe('a lab of btcd, its indexer and three lnd nodes in a line', () => {
   it('opened the declared channels, active on both sides', async () => {
     const { channels } = await getChannels({ lnd: regtest.lnd('bob'), is_active: true });
     expect(channels).toHaveLength(2);
+  });
+
+  it('without network faults, puts no proxy in the way: no Toxiproxy, and lnd dials btcd and its peers at their own ports', async () => {
+    const services = regtest.lab.services;
+    expect(Object.values(services).map((service) => service.kind)).not.toContain('toxiproxy');
+    expect(regtest.lab.network).toBeUndefined();
+    const inLab = (pid: string) => {
+      try {
+        return readlinkSync(`/proc/${pid}/cwd`).startsWith(regtest.lab.dir);
+      } catch {
+        return false; // gone meanwhile, or not ours to read
+      }
+    };
+    const programs = readdirSync('/proc')
+      .filter((entry) => /^\d+$/.test(entry) && inLab(entry))
+      .map((pid) => basename(readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')[0]));
+    expect(programs).toContain('lnd');
+    expect(programs).not.toContain('toxiproxy-server');
+    const alice = services.alice.handle!;
+    const args = readFileSync(`/proc/${alice.runtime === 'process' ? alice.pid : 0}/cmdline`, 'utf8').split('\0');
+    expect(args).toContain(`--btcd.rpchost=127.0.0.1:${services.chain.hostPorts.rpc}`);
+    const { peers } = await getPeers({ lnd: regtest.lnd('alice') });
+    expect(peers.find((peer) => peer.public_key === services.bob.info.pubkey)?.socket).toBe(
+      `127.0.0.1:${services.bob.hostPorts.p2p}`,
+    );
   });
 
   it('pays alice -> carol over bob', async () => {

@@ -15,6 +15,15 @@ describe('lab.yaml', () => {
     expect(lab.mining.initial_blocks).toBe(432);
   });
 
+  it("runs without network faults unless lab.yaml asks for them, and keeps the proxy's name for it", () => {
+    expect(parseLabSpec('name: x\n').network).toEqual({ faults: false });
+    expect(parseLabSpec('name: x\nnetwork: { faults: true }\n').network).toEqual({ faults: true });
+    expect(problemsOf('name: x\nnetwork: { faults: yes please }\n')[0]).toMatchObject({ path: 'network.faults' });
+    const [problem] = problemsOf('name: x\nnodes:\n  - name: toxiproxy\n');
+    expect(problem).toMatchObject({ line: 3, path: 'nodes[0].name' });
+    expect(problem.message).toContain('the name of a lab service');
+  });
+
   it('points at the line of an unknown key', () => {
     const [problem] = problemsOf('name: x\nnodes:\n  - name: a\n    colour: red\n');
     expect(problem).toMatchObject({ file: 'broken.yaml', line: 4, path: 'nodes[0].colour' });

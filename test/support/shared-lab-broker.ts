@@ -1,19 +1,23 @@
-// The default-shaped lab that integration files which only use a lab, without breaking it, share
-// (test/support/shared-lab.ts): brought up once per test run by the global set-up's process, under
-// a control plane of its own there, the first time a file asks for it, so that a run of files that
-// need none of it starts none of it. The files reach it over HTTP: the global set-up provides the
-// broker's address to them (vitest's provide/inject), and the broker answers the control plane's
-// address and the lab's name. The lab is lab.yaml under another name, its wallet server with one
-// admin key, whose secret the broker hands out too.
-import { createServer, type Server } from 'node:http';
+// The default-shaped labs that integration files which only use a lab, without breaking it, share
+// (test/support/shared-lab.ts): brought up by the global set-up's process, under a control plane
+// of their own there, when a file first asks, so that a run of files that need none starts none.
+// Files run side by side, and one asserts the heights and balances another's mining or payments
+// would move: a file has a lab to itself while it runs. It asks the broker over HTTP (the global
+// set-up provides the broker's address to the files: vitest's provide/inject) and keeps the
+// connection open; the lab is lent until that connection closes, when the file's process ends.
+// The broker brings up another lab only when every lab it has is lent, one per integration worker
+// at most. A lab is lab.yaml under another name, its wallet server with one admin key, whose secret
+// the broker hands out too.
+import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { getPublicKey, utils } from '@noble/secp256k1';
 import { describeError } from '../../lib/errors.js';
 import { bringUpLab, defaultLabYaml, startTestControlPlane, type TestControlPlane } from './control-plane.js';
 
-export const SHARED_LAB = 'shared';
+/** As many labs as files run at once (npm test's integration workers: scripts/run-tests.mjs). */
+const MAX_SHARED_LABS = 2;
 
-/** What a file gets of the shared lab. */
+/** What a file gets of its shared lab. */
 export interface SharedLabAddress {
   /** The control plane that runs it. */
   url: string;
@@ -25,51 +29,70 @@ export interface SharedLabAddress {
   adminSecretKeyHex: string;
 }
 
-interface Running {
-  address: SharedLabAddress;
-  controlPlane: TestControlPlane;
+interface Lab {
+  ready: Promise<SharedLabAddress>;
+  lent: boolean;
 }
 
-async function bringUpSharedLab(): Promise<Running> {
+async function bringUpSharedLab(controlPlane: TestControlPlane, name: string): Promise<SharedLabAddress> {
   const adminKey = utils.randomSecretKey();
   const adminPubkey = Buffer.from(getPublicKey(adminKey, true)).toString('hex');
-  const yaml = defaultLabYaml(SHARED_LAB).replace(/^( {4}admin_pubkeys:) \[\]$/m, `$1 [${adminPubkey}]`);
+  const yaml = defaultLabYaml(name).replace(/^( {4}admin_pubkeys:) \[\]$/m, `$1 [${adminPubkey}]`);
   if (!yaml.includes(adminPubkey)) throw new Error("lab.yaml's wallet server has no `admin_pubkeys: []` to set");
-  const controlPlane = await startTestControlPlane();
-  try {
-    await bringUpLab(controlPlane, yaml, SHARED_LAB);
-  } catch (error) {
-    await controlPlane.stop();
-    throw error;
-  }
+  await bringUpLab(controlPlane, yaml, name);
   return {
-    address: {
-      url: controlPlane.plane.url,
-      name: SHARED_LAB,
-      home: controlPlane.home,
-      adminSecretKeyHex: Buffer.from(adminKey).toString('hex'),
-    },
-    controlPlane,
+    url: controlPlane.plane.url,
+    name,
+    home: controlPlane.home,
+    adminSecretKeyHex: Buffer.from(adminKey).toString('hex'),
   };
 }
 
 export interface SharedLabBroker {
   url: string;
-  /** Takes the shared lab down, if it was brought up. */
+  /** Takes the shared labs down, if any was brought up. */
   stop(): Promise<void>;
 }
 
 export async function startSharedLabBroker(): Promise<SharedLabBroker> {
-  let lab: Promise<Running> | undefined;
-  const server: Server = createServer((_request, response) => {
-    lab ??= bringUpSharedLab();
-    lab.then(
-      (running) => response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(running.address)),
+  let controlPlane: Promise<TestControlPlane> | undefined;
+  const labs: Lab[] = [];
+  /** Files waiting for a lab while every one is lent. */
+  const waiting: ServerResponse[] = [];
+
+  const lend = (lab: Lab, response: ServerResponse) => {
+    lab.lent = true;
+    response.once('close', () => {
+      lab.lent = false;
+      const next = waiting.shift();
+      if (next) lend(lab, next);
+    });
+    lab.ready.then(
+      // the response stays open: the lab is the file's until it closes
+      (address) =>
+        response.writeHead(200, { 'content-type': 'application/json' }).write(`${JSON.stringify(address)}\n`),
       (error: unknown) =>
         response
-          .writeHead(500, { 'content-type': 'application/json' })
-          .end(JSON.stringify({ error: `the shared lab failed to come up: ${describeError(error)}` })),
+          .writeHead(500, { 'content-type': 'text/plain' })
+          .end(`the shared lab failed to come up: ${describeError(error)}`),
     );
+  };
+
+  const server = createServer((_request, response) => {
+    const idle = labs.find((lab) => !lab.lent);
+    if (idle) return lend(idle, response);
+    if (labs.length < MAX_SHARED_LABS) {
+      controlPlane ??= startTestControlPlane();
+      const name = `shared-${labs.length + 1}`;
+      const lab = { ready: controlPlane.then((plane) => bringUpSharedLab(plane, name)), lent: false };
+      labs.push(lab);
+      return lend(lab, response);
+    }
+    waiting.push(response);
+    response.once('close', () => {
+      const at = waiting.indexOf(response);
+      if (at >= 0) waiting.splice(at, 1);
+    });
   });
   // a bring-up takes longer than Node's default request timeout allows the files that wait for it
   server.requestTimeout = 0;
@@ -77,8 +100,10 @@ export async function startSharedLabBroker(): Promise<SharedLabBroker> {
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     async stop() {
+      server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
-      await lab?.then((running) => running.controlPlane.stop()).catch(() => undefined);
+      await Promise.allSettled(labs.map((lab) => lab.ready));
+      await controlPlane?.then((plane) => plane.stop()).catch(() => undefined);
     },
   };
 }

@@ -9,6 +9,7 @@ import { activityRoutes } from './routes/activity.js';
 import { assetRoutes } from './routes/assets.js';
 import { eventRoutes } from './routes/events.js';
 import { labRoutes } from './routes/labs.js';
+import { networkRoutes } from './routes/network.js';
 import { nodeRoutes } from './routes/nodes.js';
 import { serviceRoutes } from './routes/services.js';
 import { snapshotRoutes } from './routes/snapshots.js';
@@ -37,6 +38,7 @@ export async function buildControlPlaneApp(options: ControlPlaneApp): Promise<Fa
   labRoutes(app, options);
   workRoutes(app, options);
   serviceRoutes(app, options);
+  networkRoutes(app, options);
   nodeRoutes(app, options);
   assetRoutes(app, options);
   eventRoutes(app, options);

@@ -1,7 +1,7 @@
 import { errorResponses } from '../../../lib/http/errors.js';
 
 const labName = { type: 'string', pattern: '^[a-z][a-z0-9-]{0,30}$' } as const;
-const nodeName = { type: 'string', minLength: 1, maxLength: 64 } as const;
+export const nodeName = { type: 'string', minLength: 1, maxLength: 64 } as const;
 const anyObject = { type: 'object', additionalProperties: true } as const;
 const hex32 = { type: 'string', pattern: '^[0-9a-f]{64}$' } as const;
 

@@ -21,6 +21,7 @@ import {
 import { activityCommands } from './activity.js';
 import { formatAssetBalances, formatAssetList, formatDown, formatEvent, formatLab } from './print.js';
 import { connectInfoCommand } from './connect-info.js';
+import { netCommands } from './net.js';
 import { snapshotCommands } from './snapshots.js';
 
 /**
@@ -492,6 +493,7 @@ program
 snapshotCommands(program, { client: runningClient, labName, out });
 activityCommands(program, { client: runningClient, labName, out });
 connectInfoCommand(program, { client: runningClient, labName, out });
+netCommands(program, { client: runningClient, labName, out });
 
 program
   .command('images')

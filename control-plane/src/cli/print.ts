@@ -31,6 +31,8 @@ type Inspected = {
     error?: string;
   }[];
   phases: { name: string; ms: number }[];
+  /** A lab with network faults: the pairs of services with a fault, and the nodes cut off. */
+  network?: { links: { between: [string, string]; description: string }[]; cutOff: string[] };
 };
 
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)}s`;
@@ -61,6 +63,8 @@ export function formatEvent(event: LabEvent): string | undefined {
       return event.answering
         ? '  ✓ the container engine answers again'
         : `  ! ${event.message ?? 'the container engine does not answer'}`;
+    case 'network':
+      return `  ≈ network ${event.action} ${event.target}: ${event.links.map((link) => `${link.between.join(' ↔ ')} ${link.description}`).join('; ') || 'no link had a fault'}`;
     case 'lab':
       return event.status === 'failed'
         ? `lab ${event.lab} failed: ${event.message ?? ''}`
@@ -68,6 +72,16 @@ export function formatEvent(event: LabEvent): string | undefined {
     default:
       return undefined;
   }
+}
+
+/** The faults of a lab's links as `reglab status` shows them (`reglab net status` shows every link). */
+function formatNetwork(network: NonNullable<Inspected['network']>): string[] {
+  if (network.links.length === 0) return ['  network: faults on (`reglab net`), none set'];
+  return [
+    '  network faults:',
+    ...network.links.map((link) => `    ${link.between.join(' ↔ ').padEnd(24)} ${link.description}`),
+    ...(network.cutOff.length > 0 ? [`    cut off: ${network.cutOff.join(', ')}`] : []),
+  ];
 }
 
 function mainEndpoint(info?: Record<string, string>): string | undefined {
@@ -120,6 +134,7 @@ export function formatLab(lab: Inspected): string {
     }
     for (const asset of node.assets ?? []) lines.push(`      ◆ ${holding(asset)}`);
   }
+  if (lab.network) lines.push(...formatNetwork(lab.network));
   if (lab.phases.length > 0)
     lines.push(`  bring-up: ${lab.phases.map((phase) => `${phase.name} ${seconds(phase.ms)}`).join(', ')}`);
   return lines.join('\n');

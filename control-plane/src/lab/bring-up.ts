@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { waitFor } from '../../../lib/wait.js';
+import { labLinks, networkFaultsOn } from '../network/links.js';
 import { CHAIN_SERVICE } from '../nodes/btcd/index.js';
 import { ensureNodeBinary } from '../nodes/binary-build.js';
 import { binaryBuildsFor, imageRecipesFor, kindDefinition } from '../nodes/registry.js';
@@ -65,6 +66,7 @@ export function newLabState(
     },
     services,
     phases: [],
+    ...(networkFaultsOn(spec) ? { network: { links: labLinks(spec), faults: {} } } : {}),
   };
 }
 

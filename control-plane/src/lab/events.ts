@@ -1,5 +1,9 @@
 import type { ActivityFigures } from '../activity/records.js';
+import type { LinkSummary } from '../network/model.js';
 import type { LabStatus, ServiceStatus } from './state.js';
+
+/** What a `reglab net` command does to the lab's links. */
+export type NetworkChange = 'delay' | 'bandwidth' | 'loss' | 'partition' | 'heal';
 
 export type LabEvent =
   | { type: 'lab'; lab: string; status: LabStatus; message?: string }
@@ -58,6 +62,15 @@ export type LabEvent =
     }
   /** The figures of the lab's payment activity, each second while it runs and when it stops. */
   | ({ type: 'activity'; lab: string; running: boolean; inFlight: number } & ActivityFigures)
+  /** A network fault set or taken off: the pairs of services it changed, each with its fault now. */
+  | {
+      type: 'network';
+      lab: string;
+      action: NetworkChange;
+      /** What the command named: "alice ↔ bob", "carol" (all its links), or "every link". */
+      target: string;
+      links: LinkSummary[];
+    }
   | {
       type: 'channel';
       lab: string;

@@ -1,5 +1,6 @@
 import { describeError } from '../../../lib/errors.js';
 import { withTimeout } from '../../../lib/wait.js';
+import { networkSummary } from '../network/model.js';
 import { engineReachOf } from '../runtimes/select.js';
 import type { Channel, PendingClose } from '../../../lib/lightning/client.js';
 import { holdsAssets, isLightning } from '../nodes/node.js';
@@ -68,6 +69,7 @@ export async function inspectLab(lab: LabState, session?: LabSession) {
     ...(engine ? { engine } : {}),
     phases: lab.phases,
     services: serviceViews(lab),
+    ...(lab.network ? { network: networkSummary(lab.network) } : {}),
   };
   if (!session)
     return {

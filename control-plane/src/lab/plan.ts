@@ -1,3 +1,5 @@
+import { labLinks, networkFaultsOn, networkPorts } from '../network/links.js';
+import { NETWORK_SERVICE } from '../network/model.js';
 import type { ServiceKind } from '../nodes/registry.js';
 import { CHAIN_SERVICE } from '../nodes/btcd/index.js';
 import { kindDefinition } from '../nodes/registry.js';
@@ -19,6 +21,7 @@ export function planLab(spec: LabSpec): PlannedService[] {
     { name: CHAIN_SERVICE, kind: 'btcd' },
   ];
   const services = spec.services;
+  if (networkFaultsOn(spec)) wanted.push({ name: NETWORK_SERVICE, kind: 'toxiproxy' });
   if (spec.indexer.enabled) wanted.push({ name: 'indexer', kind: 'indexer' });
   if (services['wallet-server'] && spec.postgres.managed) wanted.push({ name: 'postgres', kind: 'postgres' });
   if ((services['wallet-server'] || services.faucet) && spec.redis.managed)
@@ -31,13 +34,16 @@ export function planLab(spec: LabSpec): PlannedService[] {
   if (services.faucet) wanted.push({ name: 'faucet', kind: 'faucet', restart: services.faucet.restart });
   if (services['chain-adapter'])
     wanted.push({ name: 'chain-adapter', kind: 'chain-adapter', restart: services['chain-adapter'].restart });
+  const links = labLinks(spec);
+  // a service whose links go through the network proxy starts once the proxy is there
+  const linked = new Set(links.map((link) => link.from));
   return wanted.map(({ name, kind, restart }) => {
     const definition = kindDefinition(kind);
     return {
       name,
       kind,
-      containerPorts: { ...definition.ports },
-      dependsOn: definition.dependsOn(name, spec),
+      containerPorts: { ...definition.ports, ...(name === NETWORK_SERVICE ? networkPorts(links) : {}) },
+      dependsOn: [...definition.dependsOn(name, spec), ...(linked.has(name) ? [NETWORK_SERVICE] : [])],
       restartPolicy: restart ?? spec.supervision.services[name] ?? spec.supervision.restart,
     };
   });

@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { BtcdDriver } from '../../../lib/chain/btcd.js';
 import type { RpcChainDriver } from '../../../lib/chain/rpc-driver.js';
 import { invalid, notFound } from '../../../lib/errors.js';
+import { throughNetwork } from '../network/placement.js';
 import { CHAIN_SERVICE, chainRpcFor } from '../nodes/btcd/index.js';
 import { holdsAssets, isLightning, type AssetHolder, type LabLightning, type LabNode } from '../nodes/node.js';
 import { kindDefinition } from '../nodes/registry.js';
@@ -38,8 +39,9 @@ export class LabSession implements LabAccess {
     this.chainJournal = new ChainJournal(join(lab.dir, 'chain-blocks.journal'));
   }
 
+  /** How `service` sees the lab; in a lab with network faults, the links it opens go through their proxies. */
   placementFor(service: string): Placement {
-    return this.runtimeOptions.placementFor(this.lab, service);
+    return throughNetwork(this.runtimeOptions.placementFor(this.lab, service), this.lab, service);
   }
 
   get chain(): RpcChainDriver {

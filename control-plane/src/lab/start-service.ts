@@ -1,5 +1,6 @@
 import { describeError } from '../../../lib/errors.js';
 import { waitFor } from '../../../lib/wait.js';
+import { reroutesOf } from '../network/placement.js';
 import { kindDefinition } from '../nodes/registry.js';
 import { discardSignalOf } from '../nodes/types.js';
 import type { RuntimeHandle } from '../runtimes/types.js';
@@ -81,6 +82,7 @@ export async function startService(
       public: service.public,
       discardSignal: discardSignalOf(definition),
       labServices: Object.keys(session.lab.services),
+      reroutes: reroutesOf(session.lab, name),
       precedence,
     });
     service.handle = started;

@@ -1,3 +1,4 @@
+import type { NetworkState } from '../network/model.js';
 import type { ServiceKind } from '../nodes/registry.js';
 import type { LabLayout, RuntimeHandle } from '../runtimes/types.js';
 import type { LabSpec, RestartPolicy } from '../spec/types.js';
@@ -76,6 +77,8 @@ export interface LabState extends LabLayout {
   snapshot?: string;
   /** What the control plane read from the services (certificates, macaroons), by service: lab/credentials.ts. */
   credentials?: Record<string, Record<string, string>>;
+  /** A lab with network faults (lab.yaml network.faults): its links and the faults set on them. */
+  network?: NetworkState;
 }
 
 export function setStatus(service: ServiceState, status: ServiceStatus, error?: string): void {

@@ -1,6 +1,8 @@
 // Bringing a restarted Lightning node's channels with the other lab nodes back.
 import { waitFor } from '../../../lib/wait.js';
 import type { Channel } from '../../../lib/lightning/client.js';
+import { RUNNING_STATUSES, type ServiceStatus } from '../lab/state.js';
+import { isPartitioned } from '../network/model.js';
 import { isLightning } from './node.js';
 import type { LabAccess } from './types.js';
 
@@ -14,19 +16,24 @@ export interface ChannelPartners {
 /**
  * Dials the lab nodes `name` has inactive channels with, at their lab addresses: lnd would, but on
  * its own back-off (which grows while its partners restart too) and only to the address it knew. A
- * partner that is down fails to answer, and dials back once it is up. With `readyPartnersOnly`,
- * only partners the lab reports ready are dialled.
+ * partner that is down fails to answer, and dials back once it is up. With `partnerStatuses`, only
+ * partners the lab reports in one of them are dialled; never one a network partition cuts it off from.
  */
 export async function dialChannelPartners(
   access: LabAccess,
   name: string,
-  options: { readyPartnersOnly?: boolean } = {},
+  options: { partnerStatuses?: ReadonlySet<ServiceStatus> } = {},
 ): Promise<ChannelPartners> {
   const node = access.node(name);
   if (!isLightning(node)) return { withLabNodes: [], dialled: [] };
   const partners = new Map(
     Object.values(access.lab.services)
-      .filter((service) => service.info.pubkey && (!options.readyPartnersOnly || service.status === 'ready'))
+      .filter(
+        (service) =>
+          service.info.pubkey &&
+          (!options.partnerStatuses || options.partnerStatuses.has(service.status)) &&
+          !isPartitioned(access.lab.network, name, service.name),
+      )
       .map((service) => [service.info.pubkey, service.name]),
   );
   const { channels } = node.lightning;
@@ -52,21 +59,24 @@ const REACTIVATION_TIMEOUT_MS = 30_000;
  */
 export const REDIAL_INTERVAL_MS = 2_000;
 
+const READY: ReadonlySet<ServiceStatus> = new Set(['ready']);
+
 /**
  * A kind's `initialise` after a restart, before the lab reports the node ready: dials its ready
- * channel partners and waits, for a bounded time, until those channels are active again (dialling
- * again every REDIAL_INTERVAL_MS), so a node reported ready can pay.
+ * channel partners (those in `partnerStatuses`) and waits, for a bounded time, until those channels
+ * are active again (dialling again every REDIAL_INTERVAL_MS), so a node reported ready can pay.
  */
 export async function reconnectChannelPeers(
   access: LabAccess,
   name: string,
   timing = { timeoutMs: REACTIVATION_TIMEOUT_MS, redialMs: REDIAL_INTERVAL_MS },
+  partnerStatuses = READY,
 ): Promise<void> {
   const node = access.node(name);
   if (!isLightning(node)) return;
-  const { dialled } = await dialChannelPartners(access, name, { readyPartnersOnly: true });
+  const { dialled } = await dialChannelPartners(access, name, { partnerStatuses });
   if (dialled.length === 0) return;
-  const redial = redialEvery(timing.redialMs, () => dialChannelPartners(access, name, { readyPartnersOnly: true }));
+  const redial = redialEvery(timing.redialMs, () => dialChannelPartners(access, name, { partnerStatuses }));
   await waitFor(
     async () => {
       const active = new Set(
@@ -78,6 +88,21 @@ export async function reconnectChannelPeers(
     },
     { timeoutMs: timing.timeoutMs, intervalMs: 200, what: `the channels of ${name} to be active again` },
   ).catch(() => undefined);
+}
+
+/**
+ * After every connection between the lab's nodes was cut at once (the network proxy of a lab with
+ * network faults restarted): each running Lightning node dials its running channel partners and
+ * waits, as a restarted node does, until those channels are active again. lnd would dial them
+ * itself, but after its own back-off, which grew while the proxy was down.
+ */
+export async function reconnectRunningNodes(access: LabAccess): Promise<void> {
+  const running = access.lab.spec.nodes.filter((node) =>
+    RUNNING_STATUSES.has(access.lab.services[node.name]?.status ?? 'pending'),
+  );
+  await Promise.all(
+    running.map((node) => reconnectChannelPeers(access, node.name, undefined, RUNNING_STATUSES).catch(() => undefined)),
+  );
 }
 
 /** A step for a wait loop that runs `dial` when `intervalMs` have passed since it was made or last dialled. */

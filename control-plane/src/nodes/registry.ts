@@ -15,6 +15,7 @@ import { redis } from './redis/index.js';
 import { rgb } from './rgb/index.js';
 import { rgbProxy } from './rgb-proxy/index.js';
 import { rln } from './rln/index.js';
+import { toxiproxy } from './toxiproxy/index.js';
 import type { KindDefinition } from './types.js';
 import { walletServer } from './wallet-server/index.js';
 
@@ -35,6 +36,7 @@ const KINDS = {
   'wallet-server': walletServer,
   faucet,
   'chain-adapter': chainAdapter,
+  toxiproxy,
 };
 
 export type ServiceKind = keyof typeof KINDS;

@@ -49,6 +49,12 @@ export interface ConnectInfo {
   notes: string[];
 }
 
+/** A connection a service opens to another service of the lab on its own: a link of the lab's network. */
+export interface Dial {
+  service: string;
+  port: string;
+}
+
 export interface KindDefinition {
   /** Port names, each with the port it listens on inside a container. */
   ports: Record<string, number>;
@@ -80,6 +86,11 @@ export interface KindDefinition {
   cleanStopOnly?: boolean;
   /** Services that must be ready before this one starts. */
   dependsOn(name: string, spec: LabSpec): string[];
+  /**
+   * The services it connects to by itself (its chain backend, its Lightning peers): in a lab with
+   * network faults each of these links goes through a proxy of its own (network/links.ts).
+   */
+  dials?(name: string, spec: LabSpec): Dial[];
   /** What to run, from lab.yaml, the credentials gathered so far and the service's placement. */
   launch(access: LabAccess, service: ServiceState): LaunchSpec;
   /** Throws or answers false while not ready; collects what other services need from it (certificates). */

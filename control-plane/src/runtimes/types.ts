@@ -190,6 +190,12 @@ export interface StartRequest extends ServiceLocation {
    */
   labServices?: string[];
   /**
+   * Names of other services that resolve, in this service's container, to the address of another
+   * service (name -> that service): a lab with network faults sends a node's links to its network
+   * proxy under the names of the services they reach (docker only; needs `labServices`).
+   */
+  reroutes?: Record<string, string>;
+  /**
    * Where the runtime holds starts back (a container engine takes a few at a time), those of lower
    * precedence are asked first: the services others wait for. Absent, after those that have one.
    */

@@ -94,6 +94,7 @@ function checkReferences(lab: RawLab): Reference[] {
     'wallet-server',
     'faucet',
     'chain-adapter',
+    'toxiproxy',
   ]);
   lab.nodes.forEach((node, index) => {
     if (reservedNames.has(node.name))

@@ -117,6 +117,19 @@ export const labSchema = {
         max_tip_age_seconds: { type: 'integer', minimum: 0, maximum: 7_000, default: DEFAULT_MAX_TIP_AGE_SECONDS },
       },
     },
+    network: {
+      type: 'object',
+      additionalProperties: false,
+      default: {},
+      properties: {
+        faults: {
+          type: 'boolean',
+          default: false,
+          description:
+            'put a proxy (Toxiproxy) on every link between nodes, so that `reglab net` can delay, cut or slow it',
+        },
+      },
+    },
     supervision: {
       type: 'object',
       additionalProperties: false,

@@ -15,6 +15,8 @@ export interface LabSpec {
   postgres: ExternalOrManaged;
   redis: ExternalOrManaged;
   mining: { initial_blocks: number; auto_mine_seconds: number; max_tip_age_seconds: number };
+  /** `faults`: the lab's links go through Toxiproxy, where `reglab net` shapes them (docs/network-faults.md). */
+  network: { faults: boolean };
   supervision: SupervisionSpec;
   /** What `reglab activity start` runs when asked for nothing else; `start`: from the moment the lab is ready. */
   activity?: ActivityRequest & { start: boolean };

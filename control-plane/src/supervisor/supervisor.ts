@@ -21,6 +21,7 @@ import {
   waitingFor,
   type ServiceState,
 } from '../lab/state.js';
+import { isPartitioned } from '../network/model.js';
 import { CHAIN_SERVICE } from '../nodes/btcd/index.js';
 import { dialChannelPartners } from '../nodes/reconnect.js';
 import { kindDefinition } from '../nodes/registry.js';
@@ -268,6 +269,11 @@ export class Supervisor {
       await this.reportWaiting(service, waitingFor(down));
       return;
     }
+    // nor is one cut off from what it depends on on purpose (`reglab net partition`): its probe would fail until healed
+    if (this.cutOff(service)) {
+      this.failedProbes.delete(service.name);
+      return;
+    }
     if (this.probing.has(service.name)) return;
     this.probing.add(service.name);
     let reason: string | undefined;
@@ -282,8 +288,8 @@ export class Supervisor {
       this.probing.delete(service.name);
     }
     if (this.busy.has(service.name) || !RUNNING_STATUSES.has(service.status)) return;
-    // a dependency that went down meanwhile made it wait: the answer says nothing of it
-    if (dependenciesDown(this.lab, service).length > 0) return;
+    // a dependency that went down meanwhile made it wait, or a partition cut it off: the answer says nothing of it
+    if (dependenciesDown(this.lab, service).length > 0 || this.cutOff(service)) return;
     if (reason === undefined) {
       this.failedProbes.delete(service.name);
       if (service.status !== 'ready') await this.report(service, 'ready');
@@ -298,6 +304,11 @@ export class Supervisor {
     if (service.status !== 'unhealthy')
       await this.report(service, 'unhealthy', `${reason} (${failures} times in a row)`);
     if (wantsRestart(service)) await this.restart(service, `unhealthy: ${reason}`);
+  }
+
+  /** Whether a network partition cuts `service` off from something it depends on. */
+  private cutOff(service: ServiceState): boolean {
+    return service.dependsOn.some((dependency) => isPartitioned(this.lab.network, service.name, dependency));
   }
 
   /** `waiting`, with why; told again only when the reason changes. */

@@ -9,12 +9,14 @@ import { faultSteps } from './faults.js';
 import type { AnyStepKind } from './kind.js';
 import { lightningSteps } from './lightning.js';
 import { lnurlSteps } from './lnurl.js';
+import { networkSteps } from './network.js';
 import { walletServerSteps } from './wallet-server.js';
 
 export const STEP_KINDS: readonly AnyStepKind[] = [
   ...chainSteps,
   ...lightningSteps,
   ...faultSteps,
+  ...networkSteps,
   ...walletServerSteps,
   ...lnurlSteps,
   ...faucetSteps,

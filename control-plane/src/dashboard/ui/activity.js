@@ -20,6 +20,8 @@ function describe(event, known) {
     case 'service':
       if (event.status === known.serviceStatus) return undefined;
       return `${event.service}: ${event.status}${reason(event.message)}`;
+    case 'network':
+      return `network ${event.action} ${event.target}: ${event.links.map((link) => `${link.between.join(' ⟷ ')} ${link.description}`).join('; ') || 'no link had a fault'}`;
     case 'engine':
       return event.answering ? 'the container engine answers again' : event.message;
     case 'lab':

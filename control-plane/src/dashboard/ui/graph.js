@@ -1,11 +1,13 @@
 // The lab drawn as a graph (SVG): the chain, the Lightning nodes in a row (a column on a narrow
 // screen), and each channel as a bar between its two nodes, split where one node's balance ends.
+// A link with a network fault (`reglab net`) is drawn over in red dashes, with the fault in words;
+// a node cut off from the lab says so on its card.
 //
 // The layout is worked out along the row ("along") and across it ("across"), then turned into
 // x/y by the orientation: a row is along = x, a column along = y.
 import { svgEl } from './dom.js';
 import { compactSat, shortHex } from './format.js';
-import { serviceStatuses } from './model.js';
+import { linkFaults, pairKey, serviceStatuses } from './model.js';
 
 const ROW = { card: { width: 220, height: 124 }, gap: 150, margin: 16, top: 120 };
 const COLUMN = { card: { width: 230, height: 124 }, gap: 112, margin: 12, top: 96 };
@@ -67,6 +69,16 @@ function layoutFor(vertical, nodeCount) {
 const label = (at, className, text, dy = 0) =>
   svgEl('text', { x: at.x, y: at.y + dy, class: className, 'text-anchor': at.anchor }, text);
 
+/** A faulty link: red dashes over its path, and the fault in words beside it. */
+function drawFault(d, at, link) {
+  return svgEl(
+    'g',
+    { class: 'link-fault', dataset: { between: link.between.join('|'), fault: link.description } },
+    svgEl('path', { d, class: 'link-fault-path', fill: 'none' }),
+    svgEl('text', { x: at.x, y: at.y, class: 'link-fault-label', 'text-anchor': at.anchor }, link.description),
+  );
+}
+
 function drawChannel(channel, geometry, colors) {
   const localShare = channel.capacitySat > 0 ? channel.localSat / channel.capacitySat : 0;
   const bar = (color, dash) =>
@@ -108,23 +120,25 @@ function drawChannel(channel, geometry, colors) {
   );
 }
 
-function drawNode(node, at, card, status, color) {
+function drawNode(node, at, card, status, color, cutOff) {
   const line = (y, text, className) => svgEl('text', { x: 16, y, class: className }, text);
-  // a node that is not ready (or does not answer) has no figures to show
-  const figures = node.error
-    ? [line(86, 'not answering', 'node-error')]
-    : node.chainBalanceSat === undefined
-      ? [line(86, node.status ?? 'no figures yet', 'node-error')]
-      : [
-          line(86, `on-chain ${compactSat(node.chainBalanceSat)}`, 'node-figure'),
-          line(109, `channels ${compactSat(node.channelBalanceSat)}`, 'node-figure'),
-        ];
+  // a node that is not ready (or does not answer) has no figures to show; one cut off says so first
+  const figures = cutOff
+    ? [line(86, 'cut off from the lab', 'node-error')]
+    : node.error
+      ? [line(86, 'not answering', 'node-error')]
+      : node.chainBalanceSat === undefined
+        ? [line(86, node.status ?? 'no figures yet', 'node-error')]
+        : [
+            line(86, `on-chain ${compactSat(node.chainBalanceSat)}`, 'node-figure'),
+            line(109, `channels ${compactSat(node.channelBalanceSat)}`, 'node-figure'),
+          ];
   return svgEl(
     'g',
     {
       class: 'node',
       transform: `translate(${at.x},${at.y})`,
-      dataset: { node: node.name, status: status ?? 'unknown' },
+      dataset: { node: node.name, status: status ?? 'unknown', cutOff: String(cutOff) },
     },
     svgEl('rect', { class: 'card-frame', width: card.width, height: card.height, rx: 12 }),
     svgEl('circle', { cx: 25, cy: 28, r: 9, fill: color }),
@@ -135,17 +149,28 @@ function drawNode(node, at, card, status, color) {
   );
 }
 
-function drawChain(view, status, layout, cardCentres) {
+/** The fault of a node's link to the chain backend it follows (btcd, the indexer or the chain adapter). */
+const chainFaultOf = (faults, node) =>
+  ['chain', 'indexer', 'chain-adapter'].map((service) => faults.byPair.get(pairKey(node, service))).find(Boolean);
+
+function drawChain(view, status, layout, cardCentres, faults) {
   const centre = layout.vertical
     ? (cardCentres[0]?.x ?? CHAIN.width / 2)
     : (layout.shape.margin * 2 + layout.length) / 2;
   const bottom = CHAIN.y + CHAIN.height;
   // a row has a line from the chain to each node; a column only to the first (the others would cross the cards)
   const linked = layout.vertical ? cardCentres.slice(0, 1) : cardCentres;
+  const chainLink = (card) => {
+    const line = svgEl('line', { class: 'chain-link', x1: centre, y1: bottom, x2: card.x, y2: card.y });
+    const fault = chainFaultOf(faults, card.node);
+    if (!fault) return line;
+    const middle = { x: (centre + card.x) / 2, y: (bottom + card.y) / 2, anchor: 'middle' };
+    return svgEl('g', {}, line, drawFault(`M${centre},${bottom} L${card.x},${card.y}`, middle, fault));
+  };
   return svgEl(
     'g',
     { class: 'chain' },
-    ...linked.map((card) => svgEl('line', { class: 'chain-link', x1: centre, y1: bottom, x2: card.x, y2: card.y })),
+    ...linked.map(chainLink),
     svgEl(
       'g',
       { transform: `translate(${centre - CHAIN.width / 2},${CHAIN.y})`, dataset: { status: status ?? 'unknown' } },
@@ -180,6 +205,7 @@ function describe(view, channels) {
 export function renderGraph(svg, view, channels, colors, vertical) {
   const nodes = view.nodes ?? [];
   const statuses = serviceStatuses(view);
+  const faults = linkFaults(view);
   const order = new Map(nodes.map((node, index) => [node.name, index]));
   const layout = layoutFor(vertical, nodes.length);
   const { card, margin, top } = layout.shape;
@@ -189,8 +215,28 @@ export function renderGraph(svg, view, channels, colors, vertical) {
       channel,
       geometry: layout.channel(order.get(channel.from), order.get(channel.to), channel.parallel),
     }));
+  // each faulty pair of nodes once: over its first channel, or along a path of its own when it has none
+  const withChannel = new Set(drawn.map(({ channel }) => pairKey(channel.from, channel.to)));
+  const pairs = [...faults.byPair.values()].filter(({ between }) => between.every((end) => order.has(end)));
+  const faultPaths = pairs.map((link) => {
+    const [from, to] = [...link.between].sort((a, b) => order.get(a) - order.get(b));
+    const key = pairKey(from, to);
+    const geometry = withChannel.has(key)
+      ? drawn.find(({ channel }) => pairKey(channel.from, channel.to) === key).geometry
+      : layout.channel(order.get(from), order.get(to), 1);
+    // the fault in words: above a bar's capacity, under an arc's two lines, or where an arc of its own has its capacity
+    const [at, room] = geometry.sidesAt.length
+      ? [{ ...geometry.capacityAt, y: geometry.capacityAt.y - 20 }, 0]
+      : withChannel.has(key)
+        ? [{ ...geometry.capacityAt, y: geometry.capacityAt.y + 38 }, 40]
+        : [geometry.capacityAt, 0];
+    return { geometry: { ...geometry, depth: geometry.depth + room }, element: drawFault(geometry.d, at, link) };
+  });
   const cards = nodes.map((_, index) => layout.card(index));
-  const beside = Math.max(40, ...drawn.map(({ geometry }) => geometry.depth + (vertical ? 150 : 50)));
+  const beside = Math.max(
+    40,
+    ...[...drawn, ...faultPaths].map(({ geometry }) => geometry.depth + (vertical ? 150 : 50)),
+  );
   const acrossSize = (vertical ? card.width : card.height) + beside;
   const [width, height] = vertical
     ? [Math.max(CHAIN.width, margin + acrossSize), top + Math.max(0, layout.length) + margin]
@@ -202,9 +248,13 @@ export function renderGraph(svg, view, channels, colors, vertical) {
       view,
       statuses.get('chain'),
       layout,
-      cards.map((at) => ({ x: at.x + card.width / 2, y: at.y })),
+      cards.map((at, index) => ({ x: at.x + card.width / 2, y: at.y, node: nodes[index].name })),
+      faults,
     ),
     ...drawn.map(({ channel, geometry }) => drawChannel(channel, geometry, colors)),
-    ...nodes.map((node, index) => drawNode(node, cards[index], card, statuses.get(node.name), colors.get(node.name))),
+    ...faultPaths.map(({ element }) => element),
+    ...nodes.map((node, index) =>
+      drawNode(node, cards[index], card, statuses.get(node.name), colors.get(node.name), faults.cutOff.has(node.name)),
+    ),
   );
 }

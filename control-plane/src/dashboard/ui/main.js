@@ -100,8 +100,7 @@ async function showLab(lab) {
   addEventListener('hashchange', () => view && takeTokenFromUrl() && checkAccess());
   await refresh();
   if (view) await checkAccess();
-  const readPayments = () =>
-    call('GET', `${labPath(lab)}/activity`).then(payments.show, () => undefined);
+  const readPayments = () => call('GET', `${labPath(lab)}/activity`).then(payments.show, () => undefined);
   await readPayments();
   followEvents(
     lab,

@@ -1,5 +1,5 @@
-// What the page derives from a lab's view (GET /labs/{lab}): its channels, once each, and a
-// colour for each node.
+// What the page derives from a lab's view (GET /labs/{lab}): its channels, once each, a colour for
+// each node, and the network faults on its links.
 
 const NODE_COLORS = ['#2f6fde', '#8a4fd3', '#0f9d8a', '#d9690f', '#c23a7b', '#5d7f13', '#1f8fbf', '#a66a00'];
 
@@ -49,3 +49,18 @@ export function labChannels(view) {
 /** Each service's status by name. */
 export const serviceStatuses = (view) =>
   new Map((view.services ?? []).map((service) => [service.name, service.status]));
+
+/** The key of a pair of services, whichever comes first: "alice|bob". */
+export const pairKey = (a, b) => [a, b].sort().join('|');
+
+/**
+ * The network faults of a lab with network faults (`reglab net`): each faulty pair's description by
+ * its key, and the nodes cut off from the lab. Empty for a lab without.
+ */
+export function linkFaults(view) {
+  const links = view.network?.links ?? [];
+  return {
+    byPair: new Map(links.map((link) => [pairKey(...link.between), link])),
+    cutOff: new Set(view.network?.cutOff ?? []),
+  };
+}

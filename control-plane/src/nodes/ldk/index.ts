@@ -2,14 +2,16 @@
 // Electrum indexer or its Esplora-style chain adapter.
 import { localImage } from '../../images/recipes.js';
 import { lightningClient, lightningEnv } from '../../../../lib/lightning/implementations.js';
+import { announcedAddress } from '../../network/placement.js';
 import type { LabSpec } from '../../spec/types.js';
 import { nodeUriOf } from '../../connect/node-uri.js';
 import { CHAIN_SERVICE } from '../btcd/index.js';
+import { lightningPeerDials } from '../lightning-peers.js';
 import { answersHttp } from '../project-service.js';
 import { reconnectChannelPeers } from '../reconnect.js';
 import type { KindDefinition, LabAccess } from '../types.js';
 import { LDK_DAEMON_BUILD } from './daemon-build.js';
-import { LDK_CHAIN_SOURCE_SERVICES, ldkLaunch } from './launch.js';
+import { LDK_CHAIN_SOURCES, ldkLaunch } from './launch.js';
 import { checkChainSource, DEFAULT_LDK_CHAIN_SOURCE, LDK_NODE_SETTINGS, type LdkChainSource } from './settings.js';
 import { isLightning, lightningNode } from '../node.js';
 
@@ -24,12 +26,13 @@ export const ldk: KindDefinition = {
   binaryBuild: LDK_DAEMON_BUILD,
   nodeSettings: LDK_NODE_SETTINGS,
   validate: checkChainSource,
-  dependsOn: (name, spec) => [CHAIN_SERVICE, LDK_CHAIN_SOURCE_SERVICES[chainSourceOf(spec, name)]],
+  dependsOn: (name, spec) => [CHAIN_SERVICE, LDK_CHAIN_SOURCES[chainSourceOf(spec, name)].service],
+  dials: (name, spec) => [LDK_CHAIN_SOURCES[chainSourceOf(spec, name)], ...lightningPeerDials(name, spec)],
   launch(access, service) {
     const placement = access.placementFor(service.name);
     return ldkLaunch(placement, {
       alias: service.name,
-      announceAddress: placement.reach(service.name, 'p2p'),
+      announceAddress: announcedAddress(access.lab, placement, service.name) ?? placement.reach(service.name, 'p2p'),
       chainSource: chainSourceOf(access.lab.spec, service.name),
     });
   },

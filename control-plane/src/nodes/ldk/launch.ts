@@ -1,16 +1,19 @@
 import type { LaunchSpec, Placement } from '../../runtimes/types.js';
+import type { Dial } from '../types.js';
 import type { LdkChainSource } from './settings.js';
 
-export const LDK_CHAIN_SOURCE_SERVICES: Record<LdkChainSource, string> = {
-  electrum: 'indexer',
-  esplora: 'chain-adapter',
+/** The lab service each chain source is, and its port the node connects to. */
+export const LDK_CHAIN_SOURCES: Record<LdkChainSource, Dial> = {
+  electrum: { service: 'indexer', port: 'electrum' },
+  esplora: { service: 'chain-adapter', port: 'http' },
 };
 
 /** The daemon's --chain-source as `placement` reaches the lab's chain service. */
 function chainSourceArg(placement: Placement, source: LdkChainSource): string {
+  const { service, port } = LDK_CHAIN_SOURCES[source];
   return source === 'electrum'
-    ? `electrum=tcp://${placement.reach(LDK_CHAIN_SOURCE_SERVICES.electrum, 'electrum')}`
-    : `esplora=http://${placement.reach(LDK_CHAIN_SOURCE_SERVICES.esplora, 'http')}/api`;
+    ? `electrum=tcp://${placement.reach(service, port)}`
+    : `esplora=http://${placement.reach(service, port)}/api`;
 }
 
 /**

@@ -9,6 +9,7 @@ import { nodeUriOf } from '../../connect/node-uri.js';
 import type { Placement } from '../../runtimes/types.js';
 import { CHAIN_SERVICE } from '../btcd/index.js';
 import { writeCredentialFile } from '../credential-files.js';
+import { lightningPeerDials } from '../lightning-peers.js';
 import { reconnectChannelPeers } from '../reconnect.js';
 import type { KindDefinition, LabAccess } from '../types.js';
 import { LND_ADMIN_MACAROON_FILE, LND_TLS_CERT_FILE, lndLaunch } from './launch.js';
@@ -38,6 +39,7 @@ export const lnd: KindDefinition = {
     buildArgs: { LND_VERSION: 'v0.20.1-beta' },
   }),
   dependsOn: () => [CHAIN_SERVICE],
+  dials: (name, spec) => [{ service: CHAIN_SERVICE, port: 'rpc' }, ...lightningPeerDials(name, spec)],
   launch: (access, service) =>
     lndLaunch(access.placementFor(service.name), {
       alias: service.name,

@@ -49,6 +49,10 @@ export function containerSpec(
   const ports = Object.entries(request.hostPorts).map(
     ([portName, hostPort]) => [`${containerPortOf(request, portName)}/tcp`, hostPort] as const,
   );
+  if (request.reroutes && !addresses)
+    throw new Error(
+      `cannot start ${service}: its links go through the lab's network proxy, which needs every container at a fixed address, and the lab network ${networkName(lab.name)} has no IPv4 subnet to give them`,
+    );
   const address = addresses?.get(service);
   const runner = runnerEntrypoint(
     [...image.entrypoint, ...command(request.launch)],
@@ -74,7 +78,7 @@ export function containerSpec(
         ]),
       ),
       NetworkMode: network,
-      ...(addresses ? { ExtraHosts: [...addresses].map(([other, address]) => `${other}:${address}`) } : {}),
+      ...(addresses ? { ExtraHosts: extraHosts(addresses, request.reroutes) } : {}),
     },
     NetworkingConfig: {
       EndpointsConfig: {
@@ -89,6 +93,11 @@ export function containerSpec(
     .update(`${image.id}\n${JSON.stringify(options)}`)
     .digest('hex');
   return { name, volume, labels, options };
+}
+
+/** Each service's name with its address, or with the address of the service it is rerouted to. */
+function extraHosts(addresses: Map<string, string>, reroutes: Record<string, string> = {}): string[] {
+  return [...addresses].map(([other, address]) => `${other}:${addresses.get(reroutes[other] ?? other) ?? address}`);
 }
 
 function containerPortOf(request: StartRequest, portName: string): number {
