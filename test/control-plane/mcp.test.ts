@@ -91,7 +91,7 @@ describe('reglab mcp', () => {
   it("gives the control plane's refusals, and a failed payment's reason, as tool errors", async () => {
     const unknown = await call('pay', { from: 'alice', to: 'zed', amount_sat: 1 });
     expect(unknown.isError).toBe(true);
-    expect(unknown.content[0].text).toBe('NO_SUCH_NODE: lab shared has no node "zed" (nodes: alice, bob, carol)');
+    expect(unknown.content[0].text).toBe(`NO_SUCH_NODE: lab ${lab.name} has no node "zed" (nodes: alice, bob, carol)`);
     const tooMuch = await call('pay', { from: 'alice', to: 'carol', amount_sat: 9_000_000 });
     expect(tooMuch.isError).toBe(true);
     expect(tooMuch.content[0].text).toMatch(/^JOB_FAILED: job payments-\S+ failed: /);
