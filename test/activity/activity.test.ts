@@ -10,6 +10,7 @@ import type { PaymentRecord } from '../../control-plane/src/activity/records.js'
 import type { ActivityStatus } from '../../control-plane/src/activity/runner.js';
 import { waitFor } from '../../lib/wait.js';
 import { reglabOf } from '../support/cli.js';
+import { sampleValue } from '../support/prometheus-text.js';
 import { bringUpLab, startTestControlPlane, type TestControlPlane } from '../support/control-plane.js';
 
 const LAB = 'act';
@@ -131,6 +132,7 @@ describe('payment activity on a mixed lnd/LDK lab', () => {
   });
 
   it('keeps going while bob is killed and restarted, counting the failures the kill caused', async () => {
+    const metricsBefore = (await cp.call('GET', '/metrics')).body as string;
     const started = await reglab('activity', 'start', '--seed', '11', '--expected-amount', '2000');
     expect(started.code, started.stderr).toBe(0);
     expect(started.stdout).toMatch(/activity of lab act running since .* \(random, seed 11, /);
@@ -176,6 +178,22 @@ describe('payment activity on a mixed lnd/LDK lab', () => {
     expect((await reglab('activity', 'status')).stdout).toContain('failures by reason:');
 
     expect((await reglab('activity', 'stop')).code).toBe(0);
+    await waitFor(async () => (await status()).inFlight === 0, {
+      timeoutMs: 150_000,
+      what: 'the payments in flight to end',
+    });
+    // /metrics counted each payment of this run as it ended
+    const stopped = await status();
+    const metricsAfter = (await cp.call('GET', '/metrics')).body as string;
+    const counted = (name: string, labels: Record<string, string>) =>
+      (sampleValue(metricsAfter, name, { lab: LAB, ...labels }) ?? 0) -
+      (sampleValue(metricsBefore, name, { lab: LAB, ...labels }) ?? 0);
+    expect(counted('reglab_activity_payments_total', { outcome: 'succeeded' })).toBe(stopped.succeeded);
+    expect(counted('reglab_activity_payments_total', { outcome: 'failed' })).toBe(stopped.failed);
+    expect(counted('reglab_activity_failures_total', { reason: 'SERVICE_NOT_READY' })).toBe(
+      (await records()).filter((record) => record.code === 'SERVICE_NOT_READY').length,
+    );
+    expect(sampleValue(metricsAfter, 'reglab_activity_running', { lab: LAB })).toBe(0);
     const file = join(mkdtempSync(join(tmpdir(), 'reglab-activity-')), 'payments.csv');
     const exported = await reglab('activity', 'export', '--csv', file);
     expect(exported.code, exported.stderr).toBe(0);
