@@ -16,6 +16,7 @@ import type { LabSpec } from './spec/types.js';
 import type { StateStore } from './store.js';
 import { Faults } from './supervisor/faults.js';
 import { Supervisor } from './supervisor/supervisor.js';
+import { ownValue } from './util/own.js';
 
 /** A lab that is up: its connections, its supervisor, its fault commands and its network's. */
 interface RunningLab {
@@ -50,7 +51,7 @@ export class LabManager {
   }
 
   get(name: string): LabState {
-    const lab = this.store.labs[name];
+    const lab = ownValue(this.store.labs, name);
     if (!lab)
       throw notFound(
         `no lab named "${name}" (labs: ${Object.keys(this.store.labs).join(', ') || 'none'})`,
@@ -118,7 +119,7 @@ export class LabManager {
     makeLab: (dir: string) => LabState,
     start: (lab: LabState, options: LabDriverOptions) => Promise<LabSession>,
   ): Promise<LabState> {
-    const existing = this.store.labs[name];
+    const existing = ownValue(this.store.labs, name);
     if (existing) {
       if (await this.anyServiceAlive(existing)) {
         throw conflict(

@@ -146,6 +146,22 @@ export function parseAddress(input: string, network: NetworkName): ParsedAddress
  * Witness scripts are built and read here rather than by bitcoinjs, which wants an elliptic-curve
  * library for taproot only to check the key; an address needs no such check.
  */
+const OP_0 = 0x00;
+const OP_1 = 0x51;
+const TAPROOT_PROGRAM_BYTES = 32;
+
+/**
+ * Whether the lab's wallets (lnd's, btcd's coinbase) can pay the address: base58, segwit v0 or
+ * taproot. Witness versions 2 to 16, and version 1 programs other than taproot's 32 bytes, are valid
+ * addresses (BIP 350) that they refuse ("unsupported witness version"): the payer's input, not a
+ * failure of the lab.
+ */
+export function isPayableByLabWallets(parsed: ParsedAddress): boolean {
+  if (parsed.kind === 'base58') return true;
+  const [version, programLength] = parsed.script;
+  return version === OP_0 || (version === OP_1 && programLength === TAPROOT_PROGRAM_BYTES);
+}
+
 function witnessScript(version: number, program: Uint8Array): Uint8Array {
   const lengthOk =
     version === 0 ? program.length === 20 || program.length === 32 : program.length >= 2 && program.length <= 40;

@@ -1,5 +1,6 @@
 // Its own lab of btcd and one lnd node: the faucets it checks run in the test, on that node's
 // wallet.
+import { EventEmitter } from 'node:events';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Transaction } from 'bitcoinjs-lib';
@@ -402,6 +403,8 @@ describe('faucet against real btcd, lnd and Redis', () => {
     const manager = {
       session: () => regtest.session,
       home: join(tmpdir(), 'reglab-faucet-test-home'),
+      events: new EventEmitter(),
+      list: () => [],
     } as unknown as LabManager;
     const controlPlane = await buildControlPlaneApp({ manager, jobs, shutdown: () => undefined });
     const controlPlaneUrl = await controlPlane.listen({ host: '127.0.0.1', port: 0 });

@@ -36,6 +36,35 @@ describe('lab.yaml', () => {
     expect(problem.message).toContain('integer');
   });
 
+  it('refuses a number too large for its setting, Infinity included, each on its line', () => {
+    const problems = problemsOf(
+      [
+        'name: x',
+        'nodes:',
+        '  - { name: a, funding_sat: 99999999999999999999999 }',
+        '  - { name: b, funding_sat: .inf }',
+        'channels:',
+        '  - { from: a, to: b, capacity_sat: 1e400, push_sat: 1e400 }',
+        'services:',
+        '  faucet: { node: a, claim_sat: 1e300, cooldown_seconds: 1e12 }',
+        'mining: { initial_blocks: 1000000000, auto_mine_seconds: 2147484 }',
+        'supervision: { window_seconds: .inf }',
+        '',
+      ].join('\n'),
+    );
+    expect(problems.map(({ line, path, message }) => ({ line, path, message }))).toEqual([
+      { line: 3, path: 'nodes[0].funding_sat', message: 'must be <= 2100000000000000' },
+      { line: 4, path: 'nodes[1].funding_sat', message: 'must be <= 2100000000000000' },
+      { line: 6, path: 'channels[0].capacity_sat', message: 'must be <= 2100000000000000' },
+      { line: 6, path: 'channels[0].push_sat', message: 'must be <= 2100000000000000' },
+      { line: 8, path: 'services.faucet.claim_sat', message: 'must be <= 2100000000000000' },
+      { line: 8, path: 'services.faucet.cooldown_seconds', message: 'must be <= 86400' },
+      { line: 9, path: 'mining.initial_blocks', message: 'must be <= 10000' },
+      { line: 9, path: 'mining.auto_mine_seconds', message: 'must be <= 86400' },
+      { line: 10, path: 'supervision.window_seconds', message: 'must be <= 86400' },
+    ]);
+  });
+
   it('rejects a channel to a node that does not exist, on its line', () => {
     const problems = problemsOf(
       'name: x\nnodes:\n  - name: a\n  - name: b\nchannels:\n  - from: a\n    to: zed\n    capacity_sat: 100000\n',

@@ -70,6 +70,19 @@ describe('a pay that fails before lnd takes it', () => {
     await expectNothingReserved(walletId, heldMsat - 1_000_000n - BigInt(paid.json().fee_msat));
   }
 
+  /** Gives the wallet `username` with LNURL-withdraw on: 5,000 sat a withdraw, 10,000 sat in all. */
+  async function enableWithdraw(walletId: string, username: string): Promise<void> {
+    const claim = await as(
+      lab.server.app,
+      lab.user.accessToken,
+    )({
+      method: 'PUT',
+      url: `/wallets/${walletId}/lightning-address`,
+      payload: { username, withdraw: { enabled: true, max_msat_per_withdraw: 5_000_000, budget_msat: 10_000_000 } },
+    });
+    expect(claim.statusCode, claim.body).toBe(200);
+  }
+
   async function outgoingOf(walletId: string): Promise<{ status: string; error: string | null }[]> {
     const res = await as(lab.server.app, lab.user.accessToken)({ url: `/wallets/${walletId}/transactions` });
     return (res.json().items as { direction: string; status: string; error: string | null }[])
@@ -257,20 +270,39 @@ describe('a pay that fails before lnd takes it', () => {
     await expectPaidAfter(w, request, id, 10_000_000n);
   });
 
+  test('an LNURL-withdraw still pending when the callback answers, refunded later, gives its budget back', async () => {
+    const w = await fundedWallet('lnurlw-late', 20_000_000n);
+    await enableWithdraw(w, 'frank');
+    const withdraw = async () =>
+      (await as(lab.server.app, lab.user.accessToken)({ url: `/wallets/${w}/lightning-address` })).json().withdraw;
+    const { request, id } = await createInvoice({ lnd: bob(), tokens: 4_000 });
+    const hung = await serverOn(
+      withPay(await serverNode(lab.nodeEnv), () => new Promise(() => undefined)),
+      { PAY_WAIT_MS: '200', PAY_UNKNOWN_GRACE_MS: '1000', INVOICE_RECONCILE_MS: '300' },
+    );
+    try {
+      const { k1 } = (await hung.app.inject({ url: '/lnurlw/frank' })).json();
+      const answer = await hung.app.inject({ url: `/lnurlw/frank/callback?k1=${k1}&pr=${request}` });
+      expect(answer.json()).toEqual({ status: 'OK' });
+      expect(await outgoingOf(w)).toEqual([{ status: 'pending', error: null }]);
+      expect((await withdraw()).spent_msat).toBe('4000000');
+      await eventually(async () => (await outgoingOf(w))[0]?.status === 'failed', 'the reconcile to refund it');
+      await expectNothingReserved(w, 20_000_000n);
+      expect(await withdraw()).toMatchObject({ spent_msat: '0', budget_msat: '10000000' });
+    } finally {
+      await hung.app.close();
+    }
+    // the whole budget can be withdrawn again
+    const { k1 } = (await lab.server.app.inject({ url: '/lnurlw/frank' })).json();
+    const ok = await lab.server.app.inject({ url: `/lnurlw/frank/callback?k1=${k1}&pr=${request}` });
+    expect(ok.json()).toEqual({ status: 'OK' });
+    expect((await getInvoice({ lnd: bob(), id })).is_confirmed).toBe(true);
+    expect((await withdraw()).spent_msat).toBe('4000000');
+  });
+
   test('the public LNURL-withdraw callback refuses a mixed-case invoice, changing nothing; the invoice is then withdrawn', async () => {
     const w = await fundedWallet('lnurlw', 20_000_000n);
-    const claim = await as(
-      lab.server.app,
-      lab.user.accessToken,
-    )({
-      method: 'PUT',
-      url: `/wallets/${w}/lightning-address`,
-      payload: {
-        username: 'erin',
-        withdraw: { enabled: true, max_msat_per_withdraw: 5_000_000, budget_msat: 10_000_000 },
-      },
-    });
-    expect(claim.statusCode, claim.body).toBe(200);
+    await enableWithdraw(w, 'erin');
     const { k1 } = (await lab.server.app.inject({ url: '/lnurlw/erin' })).json();
     const { request, id } = await createInvoice({ lnd: bob(), tokens: 1_000 });
     for (let i = 0; i < 3; i++) {

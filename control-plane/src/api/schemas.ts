@@ -1,4 +1,5 @@
 import { errorResponses } from '../../../lib/http/errors.js';
+import { MAX_PERIOD_SECONDS, MAX_SAT } from '../spec/bounds.js';
 
 const labName = { type: 'string', pattern: '^[a-z][a-z0-9-]{0,30}$' } as const;
 export const nodeName = { type: 'string', minLength: 1, maxLength: 64 } as const;
@@ -96,7 +97,7 @@ export const fundBody = {
   properties: {
     node: nodeName,
     address: { type: 'string', minLength: 1, maxLength: 100 },
-    amount_sat: { type: 'integer', minimum: 546, maximum: 2_100_000_000_000_000 },
+    amount_sat: { type: 'integer', minimum: 546, maximum: MAX_SAT },
   },
 } as const;
 
@@ -107,7 +108,7 @@ export const channelBody = {
   properties: {
     from: nodeName,
     to: nodeName,
-    capacity_sat: { type: 'integer', minimum: 20_000, maximum: 2_100_000_000_000_000 },
+    capacity_sat: { type: 'integer', minimum: 20_000, maximum: MAX_SAT },
     push_sat: { type: 'integer', minimum: 0, default: 0 },
     private: { type: 'boolean', default: false },
   },
@@ -138,7 +139,7 @@ export const paymentBody = {
   properties: {
     from: nodeName,
     to: nodeName,
-    amount_sat: { type: 'integer', minimum: 1, maximum: 2_100_000_000_000_000 },
+    amount_sat: { type: 'integer', minimum: 1, maximum: MAX_SAT },
     invoice: {
       type: 'string',
       minLength: 1,
@@ -153,7 +154,9 @@ export const autoMiningBody = {
   type: 'object',
   additionalProperties: false,
   required: ['seconds'],
-  properties: { seconds: { type: 'integer', minimum: 0, maximum: 86_400, description: '0 stops auto-mining' } },
+  properties: {
+    seconds: { type: 'integer', minimum: 0, maximum: MAX_PERIOD_SECONDS, description: '0 stops auto-mining' },
+  },
 } as const;
 
 export const peersBody = {

@@ -19,6 +19,16 @@ export class ApiError extends Error {
   }
 }
 
+/**
+ * The API's refusal of a request its schema does not take names the field by the request part and
+ * path (`body/blocks must be >= 1`): the CLI names the field alone (`blocks must be >= 1`), which is
+ * the word its commands use.
+ */
+export const withoutSchemaPaths = (message: string): string =>
+  message.replace(/\b(?:body|querystring|params|headers)\/([\w/-]+)/g, (_whole, path: string) =>
+    path.replace(/\/(\d+)(?=\/|$)/g, '[$1]').replace(/\//g, '.'),
+  );
+
 /** The CLI's view of the control plane: plain HTTP calls, errors turned into ApiError. */
 export class ControlPlaneClient {
   constructor(
@@ -95,7 +105,13 @@ export class ControlPlaneClient {
     const parsed = text && response.headers.get('content-type')?.includes('json') ? JSON.parse(text) : text;
     if (!response.ok) {
       const error = parsed?.error ?? {};
-      throw new ApiError(response.status, error.code ?? 'error', error.message ?? String(parsed), error.problems);
+      const message = error.message ?? String(parsed);
+      throw new ApiError(
+        response.status,
+        error.code ?? 'error',
+        error.code === 'BAD_REQUEST' ? withoutSchemaPaths(message) : message,
+        error.problems,
+      );
     }
     return parsed as T;
   }

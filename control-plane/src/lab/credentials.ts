@@ -1,4 +1,5 @@
 import type { CredentialStore } from '../nodes/types.js';
+import { ownValue } from '../util/own.js';
 
 /**
  * Secrets the lab collects as services come up (certificates, macaroons), by service, kept in the
@@ -10,17 +11,18 @@ export class Credentials implements CredentialStore {
 
   /** Keeps the stored object when the values are the same, so connections made from it are kept too. */
   set(service: string, values: Record<string, string>): void {
-    const known = this.byService[service];
+    const known = ownValue(this.byService, service);
     if (known && JSON.stringify(known) === JSON.stringify(values)) return;
     this.byService[service] = values;
   }
 
   get(service: string): Record<string, string> | undefined {
-    return this.byService[service];
+    return ownValue(this.byService, service);
   }
 
   require(service: string, key: string): string {
-    const value = this.byService[service]?.[key];
+    const values = ownValue(this.byService, service);
+    const value = values && ownValue(values, key);
     if (value === undefined)
       throw new Error(`${key} of ${service} is not known yet (it is read when ${service} is ready)`);
     return value;

@@ -1,20 +1,34 @@
 // What the lab does on request (the job queues, the API, the bring-up): mining, funding, channels
 // and payments, through each node kind's lab-side face.
-import { address as addressLib, networks } from 'bitcoinjs-lib';
+import { AddressError, isPayableByLabWallets, parseAddress, type ParsedAddress } from '../../../lib/bitcoin/address.js';
 import { conflict, invalid, upstreamFailed } from '../../../lib/errors.js';
 import type { Channel, Payment, PaymentLookup } from '../../../lib/lightning/client.js';
 import { waitFor } from '../../../lib/wait.js';
 import type { LabLightning } from '../nodes/node.js';
 import type { LabSession } from './session.js';
+import { ownValue } from '../util/own.js';
 
+/** A regtest address the lab's wallets can pay, as the node is given it (no spaces around it). */
 export function assertRegtestAddress(address: string): void {
-  try {
-    addressLib.toOutputScript(address, networks.regtest);
-  } catch {
+  const parsed = address === address.trim() ? regtestAddress(address) : undefined;
+  if (!parsed)
     throw invalid(
       'INVALID_ADDRESS',
       `"${address}" is not a regtest address (expected bcrt1... or a regtest base58 address)`,
     );
+  if (!isPayableByLabWallets(parsed))
+    throw invalid(
+      'INVALID_ADDRESS',
+      `"${address}" is a witness address the lab's wallets cannot pay (a version other than 0, or a version 1 program that is not taproot's); use a bcrt1q..., bcrt1p... or regtest base58 address`,
+    );
+}
+
+function regtestAddress(address: string): ParsedAddress | undefined {
+  try {
+    return parseAddress(address, 'regtest');
+  } catch (error) {
+    if (error instanceof AddressError) return undefined;
+    throw error;
   }
 }
 
@@ -30,7 +44,7 @@ export async function mineBlocks(
 
 /** A node whose service is not ready cannot take part: say so, and how to bring it back. */
 export function requireReady(session: LabSession, name: string): void {
-  const service = session.lab.services[name];
+  const service = ownValue(session.lab.services, name);
   if (!service)
     throw invalid(
       'NO_SUCH_NODE',

@@ -12,6 +12,7 @@ import { LabWallet } from '../wallet/lab-wallet.js';
 import { ChainJournal } from './chain-journal.js';
 import { Credentials } from './credentials.js';
 import type { LabState } from './state.js';
+import { ownValue } from '../util/own.js';
 
 /** Live connections of the control plane to one lab: its chain node, its wallet, its nodes. */
 export class LabSession implements LabAccess {
@@ -98,7 +99,7 @@ export class LabSession implements LabAccess {
   }
 
   clientEnvOf(name: string, placement: Placement): Record<string, string> {
-    const kind = this.lab.services[name]?.kind;
+    const kind = ownValue(this.lab.services, name)?.kind;
     const clientEnv = kind ? kindDefinition(kind).clientEnv : undefined;
     if (!clientEnv) throw new Error(`"${name}" is not a Lightning node a lab service can use`);
     return clientEnv(this, name, placement);

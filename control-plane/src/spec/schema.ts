@@ -2,12 +2,18 @@ import { activityRequestSchema } from '../activity/request.js';
 import { DEFAULT_MAX_TIP_AGE_SECONDS } from '../lab/chain-tip.js';
 import { allKinds, NODE_KIND_NAMES } from '../nodes/registry.js';
 import { assetsSchema } from './assets.js';
+import { MAX_PERIOD_SECONDS, MAX_SAT } from './bounds.js';
 import { faucetAssetSchema } from './faucet-asset.js';
 import { faucetTrustProxySchema } from './faucet-trust-proxy.js';
 
 const name = { type: 'string', pattern: '^[a-z][a-z0-9-]{0,30}$' };
 const port = { type: 'integer', minimum: 1024, maximum: 65535 };
-const sat = { type: 'integer', minimum: 0 };
+/** Bring-up mines these before anything else runs: more would keep a lab coming up for hours. */
+const MAX_INITIAL_BLOCKS = 10_000;
+// Each number has a maximum: YAML reads 1e400 or .inf as Infinity, which JSON schema's "integer"
+// lets through, and a huge figure is a lab that cannot come up (or mines without a pause).
+const sat = { type: 'integer', minimum: 0, maximum: MAX_SAT };
+const seconds = { type: 'integer', minimum: 0, maximum: MAX_PERIOD_SECONDS };
 const restart = { enum: ['on-failure', 'always', 'no'] };
 /** The settings of nodes[] that only nodes of one kind take (KindDefinition.nodeSettings). */
 const kindSettings = Object.assign({}, ...allKinds().map((kind) => kind.nodeSettings ?? {}));
@@ -76,7 +82,7 @@ export const labSchema = {
         properties: {
           from: { type: 'string' },
           to: { type: 'string' },
-          capacity_sat: { type: 'integer', minimum: 20_000 },
+          capacity_sat: { ...sat, minimum: 20_000 },
           push_sat: { ...sat, default: 0 },
         },
       },
@@ -96,8 +102,8 @@ export const labSchema = {
           },
         }),
         faucet: serviceOnNode({
-          claim_sat: { type: 'integer', minimum: 1000, default: 100_000 },
-          cooldown_seconds: { type: 'integer', minimum: 0, default: 900 },
+          claim_sat: { ...sat, minimum: 1000, default: 100_000 },
+          cooldown_seconds: { ...seconds, default: 900 },
           trust_proxy: faucetTrustProxySchema,
           asset: faucetAssetSchema,
         }),
@@ -111,8 +117,8 @@ export const labSchema = {
       additionalProperties: false,
       default: {},
       properties: {
-        initial_blocks: { type: 'integer', minimum: 432, default: 432 },
-        auto_mine_seconds: { type: 'integer', minimum: 0, default: 0 },
+        initial_blocks: { type: 'integer', minimum: 432, maximum: MAX_INITIAL_BLOCKS, default: 432 },
+        auto_mine_seconds: { ...seconds, default: 0 },
         // lnd stops counting itself synced once the tip is two hours old (see lab/chain-tip.ts)
         max_tip_age_seconds: { type: 'integer', minimum: 0, maximum: 7_000, default: DEFAULT_MAX_TIP_AGE_SECONDS },
       },
@@ -137,7 +143,7 @@ export const labSchema = {
       properties: {
         restart: { ...restart, default: 'on-failure' },
         max_restarts: { type: 'integer', minimum: 0, maximum: 100, default: 5 },
-        window_seconds: { type: 'integer', minimum: 1, default: 600 },
+        window_seconds: { ...seconds, minimum: 1, default: 600 },
         probe_interval_seconds: { type: 'integer', minimum: 1, maximum: 3600, default: 10 },
         unhealthy_after: { type: 'integer', minimum: 1, maximum: 100, default: 3 },
         services: { type: 'object', default: {}, additionalProperties: restart },

@@ -7,6 +7,7 @@ import { startService } from '../lab/start-service.js';
 import type { ServiceState } from '../lab/state.js';
 import { kindDefinition } from '../nodes/registry.js';
 import type { Supervisor } from './supervisor.js';
+import { ownValue } from '../util/own.js';
 
 export type ServiceAction = 'stop' | 'start' | 'restart' | 'kill';
 
@@ -19,7 +20,7 @@ export class Faults {
 
   private service(name: string): ServiceState {
     const lab = this.supervisor.session.lab;
-    const service = lab.services[name];
+    const service = ownValue(lab.services, name);
     if (!service)
       throw notFound(
         `lab ${lab.name} has no service "${name}" (services: ${Object.keys(lab.services).join(', ')})`,

@@ -1,5 +1,5 @@
 import type { ChainDriver } from '../../../lib/chain/types.js';
-import { AddressError, parseAddress } from '../../../lib/bitcoin/address.js';
+import { AddressError, isPayableByLabWallets, parseAddress } from '../../../lib/bitcoin/address.js';
 import { invalid, unavailable, upstreamFailed } from '../../../lib/errors.js';
 import { takeCooldown } from './claim-cooldown.js';
 import { confirmClaim } from './confirm.js';
@@ -35,7 +35,7 @@ export interface FaucetParts {
   adapterUrl?: string;
 }
 
-/** The faucet pays regtest bech32/bech32m addresses only (the spec's `bcrt1` addresses). */
+/** The faucet pays regtest bech32/bech32m addresses only (the spec's `bcrt1` addresses): segwit v0 and taproot. */
 export function claimAddress(input: string): string {
   let parsed;
   try {
@@ -48,6 +48,11 @@ export function claimAddress(input: string): string {
     throw invalid(
       'INVALID_ADDRESS',
       `"${input}" is a base58 address; the faucet pays regtest bech32/bech32m addresses only (bcrt1q... or bcrt1p...)`,
+    );
+  if (!isPayableByLabWallets(parsed))
+    throw invalid(
+      'INVALID_ADDRESS',
+      `"${input}" is a witness address the faucet's wallet cannot pay (a version other than 0, or a version 1 program that is not taproot's); use a bcrt1q... or bcrt1p... address`,
     );
   return parsed.address;
 }

@@ -7,6 +7,7 @@ import { runtimeOptionsFor } from '../../runtimes/select.js';
 import type { ServiceAction } from '../../supervisor/faults.js';
 import type { ApiDeps } from '../deps.js';
 import { answer, connectInfoQuery, labErrors, labParams, logsQuery, peersBody, serviceParams } from '../schemas.js';
+import { ownValue } from '../../util/own.js';
 
 type Service = { Params: { name: string; service: string } };
 
@@ -50,7 +51,7 @@ export function serviceRoutes(app: FastifyInstance, { manager }: ApiDeps): void 
   }
 
   const serviceOf = (lab: string, name: string) => {
-    const service = manager.get(lab).services[name];
+    const service = ownValue(manager.get(lab).services, name);
     if (!service)
       throw notFound(
         `lab "${lab}" has no service "${name}" (services: ${Object.keys(manager.get(lab).services).join(', ')})`,

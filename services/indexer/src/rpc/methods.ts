@@ -253,6 +253,8 @@ export function createMethods(context: MethodContext): Map<string, MethodSpec> {
       run: async (params) => {
         const height = params.nonNegativeInt(0);
         const position = params.nonNegativeInt(1);
+        if (height > store.height)
+          throw new RpcError(ErrorCode.badRequest, `height ${height} is above the indexed tip ${store.height}`);
         const txids = await store.blockTxids(height);
         const txid = txids[position];
         if (!txid)

@@ -123,7 +123,7 @@ export class ElectrumServer {
       while ((newline = buffered.indexOf('\n')) >= 0) {
         const line = buffered.slice(0, newline).trim();
         buffered = buffered.slice(newline + 1);
-        if (line) queue = queue.then(() => (session.ending ? undefined : this.handleLine(session, line)));
+        if (line) queue = queue.then(() => (session.ending ? undefined : this.answerLine(session, line)));
       }
       if (buffered.length > MAX_LINE_BYTES) {
         session.send(
@@ -137,6 +137,17 @@ export class ElectrumServer {
     });
     socket.on('error', () => undefined);
     socket.on('close', () => this.sessions.delete(session));
+  }
+
+  /** One line answered; whatever fails in there ends that line alone, never the connection's queue
+   * (whose rejection nobody handles, which would end the process). */
+  private async answerLine(session: Session, line: string): Promise<void> {
+    try {
+      await this.handleLine(session, line);
+    } catch (error) {
+      this.log.error('answering a request line failed', { error: (error as Error).message });
+      session.send(errorResponse(null, new RpcError(ErrorCode.internalError, 'the request could not be answered')));
+    }
   }
 
   private async handleLine(session: Session, line: string): Promise<void> {
@@ -171,6 +182,9 @@ export class ElectrumServer {
       return errorResponse(null, new RpcError(ErrorCode.invalidRequest, 'a request needs a string "method"'));
     }
     const { id, method, params } = request as Required<Request> & { method: string };
+    // JSON-RPC's rule, and what is echoed back is then always plain (a deeply nested id would not serialize)
+    if (id !== undefined && id !== null && typeof id !== 'string' && typeof id !== 'number')
+      return errorResponse(null, new RpcError(ErrorCode.invalidRequest, '"id" must be a string, a number or null'));
     const isNotification = !('id' in (request as object));
     const spec = this.methods.get(method);
     this.log.debug('request', { method });

@@ -420,4 +420,42 @@ export const migrations: Migration[] = [
       `create index payments_transfer on payments (transfer_id) where transfer_id is not null`,
     ],
   },
+  {
+    version: 8,
+    name: 'LNURL-withdraw: the budget of a withdraw whose payment fails comes back, whenever it fails',
+    statements: [
+      // What a k1's withdraw took from the budget, and whether it came back: a withdraw still pending
+      // when its callback answers may be failed later (by the node's answer, or the reconcile after
+      // a restart), by whichever process then runs.
+      `alter table lnurlw_challenges add column payment_hash text, add column amount_msat bigint,
+        add column budget_returned boolean not null default false`,
+      `create index lnurlw_challenges_payment on lnurlw_challenges (payment_hash) where payment_hash is not null`,
+      // Gives back the budget the k1s of this username took for this payment hash, each once.
+      `create or replace function lnurlw_return_budget(p_username text, p_payment_hash text, p_k1 text)
+       returns void language plpgsql as $fn$
+       begin
+         with back as (
+           update lnurlw_challenges set budget_returned = true
+             where username = p_username and payment_hash = p_payment_hash and (p_k1 is null or k1 = p_k1)
+               and not budget_returned
+             returning amount_msat)
+         update lightning_addresses set withdraw_spent_msat = greatest(withdraw_spent_msat - (select sum(amount_msat) from back), 0),
+             updated_at = now()
+           where username = p_username and exists (select 1 from back);
+       end
+       $fn$`,
+      // An outgoing payment failing gives back what LNURL-withdraws of its wallet took for its hash.
+      `create or replace function lnurlw_budget_of_failed_payment() returns trigger language plpgsql as $fn$
+       begin
+         perform lnurlw_return_budget(a.username, new.payment_hash, null)
+           from lightning_addresses a where a.wallet_id = new.wallet_id;
+         return null;
+       end
+       $fn$`,
+      `create trigger payments_failed_lnurlw_budget after update of status on payments
+       for each row when (new.status = 'failed' and old.status <> 'failed' and new.direction = 'out'
+         and new.payment_hash is not null)
+       execute function lnurlw_budget_of_failed_payment()`,
+    ],
+  },
 ];

@@ -341,17 +341,24 @@ export class Ledger {
     });
   }
 
+  /** 404 for an unknown wallet, 400 WALLET_ARCHIVED for an archived one: what it receives could
+   * never be spent (an archived wallet is not debited, nor reactivated). */
+  async checkCanReceive(walletId: string): Promise<void> {
+    await lockActiveWallets(this.db, [walletId]);
+  }
+
   /** Records an invoice we issued: pending, no balance change until settleIncoming. Its audit
-   * event (the payment's id added to its details) is written in the same statement. */
-  async createIncoming(input: IncomingInput, audit?: AuditEvent): Promise<Payment> {
-    const id = newId();
-    const event = audit && { ...audit, details: { payment_id: id, ...audit.details } };
-    const [p] = await insertPayments(
-      this.db,
-      [{ ...input, id, direction: 'in', status: 'pending' }],
-      auditRowJson(event),
-    );
-    return p!;
+   * event (the payment's id added to its details) is written in the same statement. The wallet is
+   * share-locked and checked as checkCanReceive does, so an invoice is either recorded before its
+   * wallet is archived or refused. */
+  createIncoming(input: IncomingInput, audit?: AuditEvent): Promise<Payment> {
+    return this.db.transaction(async (tx) => {
+      await lockActiveWallets(tx, [input.walletId]);
+      const id = newId();
+      const event = audit && { ...audit, details: { payment_id: id, ...audit.details } };
+      const [p] = await insertPayments(tx, [{ ...input, id, direction: 'in', status: 'pending' }], auditRowJson(event));
+      return p!;
+    });
   }
 
   /** The node reports the invoice paid: marks succeeded and credits receivedMsat (default: the

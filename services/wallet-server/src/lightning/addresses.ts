@@ -107,21 +107,24 @@ export class LightningAddresses {
     return rowCount === 1;
   }
 
-  /** Takes amount out of the withdraw budget if it fits (atomically); false otherwise. */
-  async spendBudget(username: string, amountMsat: bigint): Promise<boolean> {
+  /** Takes amount out of the withdraw budget if it fits, for the invoice of this (used) k1, atomically;
+   * false otherwise. A payment of that invoice from the username's wallet that fails gives it back,
+   * whenever it fails (migration 8). */
+  async spendBudget(username: string, k1: string, amountMsat: bigint, paymentHash: string): Promise<boolean> {
     const { rowCount } = await this.db.query(
-      `update lightning_addresses set withdraw_spent_msat = withdraw_spent_msat + $2
-       where username = $1 and withdraw_enabled and withdraw_spent_msat + $2 <= withdraw_budget_msat`,
-      [username, amountMsat.toString()],
+      `with spent as (
+         update lightning_addresses set withdraw_spent_msat = withdraw_spent_msat + $2
+           where username = $1 and withdraw_enabled and withdraw_spent_msat + $2 <= withdraw_budget_msat
+           returning username)
+       update lnurlw_challenges set amount_msat = $2, payment_hash = $4
+         where k1 = $3 and username in (select username from spent)`,
+      [username, amountMsat.toString(), k1, paymentHash],
     );
     return rowCount === 1;
   }
 
-  /** Gives back budget of a withdraw whose payment failed. */
-  async returnBudget(username: string, amountMsat: bigint): Promise<void> {
-    await this.db.query(
-      'update lightning_addresses set withdraw_spent_msat = greatest(withdraw_spent_msat - $2, 0) where username = $1',
-      [username, amountMsat.toString()],
-    );
+  /** Gives back the budget of this k1's withdraw, whose payment failed or was never made (once). */
+  async returnBudget(username: string, k1: string, paymentHash: string): Promise<void> {
+    await this.db.query('select lnurlw_return_budget($1, $2, $3)', [username, paymentHash, k1]);
   }
 }

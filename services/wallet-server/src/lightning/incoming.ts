@@ -46,6 +46,8 @@ export class IncomingInvoices {
         );
       }
     }
+    // refused before the node is asked, so a refusal leaves no invoice there
+    await this.ledger.checkCanReceive(input.walletId);
     const inv = await nodeCall(this.node.implementation, () => this.node.createInvoice(input));
     return this.ledger.createIncoming(
       {

@@ -240,8 +240,11 @@ export function lnurlRoutes({ addresses, incoming, outgoing, urls }: LnurlDeps) 
         if (!address?.withdrawEnabled) return errorReply('LNURL-withdraw is not enabled for this username');
         // The invoice is checked before the k1 is used up: a refused invoice changes nothing.
         let amount: bigint;
+        let paymentHash: string;
         try {
-          amount = decodeBolt11(pr, app.config.network).amountMsat ?? 0n;
+          const invoice = decodeBolt11(pr, app.config.network);
+          amount = invoice.amountMsat ?? 0n;
+          paymentHash = invoice.paymentHash;
         } catch (err) {
           return errorReply((err as Error).message);
         }
@@ -252,7 +255,7 @@ export function lnurlRoutes({ addresses, incoming, outgoing, urls }: LnurlDeps) 
         }
         if (!(await addresses.consumeK1(address.username, k1)))
           return errorReply('k1 is unknown, already used or expired; scan the LNURL again');
-        if (!(await addresses.spendBudget(address.username, amount)))
+        if (!(await addresses.spendBudget(address.username, k1, amount, paymentHash)))
           return errorReply('the withdraw budget of this username is spent');
         try {
           const { rows } = await app.db.query<{ user_id: string }>('select user_id::text from wallets where id = $1', [
@@ -267,12 +270,12 @@ export function lnurlRoutes({ addresses, incoming, outgoing, urls }: LnurlDeps) 
             details: { username: address.username, amount_msat: amount.toString() },
           });
           if (p.status === 'failed') {
-            await addresses.returnBudget(address.username, amount);
+            await addresses.returnBudget(address.username, k1, paymentHash);
             return errorReply(`payment failed: ${p.error ?? 'unknown reason'}`);
           }
           return { status: 'OK' };
         } catch (err) {
-          await addresses.returnBudget(address.username, amount);
+          await addresses.returnBudget(address.username, k1, paymentHash);
           const refusal = err instanceof DomainError ? err : mapWalletServerError(err);
           if (refusal) return errorReply(refusal.message);
           request.log.error({ err }, 'LNURL-withdraw payment failed');
