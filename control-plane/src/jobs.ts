@@ -20,6 +20,7 @@ import {
 } from './lab/operations.js';
 import { sendAssetBetween } from './lab/assets.js';
 import { reorg } from './lab/reorg.js';
+import { FINAL_PAYMENT_REFUSALS } from './lab/payment-errors.js';
 import type { LabSession } from './lab/session.js';
 
 export type QueueName = 'mining' | 'funding' | 'channels' | 'payments' | 'assets';
@@ -312,8 +313,8 @@ export class JobQueues {
     } catch (error) {
       // the failure's code goes with it to the job event (the metrics count failures by it)
       const code = errorCodeOf(error);
-      // a wrong request stays wrong: do not retry it
-      if (error instanceof DomainError && error.kind === 'invalid')
+      // a wrong request stays wrong, and a payment refused for the lab's state is refused again: do not retry them
+      if (error instanceof DomainError && (error.kind === 'invalid' || FINAL_PAYMENT_REFUSALS.has(error.code)))
         throw Object.assign(new (await import('bullmq')).UnrecoverableError(error.message), { code });
       throw error instanceof Error ? error : Object.assign(new Error(describeError(error)), { code });
     }

@@ -5,6 +5,7 @@ import { planOf } from './activity/plan.js';
 import { ActivityRunner } from './activity/runner.js';
 import { bringUp, newLabState, type LabDriverOptions } from './lab/bring-up.js';
 import type { LabEvent } from './lab/events.js';
+import { LabFeeRates } from './lab/fee-market.js';
 import { LabSession } from './lab/session.js';
 import { LabNetwork } from './network/lab-network.js';
 import { RUNNING_STATUSES, setStatus, type LabState, type LabStatus, type ServiceState } from './lab/state.js';
@@ -32,6 +33,7 @@ export class LabManager {
   readonly events = new EventEmitter<{ event: [LabEvent] }>();
   private readonly running = new Map<string, RunningLab>();
   private readonly bringUps = new Map<string, Promise<unknown>>();
+  private readonly fees = new LabFeeRates();
 
   constructor(
     private readonly store: StateStore,
@@ -58,6 +60,11 @@ export class LabManager {
         'NO_SUCH_LAB',
       );
     return lab;
+  }
+
+  /** The lab's fee rates by its policy, also while it comes up (its lnd nodes read them from their start). */
+  feeRates(name: string): Promise<Map<number, number>> {
+    return this.fees.rates(this.get(name));
   }
 
   /** The lab's live connections; a lab still starting (or failed) has none. */
@@ -295,6 +302,7 @@ export class LabManager {
     this.running.delete(name);
     running?.activity.stop('the lab went down');
     running?.network.stop();
+    this.fees.forget(name);
     await running?.supervisor.stop();
     running?.session.close();
   }
@@ -353,6 +361,7 @@ export class LabManager {
 
   async closeSessions(): Promise<void> {
     await Promise.all([...this.running.keys()].map((name) => this.release(name)));
+    this.fees.close();
   }
 
   private async anyServiceAlive(lab: LabState): Promise<boolean> {

@@ -1,5 +1,6 @@
 import { buildRegtestBlock, type BlockTemplate } from './block-builder.js';
 import { RpcChainDriver, btcPerKvbToSatPerVb } from './rpc-driver.js';
+import { ChainRpcError } from './types.js';
 
 /**
  * btcd over its JSON-RPC. btcd has no wallet, no generatetoaddress and no estimatesmartfee: blocks
@@ -12,8 +13,10 @@ export class BtcdDriver extends RpcChainDriver {
   async estimateFeeRate(targetBlocks: number): Promise<number | undefined> {
     try {
       return btcPerKvbToSatPerVb(await this.call<number>('estimatefee', [targetBlocks]));
-    } catch {
-      return undefined;
+    } catch (error) {
+      // btcd refuses targets it does not estimate (beyond 25 blocks); a node that cannot be reached is another matter
+      if (error instanceof ChainRpcError) return undefined;
+      throw error;
     }
   }
 

@@ -1,7 +1,8 @@
-// Fee rates by confirmation target, as the lab's chain services answer them (the chain adapter's
-// Esplora and mempool fee routes, the indexer's Electrum blockchain.estimatefee): one rule, so a
-// wallet sees the same figures whichever it asks.
-import { FALLBACK_FEE_SAT_PER_VB, MINIMUM_RELAY_FEE_SAT_PER_VB, type ChainDriver } from './types.js';
+// Fee rates by confirmation target, as the lab's parts answer them (the chain adapter's Esplora and
+// mempool fee routes, the indexer's Electrum blockchain.estimatefee, lnd's fee URL): one rule, so a
+// wallet and a node see the same figures whichever they ask.
+import type { FeePolicy } from './fee-policy.js';
+import { ChainRpcError, FALLBACK_FEE_SAT_PER_VB, MINIMUM_RELAY_FEE_SAT_PER_VB, type ChainDriver } from './types.js';
 
 /** The targets (blocks) Esplora's /fee-estimates answers for; the curve is built on these. */
 export const FEE_TARGETS = [...Array.from({ length: 25 }, (_, i) => i + 1), 144, 504, 1008];
@@ -48,25 +49,30 @@ function slowRate(estimates: ReadonlyMap<number, number | undefined>, known: num
   return source === undefined ? MINIMUM_RELAY_FEE_SAT_PER_VB : estimates.get(source)!;
 }
 
-/** The node's fee curve over FEE_TARGETS, asked again at most every `cacheMs` (wallets ask often,
- * the node's answer changes per block). */
+/**
+ * The lab's rates over FEE_TARGETS by its fee policy: the fixed rate at every target, or the node's
+ * fee curve. Asked again at most every `cacheMs` (wallets ask often, the node's answer changes per
+ * block). A node that does not answer makes every policy fail: a wallet told a fee while the chain is
+ * down could not broadcast anyway, and a made-up figure would hide the outage.
+ */
 export class FeeCurve {
   private cache?: { at: number; curve: Promise<Map<number, number>> };
 
   constructor(
-    private readonly driver: Pick<ChainDriver, 'estimateFeeRate'>,
+    private readonly driver: Pick<ChainDriver, 'estimateFeeRate' | 'getBlockCount'>,
+    private readonly policy: FeePolicy = { policy: 'node' },
     private readonly cacheMs = 5_000,
   ) {}
 
   rates(): Promise<Map<number, number>> {
     const now = Date.now();
     if (!this.cache || now - this.cache.at > this.cacheMs) {
-      const curve = Promise.all(
-        FEE_TARGETS.map(
-          async (target) => [target, await this.driver.estimateFeeRate(target).catch(() => undefined)] as const,
-        ),
-      ).then((entries) => feeCurve(new Map(entries)));
+      const curve = this.fetch();
       this.cache = { at: now, curve };
+      // a failure is not kept: the next call asks the node again
+      curve.catch(() => {
+        if (this.cache?.curve === curve) this.cache = undefined;
+      });
     }
     return this.cache.curve;
   }
@@ -76,5 +82,27 @@ export class FeeCurve {
     const rates = await this.rates();
     const at = [...FEE_TARGETS].reverse().find((t) => t <= Math.max(1, target))!;
     return rates.get(at)!;
+  }
+
+  private async fetch(): Promise<Map<number, number>> {
+    const policy = this.policy;
+    if (policy.policy === 'fixed') {
+      await this.driver.getBlockCount();
+      return new Map(FEE_TARGETS.map((target) => [target, policy.satPerVbyte]));
+    }
+    const estimates = await Promise.all(
+      FEE_TARGETS.map(async (target) => [target, await this.estimate(target)] as const),
+    );
+    return feeCurve(new Map(estimates));
+  }
+
+  /** The node's estimate, undefined when it answers that it has none; a node that cannot be asked throws. */
+  private async estimate(target: number): Promise<number | undefined> {
+    try {
+      return await this.driver.estimateFeeRate(target);
+    } catch (error) {
+      if (error instanceof ChainRpcError) return undefined;
+      throw error;
+    }
   }
 }

@@ -17,7 +17,7 @@ export interface ChainDriver {
   getRawMempool(): Promise<string[]>;
   /** Returns the txid; throws ChainRpcError carrying the node's reason when it is rejected. */
   sendRawTransaction(hex: string): Promise<string>;
-  /** Fee rate in sat/vB for confirmation within `targetBlocks`, or undefined when the node cannot tell. */
+  /** Fee rate in sat/vB for confirmation within `targetBlocks`, or undefined when the node cannot tell (it throws when it cannot be reached). */
   estimateFeeRate(targetBlocks: number): Promise<number | undefined>;
   /** Mines `blocks` blocks paying their coinbase to `address`; returns the new block hashes. */
   mine(blocks: number, address: string): Promise<string[]>;

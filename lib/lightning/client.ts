@@ -143,12 +143,19 @@ export interface PayRequest {
   bolt11: string;
   /** Most routing fee the payment may cost; the node's own limit when absent (RLN takes none). */
   maxFeeMsat?: bigint;
+  /**
+   * How long the node tries routes before it gives the payment up (lnd's payment timeout), or waits
+   * for its answer in one request (LDK); the node's own when absent (RLN takes none).
+   */
+  timeoutSec?: number;
 }
 
 export interface KeysendRequest {
   pubkey: string;
   amountMsat: bigint;
   maxFeeMsat?: bigint;
+  /** As PayRequest's. */
+  timeoutSec?: number;
   /** Where `capabilities.keysendPreimage`: the preimage to send (made by the client when absent). */
   preimage?: string;
 }
@@ -201,7 +208,7 @@ export interface OpenChannelRequest {
 export interface PendingClose {
   fundingTxid: string;
   closingTxid?: string;
-  /** Blocks until the node's own funds of a force close mature (then its wallet sweeps them). */
+  /** Blocks until the node's own funds of a force close mature; 0 once they have: the node is sweeping them. */
   blocksUntilSweep?: number;
   pendingSat: number;
 }
@@ -212,6 +219,12 @@ export interface ChannelControl {
   list(): Promise<Channel[]>;
   connectPeer(pubkey: string, address: string): Promise<void>;
   disconnectPeer(pubkey: string): Promise<void>;
+  /** The pubkeys of the peers connected now. */
+  connectedPeers(): Promise<string[]>;
+  /** Resolves when the node's process answers, without asking its chain backend (which may be down). */
+  ping(): Promise<void>;
+  /** Forgets what failed payments taught its router about its peers' channels (a fault that is over). */
+  forgetPaymentFailures(): Promise<void>;
   /** Opens; resolves once the funding transaction is broadcast. */
   open(request: OpenChannelRequest): Promise<{ fundingTxid: string; fundingVout: number }>;
   /** Cooperative, or force; the closing transaction once it is broadcast, when the node tells it. */

@@ -203,10 +203,16 @@ describe('control plane API on the default lab', () => {
     expect((await call('GET', '/labs/nope')).status).toBe(404);
   });
 
-  it('fails a job whose request turns out wrong when it runs, without retrying it', async () => {
-    // alice and carol share no channel: known only once the job asks alice
-    const { body } = await call('POST', `/labs/${LAB}/channels/close?wait=true`, { node: 'alice', partner: 'carol' });
-    expect(body).toMatchObject({ state: 'failed', attempts: 1 });
-    expect(body.error).toContain('has no such channel');
+  it('refuses to close a channel the node does not have before anything is queued, listing its channels', async () => {
+    // alice and carol share no channel: the node is asked before the job is queued
+    const { status, body } = await call('POST', `/labs/${LAB}/channels/close?wait=true`, {
+      node: 'alice',
+      partner: 'carol',
+    });
+    expect(status).toBe(400);
+    expect(body.error.code).toBe('NO_SUCH_CHANNEL');
+    expect(body.error.message).toMatch(
+      /^alice has no channel with carol \(its channels: [0-9a-f]{64}:\d+ \(with \w+\)(, [0-9a-f]{64}:\d+ \(with \w+\))*\)$/,
+    );
   });
 });

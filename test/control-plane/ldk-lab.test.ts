@@ -104,7 +104,14 @@ describe('a lab with an LDK node between two lnd nodes', () => {
       amount_sat: 4_000,
     });
     expect(received.body).toMatchObject({ state: 'completed', result: { amountSat: 4_000, hops: 1 } });
-    const invoice = await cp.call('GET', `/labs/${LAB}/nodes/bob/invoices/${received.body.result.paymentHash}`);
+    // LDK records its claim a moment after the payer has the preimage
+    const invoice = await waitFor(
+      async () => {
+        const found = await cp.call('GET', `/labs/${LAB}/nodes/bob/invoices/${received.body.result.paymentHash}`);
+        return found.body.state === 'accepted' ? undefined : found;
+      },
+      { timeoutMs: 30_000, what: "bob's invoice to leave the accepted state" },
+    );
     expect(invoice.body).toMatchObject({ state: 'settled', amount_msat: '4000000', received_msat: '4000000' });
   });
 
@@ -213,7 +220,9 @@ describe('a lab with an LDK node between two lnd nodes', () => {
     expect((await payAliceToCarol(1_000)).body.state).toBe('completed');
   });
 
-  it('opens a channel from bob to alice, and force-closes it: bob reports when its funds are swept', async () => {
+  it('opens a channel from bob to alice, and force-closes it: bob reports when its funds are swept, and counts them once', {
+    timeout: 300_000,
+  }, async () => {
     const opened = await cp.call('POST', `/labs/${LAB}/channels?wait=true`, {
       from: 'bob',
       to: 'alice',
@@ -251,5 +260,27 @@ describe('a lab with an LDK node between two lnd nodes', () => {
     const pending = (await node('bob')).pendingCloses.find((close) => close.fundingTxid === fundingTxid);
     expect(pending?.pendingSat).toBeGreaterThan(250_000);
     expect((await node('bob')).channels.some((candidate) => candidate.fundingTxid === fundingTxid)).toBe(false);
+
+    // the funds are counted once: pending until the sweep is confirmed, then on-chain only
+    const before = (await node('bob')).chainBalanceSat;
+    const counted = async () => {
+      const bob = await node('bob');
+      const closing = bob.pendingCloses.find((close) => close.fundingTxid === fundingTxid);
+      expect(bob.chainBalanceSat + (closing?.pendingSat ?? 0)).toBeLessThanOrEqual(before + pending!.pendingSat);
+      return { bob, closing };
+    };
+    await cp.call('POST', `/labs/${LAB}/mine?wait=true`, { blocks: pending!.blocksUntilSweep });
+    await waitFor(
+      async () => {
+        await cp.call('POST', `/labs/${LAB}/mine?wait=true`, { blocks: 1 });
+        const { bob, closing } = await counted();
+        return closing === undefined && bob.chainBalanceSat > before + pending!.pendingSat - 5_000;
+      },
+      { timeoutMs: 120_000, intervalMs: 1_000, what: "bob's force-closed funds to be swept back to its wallet" },
+    );
+    for (let block = 0; block < 10; block++) {
+      await cp.call('POST', `/labs/${LAB}/mine?wait=true`, { blocks: 1 });
+      expect((await counted()).closing).toBeUndefined();
+    }
   });
 });

@@ -75,3 +75,49 @@ describe('formatDown', () => {
     );
   });
 });
+
+describe('formatLab', () => {
+  const lab = (pendingCloses: { fundingTxid: string; pendingSat: number; blocksUntilSweep?: number }[]) => ({
+    name: 'dev',
+    status: 'ready',
+    runtime: 'process',
+    dir: '/tmp/dev',
+    services: [],
+    phases: [],
+    nodes: [
+      { name: 'carol', status: 'ready', chainBalanceSat: 1_000, channelBalanceSat: 0, channels: [], pendingCloses },
+    ],
+  });
+
+  it("shows a node's pending closes: timelocked for N more blocks, or matured and being swept, never a negative wait", () => {
+    const text = formatLab(
+      lab([
+        { fundingTxid: 'ab'.repeat(32), pendingSat: 499_000, blocksUntilSweep: 143 },
+        { fundingTxid: 'cd'.repeat(32), pendingSat: 1_000, blocksUntilSweep: 1 },
+        { fundingTxid: 'ef'.repeat(32), pendingSat: 250_000, blocksUntilSweep: -96 },
+        { fundingTxid: '01'.repeat(32), pendingSat: 7_000 },
+      ]),
+    );
+    expect(text.split('\n').filter((line) => line.includes('closing'))).toEqual([
+      '      ⇣ closing (funded by abababababab…): 499000 sat, spendable in 143 blocks',
+      '      ⇣ closing (funded by cdcdcdcdcdcd…): 1000 sat, spendable in 1 block',
+      '      ⇣ closing (funded by efefefefefef…): 250000 sat, sweeping',
+      '      ⇣ closing (funded by 010101010101…): 7000 sat',
+    ]);
+  });
+});
+
+describe("the dashboard's pending close", () => {
+  it('says spendable in N blocks while timelocked, sweeping once matured, never a negative wait', async () => {
+    // the dashboard's browser module: plain JavaScript without DOM calls
+    const { closingText } = (await import('../../control-plane/src/dashboard/ui/format.js' as string)) as {
+      closingText(close: { pendingSat: number; blocksUntilSweep?: number }): string;
+    };
+    expect(closingText({ pendingSat: 499_000, blocksUntilSweep: 143 })).toBe(
+      'closing: 499,000 sat, spendable in 143 blocks',
+    );
+    expect(closingText({ pendingSat: 250_000, blocksUntilSweep: -96 })).toBe('closing: 250,000 sat, sweeping');
+    expect(closingText({ pendingSat: 250_000, blocksUntilSweep: 0 })).toBe('closing: 250,000 sat, sweeping');
+    expect(closingText({ pendingSat: 7_000 })).toBe('closing: 7,000 sat');
+  });
+});

@@ -156,6 +156,27 @@ describe('lab.yaml', () => {
     });
   });
 
+  it("takes a fee policy: 1 sat/vB fixed by default, another fixed rate, or the chain node's estimates", () => {
+    expect(parseLabSpec('name: x\n').fees).toEqual({ policy: 'fixed', sat_per_vbyte: 1 });
+    expect(parseLabSpec('name: x\nfees:\n  sat_per_vbyte: 25\n').fees).toEqual({ policy: 'fixed', sat_per_vbyte: 25 });
+    expect(parseLabSpec('name: x\nfees:\n  policy: node\n').fees).toEqual({ policy: 'node' });
+  });
+
+  it('refuses a fee policy it does not know, a rate that is not a whole number from 1 to 1000, and a rate with policy node, on its line', () => {
+    expect(problemsOf('name: x\nfees:\n  policy: market\n')[0]).toMatchObject({ line: 3, path: 'fees.policy' });
+    for (const rate of ['0', '1001', '2.5', 'cheap'])
+      expect(problemsOf(`name: x\nfees:\n  sat_per_vbyte: ${rate}\n`)[0], rate).toMatchObject({
+        line: 3,
+        path: 'fees.sat_per_vbyte',
+      });
+    expect(problemsOf('name: x\nfees:\n  policy: node\n  sat_per_vbyte: 5\n')[0]).toMatchObject({
+      line: 4,
+      path: 'fees.sat_per_vbyte',
+      message: expect.stringContaining('rate of the fixed policy'),
+    });
+    expect(problemsOf('name: x\nfees:\n  rate: 5\n')[0]).toMatchObject({ line: 3, path: 'fees.rate' });
+  });
+
   it("asks each kind's rules of its nodes and lab services, each refusal on its line", () => {
     const lab = (lines: string) =>
       `name: x\nnodes:\n  - name: a\n  - name: w\n    kind: rgb\n  - name: l\n    kind: ldk\n${lines}`;

@@ -8,6 +8,7 @@ import { mapPartError } from './errors.js';
 import { activityRoutes } from './routes/activity.js';
 import { assetRoutes } from './routes/assets.js';
 import { eventRoutes } from './routes/events.js';
+import { feeRoutes } from './routes/fees.js';
 import { labRoutes } from './routes/labs.js';
 import { networkRoutes } from './routes/network.js';
 import { nodeRoutes } from './routes/nodes.js';
@@ -42,6 +43,7 @@ export async function buildControlPlaneApp(options: ControlPlaneApp): Promise<Fa
   nodeRoutes(app, options);
   assetRoutes(app, options);
   eventRoutes(app, options);
+  feeRoutes(app, options);
   snapshotRoutes(app, options);
   activityRoutes(app, options);
   if (options.metrics !== false) metricsRoutes(app, options);

@@ -307,17 +307,25 @@ program
 const channel = program.command('channel').description('channels between the lab nodes');
 channel
   .command('close')
+  .description("close <node>'s channel with <partner>, or the one --channel-id names (needed when they have several)")
   .argument('<node>')
-  .argument('<partner>')
+  .argument('[partner]')
+  .option('--channel-id <id>', 'the channel as the node names it (funding txid:vout), as `reglab status` lists it')
   .option('--force', 'force close (the funds wait for their timelock)')
-  .action((node: string, partner: string, options: { force?: boolean }) =>
-    runJob(
+  .action((node: string, partner: string | undefined, options: { force?: boolean; channelId?: string }) => {
+    if (partner === undefined && options.channelId === undefined)
+      throw new ApiError(
+        400,
+        'INVALID_ARGUMENT',
+        'name the channel: reglab channel close <node> <partner>, or reglab channel close <node> --channel-id <id>',
+      );
+    return runJob(
       '/channels/close',
-      { node, partner, force: Boolean(options.force) },
+      { node, partner, channel_id: options.channelId, force: Boolean(options.force) },
       (result) =>
         `channel ${result.channelId} closing in ${result.closingTxid}${result.maturityBlocks !== undefined ? `; ${node}'s funds are swept after ${result.maturityBlocks} more blocks` : ''}`,
-    ),
-  );
+    );
+  });
 channel
   .command('open')
   .argument('<from>')

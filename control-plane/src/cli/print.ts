@@ -26,7 +26,15 @@ type Inspected = {
     pubkey?: string;
     chainBalanceSat?: number;
     channelBalanceSat?: number;
-    channels?: { partner: string; capacitySat: number; localSat: number; remoteSat: number; active: boolean }[];
+    channels?: {
+      id?: string;
+      partner: string;
+      capacitySat: number;
+      localSat: number;
+      remoteSat: number;
+      active: boolean;
+    }[];
+    pendingCloses?: PendingClose[];
     assets?: Holding[];
     error?: string;
   }[];
@@ -35,7 +43,21 @@ type Inspected = {
   network?: { links: { between: [string, string]; description: string }[]; cutOff: string[] };
 };
 
+/** A channel being closed, as GET /labs/{name} shows it. */
+type PendingClose = { fundingTxid: string; pendingSat: number; blocksUntilSweep?: number };
+
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)}s`;
+
+/** Where a closing channel's funds are: timelocked for N more blocks, or matured and being swept. */
+function closing(close: PendingClose): string {
+  const wait =
+    close.blocksUntilSweep === undefined
+      ? ''
+      : close.blocksUntilSweep > 0
+        ? `, spendable in ${close.blocksUntilSweep} block${close.blocksUntilSweep === 1 ? '' : 's'}`
+        : ', sweeping';
+  return `closing (funded by ${close.fundingTxid.slice(0, 12)}…): ${close.pendingSat} sat${wait}`;
+}
 
 /** One line per bring-up event, as `reglab up` prints them. */
 export function formatEvent(event: LabEvent): string | undefined {
@@ -129,9 +151,10 @@ export function formatLab(lab: Inspected): string {
     );
     for (const channel of node.channels ?? []) {
       lines.push(
-        `      ↔ ${channel.partner}: ${channel.localSat}/${channel.capacitySat} sat local${channel.active ? '' : ' (inactive)'}`,
+        `      ↔ ${channel.partner}: ${channel.localSat}/${channel.capacitySat} sat local${channel.active ? '' : ' (inactive)'}${channel.id ? `  ${channel.id}` : ''}`,
       );
     }
+    for (const close of node.pendingCloses ?? []) lines.push(`      ⇣ ${closing(close)}`);
     for (const asset of node.assets ?? []) lines.push(`      ◆ ${holding(asset)}`);
   }
   if (lab.network) lines.push(...formatNetwork(lab.network));

@@ -1,10 +1,19 @@
 // What the lab does on request (the job queues, the API, the bring-up): mining, funding, channels
 // and payments, through each node kind's lab-side face.
+import { createHash, randomBytes } from 'node:crypto';
 import { AddressError, isPayableByLabWallets, parseAddress, type ParsedAddress } from '../../../lib/bitcoin/address.js';
-import { conflict, invalid, upstreamFailed } from '../../../lib/errors.js';
-import type { Channel, Payment, PaymentLookup } from '../../../lib/lightning/client.js';
+import { conflict, invalid } from '../../../lib/errors.js';
+import type { Channel, Payment, PaymentLookup, PaymentOutcome } from '../../../lib/lightning/client.js';
 import { waitFor } from '../../../lib/wait.js';
-import type { LabLightning } from '../nodes/node.js';
+import { isLightning, type LabLightning } from '../nodes/node.js';
+import { nodeNameOf } from './node-names.js';
+import {
+  PAYMENT_ANSWER_GRACE_SECONDS,
+  PAYMENT_TIMEOUT_SECONDS,
+  paymentFailed,
+  paymentInFlight,
+} from './payment-errors.js';
+import { assertCanSend, explainPayment } from './payment-trouble.js';
 import type { LabSession } from './session.js';
 import { ownValue } from '../util/own.js';
 
@@ -90,10 +99,7 @@ export async function fund(
   return { txid, address, height };
 }
 
-/** The lab's name of the node with `pubkey`, when it is one of the lab's. */
-export function nodeNameOf(session: LabSession, pubkey: string): string | undefined {
-  return session.lab.spec.nodes.find((node) => session.lab.services[node.name]?.info.pubkey === pubkey)?.name;
-}
+export { nodeNameOf };
 
 export async function nodePubkey(session: LabSession, node: string): Promise<string> {
   return (await lightningNode(session, node).info()).pubkey;
@@ -127,6 +133,22 @@ export async function openChannelBetween(
 
 export async function connectPeers(session: LabSession, from: string, to: string): Promise<void> {
   await lightningNode(session, from).channels.connectPeer(await nodePubkey(session, to), session.peerAddress(from, to));
+}
+
+/**
+ * Connects two nodes again after a disconnect (`reglab connect`): the fault is over, so the lab's
+ * Lightning nodes forget the payments that failed over it, which lnd would otherwise avoid routing
+ * through for about an hour ("no route" once the link is back).
+ */
+export async function reconnectPeers(session: LabSession, from: string, to: string): Promise<void> {
+  await connectPeers(session, from, to);
+  await Promise.all(
+    session.lab.spec.nodes
+      .filter((node) => session.lab.services[node.name]?.status === 'ready')
+      .map((node) => session.node(node.name))
+      .filter(isLightning)
+      .map((node) => node.lightning.channels.forgetPaymentFailures()),
+  );
 }
 
 /**
@@ -220,20 +242,9 @@ export async function waitChannelActive(
 }
 
 /**
- * After a node restarted its channels take a moment to be re-established: a payment waits (a
- * bounded time) until the payer has an active channel, instead of failing with "no route".
+ * How long a payment in flight is followed to its end before the wait gives up: one the payer made
+ * earlier (a job taken back after a restart), or whose answer the payer's connection lost.
  */
-async function waitForActiveChannel(name: string, node: LabLightning, timeoutMs = 30_000): Promise<void> {
-  const channels = await node.channels.list();
-  if (channels.length === 0 || channels.some((channel) => channel.active)) return;
-  await waitFor(async () => (await node.channels.list()).some((channel) => channel.active), {
-    timeoutMs,
-    intervalMs: 250,
-    what: `${name} to have an active channel again`,
-  }).catch(() => undefined);
-}
-
-/** How long a payment in flight is followed to its end before the wait gives up. */
 const PAYMENT_END_WAIT_MS = 10 * 60_000;
 
 /** A payment followed to its end, while it is in flight. */
@@ -256,10 +267,32 @@ function endOf(name: string, node: LabLightning, payment: PaymentLookup): Promis
 async function paid(name: string, node: LabLightning, payment: PaymentLookup): Promise<PaymentResult> {
   const final = await endOf(name, node, payment);
   if (final.status === 'succeeded') return result(final);
-  throw upstreamFailed(
-    'PAYMENT_FAILED',
-    `${name} could not pay: ${final.status === 'failed' ? final.reason : 'the node does not know the payment'}`,
-  );
+  throw paymentFailed(name, final.status === 'failed' ? final.reason : 'the node does not know the payment');
+}
+
+/**
+ * The node's answer to a payment it was just given, waited for its payment timeout and a little
+ * more: a payment an unanswering node holds on its way is reported in flight rather than waited for.
+ */
+async function sent(
+  name: string,
+  node: LabLightning,
+  paying: Promise<PaymentOutcome>,
+  paymentHash: string | undefined,
+): Promise<PaymentResult> {
+  paying.catch(() => undefined); // it may end after the lab stopped waiting
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(
+      () => reject(paymentInFlight(name, paymentHash)),
+      (PAYMENT_TIMEOUT_SECONDS + PAYMENT_ANSWER_GRACE_SECONDS) * 1000,
+    );
+  });
+  try {
+    return await paid(name, node, await Promise.race([paying, late]));
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 export interface PaymentResult {
@@ -315,14 +348,18 @@ export async function payBetween(
 /**
  * Pays any BOLT11 invoice from a lab node. An invoice this node already paid is not paid again, and
  * one it is still paying (a job run again after its control plane was killed) is followed to its end.
+ * A payment the payer cannot make is refused before it is sent, and one that fails says what in the
+ * lab stands in its way (payment-trouble.ts).
  */
 export async function payInvoice(session: LabSession, from: string, invoice: string): Promise<PaymentResult> {
   const payer = lightningNode(session, from);
   const { paymentHash } = await payer.decodeInvoice(invoice);
   const earlier = await endOf(from, payer, await payer.payment(paymentHash));
   if (earlier.status === 'succeeded') return result(earlier);
-  await waitForActiveChannel(from, payer);
-  return paid(from, payer, await payer.pay({ bolt11: invoice }));
+  await assertCanSend(session, from);
+  return explainPayment(session, () =>
+    sent(from, payer, payer.pay({ bolt11: invoice, timeoutSec: PAYMENT_TIMEOUT_SECONDS }), paymentHash),
+  );
 }
 
 export async function keysendBetween(
@@ -332,8 +369,23 @@ export async function keysendBetween(
   if (request.from === request.to) throw invalid('SAME_NODE', 'a payment needs two different nodes');
   const payer = lightningNode(session, request.from);
   const pubkey = await nodePubkey(session, request.to);
-  await waitForActiveChannel(request.from, payer);
-  return paid(request.from, payer, await payer.keysend({ pubkey, amountMsat: BigInt(request.amountSat) * 1000n }));
+  await assertCanSend(session, request.from);
+  // the lab's own preimage, where the node takes one, so a payment in flight can be named
+  const preimage = payer.capabilities.keysendPreimage ? randomBytes(32).toString('hex') : undefined;
+  const paymentHash = preimage && createHash('sha256').update(Buffer.from(preimage, 'hex')).digest('hex');
+  return explainPayment(session, () =>
+    sent(
+      request.from,
+      payer,
+      payer.keysend({
+        pubkey,
+        amountMsat: BigInt(request.amountSat) * 1000n,
+        preimage,
+        timeoutSec: PAYMENT_TIMEOUT_SECONDS,
+      }),
+      paymentHash,
+    ),
+  );
 }
 
 export interface CloseRequest {
@@ -344,24 +396,28 @@ export interface CloseRequest {
   force: boolean;
 }
 
-/** The channel a close request names, or an error listing what the node has. */
+/** The channel a close request names, or an error listing the channels to choose from. */
 export async function channelToClose(session: LabSession, request: CloseRequest): Promise<Channel> {
   const channels = await lightningNode(session, request.node).channels.list();
   const partnerKey = request.partner ? await nodePubkey(session, request.partner) : undefined;
-  const matching = channels.filter(
-    (channel) =>
-      (request.channelId === undefined || channel.id === request.channelId) &&
-      (partnerKey === undefined || channel.partnerPubkey === partnerKey),
-  );
-  const listed = channels.map((channel) => channel.id).join(', ') || 'none';
-  if (matching.length === 0)
-    throw invalid('NO_SUCH_CHANNEL', `${request.node} has no such channel (its channels: ${listed})`);
+  const withPartner = channels.filter((channel) => partnerKey === undefined || channel.partnerPubkey === partnerKey);
+  const matching = withPartner.filter((channel) => request.channelId === undefined || channel.id === request.channelId);
+  const partnerOf = (channel: Channel) => nodeNameOf(session, channel.partnerPubkey) ?? channel.partnerPubkey;
+  if (matching.length === 1) return matching[0];
   if (matching.length > 1)
     throw invalid(
       'AMBIGUOUS_CHANNEL',
-      `${request.node} has ${matching.length} channels with ${request.partner}; name one with channel_id (${listed})`,
+      `${request.node} has ${matching.length} channels with ${request.partner}: name one with channel_id (reglab channel close --channel-id): ${matching.map((channel) => channel.id).join(', ')}`,
     );
-  return matching[0];
+  const asked = [
+    request.channelId === undefined ? 'no channel' : `no channel ${request.channelId}`,
+    request.partner === undefined ? '' : ` with ${request.partner}`,
+  ].join('');
+  const choices =
+    withPartner.length > 0 && request.partner !== undefined
+      ? `its channels with ${request.partner}: ${withPartner.map((channel) => channel.id).join(', ')}`
+      : `its channels: ${channels.map((channel) => `${channel.id} (with ${partnerOf(channel)})`).join(', ') || 'none'}`;
+  throw invalid('NO_SUCH_CHANNEL', `${request.node} has ${asked} (${choices})`);
 }
 
 export async function closeChannel(

@@ -14,7 +14,7 @@ import { LabSpecError } from './spec-error.js';
 import { checkFaucetAsset } from './faucet-asset.js';
 import { checkFaucetTrustProxy } from './faucet-trust-proxy.js';
 import { labSchema } from './schema.js';
-import type { ExternalOrManaged, LabSpec } from './types.js';
+import { DEFAULT_FEES, type ExternalOrManaged, type FeesSpec, type LabSpec } from './types.js';
 
 // labSchema is checked against JSON Schema's meta-schema by a test (test/spec/schema.unit.test.ts), not at
 // each control plane's start, which would compile that meta-schema on the path of every bring-up
@@ -43,10 +43,11 @@ export function parseLabSpec(text: string, file = 'lab.yaml'): LabSpec {
 }
 
 type Path = YamlPath;
-type RawLab = Omit<LabSpec, 'postgres' | 'redis' | 'assets'> & {
+type RawLab = Omit<LabSpec, 'postgres' | 'redis' | 'assets' | 'fees'> & {
   postgres: 'managed' | { url: string };
   redis: 'managed' | { url: string };
   assets: (Omit<LabSpec['assets'][number], 'name'> & { name?: string })[];
+  fees: { policy: FeesSpec['policy']; sat_per_vbyte?: number };
 };
 
 /** The messages of lab.yaml's own shapes: managed-or-url values and names. */
@@ -163,6 +164,13 @@ function checkReferences(lab: RawLab): Reference[] {
   if (lab.activity)
     for (const problem of planProblems(lab.activity, lab.nodes))
       problems.push({ path: ['activity', ...problem.path], message: problem.message });
+  if (lab.fees.policy === 'node' && lab.fees.sat_per_vbyte !== undefined) {
+    problems.push({
+      path: ['fees', 'sat_per_vbyte'],
+      message:
+        "sat_per_vbyte is the rate of the fixed policy; with policy: node the chain node's estimates set the rates",
+    });
+  }
   const ports = new Map<number, string>();
   for (const service of ['wallet-server', 'faucet', 'chain-adapter'] as const) {
     const port = lab.services[service]?.port;
@@ -196,5 +204,9 @@ function toLabSpec(raw: RawLab): LabSpec {
   const managedOrUrl = (value: RawLab['postgres']): ExternalOrManaged =>
     value === 'managed' ? { managed: true } : { managed: false, url: value.url };
   const assets = raw.assets.map((asset) => ({ ...asset, name: asset.name ?? asset.ticker }));
-  return { ...raw, postgres: managedOrUrl(raw.postgres), redis: managedOrUrl(raw.redis), assets };
+  const fees: FeesSpec =
+    raw.fees.policy === 'node'
+      ? { policy: 'node' }
+      : { policy: 'fixed', sat_per_vbyte: raw.fees.sat_per_vbyte ?? DEFAULT_FEES.sat_per_vbyte };
+  return { ...raw, postgres: managedOrUrl(raw.postgres), redis: managedOrUrl(raw.redis), assets, fees };
 }

@@ -136,6 +136,16 @@ export const labSchema = {
         },
       },
     },
+    fees: {
+      type: 'object',
+      additionalProperties: false,
+      default: {},
+      properties: {
+        policy: { enum: ['fixed', 'node'], default: 'fixed' },
+        // lnd's sweeper caps its fee rates at sweeper.maxfeerate, 1000 sat/vB by default
+        sat_per_vbyte: { type: 'integer', minimum: 1, maximum: 1000 },
+      },
+    },
     supervision: {
       type: 'object',
       additionalProperties: false,

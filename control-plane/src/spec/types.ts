@@ -17,10 +17,20 @@ export interface LabSpec {
   mining: { initial_blocks: number; auto_mine_seconds: number; max_tip_age_seconds: number };
   /** `faults`: the lab's links go through Toxiproxy, where `reglab net` shapes them (docs/network-faults.md). */
   network: { faults: boolean };
+  fees: FeesSpec;
   supervision: SupervisionSpec;
   /** What `reglab activity start` runs when asked for nothing else; `start`: from the moment the lab is ready. */
   activity?: ActivityRequest & { start: boolean };
 }
+
+/**
+ * The lab's fee market, seen the same by lnd, LDK, the chain adapter and Electrum: one fixed rate
+ * (sat/vB) at every confirmation target, or the chain node's own estimates.
+ */
+export type FeesSpec = { policy: 'fixed'; sat_per_vbyte: number } | { policy: 'node' };
+
+/** A lab that names no fee policy: 1 sat/vB, the relay minimum, whatever traffic the chain has seen. */
+export const DEFAULT_FEES = { policy: 'fixed', sat_per_vbyte: 1 } as const satisfies FeesSpec;
 
 /** on-failure: restart a service that died or stopped answering; always: also one that exited cleanly; no: never. */
 export type RestartPolicy = 'on-failure' | 'always' | 'no';

@@ -2,7 +2,7 @@
 // connect Lightning peers. A service stopped on purpose shows `stopped` and is not restarted.
 import { invalid, notFound } from '../../../lib/errors.js';
 import type { LabEventListener } from '../lab/events.js';
-import { connectPeers, disconnectPeers } from '../lab/operations.js';
+import { disconnectPeers, reconnectPeers } from '../lab/operations.js';
 import { startService } from '../lab/start-service.js';
 import type { ServiceState } from '../lab/state.js';
 import { kindDefinition } from '../nodes/registry.js';
@@ -77,6 +77,6 @@ export class Faults {
   async peers(action: 'connect' | 'disconnect', a: string, b: string): Promise<void> {
     if (a === b) throw invalid('SAME_NODE', 'peers are two different nodes');
     const session = this.supervisor.session;
-    await (action === 'connect' ? connectPeers(session, a, b) : disconnectPeers(session, a, b));
+    await (action === 'connect' ? reconnectPeers(session, a, b) : disconnectPeers(session, a, b));
   }
 }

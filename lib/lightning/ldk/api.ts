@@ -60,6 +60,13 @@ export function channelBalancesSat(channel: LdkChannel): { local: number; remote
   return { local, remote: Math.max(0, channel.capacity_sat - local - commitmentFee) };
 }
 
+export interface LdkPeer {
+  node_id: string;
+  address: string;
+  is_connected: boolean;
+  is_persisted: boolean;
+}
+
 export interface LdkGraphPolicy {
   enabled: boolean;
   cltv_expiry_delta: number;
@@ -203,6 +210,9 @@ export class LdkClient {
   }
   async disconnectPeer(pubkey: string): Promise<void> {
     await this.post('/v1/peers/disconnect', { pubkey });
+  }
+  async peers(): Promise<LdkPeer[]> {
+    return (await this.get<{ peers: LdkPeer[] }>('/v1/peers')).peers;
   }
   async channels(): Promise<LdkChannel[]> {
     return (await this.get<{ channels: LdkChannel[] }>('/v1/channels')).channels;

@@ -11,6 +11,7 @@ import { readBolt11 } from '../bolt11.js';
 import type { Channel, ChannelControl, ClientOptions, OpenChannelRequest, PendingClose } from '../client.js';
 import type { CreatedInvoice, DecodedInvoice, HoldInvoices, Invoice, InvoiceRequest } from '../client.js';
 import type { LightningClient, NodeInfo, PaymentLookup, PaymentOutcome } from '../client.js';
+import type { KeysendRequest, PayRequest } from '../client.js';
 import {
   assetsNeedRgbNode,
   LightningError,
@@ -234,14 +235,18 @@ export class LdkLightning implements LightningClient {
     });
   }
 
-  pay(request: { bolt11: string; maxFeeMsat?: bigint }): Promise<PaymentOutcome> {
+  pay(request: PayRequest): Promise<PaymentOutcome> {
     const { invoice, paymentHash } = readBolt11(request.bolt11);
     return this.send(paymentHash, () =>
-      this.api.payInvoice({ invoice, max_fee_msat: request.maxFeeMsat, wait_secs: PAY_WAIT_SECS }),
+      this.api.payInvoice({
+        invoice,
+        max_fee_msat: request.maxFeeMsat,
+        wait_secs: request.timeoutSec ?? PAY_WAIT_SECS,
+      }),
     );
   }
 
-  keysend(request: { pubkey: string; amountMsat: bigint; maxFeeMsat?: bigint; preimage?: string }) {
+  keysend(request: KeysendRequest) {
     const preimage = request.preimage ?? randomBytes(32).toString('hex');
     return this.send(sha256(preimage), () =>
       this.api.keysend({
@@ -249,7 +254,7 @@ export class LdkLightning implements LightningClient {
         amount_msat: request.amountMsat,
         preimage,
         max_fee_msat: request.maxFeeMsat,
-        wait_secs: PAY_WAIT_SECS,
+        wait_secs: request.timeoutSec ?? PAY_WAIT_SECS,
       }),
     );
   }
@@ -325,6 +330,15 @@ export class LdkLightning implements LightningClient {
       disconnectPeer: async (pubkey) => {
         await this.call('the disconnect', () => this.api.disconnectPeer(pubkey));
       },
+      connectedPeers: async () =>
+        (await this.call('the peers', () => this.api.peers()))
+          .filter((peer) => peer.is_connected)
+          .map((peer) => peer.node_id),
+      ping: async () => {
+        await this.call('the node info', () => this.api.info());
+      },
+      // ldk-node has no call to reset its scorer: its penalties fade on their own
+      forgetPaymentFailures: async () => {},
       open: (request) => this.openChannel(chain, request),
       close: async (channel, force) => {
         const open = (await this.call('the channels', () => this.api.channels())).find(
@@ -388,7 +402,9 @@ export class LdkLightning implements LightningClient {
 
   /**
    * Channels being closed: what LDK still has to claim of channels no longer open, by funding
-   * transaction (the event log's channel_pending names the funding of each channel id).
+   * transaction (the event log's channel_pending names the funding of each channel id). A sweep
+   * whose transaction is confirmed is over: its coins are the on-chain wallet's (LDK keeps listing
+   * it until its threshold of confirmations, and the lab counted it twice).
    */
   private async pendingCloses(chain: RpcChainDriver): Promise<PendingClose[]> {
     await this.followChain();
@@ -419,7 +435,8 @@ export class LdkLightning implements LightningClient {
         balance.amount_sat,
         balance.confirmation_height ?? balance.claimable_height ?? balance.timeout_height,
       );
-    for (const sweep of balances.pending_sweeps) add(sweep.channel_id, sweep.amount_sat);
+    for (const sweep of balances.pending_sweeps)
+      if (sweep.status !== 'awaiting_threshold_confirmations') add(sweep.channel_id, sweep.amount_sat);
     return [...closing.values()];
   }
 }

@@ -45,11 +45,13 @@ import {
   closeChannel,
   createChainAddress,
   createHodlInvoice,
+  deleteForwardingReputations,
   getChannelBalance,
   getChannels,
   getInvoice,
   getNetworkGraph,
   getPayment,
+  getPeers,
   getPendingChannels,
   getWalletStatus,
   openChannel,
@@ -89,6 +91,10 @@ const succeeded = (paid: PaidPayment): PaymentOutcome => ({
 type GraphChannel = { transaction_id: string; policies: { cltv_delta?: number }[] };
 const routable = (channel: GraphChannel) =>
   channel.policies.length === 2 && channel.policies.every((policy) => policy.cltv_delta !== undefined);
+
+/** lnd's payment timeout, which ln-service calls its pathfinding timeout. */
+const paymentTimeout = (timeoutSec: number | undefined) =>
+  timeoutSec === undefined ? {} : { pathfinding_timeout: timeoutSec * 1000 };
 
 const sha256 = (hex: string) => createHash('sha256').update(Buffer.from(hex, 'hex')).digest('hex');
 
@@ -272,6 +278,7 @@ export class LndLightning implements LightningClient {
         lnd: this.lnd,
         request: invoice,
         ...(request.maxFeeMsat === undefined ? {} : { max_fee_mtokens: request.maxFeeMsat.toString() }),
+        ...paymentTimeout(request.timeoutSec),
       }),
     );
   }
@@ -286,6 +293,7 @@ export class LndLightning implements LightningClient {
         id: paymentHash,
         mtokens: request.amountMsat.toString(),
         ...(request.maxFeeMsat === undefined ? {} : { max_fee_mtokens: request.maxFeeMsat.toString() }),
+        ...paymentTimeout(request.timeoutSec),
         messages: [{ type: KEYSEND_TYPE, value: preimage }],
       }),
     );
@@ -421,6 +429,16 @@ export class LndLightning implements LightningClient {
       disconnectPeer: async (pubkey) => {
         await call('the disconnect', () => removePeer({ lnd, public_key: pubkey }));
       },
+      connectedPeers: async () =>
+        (await call('the peers', () => getPeers({ lnd }))).peers.map((peer) => peer.public_key),
+      // lnd's State service: GetInfo waits for the chain backend while lnd reconnects to it
+      ping: async () => {
+        await call('the state', () => getWalletStatus({ lnd: this.state }));
+      },
+      // lnd's mission control: a pair that failed a payment is avoided for about an hour
+      forgetPaymentFailures: async () => {
+        await call('the reset of its mission control', () => deleteForwardingReputations({ lnd }));
+      },
       open: async (request) => {
         const opened = await call('the channel', () =>
           openChannel({
@@ -448,7 +466,8 @@ export class LndLightning implements LightningClient {
           .map((channel) => ({
             fundingTxid: channel.transaction_id,
             closingTxid: channel.close_transaction_id,
-            blocksUntilSweep: channel.timelock_blocks,
+            // lnd counts below zero once the funds matured, until its sweep confirms
+            blocksUntilSweep: channel.timelock_blocks === undefined ? undefined : Math.max(0, channel.timelock_blocks),
             pendingSat: channel.pending_balance ?? channel.local_balance,
           }));
       },

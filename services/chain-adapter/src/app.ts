@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
+import type { FeePolicy } from '../../../lib/chain/fee-policy.js';
 import { ChainRpcError, type ChainDriver } from '../../../lib/chain/types.js';
 import { NETWORKS, type NetworkName } from '../../../lib/bitcoin/address.js';
 import { AddressDirectory } from './esplora/address-prefix.js';
@@ -24,6 +25,8 @@ export interface AdapterDeps {
   network: NetworkName;
   driver: ChainDriver;
   indexer: Indexer;
+  /** The lab's fee policy (the node's estimates when not given). */
+  fees?: FeePolicy;
   logger?: FastifyServerOptions['logger'];
 }
 
@@ -68,7 +71,7 @@ export async function buildApp(deps: AdapterDeps): Promise<FastifyInstance> {
   seen.start(FOLLOW_BLOCKS_MS);
   app.addHook('onClose', async () => seen.stop());
   const blocks = new ChainBlocks(deps.driver, deps.indexer, seen);
-  feeRoutes(app, new FeeEstimator(deps.driver));
+  feeRoutes(app, new FeeEstimator(deps.driver, deps.fees));
   addressRoutes(app, data, deps.network, new AddressDirectory(deps.driver, data, NETWORKS[deps.network]));
   txRoutes(app, data, deps.driver);
   blockRoutes(app, deps.driver, blocks, data);

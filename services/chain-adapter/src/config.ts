@@ -1,3 +1,4 @@
+import { feePolicyFromEnv, type FeePolicy } from '../../../lib/chain/fee-policy.js';
 import { chainConfigFromEnv } from '../../../lib/chain/from-env.js';
 import type { ChainRpcConfig } from '../../../lib/chain/types.js';
 import { portFromEnv } from '../../../lib/env.js';
@@ -10,6 +11,7 @@ export interface AdapterConfig {
   network: NetworkName;
   chain: ChainRpcConfig;
   indexer: IndexerEndpoint;
+  fees: FeePolicy;
 }
 
 export function networkFromEnv(env: NodeJS.ProcessEnv): NetworkName {
@@ -26,5 +28,6 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): AdapterConf
     network: networkFromEnv(env),
     chain: chainConfigFromEnv(env),
     indexer: parseIndexerUrl(env.INDEXER_URL ?? 'tcp://127.0.0.1:50001'),
+    fees: feePolicyFromEnv(env),
   };
 }

@@ -1,4 +1,6 @@
 import { FeeCurve } from '../../../lib/chain/fee-curve.js';
+import type { FeePolicy } from '../../../lib/chain/fee-policy.js';
+import { lndFeeEstimates, type LndFeeEstimates } from '../../../lib/chain/lnd-fee-estimates.js';
 import { MINIMUM_RELAY_FEE_SAT_PER_VB, type ChainDriver } from '../../../lib/chain/types.js';
 
 /** mempool.space's fee recommendation, in sat/vB (integers). */
@@ -15,14 +17,18 @@ export interface FeeRecommendation {
  */
 export const RECOMMENDATION_TARGETS = { fastestFee: 1, halfHourFee: 3, hourFee: 6, economyFee: 144 } as const;
 
-/** The adapter's fee answers, from the node's fee curve (lib/chain/fee-curve.ts: the fallback only
- * where the node estimates nothing, the relay minimum for slow targets it does not estimate, never
- * rising with the target). */
+/** The adapter's fee answers, by the lab's fee policy (lib/chain/fee-curve.ts: a fixed rate, or the
+ * node's curve: the fallback only where the node estimates nothing, the relay minimum for slow
+ * targets it does not estimate, never rising with the target). */
 export class FeeEstimator {
   private readonly curve: FeeCurve;
 
-  constructor(driver: Pick<ChainDriver, 'estimateFeeRate'>, cacheMs = 5_000) {
-    this.curve = new FeeCurve(driver, cacheMs);
+  constructor(
+    driver: Pick<ChainDriver, 'estimateFeeRate' | 'getBlockCount'>,
+    policy: FeePolicy = { policy: 'node' },
+    cacheMs = 5_000,
+  ) {
+    this.curve = new FeeCurve(driver, policy, cacheMs);
   }
 
   /** fastest >= halfHour >= hour >= economy >= minimum, each at least the relay minimum. */
@@ -41,5 +47,10 @@ export class FeeEstimator {
   /** Esplora's GET /fee-estimates: `{ "1": sat/vB, ..., "1008": sat/vB }`. */
   async estimates(): Promise<Record<string, number>> {
     return Object.fromEntries([...(await this.curve.rates())].map(([target, rate]) => [String(target), rate]));
+  }
+
+  /** The same rates in the format of lnd's fee service (lnd's --fee.url in a docker lab). */
+  async lnd(): Promise<LndFeeEstimates> {
+    return lndFeeEstimates(await this.curve.rates());
   }
 }

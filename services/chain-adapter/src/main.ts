@@ -7,7 +7,13 @@ import { ElectrumIndexer } from './indexer.js';
 const config = configFromEnv();
 const driver = createChainDriver(config.chain);
 const indexer = new ElectrumIndexer(config.indexer);
-const app = await buildApp({ network: config.network, driver, indexer, logger: loggerFromEnv(process.env) });
+const app = await buildApp({
+  network: config.network,
+  driver,
+  indexer,
+  fees: config.fees,
+  logger: loggerFromEnv(process.env),
+});
 app.addHook('onClose', async () => {
   indexer.close();
   driver.close();

@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { feePolicyFromEnv, type FeePolicy } from '../../../lib/chain/fee-policy.js';
 import { chainConfigFromEnv } from '../../../lib/chain/from-env.js';
 import type { ChainRpcConfig } from '../../../lib/chain/types.js';
 import type { LogLevel } from './log.js';
@@ -12,6 +13,8 @@ export interface IndexerConfig {
   pollMs: number;
   logLevel: LogLevel;
   banner: string;
+  /** What blockchain.estimatefee answers: the lab's fee policy (the node's estimates when not given). */
+  fees?: FeePolicy;
 }
 
 const LOG_LEVELS: LogLevel[] = ['debug', 'info', 'warn', 'error', 'silent'];
@@ -26,8 +29,9 @@ function intFromEnv(env: NodeJS.ProcessEnv, name: string, fallback: number): num
 
 /**
  * PORT (default 50001, Electrum's plain-TCP port), HOST (127.0.0.1), DATA_DIR (./data/indexer),
- * POLL_MS (250), LOG_LEVEL (info), and the chain connection: CHAIN_KIND, CHAIN_RPC_URL,
- * CHAIN_RPC_USER, CHAIN_RPC_PASS, CHAIN_RPC_CERT (path) or CHAIN_RPC_CERT_PEM.
+ * POLL_MS (250), LOG_LEVEL (info), the chain connection: CHAIN_KIND, CHAIN_RPC_URL,
+ * CHAIN_RPC_USER, CHAIN_RPC_PASS, CHAIN_RPC_CERT (path) or CHAIN_RPC_CERT_PEM, and the fee policy:
+ * FEE_POLICY (node, the default, or fixed) with FEE_SAT_PER_VBYTE.
  */
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env): IndexerConfig {
   const logLevel = (env.LOG_LEVEL ?? 'info') as LogLevel;
@@ -41,5 +45,6 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): IndexerConf
     pollMs: intFromEnv(env, 'POLL_MS', 250),
     logLevel,
     banner: env.BANNER ?? 'reglab indexer: the Electrum protocol over a regtest node',
+    fees: feePolicyFromEnv(env),
   };
 }

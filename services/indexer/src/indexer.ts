@@ -66,7 +66,7 @@ export async function startIndexer(config: IndexerConfig, options: IndexerOption
     options.notices ?? (ownDriver && noticesOf(config.chain)),
   );
   const server = new ElectrumServer(
-    { store, queries, driver, pokeFollower: () => follower.poke(), banner: config.banner },
+    { store, queries, driver, pokeFollower: () => follower.poke(), banner: config.banner, fees: config.fees },
     store,
     queries,
     log,

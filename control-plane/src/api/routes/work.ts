@@ -4,7 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { invalid, notFound } from '../../../../lib/errors.js';
 import { errorResponses } from '../../../../lib/http/errors.js';
 import type { JobQueues, JobRequest } from '../../jobs.js';
-import { assertRegtestAddress, requireReady } from '../../lab/operations.js';
+import { assertRegtestAddress, channelToClose, requireReady } from '../../lab/operations.js';
 import { CHAIN_SERVICE } from '../../nodes/btcd/index.js';
 import type { ApiDeps } from '../deps.js';
 import {
@@ -153,7 +153,13 @@ export function workRoutes(app: FastifyInstance, { manager, jobs }: ApiDeps): vo
       const { node, partner, channel_id, force } = request.body;
       if (partner === undefined && channel_id === undefined)
         throw invalid('CHANNEL_MISSING', 'name the channel: partner (a node) or channel_id');
+      differ(node, partner, 'a channel');
       ready(request.params.name, CHAIN_SERVICE, node);
+      // a channel that is not there, or not one, is the request's fault, said before anything is queued
+      // (unless this key queued the job already: the channel may be closed by now)
+      const key = request.headers['idempotency-key'];
+      if (key === undefined || !(await jobs.get(`channels-${key}`)))
+        await channelToClose(manager.session(request.params.name), { node, partner, channelId: channel_id, force });
       return enqueue(
         { queue: 'channels', action: 'close', lab: request.params.name, node, partner, channelId: channel_id, force },
         request,

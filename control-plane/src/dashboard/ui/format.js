@@ -17,6 +17,17 @@ export const shortHex = (hex) => (hex ? `${hex.slice(0, 8)}…${hex.slice(-6)}` 
 
 export const plural = (count, one, many = `${one}s`) => `${grouped.format(count)} ${count === 1 ? one : many}`;
 
+/** A channel being closed: its funds on their way back on-chain, timelocked for N more blocks or, matured, being swept. */
+export function closingText(close) {
+  const wait =
+    close.blocksUntilSweep === undefined
+      ? ''
+      : close.blocksUntilSweep > 0
+        ? `, spendable in ${plural(close.blocksUntilSweep, 'block')}`
+        : ', sweeping';
+  return `closing: ${formatSat(close.pendingSat)}${wait}`;
+}
+
 /**
  * A lab URL as this browser reaches it: the lab names its services on 127.0.0.1; a browser in the
  * room (the page opened on the lab machine's address) reaches them on that address.

@@ -2,7 +2,7 @@
 // assets of rgb and rln nodes.
 import { copyButton } from './clipboard.js';
 import { el, syncChildren } from './dom.js';
-import { formatAmount, formatSat, plural, shortHex } from './format.js';
+import { closingText, formatAmount, formatSat, shortHex } from './format.js';
 
 function createRow(node) {
   const row = el(
@@ -55,11 +55,7 @@ function describeHolding(asset) {
   );
 }
 
-/** A channel being closed: its funds are on their way back on-chain. */
-function describeClose(close) {
-  const wait = close.blocksUntilSweep ? `, spendable in ${plural(close.blocksUntilSweep, 'block')}` : '';
-  return el('li', {}, `closing: ${formatSat(close.pendingSat)}${wait}`);
-}
+const describeClose = (close) => el('li', {}, closingText(close));
 
 export function renderNodes(tbody, nodes = [], colors) {
   syncChildren(

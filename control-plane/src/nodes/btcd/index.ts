@@ -13,7 +13,7 @@ import { BTCD_RPC_CERT_FILE, btcdLaunch } from './launch.js';
 export const CHAIN_SERVICE = 'chain';
 
 /** The chain node's JSON-RPC as `placement` reaches it (btcd speaks TLS with its own certificate). */
-export function chainRpcFor(access: LabAccess, placement: Placement): ChainRpcConfig {
+export function chainRpcFor(access: Pick<LabAccess, 'lab' | 'credentials'>, placement: Placement): ChainRpcConfig {
   return {
     kind: 'btcd',
     url: `https://${placement.reach(CHAIN_SERVICE, 'rpc')}`,

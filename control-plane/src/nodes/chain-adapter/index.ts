@@ -1,6 +1,8 @@
 // The Esplora-style chain-data adapter (services/chain-adapter).
+import { feePolicyToEnv } from '../../../../lib/chain/fee-policy.js';
 import { SERVICES_IMAGE } from '../../images/recipes.js';
 import { chainConfigToEnv } from '../../../../lib/chain/from-env.js';
+import { labFeePolicy } from '../../lab/fee-market.js';
 import { CHAIN_SERVICE, chainRpcFor } from '../btcd/index.js';
 import { answersHttp, projectService } from '../project-service.js';
 import type { KindDefinition } from '../types.js';
@@ -21,6 +23,7 @@ export const chainAdapter: KindDefinition = {
       ...chainConfigToEnv(chainRpcFor(access, placement)),
       INDEXER_URL: `tcp://${placement.reach('indexer', 'electrum')}`,
       NETWORK: 'regtest',
+      ...feePolicyToEnv(labFeePolicy(access.lab.spec)),
     });
   },
   probe: (access, service) => answersHttp(`http://${access.host.reach(service.name, 'http')}/api/health`),

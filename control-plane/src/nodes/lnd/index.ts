@@ -6,6 +6,7 @@ import { LndLightning } from '../../../../lib/lightning/lnd/client.js';
 import type { LndCredentials } from '../../../../lib/lightning/lnd/connection.js';
 import { lndconnectUri } from '../../connect/lndconnect.js';
 import { nodeUriOf } from '../../connect/node-uri.js';
+import { lndFeesPath } from '../../lab/fee-market.js';
 import type { Placement } from '../../runtimes/types.js';
 import { CHAIN_SERVICE } from '../btcd/index.js';
 import { writeCredentialFile } from '../credential-files.js';
@@ -30,6 +31,16 @@ function credentialsAt(access: LabAccess, name: string, placement: Placement): L
   };
 }
 
+/**
+ * Where lnd reads the lab's fee rates: the control plane, up before any node (process labs), or, in
+ * a docker lab, whose containers do not reach the control plane, its chain adapter when it has one.
+ */
+function feeUrlFor(access: LabAccess, placement: Placement): string | undefined {
+  if (access.controlPlaneUrl) return `${access.controlPlaneUrl}${lndFeesPath(access.lab.name)}`;
+  if (access.lab.services['chain-adapter']) return `http://${placement.reach('chain-adapter', 'http')}/api/fees/lnd`;
+  return undefined;
+}
+
 export const lnd: KindDefinition = {
   ports: { grpc: 10009, rest: 8080, p2p: 9735 },
   image: localImage('lnd', { binaries: ['lnd', 'lncli'] }),
@@ -40,15 +51,18 @@ export const lnd: KindDefinition = {
   }),
   dependsOn: () => [CHAIN_SERVICE],
   dials: (name, spec) => [{ service: CHAIN_SERVICE, port: 'rpc' }, ...lightningPeerDials(name, spec)],
-  launch: (access, service) =>
-    lndLaunch(access.placementFor(service.name), {
+  launch(access, service) {
+    const placement = access.placementFor(service.name);
+    return lndLaunch(placement, {
       alias: service.name,
       chainService: CHAIN_SERVICE,
       chainRpcUser: access.lab.secrets.chainRpcUser,
       chainRpcPassword: access.lab.secrets.chainRpcPassword,
       chainRpcCertPem: access.credentials.require(CHAIN_SERVICE, 'certPem'),
       tlsExtraDomains: [service.name],
-    }),
+      feeUrl: feeUrlFor(access, placement),
+    });
+  },
   /** Ready when its wallet is unlocked and synced to the chain tip, and its peer server has started. */
   async probe(access, service) {
     const location = { lab: access.lab, service: service.name };

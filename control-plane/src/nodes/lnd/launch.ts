@@ -9,7 +9,20 @@ export interface LndSettings {
   chainRpcCertPem: string;
   /** Extra host names for lnd's TLS certificate (a container's name). */
   tlsExtraDomains?: string[];
+  /** Where lnd reads the lab's fee rates (lnd's fee-service format); without it lnd asks btcd. */
+  feeUrl?: string;
 }
+
+/**
+ * The confirmation target of sweeps without a deadline (a force close's own funds, anchors), far
+ * beyond lnd's 1008: lnd starts such a sweep at the relay minimum only while its target is at least
+ * 1008 blocks away, and otherwise at the fee estimate capped by the sweep's budget (half the
+ * output), where an estimate at or above that cap leaves its fee function no room to rise ("fee rate
+ * delta is zero") and the sweep is retried in vain every block. Two weeks keep every such sweep
+ * starting at the relay minimum for its first thousand blocks, whatever the lab's fee rate, and any
+ * fee confirms in a lab's next block.
+ */
+export const LND_NO_DEADLINE_CONF_TARGET = 2016;
 
 export const LND_PORTS = ['grpc', 'rest', 'p2p'] as const;
 
@@ -26,7 +39,8 @@ export const LND_ADMIN_MACAROON_FILE = 'data/chain/bitcoin/regtest/admin.macaroo
  * DescribeGraph answered fresh instead of from a cache kept for a minute. lnd shuts itself down once its
  * chain node has not answered its health check a few times; it is asked to give up after about a minute
  * and a half (its shortest interval, two tries) rather than the six it takes by default, half useless
- * meanwhile: the supervisor starts it again as soon as the chain node is back.
+ * meanwhile: the supervisor starts it again as soon as the chain node is back. Fees: the lab's
+ * (`feeUrl`), and sweeps that always fit their budget (LND_NO_DEADLINE_CONF_TARGET).
  */
 export function lndLaunch(placement: Placement, settings: LndSettings): LaunchSpec {
   const host = placement.listenHost;
@@ -49,6 +63,8 @@ export function lndLaunch(placement: Placement, settings: LndSettings): LaunchSp
       '--tlsextradomain=localhost',
       ...(settings.tlsExtraDomains ?? []).map((domain) => `--tlsextradomain=${domain}`),
       '--tlsextraip=127.0.0.1',
+      ...(settings.feeUrl ? [`--fee.url=${settings.feeUrl}`] : []),
+      `--sweeper.nodeadlineconftarget=${LND_NO_DEADLINE_CONF_TARGET}`,
       '--bitcoin.defaultchanconfs=1',
       '--trickledelay=50',
       '--gossip.sub-batch-delay=5ms',

@@ -98,7 +98,7 @@ export const outspendsSchema = {
 export const feeRecommendationSchema = {
   ...integers(['fastestFee', 'halfHourFee', 'hourFee', 'economyFee', 'minimumFee']),
   description:
-    'sat/vB (integers). Targets: fastest 1 block, half hour 3, hour 6, economy 144; 20 sat/vB (0.0002 BTC/kvB) where the node cannot estimate; minimum is the relay minimum.',
+    "sat/vB (integers), by the lab's fee policy (lab.yaml `fees`): its fixed rate, or the node's estimates with 20 sat/vB (0.0002 BTC/kvB) where the node cannot estimate. Targets: fastest 1 block, half hour 3, hour 6, economy 144; minimum is the relay minimum.",
 } as const;
 
 export const blockSchema = {

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { lndFeeEstimatesSchema } from '../../../../lib/chain/lnd-fee-estimates.js';
 import type { FeeEstimator } from '../fees.js';
 import { feeRecommendationSchema } from '../esplora/schemas.js';
 
@@ -28,5 +29,16 @@ export function feeRoutes(app: FastifyInstance, fees: FeeEstimator) {
       },
     },
     () => fees.estimates(),
+  );
+  app.get(
+    '/api/fees/lnd',
+    {
+      schema: {
+        tags: ['fees'],
+        summary: "The same rates in lnd's fee-service format (lnd --fee.url): target -> sat per 1000 vB",
+        response: { 200: lndFeeEstimatesSchema },
+      },
+    },
+    () => fees.lnd(),
   );
 }

@@ -1,4 +1,5 @@
 import { FeeCurve } from '../../../../lib/chain/fee-curve.js';
+import type { FeePolicy } from '../../../../lib/chain/fee-policy.js';
 import { ChainRpcError, type ChainDriver } from '../../../../lib/chain/types.js';
 import { ConfirmedTxCache } from '../confirmed-txs.js';
 import { fromDisplayHex, merkleBranch, toDisplayHex } from '../hashes.js';
@@ -25,6 +26,8 @@ export interface MethodContext {
   /** Makes the follower look at the node now (after a broadcast). */
   pokeFollower(): Promise<void>;
   banner: string;
+  /** The lab's fee policy (the node's estimates when not given). */
+  fees?: FeePolicy;
 }
 
 /** What a method may do to the connection that called it. */
@@ -58,7 +61,7 @@ function btcPerKvB(satPerVb: number): number {
 
 export function createMethods(context: MethodContext): Map<string, MethodSpec> {
   const { store, queries, driver } = context;
-  const fees = new FeeCurve(driver);
+  const fees = new FeeCurve(driver, context.fees);
 
   const tipHeader = () => {
     const height = store.height;
@@ -195,8 +198,16 @@ export function createMethods(context: MethodContext): Map<string, MethodSpec> {
     'blockchain.estimatefee': {
       names: ['number'],
       run: async (params) => {
-        // The chain adapter's curve: never rising with the target, the fallback only where the node has no estimate.
-        return btcPerKvB(await fees.rateFor(params.nonNegativeInt(0)));
+        // The chain adapter's rates: the lab's fixed rate, or the node's curve (never rising with the target)
+        const target = params.nonNegativeInt(0);
+        try {
+          return btcPerKvB(await fees.rateFor(target));
+        } catch (error) {
+          throw new RpcError(
+            ErrorCode.daemonError,
+            `no fee estimate: the node cannot be reached (${(error as Error).message}); a transaction could not be broadcast either`,
+          );
+        }
       },
     },
     'blockchain.relayfee': { names: [], run: () => RELAY_FEE_BTC_PER_KVB },
