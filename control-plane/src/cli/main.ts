@@ -19,6 +19,7 @@ import {
   type ControlPlaneClient,
 } from './client.js';
 import { activityCommands } from './activity.js';
+import { feeCommands } from './fees.js';
 import { formatAssetBalances, formatAssetList, formatDown, formatEvent, formatLab } from './print.js';
 import { connectInfoCommand } from './connect-info.js';
 import { netCommands } from './net.js';
@@ -500,6 +501,7 @@ program
 
 snapshotCommands(program, { client: runningClient, labName, out });
 activityCommands(program, { client: runningClient, labName, out });
+feeCommands(program, { client: runningClient, labName, out });
 connectInfoCommand(program, { client: runningClient, labName, out });
 netCommands(program, { client: runningClient, labName, out });
 

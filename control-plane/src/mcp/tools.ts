@@ -245,6 +245,16 @@ export const LAB_TOOLS: LabTool[] = [
       duration_seconds: z.number().int().optional().describe('stop by itself after this long'),
     },
   ),
+  read('fees_status', "The lab's fee policy, the chain height, and the fee spike with the blocks it has left", '/fees'),
+  action(
+    'fees_spike',
+    'A fee spike: every fee rate of the lab (lnd, LDK, the chain adapter, Electrum) at least sat_per_vbyte for the next `blocks` blocks',
+    '/fees/spike',
+    {
+      sat_per_vbyte: z.number().int().describe('the rate, 1 to 1000 sat/vB'),
+      blocks: z.number().int().describe('how many blocks it lasts'),
+    },
+  ),
   read(
     'activity_status',
     'The payment activity: running or not, payments by outcome, payments a second, in flight, failures by reason, its plan',

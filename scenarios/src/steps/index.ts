@@ -5,6 +5,7 @@ import { assetSteps } from './assets.js';
 import { chainSteps } from './chain.js';
 import { chainDataSteps } from './chain-data.js';
 import { faucetSteps } from './faucet.js';
+import { feeSteps } from './fees.js';
 import { faultSteps } from './faults.js';
 import type { AnyStepKind } from './kind.js';
 import { lightningSteps } from './lightning.js';
@@ -23,4 +24,5 @@ export const STEP_KINDS: readonly AnyStepKind[] = [
   ...chainDataSteps,
   ...assetSteps,
   ...activitySteps,
+  ...feeSteps,
 ];
