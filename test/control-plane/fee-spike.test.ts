@@ -1,4 +1,5 @@
-// A fee spike as a fault: `reglab fees spike 50 --blocks 3` on a lab whose policy is 1 sat/vB. While
+// A fee spike as a fault: `reglab fees spike 50 --blocks 3` on a lab whose policy is 2 sat/vB (lnd
+// answers no less than 253 sat/kw, 1.012 sat/vB). While
 // it holds, lnd (its fee estimate), the chain adapter's fee routes and Electrum's estimatefee all
 // answer the raised rate; once the chain has grown by 3 blocks they are back to the policy's rate.
 // Its own lab: it restarts the chain adapter and the indexer.
@@ -13,7 +14,7 @@ import { bringUpLab, startTestControlPlane, type TestControlPlane } from '../sup
 
 const LAB = 'spike';
 const YAML = `name: ${LAB}
-fees: { policy: fixed, sat_per_vbyte: 1 }
+fees: { policy: fixed, sat_per_vbyte: 2 }
 nodes:
   - { name: alice, funding_sat: 3000000 }
   - { name: bob, funding_sat: 3000000 }
@@ -74,12 +75,12 @@ describe('a fee spike', () => {
   });
 
   it('raises what lnd, the chain adapter and Electrum answer for N blocks, then lets them fall back', async () => {
-    expect(await answered()).toEqual(everywhere(1));
+    expect(await answered()).toEqual(everywhere(2));
     const set = await reglab('fees', 'spike', '50', '--blocks', '3');
     expect(set.code, set.stderr).toBe(0);
     const height = (await cp.call('GET', `/labs/${LAB}/fees`)).body.height as number;
     expect(set.stdout).toBe(
-      `lab ${LAB} at height ${height}: fees fixed at 1 sat/vB; fee spike: every rate at least 50 sat/vB until height ${height + 3} (3 blocks left)\n`,
+      `lab ${LAB} at height ${height}: fees fixed at 2 sat/vB; fee spike: every rate at least 50 sat/vB until height ${height + 3} (3 blocks left)\n`,
     );
     // lnd reads its fee URL again within seconds
     await waitFor(async () => JSON.stringify([...(await answered()).lnd]) === '[50]', {
@@ -93,11 +94,13 @@ describe('a fee spike', () => {
     await cp.call('POST', `/labs/${LAB}/mine?wait=true`, { blocks: 1 });
     const status = await reglab('--json', 'fees', 'status');
     expect(JSON.parse(status.stdout).spike).toMatchObject({ satPerVbyte: 50, active: false, blocksLeft: 0 });
-    await waitFor(async () => JSON.stringify(await answered()) === JSON.stringify(everywhere(1)), {
+    const flat = (rates: Awaited<ReturnType<typeof answered>>) =>
+      JSON.stringify([[...rates.lnd], [...rates.adapter], rates.recommended, [...rates.electrum]]);
+    await waitFor(async () => flat(await answered()) === flat(everywhere(2)), {
       timeoutMs: 60_000,
-      what: 'every part to answer 1 sat/vB again',
+      what: 'every part to answer 2 sat/vB again',
     });
-    expect(await answered()).toEqual(everywhere(1));
+    expect(await answered()).toEqual(everywhere(2));
   });
 
   it('refuses a rate out of range, changing nothing', async () => {
