@@ -33,7 +33,7 @@ const [text, file] = values.nodes
   : [readFileSync(values.file!, 'utf8'), values.file!];
 const parsed = parseLabSpec(text, file);
 const spec = { ...parsed, runtime: runtime ?? parsed.runtime };
-const runtimeOptions = await runtimeOptionsFor(spec.runtime);
+const runtimeOptions = await runtimeOptionsFor(spec);
 if (spec.runtime === 'docker') await buildImagesFirst();
 const bench = benchRun('lab-up', { runtime: spec.runtime, lab: file, runs: Number(values.runs) });
 

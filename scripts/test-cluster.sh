@@ -74,9 +74,16 @@ launch() {
   local name=$1 binary=$2
   shift 2
   echo "--- started $(date -u +%FT%TZ)" >>"$logs/$name.log"
-  # fd 9 holds this script's lock: a daemon that kept it would block every later up and down
-  env -u REGLAB_PROCESS_REGISTRY setsid "$binary" "$@" </dev/null >>"$logs/$name.log" 2>&1 9>&- &
-  # setsid execs without forking (this script is not a group leader), so $! is the daemon itself
+  # A daemon keeps no descriptor of its caller's: fd 9 holds this script's lock, and a lock or pipe
+  # of whoever ran `up` (`flock … npm test`, a test runner's output) would stay held for as long as
+  # the cluster runs, blocking every later up and down, or a wait on that pipe.
+  (
+    for fd in $(ls /proc/"$BASHPID"/fd); do
+      [ "$fd" -gt 2 ] && eval "exec $fd>&-"
+    done
+    exec env -u REGLAB_PROCESS_REGISTRY setsid "$binary" "$@"
+  ) </dev/null >>"$logs/$name.log" 2>&1 &
+  # the subshell and setsid exec without forking (it is not a group leader), so $! is the daemon itself
   echo "$! $(readlink -f "$binary")" >"$(pid_file "$name")"
 }
 

@@ -143,7 +143,7 @@ export class LabManager {
     const lab = makeLab(this.store.labDir(name));
     this.store.labs[name] = lab;
     await this.store.save();
-    const runtimeOptions = await runtimeOptionsFor(lab.runtime);
+    const runtimeOptions = await runtimeOptionsFor(lab.spec);
     this.track(name, start(lab, this.driverOptions(runtimeOptions, lab)));
     return lab;
   }
@@ -181,7 +181,7 @@ export class LabManager {
     lab.status = 'stopping';
     const done = (async () => {
       await this.release(name);
-      return work(lab, this.driverOptions(await runtimeOptionsFor(lab.runtime), lab));
+      return work(lab, this.driverOptions(await runtimeOptionsFor(lab.spec), lab));
     })().catch(async (error: unknown) => {
       if (lab.status === 'stopping') {
         lab.status = 'failed';
@@ -260,7 +260,7 @@ export class LabManager {
     await this.bringUps.get(name);
     const engineGone = await this.checkEngine(lab, { orTellGone: options.force });
     await this.release(name);
-    const { runtime } = await runtimeOptionsFor(lab.runtime);
+    const { runtime } = await runtimeOptionsFor(lab.spec);
     if (engineGone) forgetLab(lab, this.emit);
     const detached = engineGone
       ? []
@@ -287,7 +287,7 @@ export class LabManager {
    * stops; with `orTellGone`, the answer is true instead.
    */
   private async checkEngine(lab: LabState, options: { orTellGone?: boolean } = {}): Promise<boolean> {
-    const { runtime } = await runtimeOptionsFor(lab.runtime);
+    const { runtime } = await runtimeOptionsFor(lab.spec);
     try {
       await runtime.checkEngine?.();
       return false;
@@ -318,7 +318,7 @@ export class LabManager {
         lab.status = 'failed';
       }
       if (lab.status !== 'ready' && lab.status !== 'degraded') continue;
-      const runtimeOptions = await runtimeOptionsFor(lab.runtime);
+      const runtimeOptions = await runtimeOptionsFor(lab.spec);
       const toRestart: { service: ServiceState; reason: string }[] = [];
       for (const service of Object.values(lab.services)) {
         if (service.status === 'restarting') {
@@ -335,6 +335,7 @@ export class LabManager {
         toRestart.push({ service, reason: `${service.name} was no longer running when the control plane restarted` });
       }
       if (toRestart.length > 0) lab.status = 'degraded';
+      await runtimeOptions.runtime.reattachLab?.(lab);
       const session = new LabSession(lab, runtimeOptions, this.controlPlaneUrl(lab.runtime));
       await session.reattach();
       await this.supervise(session);
@@ -365,7 +366,7 @@ export class LabManager {
   }
 
   private async anyServiceAlive(lab: LabState): Promise<boolean> {
-    const { runtime } = await runtimeOptionsFor(lab.runtime);
+    const { runtime } = await runtimeOptionsFor(lab.spec);
     for (const service of Object.values(lab.services)) {
       if (service.handle && (await runtime.isAlive(service.handle))) return true;
     }

@@ -52,7 +52,8 @@ describe('reglab mcp', () => {
     const names = tools.map((tool) => tool.name);
     for (const name of ['status', 'mine', 'fund', 'pay', 'channel_open', 'channel_close', 'kill', 'stop', 'start'])
       expect(names).toContain(name);
-    for (const name of ['restart', 'logs', 'scenario_run', 'connect_info', 'labs']) expect(names).toContain(name);
+    for (const name of ['restart', 'logs', 'scenario_run', 'connect_info', 'labs', 'net_partition', 'net_heal'])
+      expect(names).toContain(name);
     const pay = tools.find((tool) => tool.name === 'pay')!;
     expect(pay.description).toContain('keysend');
     expect(pay.inputSchema).toMatchObject({
@@ -98,6 +99,10 @@ describe('reglab mcp', () => {
     const badArguments = await call('mine', { blocks: 'many' });
     expect(badArguments.isError).toBe(true);
     expect(badArguments.content[0].text).toContain('expected number, received string at blocks');
+    // the shared lab's links go straight from node to node
+    const partition = await call('net_partition', { a: 'carol' });
+    expect(partition.isError).toBe(true);
+    expect(partition.content[0].text).toMatch(/^NETWORK_FAULTS_OFF: lab \S+ runs without network faults/);
     const noLab = await call('status', { lab: 'nolab' });
     expect(noLab.content[0].text).toMatch(/^NO_SUCH_LAB: no lab named "nolab"/);
   });

@@ -106,10 +106,10 @@ describe('lab.yaml', () => {
     });
   });
 
-  it('keeps rln nodes to what the lab can run: docker, an indexer, no lab.yaml channels', () => {
+  it('keeps rln nodes to what the lab can run: a container runtime, an indexer, no lab.yaml channels', () => {
     expect(problemsOf('name: x\nnodes:\n  - name: r\n    kind: rln\n')[0]).toMatchObject({
       line: 4,
-      message: expect.stringContaining('docker runtime'),
+      message: expect.stringContaining('set runtime: docker or kubernetes'),
     });
     expect(
       problemsOf('name: x\nruntime: docker\nindexer:\n  enabled: false\nnodes:\n  - name: r\n    kind: rln\n')[0]

@@ -14,9 +14,17 @@ export interface CliResult {
   stderr: string;
 }
 
+/** How long one command may take unless told otherwise. */
+const DEFAULT_TIMEOUT_MS = 180_000;
+
 /** `file ARGS...` run in `folder` with the REGLAB_HOME of that folder (`folder/.reglab`), its exit code kept. */
-export function runIn(folder: string, file: string, args: string[]): Promise<CliResult> {
-  return runWithHome(folder, join(folder, '.reglab'), file, args);
+export function runIn(
+  folder: string,
+  file: string,
+  args: string[],
+  timeoutMs = DEFAULT_TIMEOUT_MS,
+): Promise<CliResult> {
+  return runWithHome(folder, join(folder, '.reglab'), file, args, timeoutMs);
 }
 
 /** `reglab ARGS...` against the control plane of the state folder `home` (a test's own, started in-process). */
@@ -24,12 +32,18 @@ export function reglabOf(home: string, ...args: string[]): Promise<CliResult> {
   return runWithHome(home, home, process.execPath, [CLI, ...args]);
 }
 
-async function runWithHome(folder: string, home: string, file: string, args: string[]): Promise<CliResult> {
+async function runWithHome(
+  folder: string,
+  home: string,
+  file: string,
+  args: string[],
+  timeoutMs = DEFAULT_TIMEOUT_MS,
+): Promise<CliResult> {
   try {
     const { stdout, stderr } = await run(file, args, {
       cwd: folder,
       env: { ...process.env, REGLAB_HOME: home },
-      timeout: 180_000,
+      timeout: timeoutMs,
     });
     return { code: 0, stdout, stderr };
   } catch (error) {
@@ -38,7 +52,13 @@ async function runWithHome(folder: string, home: string, file: string, args: str
   }
 }
 
-/** A runner of `reglab ARGS...` in the folder `folder()` names (read at each call, it may be made later). */
-export function reglabIn(folder: () => string): (...args: string[]) => Promise<CliResult> {
-  return (...args) => runIn(folder(), process.execPath, [CLI, ...args]);
+/**
+ * A runner of `reglab ARGS...` in the folder `folder()` names (read at each call, it may be made
+ * later); each command may take `timeoutMs` (an image build takes minutes).
+ */
+export function reglabIn(
+  folder: () => string,
+  timeoutMs = DEFAULT_TIMEOUT_MS,
+): (...args: string[]) => Promise<CliResult> {
+  return (...args) => runIn(folder(), process.execPath, [CLI, ...args], timeoutMs);
 }

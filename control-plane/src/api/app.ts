@@ -35,7 +35,11 @@ export async function buildControlPlaneApp(options: ControlPlaneApp): Promise<Fa
     logger: options.logger ?? false,
     mapError: mapPartError,
   });
-  installAccess(app, options.token);
+  installAccess(
+    app,
+    options.token,
+    (lab) => options.manager.list().find((known) => known.name === lab)?.secrets.accessToken,
+  );
   labRoutes(app, options);
   workRoutes(app, options);
   serviceRoutes(app, options);

@@ -24,6 +24,7 @@ import { formatAssetBalances, formatAssetList, formatDown, formatEvent, formatLa
 import { connectInfoCommand } from './connect-info.js';
 import { netCommands } from './net.js';
 import { snapshotCommands } from './snapshots.js';
+import { chosenLabs, copiesOf, listingCsv, listingText, listLabs, upCopies } from './workshop.js';
 
 /**
  * The lab.yaml parser (its schema is compiled as it loads) and the scenario runner, loaded by the
@@ -46,6 +47,12 @@ const program = new Command('reglab')
 
 const json = () => Boolean(program.opts().json);
 const out = (human: string, machine: unknown) => console.log(json() ? JSON.stringify(machine, null, 2) : human);
+
+const integer = (name: string) => (value: string) => {
+  if (!/^\d+$/.test(value))
+    throw new ApiError(400, 'INVALID_ARGUMENT', `${name} must be a whole number, not "${value}"`);
+  return Number(value);
+};
 
 const labName = (client: ControlPlaneClient) => labToActOn(client, program.opts().lab as string | undefined);
 
@@ -87,6 +94,21 @@ program
   });
 
 program
+  .command('render')
+  .description("print the lab's objects for a cluster, made by the kubernetes runtime's own code (kubectl apply -f -)")
+  .option('-f, --file <path>', 'lab file', 'lab.yaml')
+  .option('--kubernetes', 'Kubernetes manifests: the namespace, claims, Services and pods (the only format)')
+  .action(async (options: { file: string; kubernetes?: boolean }) => {
+    if (!options.kubernetes)
+      throw new ApiError(400, 'INVALID_ARGUMENT', 'name the format to render: reglab render --kubernetes');
+    const text = readFileSync(options.file, 'utf8');
+    const spec = (await labSpec()).parseLabSpec(text, options.file);
+    const { renderKubernetes, kubernetesObjects } = await import('../lab/render-kubernetes.js');
+    if (json()) console.log(JSON.stringify({ items: kubernetesObjects(spec, text) }, null, 2));
+    else process.stdout.write(renderKubernetes(spec, text));
+  });
+
+program
   .command('up')
   .description('bring a lab up and wait until it is ready')
   .option('-f, --file <path>', 'lab file', 'lab.yaml')
@@ -98,49 +120,80 @@ program
     '--from-snapshot <name>',
     'bring up the lab a snapshot holds, as it was saved (`reglab snapshot save`), instead of lab.yaml',
   )
-  .action(async (options: { file: string; listen?: string; fromSnapshot?: string }) => {
-    const yaml = options.fromSnapshot === undefined ? readFileSync(resolve(options.file), 'utf8') : undefined;
-    if (yaml !== undefined) (await labSpec()).parseLabSpec(yaml, options.file);
-    const home = reglabHome();
-    const client = await ensureControlPlane(home, options.listen);
-    const started = Date.now();
-    const lab =
-      yaml !== undefined
-        ? await client.request<{ name: string }>('POST', '/labs', { yaml, file: options.file })
-        : await client.request<{ name: string }>('POST', `/snapshots/${encodeURIComponent(options.fromSnapshot!)}/up`);
-    if (!json())
-      console.log(
-        `bringing lab ${lab.name} up${yaml === undefined ? ` from snapshot ${options.fromSnapshot}` : ''} (control plane ${client.url})`,
+  .option(
+    '--copies <n>',
+    'a workshop: bring up N labs from lab.yaml at once, named <prefix>1 to <prefix>N (then `reglab list --csv`)',
+    integer('copies'),
+  )
+  .option('--name-prefix <prefix>', "the copies' names before their number (default: the lab's name and a dash)")
+  .action(
+    async (options: { file: string; listen?: string; fromSnapshot?: string; copies?: number; namePrefix?: string }) => {
+      const yaml = options.fromSnapshot === undefined ? readFileSync(resolve(options.file), 'utf8') : undefined;
+      const spec = yaml !== undefined ? (await labSpec()).parseLabSpec(yaml, options.file) : undefined;
+      const home = reglabHome();
+      if (options.copies !== undefined) {
+        if (!spec || !yaml)
+          throw new ApiError(400, 'INVALID_ARGUMENT', '--copies makes labs from lab.yaml, not from a snapshot');
+        const copies = copiesOf(yaml, spec, options.copies, options.namePrefix ?? `${spec.name}-`);
+        for (const copy of copies) (await labSpec()).parseLabSpec(copy.yaml, `${options.file} (copy ${copy.name})`);
+        const client = await ensureControlPlane(home, options.listen);
+        const daemon = readDaemonInfo(home);
+        if (client.started && daemon?.token && !json())
+          console.log(
+            `the control plane listens on ${daemon.listen}; its own token (each lab also has one, \`reglab list\`):\n  ${daemon.token}`,
+          );
+        const outcomes = await upCopies(client, copies, options.file, json() ? undefined : (line) => console.log(line));
+        const failed = outcomes.filter((outcome) => outcome.status !== 'ready');
+        out(
+          `\n${outcomes.map((outcome) => `${outcome.name} ${outcome.status} after ${outcome.seconds.toFixed(1)}s${outcome.message ? `: ${outcome.message.split('\n')[0]}` : ''}`).join('\n')}\n${failed.length === 0 ? `${outcomes.length} labs ready` : `${failed.length} of ${outcomes.length} labs not ready`}: their dashboards, tokens and URLs with \`reglab list --prefix ${options.namePrefix ?? `${spec.name}-`} --csv\``,
+          { labs: outcomes },
+        );
+        if (failed.length > 0) process.exitCode = EXIT.failed;
+        return;
+      }
+      const client = await ensureControlPlane(home, options.listen);
+      const started = Date.now();
+      const lab =
+        yaml !== undefined
+          ? await client.request<{ name: string }>('POST', '/labs', { yaml, file: options.file })
+          : await client.request<{ name: string }>(
+              'POST',
+              `/snapshots/${encodeURIComponent(options.fromSnapshot!)}/up`,
+            );
+      if (!json())
+        console.log(
+          `bringing lab ${lab.name} up${yaml === undefined ? ` from snapshot ${options.fromSnapshot}` : ''} (control plane ${client.url})`,
+        );
+      const daemon = readDaemonInfo(home);
+      if (client.started && daemon?.token && !json()) {
+        console.log(
+          `the control plane listens on ${daemon.listen}: actions and credentials need this token (shown once; also in ${daemonInfoFile(home)}):\n  ${daemon.token}`,
+        );
+      }
+      let final: LabEvent | undefined;
+      // the stream ends early when the control plane does (a crash, kill -9)
+      await client
+        .follow(`/labs/${lab.name}/events`, (event) => {
+          const line = formatEvent(event as LabEvent);
+          if (line && !json()) console.log(line);
+          if (event.type === 'lab' && ['ready', 'failed', 'degraded'].includes(event.status as string))
+            final = event as LabEvent;
+          return final !== undefined;
+        })
+        .catch(() => undefined);
+      const answering = final ? client : await controlPlaneAfterItEnded(home, lab.name);
+      const inspected = await answering.request<Parameters<typeof formatLab>[0]>('GET', `/labs/${lab.name}`);
+      const failed = inspected.status !== 'ready';
+      const elapsed = ((Date.now() - started) / 1000).toFixed(1);
+      const dashboard = dashboardUrl(client.url, daemon, client.started ? daemon?.token : undefined);
+      const why = final ? '' : ` (the control plane ended during the bring-up: ${await lastEndedOf(answering)})`;
+      out(
+        `\n${formatLab(inspected)}\n${failed ? `lab ${lab.name} ${inspected.status} after ${elapsed}s${why}: see \`reglab logs SERVICE\`, then \`reglab down\`` : `ready in ${elapsed}s`}\ndashboard: ${dashboard}`,
+        { ...inspected, dashboard },
       );
-    const daemon = readDaemonInfo(home);
-    if (client.started && daemon?.token && !json()) {
-      console.log(
-        `the control plane listens on ${daemon.listen}: actions and credentials need this token (shown once; also in ${daemonInfoFile(home)}):\n  ${daemon.token}`,
-      );
-    }
-    let final: LabEvent | undefined;
-    // the stream ends early when the control plane does (a crash, kill -9)
-    await client
-      .follow(`/labs/${lab.name}/events`, (event) => {
-        const line = formatEvent(event as LabEvent);
-        if (line && !json()) console.log(line);
-        if (event.type === 'lab' && ['ready', 'failed', 'degraded'].includes(event.status as string))
-          final = event as LabEvent;
-        return final !== undefined;
-      })
-      .catch(() => undefined);
-    const answering = final ? client : await controlPlaneAfterItEnded(home, lab.name);
-    const inspected = await answering.request<Parameters<typeof formatLab>[0]>('GET', `/labs/${lab.name}`);
-    const failed = inspected.status !== 'ready';
-    const elapsed = ((Date.now() - started) / 1000).toFixed(1);
-    const dashboard = dashboardUrl(client.url, daemon, client.started ? daemon?.token : undefined);
-    const why = final ? '' : ` (the control plane ended during the bring-up: ${await lastEndedOf(answering)})`;
-    out(
-      `\n${formatLab(inspected)}\n${failed ? `lab ${lab.name} ${inspected.status} after ${elapsed}s${why}: see \`reglab logs SERVICE\`, then \`reglab down\`` : `ready in ${elapsed}s`}\ndashboard: ${dashboard}`,
-      { ...inspected, dashboard },
-    );
-    if (failed) process.exitCode = EXIT.failed;
-  });
+      if (failed) process.exitCode = EXIT.failed;
+    },
+  );
 
 program
   .command('down')
@@ -149,10 +202,28 @@ program
   )
   .option('--volumes', "also remove a docker lab's volumes")
   .option('--force', 'forget a docker lab whose container engine no longer answers (what it runs there stays there)')
-  .action(async (options: { volumes?: boolean; force?: boolean }) => {
+  .option('--all', 'every lab of this control plane (a workshop)')
+  .option('--prefix <prefix>', 'every lab whose name starts so (a workshop: `reglab up --copies`)')
+  .action(async (options: { volumes?: boolean; force?: boolean; all?: boolean; prefix?: string }) => {
     const home = reglabHome();
     const client = (await findControlPlane(home)) ?? (await ensureControlPlane(home));
     const { labs } = await client.request<{ labs: { name: string }[] }>('GET', '/labs');
+    if (options.all || options.prefix !== undefined) {
+      const chosen = chosenLabs(labs, options);
+      const query = `?volumes=${Boolean(options.volumes)}${options.force ? '&force=true' : ''}`;
+      const removed = await Promise.all(
+        chosen.map(async (name) => ({
+          name,
+          ...(await client.request<{ leftInEngine?: string; detached?: string[] }>('DELETE', `/labs/${name}${query}`)),
+        })),
+      );
+      const rest = await client.request<{ labs: unknown[] }>('GET', '/labs');
+      if (rest.labs.length === 0) await stopControlPlane(home, client);
+      out(removed.length === 0 ? 'no lab to take down' : removed.map((lab) => formatDown(lab.name, lab)).join('\n'), {
+        stopped: chosen,
+      });
+      return;
+    }
     const name = (program.opts().lab as string | undefined) ?? (labs.length === 1 ? labs[0].name : undefined);
     if (labs.length === 0) {
       await stopControlPlane(home, client);
@@ -198,6 +269,25 @@ program
       inspected.services.some((service) => service.status !== 'ready')
     )
       process.exitCode = EXIT.failed;
+  });
+
+program
+  .command('list')
+  .description(
+    "the labs up, each with its dashboard, its own token and its services' URLs (--csv: a sheet to hand out)",
+  )
+  .option('--prefix <prefix>', 'only the labs whose name starts so')
+  .option('--csv', 'one line per lab: lab,status,dashboard,token,wallet_server,faucet,chain_adapter')
+  .option('--host <address>', 'the address the room reaches this machine at, in the URLs (instead of 127.0.0.1)')
+  .action(async (options: { prefix?: string; csv?: boolean; host?: string }) => {
+    const home = reglabHome();
+    const client = await runningClient();
+    const { labs } = await client.request<{ labs: { name: string }[] }>('GET', '/labs');
+    const names = chosenLabs(labs, { all: options.prefix === undefined, prefix: options.prefix });
+    const base = dashboardUrl(client.url, readDaemonInfo(home)).replace(/\/$/, '');
+    const rows = await listLabs(client, names, base, options.host);
+    if (options.csv && !json()) process.stdout.write(listingCsv(rows));
+    else out(listingText(rows), { labs: rows });
   });
 
 program
@@ -266,11 +356,6 @@ async function runJob(
   out(describe(job.result ?? {}), job);
 }
 
-const integer = (name: string) => (value: string) => {
-  if (!/^\d+$/.test(value))
-    throw new ApiError(400, 'INVALID_ARGUMENT', `${name} must be a whole number, not "${value}"`);
-  return Number(value);
-};
 /** An amount that moves something: refused here in plain words, not as the API schema's path. */
 const positiveInteger = (name: string) => (value: string) => {
   const parsed = integer(name)(value);
@@ -505,12 +590,66 @@ feeCommands(program, { client: runningClient, labName, out });
 connectInfoCommand(program, { client: runningClient, labName, out });
 netCommands(program, { client: runningClient, labName, out });
 
-program
-  .command('images')
-  .description('container images for the docker runtime')
+const images = program.command('images').description('container images for the docker and kubernetes runtimes');
+
+/** The refs of the images lab.yaml's services run (built by `reglab images build`). */
+async function labImageRefs(file: string): Promise<string[]> {
+  const spec = (await labSpec()).parseLabSpec(readFileSync(file, 'utf8'), file);
+  const [{ planLab }, { imageRecipesFor }, { RECIPES }] = await Promise.all([
+    import('../lab/plan.js'),
+    import('../nodes/registry.js'),
+    import('../images/catalog.js'),
+  ]);
+  const recipes = imageRecipesFor(
+    planLab(spec).map((service) => service.kind),
+    'local',
+  );
+  return [...new Set(Object.values(recipes).map((recipe) => RECIPES[recipe].ref))];
+}
+
+images
+  .command('load')
+  .description(
+    "load the lab's images (built with `reglab images build`) into a node's containerd, for a cluster without a registry",
+  )
+  .requiredOption(
+    '--containerd <socket>',
+    "the node's containerd socket (the test cluster's: ~/.cache/reglab/test-cluster/run/containerd/containerd.sock)",
+  )
+  .option('-f, --file <path>', 'lab file', 'lab.yaml')
+  .action(async (options: { containerd: string; file: string }) => {
+    const refs = await labImageRefs(options.file);
+    const [{ discoverEngine }, { loadIntoContainerd }] = await Promise.all([
+      import('../runtimes/docker/index.js'),
+      import('../images/cluster-images.js'),
+    ]);
+    const loaded = await loadIntoContainerd((await discoverEngine()).docker, options.containerd, refs, (line) =>
+      json() ? undefined : console.log(`  ${line}`),
+    );
+    out(loaded.map((image) => `${image.ref}: ${image.action}`).join('\n'), { images: loaded });
+  });
+
+images
+  .command('push')
+  .description("push the lab's images (built with `reglab images build`) to a registry a cluster pulls from")
+  .argument('<registry>', "e.g. registry.example.com/reglab: lab.yaml's kubernetes.image_registry")
+  .option('-f, --file <path>', 'lab file', 'lab.yaml')
+  .action(async (registry: string, options: { file: string }) => {
+    const refs = await labImageRefs(options.file);
+    const [{ discoverEngine }, { pushToRegistry }] = await Promise.all([
+      import('../runtimes/docker/index.js'),
+      import('../images/cluster-images.js'),
+    ]);
+    const pushed = await pushToRegistry((await discoverEngine()).docker, registry, refs, (line) =>
+      json() ? undefined : console.log(`  ${line}`),
+    );
+    out(pushed.map((image) => `${image.ref}: ${image.action}`).join('\n'), { images: pushed });
+  });
+
+images
   .command('build')
   .description(
-    'build the images a lab needs (local: from a debootstrap base and binaries built here), skipping those built for the same pins',
+    'build the images a lab needs (local: from a debootstrap base and binaries built here), skipping those built for the same pins; a cluster then gets them with `images load` or `images push`',
   )
   .option('-f, --file <path>', 'lab file', 'lab.yaml')
   .option('--upstream', 'the upstream flavour (official releases and sources: needs the internet)')

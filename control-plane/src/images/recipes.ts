@@ -29,7 +29,13 @@ function nodeBinaries(names: string[], buildScript: string): () => ContextPart[]
  */
 export function localImage(
   id: string,
-  options: { binaries?: string[]; buildScript?: string; buildArgs?: Record<string, string> } = {},
+  options: {
+    binaries?: string[];
+    buildScript?: string;
+    buildArgs?: Record<string, string>;
+    entrypoint?: string[];
+    user?: string;
+  } = {},
 ): ImageRecipe {
   const { binaries, buildScript = 'scripts/build-nodes.sh' } = options;
   return {
@@ -40,13 +46,21 @@ export function localImage(
     from: ['debian'],
     offline: true,
     ...(binaries ? { parts: nodeBinaries(binaries, buildScript) } : {}),
+    ...(options.entrypoint ? { entrypoint: options.entrypoint } : {}),
+    ...(options.user ? { user: options.user } : {}),
   };
 }
 
 /** A third-party image built from its release or sources, in images/upstream/<folder> (needs the internet). */
 export function upstreamImage(
   id: string,
-  options: { folder: string; version: string; buildArgs: Record<string, string>; unavailable?: string },
+  options: {
+    folder: string;
+    version: string;
+    buildArgs: Record<string, string>;
+    entrypoint: string[];
+    unavailable?: string;
+  },
 ): ImageRecipe {
   return {
     id,
@@ -55,6 +69,7 @@ export function upstreamImage(
     buildArgs: options.buildArgs,
     from: [],
     offline: false,
+    entrypoint: options.entrypoint,
     ...(options.unavailable ? { unavailable: options.unavailable } : {}),
   };
 }
@@ -69,17 +84,28 @@ export const DEBIAN_IMAGE: ImageRecipe = {
 
 /** The project's bundled programs on Node: every lab service (wallet server, faucet, indexer...). */
 export const SERVICES_IMAGE: ImageRecipe = {
-  ...localImage('services', { buildArgs: { NODE_VERSION: process.version } }),
+  ...localImage('services', { buildArgs: { NODE_VERSION: process.version }, entrypoint: ['/usr/local/bin/node'] }),
   parts: (onProgress) => servicesParts(projectRoot(), onProgress),
 };
 
 /** Upstream images of parts the lab does not launch itself (yet), for `reglab images build --upstream`. */
 export const UNLAUNCHED_IMAGES: ImageRecipe[] = [
-  upstreamImage('bitcoind', { folder: 'bitcoind', version: '29.1', buildArgs: { BITCOIN_VERSION: '29.1' } }),
-  upstreamImage('electrs', { folder: 'electrs', version: '0.11.1', buildArgs: { ELECTRS_VERSION: '0.11.1' } }),
+  upstreamImage('bitcoind', {
+    folder: 'bitcoind',
+    version: '29.1',
+    buildArgs: { BITCOIN_VERSION: '29.1' },
+    entrypoint: ['/usr/local/bin/bitcoind', '-printtoconsole'],
+  }),
+  upstreamImage('electrs', {
+    folder: 'electrs',
+    version: '0.11.1',
+    buildArgs: { ELECTRS_VERSION: '0.11.1' },
+    entrypoint: ['/usr/local/bin/electrs'],
+  }),
   upstreamImage('rgb-proxy-server', {
     folder: 'rgb-proxy-server',
     version: '0.3.0',
     buildArgs: { RGB_PROXY_REF: '0.3.0' },
+    entrypoint: ['tini', '--', 'node', './dist/server.js'],
   }),
 ];

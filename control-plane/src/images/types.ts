@@ -29,6 +29,10 @@ export interface ImageRecipe {
   from: ImageId[];
   /** False where the build needs registries or GitHub that offline machines cannot reach. */
   offline: boolean;
+  /** Its Containerfile's ENTRYPOINT: a cluster runs it under the runner without asking the image. */
+  entrypoint?: string[];
+  /** Its Containerfile's USER, when not root: a cluster hands the data volume to that user first. */
+  user?: string;
   /** Why the image cannot be built on this machine at all, where it cannot: what a user is told when it is missing. */
   unavailable?: string;
   /** Extra context, resolved only when the image is built (it may need dist/ or binaries). */

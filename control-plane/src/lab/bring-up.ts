@@ -63,6 +63,7 @@ export function newLabState(
       labWalletKeyHex: newPrivateKeyHex(),
       walletServerTokenSecret: randomBytes(32).toString('hex'),
       rlnPassword: randomBytes(12).toString('hex'),
+      accessToken: randomBytes(18).toString('base64url'),
     },
     services,
     phases: [],

@@ -58,7 +58,7 @@ export function serviceViews(lab: LabState) {
 
 /** What `reglab status` and GET /labs/{name} show: the stored state plus live figures from the nodes. */
 export async function inspectLab(lab: LabState, session?: LabSession) {
-  const engine = await engineReachOf(lab.runtime);
+  const engine = await engineReachOf(lab.spec);
   const base = {
     name: lab.name,
     status: lab.status,

@@ -2,8 +2,9 @@ import { describeError } from '../../../lib/errors.js';
 import { waitFor } from '../../../lib/wait.js';
 import { reroutesOf } from '../network/placement.js';
 import { kindDefinition } from '../nodes/registry.js';
-import { discardSignalOf } from '../nodes/types.js';
-import type { RuntimeHandle } from '../runtimes/types.js';
+import { discardSignalOf, type LabAccess } from '../nodes/types.js';
+import type { RuntimeHandle, StartRequest } from '../runtimes/types.js';
+import { describeExit } from '../supervisor/policy.js';
 import type { LabEventListener } from './events.js';
 import type { LabSession } from './session.js';
 import { setStatus, type ServiceState, type ServiceStatus } from './state.js';
@@ -55,6 +56,29 @@ export interface StartHow {
 }
 
 /**
+ * What the runtime is asked to start for `service`: its kind's launch from the lab as `access` sees
+ * it, its image, ports and policies. `reglab render --kubernetes` makes the same requests.
+ */
+export function startRequestOf(access: LabAccess, service: ServiceState, precedence?: number): StartRequest {
+  const definition = kindDefinition(service.kind);
+  return {
+    lab: access.lab,
+    service: service.name,
+    kind: service.kind,
+    image: definition.image.id,
+    launch: definition.launch(access, service),
+    hostPorts: service.hostPorts,
+    containerPorts: service.containerPorts,
+    public: service.public,
+    discardSignal: discardSignalOf(definition),
+    restartPolicy: service.restartPolicy,
+    labServices: Object.keys(access.lab.services),
+    reroutes: reroutesOf(access.lab, service.name),
+    precedence,
+  };
+}
+
+/**
  * Starts one service and waits until its readiness probe passes (and, for a node, its kind's
  * set-up after start); reports it `starting` (or `as`) then `ready`, or `failed` with its log tail.
  * A start given up ends what it started: a process left running would keep the service's ports,
@@ -70,21 +94,7 @@ export async function startService(
   const definition = kindDefinition(service.kind);
   let started: RuntimeHandle | undefined;
   try {
-    const launch = definition.launch(session, service);
-    started = await session.runtime.start({
-      lab: session.lab,
-      service: name,
-      kind: service.kind,
-      image: definition.image.id,
-      launch,
-      hostPorts: service.hostPorts,
-      containerPorts: service.containerPorts,
-      public: service.public,
-      discardSignal: discardSignalOf(definition),
-      labServices: Object.keys(session.lab.services),
-      reroutes: reroutesOf(session.lab, name),
-      precedence,
-    });
+    started = await session.runtime.start(startRequestOf(session, service, precedence));
     service.handle = started;
     if (service.status !== as) {
       setStatus(service, as);
@@ -102,7 +112,10 @@ export async function startService(
         if (answer.ready) return true;
         if (Date.now() - exitCheckedAt >= EXIT_CHECK_INTERVAL_MS) {
           exitCheckedAt = Date.now();
-          if (!(await session.runtime.isAlive(handle))) throw new ExitedError(`${name} exited`);
+          if (!(await session.runtime.isAlive(handle)))
+            throw new ExitedError(
+              `${name} exited: ${describeExit(await session.runtime.exitStatus(handle).catch(() => undefined))}`,
+            );
         }
         if ('error' in answer) throw answer.error;
         return false;

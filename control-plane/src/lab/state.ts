@@ -57,6 +57,11 @@ export interface LabSecrets {
   walletServerTokenSecret: string;
   /** The password of the lab's RLN nodes' wallets. */
   rlnPassword: string;
+  /**
+   * This lab's own token: on a control plane open to the network, it grants the actions and
+   * secrets of this lab only (a workshop hands each attendee theirs). Labs saved before it have none.
+   */
+  accessToken?: string;
 }
 
 export interface LabState extends LabLayout {

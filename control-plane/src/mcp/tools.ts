@@ -172,6 +172,33 @@ export const LAB_TOOLS: LabTool[] = [
     a: node,
     b: node,
   }),
+  read('net_status', 'The network faults: each linked pair with its fault, each proxy, the nodes cut off', '/net'),
+  action(
+    'net_delay',
+    'Delay what crosses the links between two services, each way (0 takes the delay off)',
+    '/net/delay',
+    { a: service, b: service, delay_ms: z.number().int(), jitter_ms: z.number().int().optional() },
+  ),
+  action(
+    'net_bandwidth',
+    'Limit each direction of the links between two services to a rate (0 takes the limit off)',
+    '/net/bandwidth',
+    { a: service, b: service, kbytes_per_second: z.number().int() },
+  ),
+  action(
+    'net_loss',
+    'Reset connections over the links between two services with this chance (0 stops it)',
+    '/net/loss',
+    { a: service, b: service, percent: z.number() },
+  ),
+  action('net_partition', "Cut the links between a and b, or a's links with every other node", '/net/partition', {
+    a: service,
+    b: service.optional(),
+  }),
+  action('net_heal', "Take every fault off the links between a and b, off a's, or off all", '/net/heal', {
+    a: service.optional(),
+    b: service.optional(),
+  }),
   read(
     'logs',
     "The last lines of a service's log (secret: needs the token on a workshop's control plane)",

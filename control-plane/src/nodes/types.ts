@@ -77,6 +77,8 @@ export interface KindDefinition {
   /** What the lab's users reach (the wallet server, the faucet...): open to the network when the
    * control plane is (a workshop), on loopback otherwise. */
   public?: boolean;
+  /** Keeps nothing in its data folder (its state is in Postgres and Redis): a cluster gives it no volume. */
+  stateless?: boolean;
   /** The signal that asks for a clean, prompt shutdown, when not SIGTERM (PostgreSQL: SIGINT). */
   stopSignal?: NodeJS.Signals;
   /**

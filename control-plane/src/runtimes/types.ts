@@ -39,8 +39,9 @@ export interface Placement {
   /**
    * Where connections from this machine (a browser on it, a reverse proxy in front of the lab) come
    * from, as this service sees them: the loopback address for a process; the lab network's gateway
-   * for a container, since the engine rewrites the source of what reaches a port published on
-   * 127.0.0.1 (docs/docker-runtime.md, Client addresses).
+   * for a docker container, since the engine rewrites the source of what reaches a port published on
+   * 127.0.0.1 (docs/docker-runtime.md, Client addresses); the pod's loopback for a kubernetes pod,
+   * where the kubelet's port-forward connects.
    */
   hostPeer: 'loopback' | 'gateway';
 }
@@ -55,13 +56,24 @@ export interface LabLayout {
   >;
 }
 
-/** Where a running service lives: a process group or a container. Stored in the lab state. */
-export type RuntimeHandle = { runtime: 'process'; pid: number } | { runtime: 'docker'; containerId: string };
+/**
+ * Where a running service lives: a process group, a container, or one run of a pod's container
+ * (the kubelet runs it again in the same pod after a crash: `restarts` is the container's restart
+ * count during this run). Stored in the lab state.
+ */
+export type RuntimeHandle =
+  | { runtime: 'process'; pid: number }
+  | { runtime: 'docker'; containerId: string }
+  | { runtime: 'kubernetes'; namespace: string; pod: string; uid: string; restarts: number };
 
 /** How a service ended, when the runtime can tell. */
 export interface ExitStatus {
   code?: number;
   signal?: string;
+  /** The engine's own word for it, when it says more (kubernetes: OOMKilled, or why the container cannot start). */
+  reason?: string;
+  /** Kubernetes: the container's restart count when this was seen (the kubelet's). */
+  restartCount?: number;
 }
 
 /** The code of the DomainError a runtime throws when its engine does not answer (Podman stopped). */
@@ -109,13 +121,24 @@ export interface PrepareOptions {
 
 /** What a runtime must do for the planner and the supervisor; neither knows which runtime it drives. */
 export interface Runtime {
-  readonly name: 'process' | 'docker';
+  readonly name: 'process' | 'docker' | 'kubernetes';
+  /**
+   * Its engine restarts a service that dies, by the service's restart policy (kubernetes: the
+   * kubelet, by the Pod's restartPolicy): the supervisor then takes the service back where the
+   * engine restarted it (start() finds it), and ends it when it gives up on it.
+   */
+  readonly restartsServices?: boolean;
   /**
    * Prepares lab-wide resources (process: the lab folder; docker: the lab network, and the images
    * of `images` — image recipes by kind — built before anything starts). An image that cannot be
    * had throws ImageUnavailableError naming its kind.
    */
   prepareLab(lab: LabHandleInfo, images?: Record<string, string>, options?: PrepareOptions): Promise<void>;
+  /**
+   * Takes back what the runtime keeps for a lab in this process, for a control plane that restarted
+   * (kubernetes: the port-forwards of its host ports, its pod watch). Optional.
+   */
+  reattachLab?(lab: LabLayout): Promise<void>;
   /** Starts one service; returns where it runs. Must not wait for readiness (the planner probes). */
   start(service: StartRequest): Promise<RuntimeHandle>;
   /** Asks the service to stop (its stop signal), then kills it after a grace period. */
@@ -181,6 +204,8 @@ export interface StartRequest extends ServiceLocation {
   containerPorts: Record<string, number>;
   /** Publish its ports on every interface of the machine, not only on 127.0.0.1 (a workshop). */
   public?: boolean;
+  /** lab.yaml's restart policy: what a runtime that restarts services itself applies (the Pod's restartPolicy). */
+  restartPolicy?: 'on-failure' | 'always' | 'no';
   /** The signal that ends it when its data is about to be replaced (a reset); SIGKILL when absent. */
   discardSignal?: NodeJS.Signals;
   /**

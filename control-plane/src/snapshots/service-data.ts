@@ -3,7 +3,8 @@ import type { Runtime } from '../runtimes/types.js';
 
 /**
  * How a runtime copies a stopped service's data into a snapshot folder and back: the process
- * runtime copies its folder, the docker runtime its volume. Restoring replaces what was there.
+ * runtime copies its folder, the docker runtime its volume, the kubernetes runtime its claim.
+ * Restoring replaces what was there.
  */
 export interface ServiceData {
   /** Copies the service's data into `snapshotDir`; returns how many bytes it holds. */
@@ -16,9 +17,17 @@ export interface ServiceData {
   hold?(lab: LabState, service: ServiceState): Promise<boolean>;
 }
 
-/** The runtime's way of copying data; the docker one (dockerode) is loaded only for a docker lab. */
+/** The runtime's way of copying data; the docker (dockerode) and kubernetes ones are loaded only for their labs. */
 export async function serviceDataFor(runtime: Runtime): Promise<ServiceData> {
   if (runtime.name === 'process') return (await import('./process-data.js')).processData;
+  if (runtime.name === 'kubernetes') {
+    const [{ kubernetesData }, { KubernetesRuntime }] = await Promise.all([
+      import('./kubernetes-data.js'),
+      import('../runtimes/kubernetes/runtime.js'),
+    ]);
+    if (!(runtime instanceof KubernetesRuntime)) throw new Error('no way to copy the data of this kubernetes runtime');
+    return kubernetesData(runtime);
+  }
   const [{ dockerData }, { DockerRuntime }] = await Promise.all([
     import('./docker-data.js'),
     import('../runtimes/docker/runtime.js'),

@@ -54,6 +54,7 @@ type RawLab = Omit<LabSpec, 'postgres' | 'redis' | 'assets' | 'fees'> & {
 function describeLabError(error: ErrorObject, path: Path): string | undefined {
   if (error.keyword === 'const') return 'must be "managed" or { url: ... }';
   if (path[0] === 'assets' || (path[1] === 'faucet' && path[2] === 'asset')) return describeAssetError(error, path);
+  if (path[0] === 'kubernetes' && error.keyword === 'pattern') return describeKubernetesPattern(path);
   if (error.keyword === 'pattern' && (path.at(-1) === 'name' || typeof path.at(-1) === 'number')) {
     return 'must be lower-case letters, digits and dashes, starting with a letter (at most 31 characters)';
   }
@@ -171,6 +172,7 @@ function checkReferences(lab: RawLab): Reference[] {
         "sat_per_vbyte is the rate of the fixed policy; with policy: node the chain node's estimates set the rates",
     });
   }
+  problems.push(...checkKubernetes(lab, serviceNames));
   const ports = new Map<number, string>();
   for (const service of ['wallet-server', 'faucet', 'chain-adapter'] as const) {
     const port = lab.services[service]?.port;
@@ -179,6 +181,63 @@ function checkReferences(lab: RawLab): Reference[] {
     if (other)
       problems.push({ path: ['services', service, 'port'], message: `port ${port} is already taken by ${other}` });
     ports.set(port, service);
+  }
+  return problems;
+}
+
+/** What a schema pattern of the kubernetes block asks for, by the key it is about. */
+function describeKubernetesPattern(path: Path): string {
+  const key = path.at(-1);
+  if (key === 'cpu') return 'must be a Kubernetes CPU amount: cores ("1", "0.5") or millicores ("250m")';
+  if (key === 'memory' || key === 'storage_size')
+    return 'must be a Kubernetes byte amount, e.g. "512Mi", "1Gi" or "1000000"';
+  if (key === 'namespace')
+    return 'must be a Kubernetes namespace name: lower-case letters, digits and dashes, at most 63 characters';
+  return 'must be a registry address and path without spaces, e.g. registry.example.com/reglab';
+}
+
+/** The kinds a `kubernetes.resources` entry may name besides a service (`default`: every other service). */
+const RESOURCE_GROUPS = ['default', 'btcd', 'lnd', 'ldk', 'rln', 'rgb', 'postgres', 'redis', 'indexer', 'rgb-proxy'];
+
+/** Loopback in a lab.yaml URL: on a cluster, the pod itself. */
+const LOOPBACK_URL = /^[a-z]+:\/\/(?:[^@/]*@)?(?:127\.[0-9.]+|localhost|\[::1\])(?::|\/|$)/i;
+
+/**
+ * The kubernetes block is read only by `runtime: kubernetes`; there, what cannot work on a cluster
+ * is refused: network faults, a Postgres or Redis on loopback (a pod's 127.0.0.1 is itself),
+ * resources for services the lab lacks.
+ */
+function checkKubernetes(lab: RawLab, serviceNames: Set<string>): Reference[] {
+  const problems: Reference[] = [];
+  const settings = lab.kubernetes;
+  if (lab.runtime !== 'kubernetes') {
+    if (settings !== undefined)
+      problems.push({
+        path: ['kubernetes'],
+        message: `the kubernetes block is read only with runtime: kubernetes (this lab's runtime is ${lab.runtime})`,
+      });
+    return problems;
+  }
+  if (lab.network?.faults)
+    problems.push({
+      path: ['network', 'faults'],
+      message:
+        'network faults need the process or docker runtime: on kubernetes the links between nodes cannot go through their proxies yet',
+    });
+  for (const store of ['postgres', 'redis'] as const) {
+    const value = lab[store];
+    if (typeof value === 'object' && LOOPBACK_URL.test(value.url))
+      problems.push({
+        path: [store, 'url'],
+        message: `${value.url} names this machine's loopback, which in a pod is the pod itself: give an address the cluster's pods reach (a Service's name, a host's address), or "managed"`,
+      });
+  }
+  for (const name of Object.keys(settings?.resources ?? {})) {
+    if (!serviceNames.has(name) && !RESOURCE_GROUPS.includes(name))
+      problems.push({
+        path: ['kubernetes', 'resources', name],
+        message: `"${name}" is neither a service of this lab (${[...serviceNames].join(', ')}) nor a kind (${RESOURCE_GROUPS.slice(1).join(', ')}) nor default`,
+      });
   }
   return problems;
 }

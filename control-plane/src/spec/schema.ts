@@ -36,6 +36,34 @@ const externalOrManaged = {
   ],
 };
 
+// Kubernetes' own forms: a DNS label (namespace), a CPU amount ("500m", "1.5") and a byte amount ("512Mi")
+const dnsLabel = { type: 'string', pattern: '^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$' };
+const cpu = { type: 'string', pattern: '^[0-9]+(\\.[0-9]+)?m?$' };
+const bytes = { type: 'string', pattern: '^[0-9]+(\\.[0-9]+)?([KMGTPE]i?)?$' };
+const amounts = { type: 'object', additionalProperties: false, properties: { cpu, memory: bytes } };
+const serviceResources = {
+  type: 'object',
+  additionalProperties: false,
+  properties: { requests: amounts, limits: amounts },
+};
+
+/** runtime: kubernetes: the cluster, the lab's namespace, storage, images, access and resources. */
+const kubernetesSchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    kubeconfig: { type: 'string', minLength: 1 },
+    context: { type: 'string', minLength: 1 },
+    namespace: dnsLabel,
+    storage_class: { type: 'string', minLength: 1 },
+    storage_size: bytes,
+    image_registry: { type: 'string', pattern: '^[^\\s/][^\\s]*[^\\s/]$' },
+    image_pull_policy: { enum: ['Always', 'IfNotPresent', 'Never'] },
+    access: { enum: ['port-forward'] },
+    resources: { type: 'object', additionalProperties: serviceResources },
+  },
+};
+
 /** The JSON schema of lab.yaml; defaults fill what a file leaves out. */
 export const labSchema = {
   type: 'object',
@@ -43,7 +71,8 @@ export const labSchema = {
   required: ['name'],
   properties: {
     name,
-    runtime: { enum: ['process', 'docker'], default: 'process' },
+    runtime: { enum: ['process', 'docker', 'kubernetes'], default: 'process' },
+    kubernetes: kubernetesSchema,
     chain: {
       type: 'object',
       additionalProperties: false,

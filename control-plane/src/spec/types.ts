@@ -3,9 +3,13 @@ import type { LdkNodeSettings } from '../nodes/ldk/settings.js';
 import type { NodeKind } from '../nodes/registry.js';
 
 /** lab.yaml, after validation and defaults. */
+export type RuntimeName = 'process' | 'docker' | 'kubernetes';
+
 export interface LabSpec {
   name: string;
-  runtime: 'process' | 'docker';
+  runtime: RuntimeName;
+  /** runtime: kubernetes only: where and how the lab runs on the cluster. */
+  kubernetes?: KubernetesSpec;
   chain: { kind: 'btcd' | 'bitcoind' };
   indexer: { enabled: boolean };
   nodes: NodeSpec[];
@@ -106,3 +110,32 @@ export interface ServicesSpec {
 }
 
 export type ExternalOrManaged = { managed: true } | { managed: false; url: string };
+
+/** How the control plane reaches a kubernetes lab's services: through the API server's port-forward. */
+export type KubernetesAccess = 'port-forward';
+
+/** A container's CPU and memory, as Kubernetes quantities ("250m", "512Mi"). */
+export interface ResourceAmounts {
+  cpu?: string;
+  memory?: string;
+}
+
+export interface ServiceResources {
+  requests?: ResourceAmounts;
+  limits?: ResourceAmounts;
+}
+
+/** lab.yaml's `kubernetes:` block, as written (defaults are resolved by the runtime: runtimes/kubernetes/settings.ts). */
+export interface KubernetesSpec {
+  kubeconfig?: string;
+  context?: string;
+  namespace?: string;
+  storage_class?: string;
+  /** The size each claim asks for. */
+  storage_size?: string;
+  image_registry?: string;
+  image_pull_policy?: 'Always' | 'IfNotPresent' | 'Never';
+  access?: KubernetesAccess;
+  /** Requests and limits by service name or by kind; `default` for every other service. */
+  resources?: Record<string, ServiceResources>;
+}

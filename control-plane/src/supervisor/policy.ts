@@ -27,9 +27,20 @@ export function backoffMs(recent: number): number {
   return Math.min(30_000, 500 * 2 ** recent);
 }
 
-/** "killed by SIGKILL", "exited with code 1", or what is known. */
+/**
+ * "killed by SIGKILL", "exited with code 1", or what is known; with the engine's reason and the
+ * kubelet's restart count when it gives them ("killed by SIGKILL (restart count 1)").
+ */
 export function describeExit(exit: ExitStatus | undefined): string {
   if (!exit) return 'its process is gone';
-  if (exit.signal) return `killed by ${exit.signal}`;
-  return `exited with code ${exit.code}`;
+  const how = exit.signal
+    ? `killed by ${exit.signal}`
+    : exit.code !== undefined
+      ? `exited with code ${exit.code}`
+      : (exit.reason ?? 'its process is gone');
+  const details = [
+    ...(exit.reason && how !== exit.reason ? [exit.reason] : []),
+    ...(exit.restartCount !== undefined ? [`restart count ${exit.restartCount}`] : []),
+  ];
+  return details.length > 0 ? `${how} (${details.join(', ')})` : how;
 }

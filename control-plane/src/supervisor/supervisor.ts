@@ -383,6 +383,11 @@ export class Supervisor {
         if (dependenciesDown(this.lab, service).length > 0 && !(await this.dependenciesBack(service, reason))) return;
         const recent = recentRestarts(service, supervision);
         if (recent >= supervision.max_restarts) {
+          // an engine that restarts services itself (the kubelet) would go on: the service is ended
+          if (service.handle && this.session.runtime.restartsServices)
+            await this.session.runtime
+              .stop(service.handle, kindDefinition(service.kind).stopSignal)
+              .catch(() => undefined);
           await this.report(
             service,
             'failed',

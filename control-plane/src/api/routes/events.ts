@@ -8,7 +8,7 @@ import type { ApiDeps } from '../deps.js';
 import { labParams } from '../schemas.js';
 
 async function currentState(lab: LabState): Promise<LabEvent[]> {
-  const engine = await engineReachOf(lab.runtime);
+  const engine = await engineReachOf(lab.spec);
   return [
     ...(engine && !engine.answering ? [{ type: 'engine', lab: lab.name, ...engine } as LabEvent] : []),
     ...Object.values(lab.services)

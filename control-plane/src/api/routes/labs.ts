@@ -110,6 +110,25 @@ export function labRoutes(app: FastifyInstance, { manager, jobs, restarted, buil
   );
 
   app.get<Name>(
+    '/labs/:name/access',
+    {
+      config: { access: 'secret' },
+      schema: {
+        summary:
+          "The lab's own token (it grants this lab's actions and secrets on a control plane open to the network) and its dashboard's path with it",
+        params: labParams,
+        response: { 200: answer('{ lab, token, dashboard }'), ...errorResponses(401, 404) },
+      },
+    },
+    async (request) => {
+      const lab = manager.get(request.params.name);
+      const token = lab.secrets.accessToken;
+      const page = `/?lab=${encodeURIComponent(lab.name)}`;
+      return { lab: lab.name, token, dashboard: token ? `${page}#token=${token}` : page };
+    },
+  );
+
+  app.get<Name>(
     '/labs/:name/auto-mining',
     {
       schema: {

@@ -77,7 +77,7 @@ export function serviceRoutes(app: FastifyInstance, { manager }: ApiDeps): void 
     async (request, reply) => {
       const service = serviceOf(request.params.name, request.params.service);
       const lab = manager.get(request.params.name);
-      const { runtime } = await runtimeOptionsFor(lab.runtime);
+      const { runtime } = await runtimeOptionsFor(lab.spec);
       reply.type('text/plain; charset=utf-8');
       return runtime.logs({ lab, service: service.name }, service.handle, request.query.lines);
     },

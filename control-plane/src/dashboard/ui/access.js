@@ -4,9 +4,9 @@ import { call } from './api.js';
 import { byId } from './dom.js';
 import { saveToken, storedToken } from './token.js';
 
-/** Whether the page may act: the control plane says if it asks for a token and if this one is good. */
-export async function probeAccess() {
-  const { tokenRequired, authorized } = await call('GET', '/access');
+/** Whether the page may act on `lab`: the control plane says if it asks for a token and if this one is good (its own or the lab's). */
+export async function probeAccess(lab) {
+  const { tokenRequired, authorized } = await call('GET', `/access?lab=${encodeURIComponent(lab)}`);
   if (authorized) return { readOnly: false };
   return {
     readOnly: true,

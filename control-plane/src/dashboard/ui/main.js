@@ -57,7 +57,7 @@ async function showLab(lab) {
     banner.show(access);
     if (view) render();
   };
-  const checkAccess = async () => setAccess(await probeAccess());
+  const checkAccess = async () => setAccess(await probeAccess(lab));
 
   const refresh = coalesce(async () => {
     try {

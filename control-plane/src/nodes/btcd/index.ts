@@ -25,7 +25,7 @@ export function chainRpcFor(access: Pick<LabAccess, 'lab' | 'credentials'>, plac
 
 export const btcd: KindDefinition = {
   ports: { rpc: 18334, p2p: 18444 },
-  image: localImage('btcd', { binaries: ['btcd', 'btcctl'] }),
+  image: localImage('btcd', { binaries: ['btcd', 'btcctl'], entrypoint: ['/usr/local/bin/btcd'] }),
   dependsOn: () => [],
   launch: (access, service) =>
     btcdLaunch(access.placementFor(service.name), {

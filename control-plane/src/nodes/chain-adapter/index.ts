@@ -11,6 +11,7 @@ export const chainAdapter: KindDefinition = {
   ports: { http: 8080 },
   image: SERVICES_IMAGE,
   public: true,
+  stateless: true,
   metricsPort: 'http',
   validate: (entry, { lab }) =>
     lab.indexer.enabled

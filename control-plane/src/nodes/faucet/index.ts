@@ -44,6 +44,7 @@ export const faucet: KindDefinition = {
   ports: { http: 8080 },
   image: SERVICES_IMAGE,
   public: true,
+  stateless: true,
   metricsPort: 'http',
   /** It sends from its node's on-chain wallet through lnd. */
   validate(entry, { lab }) {

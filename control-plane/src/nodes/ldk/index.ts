@@ -22,7 +22,11 @@ const apiUrl = (access: LabAccess, name: string) => `http://${access.host.reach(
 
 export const ldk: KindDefinition = {
   ports: { api: 3000, p2p: 9735 },
-  image: localImage('ldk', { binaries: ['reglab-ldk'], buildScript: 'scripts/build-ldk.sh' }),
+  image: localImage('ldk', {
+    binaries: ['reglab-ldk'],
+    buildScript: 'scripts/build-ldk.sh',
+    entrypoint: ['/usr/local/bin/reglab-ldk'],
+  }),
   binaryBuild: LDK_DAEMON_BUILD,
   nodeSettings: LDK_NODE_SETTINGS,
   validate: checkChainSource,

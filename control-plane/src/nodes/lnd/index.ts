@@ -43,11 +43,12 @@ function feeUrlFor(access: LabAccess, placement: Placement): string | undefined 
 
 export const lnd: KindDefinition = {
   ports: { grpc: 10009, rest: 8080, p2p: 9735 },
-  image: localImage('lnd', { binaries: ['lnd', 'lncli'] }),
+  image: localImage('lnd', { binaries: ['lnd', 'lncli'], entrypoint: ['/usr/local/bin/lnd'] }),
   upstreamImage: upstreamImage('lnd-upstream', {
     folder: 'lnd',
     version: 'v0.20.1-beta',
     buildArgs: { LND_VERSION: 'v0.20.1-beta' },
+    entrypoint: ['/usr/local/bin/lnd'],
   }),
   dependsOn: () => [CHAIN_SERVICE],
   dials: (name, spec) => [{ service: CHAIN_SERVICE, port: 'rpc' }, ...lightningPeerDials(name, spec)],

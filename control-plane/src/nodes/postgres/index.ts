@@ -14,7 +14,11 @@ export function labDatabaseUrl(access: LabAccess, placement: Placement): string 
 
 export const postgres: KindDefinition = {
   ports: { sql: 5432 },
-  image: localImage('postgres', { buildArgs: { POSTGRES_MAJOR: '15' } }),
+  image: localImage('postgres', {
+    buildArgs: { POSTGRES_MAJOR: '15' },
+    entrypoint: ['/usr/local/bin/reglab-postgres'],
+    user: 'postgres',
+  }),
   stopSignal: 'SIGINT',
   // killed, PostgreSQL leaves its System V shared-memory segment behind (its fast shutdown takes a few ms)
   cleanStopOnly: true,

@@ -27,7 +27,7 @@ export function redisServiceLaunch(placement: Placement): LaunchSpec {
 
 export const redis: KindDefinition = {
   ports: { redis: 6379 },
-  image: localImage('redis'),
+  image: localImage('redis', { entrypoint: ['/usr/bin/redis-server', '--protected-mode', 'no'], user: 'redis' }),
   dependsOn: () => [],
   launch: (access, service) => redisServiceLaunch(access.placementFor(service.name)),
   probe: (access, service) => pingRedis(url(access.host.reach(service.name, 'redis'))),

@@ -52,15 +52,21 @@ export const rln: KindDefinition = {
     folder: 'rln',
     version: '0c3bf104',
     buildArgs: { RLN_REF: '0c3bf1047ee01a8c8077508276fa2c4a63c87857' },
+    entrypoint: ['/usr/local/bin/rgb-lightning-node'],
     unavailable:
       'RGB Lightning Node cannot be built on this machine: its build needs GitHub (the RGB-Tools/rust-lightning ' +
       'submodule, branch rgb, and a git-patched rgb-lib) and Docker Hub, and nothing publishes an image.',
   }),
   dependsOn: () => [CHAIN_SERVICE, 'indexer'],
   validate: (entry, check) => [
-    ...(check.lab.runtime === 'docker'
-      ? []
-      : [{ path: [...entry.path, 'kind'], message: 'rln nodes run only in the docker runtime (set runtime: docker)' }]),
+    ...(check.lab.runtime === 'process'
+      ? [
+          {
+            path: [...entry.path, 'kind'],
+            message: 'rln nodes run only from their container image (set runtime: docker or kubernetes)',
+          },
+        ]
+      : []),
     ...needsIndexer(entry, check),
     ...refuseChannelsOf(
       entry,

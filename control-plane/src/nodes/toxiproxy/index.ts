@@ -21,7 +21,11 @@ const TOXIPROXY_BUILD: OnDemandBuild = {
 
 export const toxiproxy: KindDefinition = {
   ports: { api: 8474 },
-  image: localImage('toxiproxy', { binaries: ['toxiproxy-server'], buildScript: BUILD_SCRIPT }),
+  image: localImage('toxiproxy', {
+    binaries: ['toxiproxy-server'],
+    buildScript: BUILD_SCRIPT,
+    entrypoint: ['/usr/local/bin/toxiproxy-server'],
+  }),
   binaryBuild: TOXIPROXY_BUILD,
   dependsOn: () => [],
   launch: (access, service) => toxiproxyLaunch(access.placementFor(service.name)),

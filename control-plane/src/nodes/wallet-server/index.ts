@@ -47,6 +47,7 @@ export const walletServer: KindDefinition = {
   ports: { http: 8080 },
   image: SERVICES_IMAGE,
   public: true,
+  stateless: true,
   metricsPort: 'http',
   /** Its node is one a lab service reaches as a Lightning node (kinds with clientEnv). */
   validate(entry, { lab, kindOf, nodeKinds }) {

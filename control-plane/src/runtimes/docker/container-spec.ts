@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { ContainerCreateOptions } from 'dockerode';
-import { bundleOf } from '../../../../lib/programs.js';
-import type { LaunchSpec, StartRequest } from '../types.js';
+import { commandAfterEntrypoint } from '../container-command.js';
+import type { StartRequest } from '../types.js';
 import { macAddressOf } from './addresses.js';
 import { CONTAINER_DATA_DIR, containerName, networkName, volumeName } from './placement.js';
 import { runnerEntrypoint } from './runner.js';
@@ -13,9 +13,6 @@ export const LABELS = {
   kind: 'reglab.kind',
   launch: 'reglab.launch',
 } as const;
-
-/** Where the project's compiled services live in the services image. */
-const SERVICES_APP_DIR = '/app';
 
 export interface ContainerSpec {
   name: string;
@@ -55,7 +52,7 @@ export function containerSpec(
     );
   const address = addresses?.get(service);
   const runner = runnerEntrypoint(
-    [...image.entrypoint, ...command(request.launch)],
+    [...image.entrypoint, ...commandAfterEntrypoint(request.launch)],
     request.discardSignal ?? 'SIGKILL',
   );
   const options: ContainerCreateOptions = {
@@ -107,15 +104,4 @@ function containerPortOf(request: StartRequest, portName: string): number {
       `a ${request.kind} container has no port named "${portName}" (known: ${Object.keys(request.containerPorts).join(', ')})`,
     );
   return port;
-}
-
-/** The image's entry point is the program; a project service is its bundle (or compiled file) under /app/dist. */
-function command(launch: LaunchSpec): string[] {
-  if (launch.program.type === 'service')
-    return [
-      ...launch.program.nodeFlags,
-      `${SERVICES_APP_DIR}/dist/${bundleOf(launch.program.entry) ?? launch.program.entry}`,
-      ...launch.args,
-    ];
-  return launch.args;
 }

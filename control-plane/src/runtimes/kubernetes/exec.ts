@@ -1,0 +1,87 @@
+// A command run in a service's container through the API server (kubectl exec): a file read, a
+// signal sent, a snapshot's archive streamed out of a claim or into it.
+import { PassThrough, type Readable, type Writable } from 'node:stream';
+import type { V1Status } from '@kubernetes/client-node';
+import type { Cluster } from './client.js';
+
+export interface ExecTarget {
+  namespace: string;
+  pod: string;
+  container: string;
+}
+
+export interface ExecResult {
+  /** Its output, unless `stdout` took it. */
+  stdout: Buffer;
+  stderr: string;
+  code: number;
+}
+
+export interface ExecOptions {
+  /** Fed to the command's standard input, then closed. */
+  stdin?: Readable;
+  /** Where its output goes instead of the answer (a large archive). */
+  stdout?: Writable;
+}
+
+/** The exit code the API server's final Status gives (0 for Success). */
+export function exitCodeOf(status: V1Status): number {
+  if (status.status === 'Success') return 0;
+  const cause = status.details?.causes?.find((candidate) => candidate.reason === 'ExitCode');
+  return cause?.message !== undefined ? Number(cause.message) : 1;
+}
+
+/** Runs `command` in the container and answers its output and exit code once it has ended. */
+export async function execIn(
+  cluster: Cluster,
+  target: ExecTarget,
+  command: string[],
+  options: ExecOptions = {},
+): Promise<ExecResult> {
+  const { Exec } = await import('@kubernetes/client-node');
+  const chunks: Buffer[] = [];
+  const errors: Buffer[] = [];
+  const stdout = options.stdout ?? collect(chunks);
+  const stderr = collect(errors);
+  return new Promise<ExecResult>((resolve, reject) => {
+    let status: V1Status | undefined;
+    const finish = () => {
+      if (!status)
+        return reject(
+          new Error(
+            `${command[0]} in ${target.namespace}/${target.pod} ended without an exit status${errors.length > 0 ? `: ${Buffer.concat(errors).toString('utf8').trim()}` : ''}`,
+          ),
+        );
+      resolve({
+        stdout: Buffer.concat(chunks),
+        stderr: Buffer.concat(errors).toString('utf8'),
+        code: exitCodeOf(status),
+      });
+    };
+    new Exec(cluster.config)
+      .exec(
+        target.namespace,
+        target.pod,
+        target.container,
+        command,
+        stdout,
+        stderr,
+        options.stdin ?? null,
+        false,
+        (answer) => {
+          status = answer;
+        },
+      )
+      .then((socket) => {
+        socket.on('close', () => setImmediate(finish));
+        socket.on('error', reject);
+      }, reject);
+  });
+}
+
+/** A stream that keeps what is written to it in `into`. */
+function collect(into: Buffer[]): Writable {
+  const stream = new PassThrough();
+  stream.on('data', (chunk: Buffer) => into.push(chunk));
+  return stream;
+}
