@@ -1,6 +1,8 @@
 import { EventEmitter } from 'node:events';
 import { rmSync } from 'node:fs';
 import { conflict, describeError, notFound } from '../../lib/errors.js';
+import { planOf } from './activity/plan.js';
+import { ActivityRunner } from './activity/runner.js';
 import { bringUp, newLabState, type LabDriverOptions } from './lab/bring-up.js';
 import type { LabEvent } from './lab/events.js';
 import { LabFeeRates } from './lab/fee-market.js';
@@ -22,6 +24,7 @@ interface RunningLab {
   session: LabSession;
   supervisor: Supervisor;
   faults: Faults;
+  activity: ActivityRunner;
   network: LabNetwork;
 }
 
@@ -85,6 +88,11 @@ export class LabManager {
 
   supervisor(name: string): Supervisor {
     return this.runningLab(name).supervisor;
+  }
+
+  /** The lab's payment activity (reglab activity). */
+  activity(name: string): ActivityRunner {
+    return this.runningLab(name).activity;
   }
 
   private runningLab(name: string): RunningLab {
@@ -214,16 +222,28 @@ export class LabManager {
 
   private async supervise(session: LabSession): Promise<void> {
     const supervisor = new Supervisor(session, { onEvent: this.emit, persist: this.persist });
+    const activity = new ActivityRunner(session, this.emit);
     const network = new LabNetwork(session, this.persist, this.emit);
     this.running.set(session.lab.name, {
       session,
       supervisor,
       faults: new Faults(supervisor, this.persist, this.emit),
+      activity,
       network,
     });
     supervisor.start();
     network.drawResets();
     await this.onLabReady(session.lab);
+    const declared = session.lab.spec.activity;
+    if (declared?.start)
+      await activity.start(planOf({}, declared)).catch((error: unknown) =>
+        this.emit({
+          type: 'lab',
+          lab: session.lab.name,
+          status: session.lab.status,
+          message: `lab.yaml's activity did not start: ${describeError(error)}`,
+        }),
+      );
   }
 
   /**
@@ -280,6 +300,7 @@ export class LabManager {
   private async release(name: string): Promise<void> {
     const running = this.running.get(name);
     this.running.delete(name);
+    running?.activity.stop('the lab went down');
     running?.network.stop();
     this.fees.forget(name);
     await running?.supervisor.stop();

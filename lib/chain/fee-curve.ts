@@ -1,7 +1,7 @@
 // Fee rates by confirmation target, as the lab's parts answer them (the chain adapter's Esplora and
 // mempool fee routes, the indexer's Electrum blockchain.estimatefee, lnd's fee URL): one rule, so a
 // wallet and a node see the same figures whichever they ask.
-import type { FeePolicy } from './fee-policy.js';
+import { spiked, type FeePolicy } from './fee-policy.js';
 import { ChainRpcError, FALLBACK_FEE_SAT_PER_VB, MINIMUM_RELAY_FEE_SAT_PER_VB, type ChainDriver } from './types.js';
 
 /** The targets (blocks) Esplora's /fee-estimates answers for; the curve is built on these. */
@@ -86,14 +86,13 @@ export class FeeCurve {
 
   private async fetch(): Promise<Map<number, number>> {
     const policy = this.policy;
-    if (policy.policy === 'fixed') {
-      await this.driver.getBlockCount();
-      return new Map(FEE_TARGETS.map((target) => [target, policy.satPerVbyte]));
-    }
+    const height = await this.driver.getBlockCount();
+    if (policy.policy === 'fixed')
+      return spiked(new Map(FEE_TARGETS.map((target) => [target, policy.satPerVbyte])), policy.spike, height);
     const estimates = await Promise.all(
       FEE_TARGETS.map(async (target) => [target, await this.estimate(target)] as const),
     );
-    return feeCurve(new Map(estimates));
+    return spiked(feeCurve(new Map(estimates)), policy.spike, height);
   }
 
   /** The node's estimate, undefined when it answers that it has none; a node that cannot be asked throws. */

@@ -59,6 +59,7 @@ function metricsOf(lab: LabState, session: LabSession, sampler = new ChannelSamp
       labs: () => [lab],
       session: () => session,
       jobCounts: async () => new Map([['payments', { waiting: 1, active: 2, completed: 5 }]]),
+      activity: () => ({ running: true, inFlight: 3 }),
     },
     sampler,
   );
@@ -107,6 +108,44 @@ describe('the control plane metrics of a lab', () => {
     expect(sampleValue(text, 'reglab_blocks_mined_total', { lab: 'demo' })).toBe(6);
     expect(sampleValue(text, 'reglab_jobs_total', { lab: 'demo', queue: 'mining', state: 'completed' })).toBe(1);
     expect(sampleValue(text, 'reglab_jobs_total', { lab: 'demo', queue: 'payments', state: 'failed' })).toBe(2);
+  });
+
+  it("counts the payment activity's payments by outcome, their durations and failures by code; reads it running", async () => {
+    const { lab, session } = fakeLab({ aliceChannels: async () => [], height: 1 });
+    const { metrics, scrape } = metricsOf(lab, session);
+    const paid = { type: 'payment', lab: 'demo', from: 'alice', to: 'bob', amountSat: 10, feeSat: 0 } as const;
+    metrics.observe({ ...paid, paymentHash: 'a', activity: true, ms: 80 });
+    metrics.observe({ ...paid, paymentHash: 'b', activity: true, ms: 120 });
+    // a payment of the queue is not the activity's
+    metrics.observe({ ...paid, paymentHash: 'c' });
+    const failed = {
+      type: 'payment-failed',
+      lab: 'demo',
+      from: 'bob',
+      to: 'alice',
+      amountSat: 5,
+      activity: true,
+    } as const;
+    metrics.observe({ ...failed, code: 'SERVICE_NOT_READY', reason: 'bob is restarting', ms: 1 });
+    metrics.observe({ ...failed, code: 'PAYMENT_FAILED', reason: 'no route', ms: 3_000 });
+    metrics.observe({ ...failed, code: 'PAYMENT_FAILED', reason: 'no route', ms: 2_000 });
+    const text = await scrape();
+    expect(sampleValue(text, 'reglab_activity_payments_total', { lab: 'demo', outcome: 'succeeded' })).toBe(2);
+    expect(sampleValue(text, 'reglab_activity_payments_total', { lab: 'demo', outcome: 'failed' })).toBe(3);
+    expect(sampleValue(text, 'reglab_activity_failures_total', { lab: 'demo', reason: 'PAYMENT_FAILED' })).toBe(2);
+    expect(sampleValue(text, 'reglab_activity_failures_total', { lab: 'demo', reason: 'SERVICE_NOT_READY' })).toBe(1);
+    expect(
+      sampleValue(text, 'reglab_activity_payment_duration_seconds_bucket', {
+        lab: 'demo',
+        outcome: 'succeeded',
+        le: '0.1',
+      }),
+    ).toBe(1);
+    expect(
+      sampleValue(text, 'reglab_activity_payment_duration_seconds_sum', { lab: 'demo', outcome: 'failed' }),
+    ).toBeCloseTo(5.001, 6);
+    expect(sampleValue(text, 'reglab_activity_running', { lab: 'demo' })).toBe(1);
+    expect(sampleValue(text, 'reglab_activity_payments_in_flight', { lab: 'demo' })).toBe(3);
   });
 
   it('reads services, restarts, height, queues and channel balances when scraped', async () => {

@@ -129,4 +129,40 @@ describe('reglab mcp', () => {
     expect(log.structuredContent).toBeUndefined();
     expect(stderr).not.toContain('Error');
   });
+
+  it('runs a defined flow of payment activity, reads its status and its payments, and stops it', async () => {
+    const started = await done('activity_start', {
+      flows: [{ from: 'alice', to: 'carol', amount_sat: 700, interval_seconds: 0.2, count: 3 }],
+    });
+    expect(started.structuredContent).toMatchObject({ running: true, plan: { flows: [{ from: 'alice', count: 3 }] } });
+    await waitFor(
+      async () =>
+        (await done('activity_status')).structuredContent.inFlight === 0 &&
+        !(await done('activity_status')).structuredContent.running,
+      {
+        timeoutMs: 60_000,
+        what: 'the flow to end',
+      },
+    );
+    const payments = (await done('activity_payments')).structuredContent.payments as {
+      outcome: string;
+      amountSat: number;
+    }[];
+    expect(payments.map((payment) => [payment.outcome, payment.amountSat])).toEqual([
+      ['succeeded', 700],
+      ['succeeded', 700],
+      ['succeeded', 700],
+    ]);
+    const stopped = await done('activity_stop');
+    expect(stopped.structuredContent).toMatchObject({
+      running: false,
+      succeeded: 3,
+      stopReason: 'every flow sent its payments',
+    });
+    const refused = await call('activity_start', {
+      flows: [{ from: 'alice', to: 'alice', amount_sat: 1, interval_seconds: 1 }],
+    });
+    expect(refused.isError).toBe(true);
+    expect(refused.content[0].text).toBe('INVALID_ACTIVITY: flows.0.to: a flow needs two different nodes');
+  });
 });

@@ -178,6 +178,54 @@ describe('dashboard on the default lab', () => {
     await screenshot('payment');
   });
 
+  it('shows the payment activity: its outcomes and its failures by reason, as the API counts them', async () => {
+    const started = await api('POST', '/labs/dash/activity', {
+      flows: [
+        { from: 'alice', to: 'carol', amount_sat: 1000, interval_seconds: 0.2, count: 6 },
+        // more than any channel holds: these fail
+        { from: 'bob', to: 'alice', amount_sat: 6_000_000, interval_seconds: 0.2, count: 2 },
+      ],
+    });
+    expect(started.status).toBe(200);
+    const panel = page.locator('#payments');
+    await panel.locator('[data-figure="succeeded"] dd').waitFor({ timeout: UI_MS });
+    let ended:
+      | {
+          running: boolean;
+          inFlight: number;
+          succeeded: number;
+          failed: number;
+          failuresByReason: Record<string, number>;
+        }
+      | undefined;
+    await waitFor(
+      async () => {
+        ended = (await api('GET', '/labs/dash/activity')).body;
+        return !ended!.running && ended!.inFlight === 0;
+      },
+      { timeoutMs: 60_000, what: 'the flows to end' },
+    );
+    expect(ended).toMatchObject({ succeeded: 6, failed: 2 });
+    await waitFor(async () => (await panel.getAttribute('data-running')) === 'false', {
+      timeoutMs: UI_MS,
+      what: 'the page to show the activity stopped',
+    });
+    expect(await panel.locator('[data-figure="succeeded"] dd').textContent()).toBe('6');
+    expect(await panel.locator('[data-figure="failed"] dd').textContent()).toBe('2');
+    expect(await panel.locator('.payments-state').textContent()).toContain('(every flow sent its payments)');
+    const rows = await panel
+      .locator('.payments-failures tbody tr')
+      .evaluateAll((trs) => trs.map((tr) => [tr.getAttribute('data-reason'), tr.querySelector('.count')?.textContent]));
+    expect(rows.sort()).toEqual(
+      Object.entries(ended!.failuresByReason)
+        .map(([reason, count]) => [reason, String(count)])
+        .sort(),
+    );
+    // the activity's payments are counted in its panel, not listed one by one among the events
+    expect(await page.locator('#activity li', { hasText: 'alice paid carol 1,000 sat' }).count()).toBe(0);
+    await screenshot('payment-activity');
+  });
+
   it("answers bad input with the API's error and changes nothing", async () => {
     const before = (await labView()).chain.height;
     await page.fill('#fund-target', 'zed');

@@ -5,6 +5,7 @@ import { metricsRoutes } from '../metrics/routes.js';
 import { installAccess } from './access.js';
 import type { ApiDeps } from './deps.js';
 import { mapPartError } from './errors.js';
+import { activityRoutes } from './routes/activity.js';
 import { assetRoutes } from './routes/assets.js';
 import { eventRoutes } from './routes/events.js';
 import { feeRoutes } from './routes/fees.js';
@@ -48,6 +49,7 @@ export async function buildControlPlaneApp(options: ControlPlaneApp): Promise<Fa
   eventRoutes(app, options);
   feeRoutes(app, options);
   snapshotRoutes(app, options);
+  activityRoutes(app, options);
   if (options.metrics !== false) metricsRoutes(app, options);
   await app.register(dashboardPlugin);
   app.post(

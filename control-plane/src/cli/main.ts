@@ -18,6 +18,8 @@ import {
   stopControlPlane,
   type ControlPlaneClient,
 } from './client.js';
+import { activityCommands } from './activity.js';
+import { feeCommands } from './fees.js';
 import { formatAssetBalances, formatAssetList, formatDown, formatEvent, formatLab } from './print.js';
 import { connectInfoCommand } from './connect-info.js';
 import { netCommands } from './net.js';
@@ -583,6 +585,8 @@ program
   });
 
 snapshotCommands(program, { client: runningClient, labName, out });
+activityCommands(program, { client: runningClient, labName, out });
+feeCommands(program, { client: runningClient, labName, out });
 connectInfoCommand(program, { client: runningClient, labName, out });
 netCommands(program, { client: runningClient, labName, out });
 

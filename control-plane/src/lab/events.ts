@@ -1,3 +1,4 @@
+import type { ActivityFigures } from '../activity/records.js';
 import type { LinkSummary } from '../network/model.js';
 import type { LabStatus, ServiceStatus } from './state.js';
 
@@ -34,7 +35,33 @@ export type LabEvent =
       /** From when the job was queued to when it ended, retries included. */
       ms: number;
     }
-  | { type: 'payment'; lab: string; from: string; to?: string; amountSat: number; feeSat: number; paymentHash: string }
+  | {
+      type: 'payment';
+      lab: string;
+      from: string;
+      to?: string;
+      amountSat: number;
+      feeSat: number;
+      paymentHash: string;
+      /** Sent by the lab's payment activity (reglab activity). */
+      activity?: boolean;
+      /** From the request to the final answer, where known. */
+      ms?: number;
+    }
+  /** A payment of the lab's payment activity that failed: its code and the node's reason. */
+  | {
+      type: 'payment-failed';
+      lab: string;
+      from: string;
+      to: string;
+      amountSat: number;
+      code: string;
+      reason: string;
+      ms: number;
+      activity: true;
+    }
+  /** The figures of the lab's payment activity, each second while it runs and when it stops. */
+  | ({ type: 'activity'; lab: string; running: boolean; inFlight: number } & ActivityFigures)
   /** A network fault set or taken off: the pairs of services it changed, each with its fault now. */
   | {
       type: 'network';

@@ -7,14 +7,18 @@ import { FeeCurve } from '../../../lib/chain/fee-curve.js';
 import type { FeePolicy } from '../../../lib/chain/fee-policy.js';
 import { chainRpcFor } from '../nodes/btcd/index.js';
 import { hostPlacement } from '../runtimes/host-placement.js';
-import { DEFAULT_FEES, type LabSpec } from '../spec/types.js';
+import { DEFAULT_FEES } from '../spec/types.js';
 import { Credentials } from './credentials.js';
 import type { LabState } from './state.js';
 
-export function labFeePolicy(spec: Pick<LabSpec, 'fees'>): FeePolicy {
+/** The lab's fee policy (lab.yaml `fees`), with the spike set on it (reglab fees spike). */
+export function labFeePolicy(lab: Pick<LabState, 'spec' | 'feeSpike'>): FeePolicy {
   // a lab recorded before lab.yaml had `fees` keeps the default
-  const fees = spec.fees ?? DEFAULT_FEES;
-  return fees.policy === 'node' ? { policy: 'node' } : { policy: 'fixed', satPerVbyte: fees.sat_per_vbyte };
+  const fees = lab.spec.fees ?? DEFAULT_FEES;
+  const spike = lab.feeSpike ? { spike: lab.feeSpike } : {};
+  return fees.policy === 'node'
+    ? { policy: 'node', ...spike }
+    : { policy: 'fixed', satPerVbyte: fees.sat_per_vbyte, ...spike };
 }
 
 /** Where, under the control plane, a lab's rates are in lnd's fee-service format. */
@@ -27,12 +31,13 @@ export class LabFeeRates {
   /** Fails while the chain node does not answer (or has not started yet). */
   rates(lab: LabState): Promise<Map<number, number>> {
     const config = chainRpcFor({ lab, credentials: new Credentials(lab.credentials ?? {}) }, hostPlacement(lab));
-    const chain = JSON.stringify(config);
+    // a new chain connection or a new spike: a new curve
+    const chain = JSON.stringify({ config, spike: lab.feeSpike });
     let entry = this.curves.get(lab.name);
     if (!entry || entry.chain !== chain) {
       entry?.driver.close();
       const driver = new BtcdDriver(config);
-      entry = { chain, driver, curve: new FeeCurve(driver, labFeePolicy(lab.spec)) };
+      entry = { chain, driver, curve: new FeeCurve(driver, labFeePolicy(lab)) };
       this.curves.set(lab.name, entry);
     }
     return entry.curve.rates();

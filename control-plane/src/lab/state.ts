@@ -1,3 +1,4 @@
+import type { FeeSpike } from '../../../lib/chain/fee-policy.js';
 import type { NetworkState } from '../network/model.js';
 import type { ServiceKind } from '../nodes/registry.js';
 import type { LabLayout, RuntimeHandle } from '../runtimes/types.js';
@@ -84,6 +85,8 @@ export interface LabState extends LabLayout {
   credentials?: Record<string, Record<string, string>>;
   /** A lab with network faults (lab.yaml network.faults): its links and the faults set on them. */
   network?: NetworkState;
+  /** The fee spike set on the lab (reglab fees spike), kept after it ended until the next. */
+  feeSpike?: FeeSpike;
 }
 
 export function setStatus(service: ServiceState, status: ServiceStatus, error?: string): void {

@@ -239,6 +239,65 @@ export const LAB_TOOLS: LabTool[] = [
     amount: z.number().int().describe("in the asset's smallest unit"),
     witness: z.boolean().optional().describe('pay to a new output of `to` instead of a blinded UTXO'),
   }),
+  action(
+    'activity_start',
+    "Start payment activity: random keysends between the Lightning nodes weighted by channel capacity (a seed replays them), defined flows, or both; no arguments runs lab.yaml's activity, else random with sim-ln's defaults",
+    '/activity',
+    {
+      random: z
+        .object({
+          seed: z.number().int().optional().describe('the same seed on the same lab replays the same payments'),
+          expected_amount_sat: z.number().int().optional().describe('the mean amount (default 3800)'),
+          capacity_multiplier: z
+            .number()
+            .optional()
+            .describe('how many times its channel capacity each node sends in an hour (default 2)'),
+        })
+        .optional()
+        .describe('random payments; {} for the defaults'),
+      flows: z
+        .array(
+          z.object({
+            from: node,
+            to: node,
+            amount_sat: sat,
+            interval_seconds: z.number().describe('seconds between payments'),
+            count: z.number().int().optional().describe('how many (for ever when left out)'),
+            start_seconds: z.number().optional().describe('the wait before the first'),
+          }),
+        )
+        .optional()
+        .describe('defined flows'),
+      max_in_flight: z.number().int().optional().describe('payments under way at once (default 8)'),
+      duration_seconds: z.number().int().optional().describe('stop by itself after this long'),
+    },
+  ),
+  read('fees_status', "The lab's fee policy, the chain height, and the fee spike with the blocks it has left", '/fees'),
+  action(
+    'fees_spike',
+    'A fee spike: every fee rate of the lab (lnd, LDK, the chain adapter, Electrum) at least sat_per_vbyte for the next `blocks` blocks',
+    '/fees/spike',
+    {
+      sat_per_vbyte: z.number().int().describe('the rate, 1 to 1000 sat/vB'),
+      blocks: z.number().int().describe('how many blocks it lasts'),
+    },
+  ),
+  read(
+    'activity_status',
+    'The payment activity: running or not, payments by outcome, payments a second, in flight, failures by reason, its plan',
+    '/activity',
+  ),
+  {
+    name: 'activity_stop',
+    description: 'Stop the payment activity (payments under way end and are recorded); answers its status',
+    input: {},
+    run: ({ lab }) => lab.delete('/activity'),
+  },
+  read(
+    'activity_payments',
+    "Each payment of the last activity: time, from, to, amount, fee, hops, latency, outcome and, for a failure, its code and the node's reason",
+    '/activity/payments',
+  ),
   action('snapshot_save', 'Save the lab as a snapshot (its services stop while their data is copied)', '/snapshots', {
     name: z.string().describe('lowercase letters, digits, ., _ and -'),
   }),

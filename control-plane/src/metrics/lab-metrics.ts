@@ -16,6 +16,8 @@ export interface MetricsSources {
   session(lab: string): LabSession | undefined;
   /** Jobs by queue and state while the queues are open; undefined while they are closed. */
   jobCounts(): Promise<Map<string, Record<string, number>> | undefined>;
+  /** The payment activity of a lab that is up; undefined otherwise. */
+  activity(lab: string): { running: boolean; inFlight: number } | undefined;
 }
 
 /**
@@ -35,6 +37,9 @@ export class LabMetrics {
   private readonly paidSat: Counter;
   private readonly feesSat: Counter;
   private readonly blocksMined: Counter;
+  private readonly activityPayments: Counter;
+  private readonly activityDurations: Histogram;
+  private readonly activityFailures: Counter;
 
   constructor(
     registry: Registry,
@@ -85,6 +90,25 @@ export class LabMetrics {
       labelNames: ['lab'],
       registers,
     });
+    this.activityPayments = new Counter({
+      name: 'reglab_activity_payments_total',
+      help: "Payments of the lab's payment activity (reglab activity) that ended, by lab and outcome (succeeded, failed)",
+      labelNames: ['lab', 'outcome'],
+      registers,
+    });
+    this.activityDurations = new Histogram({
+      name: 'reglab_activity_payment_duration_seconds',
+      help: "How long the payment activity's payments took, from the keysend to the node's final answer, by lab and outcome",
+      labelNames: ['lab', 'outcome'],
+      buckets: PAYMENT_BUCKETS,
+      registers,
+    });
+    this.activityFailures = new Counter({
+      name: 'reglab_activity_failures_total',
+      help: "Failed payments of the payment activity by lab and reason: the failure's code (PAYMENT_FAILED: the node gave it up; SERVICE_NOT_READY, NODE_ERROR: the payer could not be asked)",
+      labelNames: ['lab', 'reason'],
+      registers,
+    });
     this.registerReadAtScrape(registers);
   }
 
@@ -104,11 +128,21 @@ export class LabMetrics {
       case 'payment':
         this.paidSat.inc({ lab }, event.amountSat);
         this.feesSat.inc({ lab }, event.feeSat);
+        if (event.activity) this.activityEnded(lab, 'succeeded', event.ms);
+        return;
+      case 'payment-failed':
+        this.activityEnded(lab, 'failed', event.ms);
+        this.activityFailures.inc({ lab, reason: event.code });
         return;
       case 'blocks':
         this.blocksMined.inc({ lab }, event.mined);
         return;
     }
+  }
+
+  private activityEnded(lab: string, outcome: 'succeeded' | 'failed', ms: number | undefined): void {
+    this.activityPayments.inc({ lab, outcome });
+    if (ms !== undefined) this.activityDurations.observe({ lab, outcome }, ms / 1000);
   }
 
   private runningSessions(): LabSession[] {
@@ -158,6 +192,32 @@ export class LabMetrics {
             this.inc({ lab: lab.name, service: service.name }, service.restarts);
       },
     });
+    const activityGauge = (
+      name: string,
+      help: string,
+      value: (activity: { running: boolean; inFlight: number }) => number,
+    ) =>
+      new Gauge({
+        name,
+        help,
+        labelNames: ['lab'],
+        registers,
+        collect() {
+          this.reset();
+          for (const lab of sources.labs()) {
+            const activity = sources.activity(lab.name);
+            if (activity) this.set({ lab: lab.name }, value(activity));
+          }
+        },
+      });
+    activityGauge('reglab_activity_running', "Whether the lab's payment activity runs (1) or not (0)", (activity) =>
+      activity.running ? 1 : 0,
+    );
+    activityGauge(
+      'reglab_activity_payments_in_flight',
+      "The payment activity's payments under way",
+      (activity) => activity.inFlight,
+    );
     new Gauge({
       name: 'reglab_chain_height',
       help: "The height of the lab's chain (its chain journal, which follows the chain node's best chain)",

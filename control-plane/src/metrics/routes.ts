@@ -37,6 +37,7 @@ export function metricsRoutes(app: FastifyInstance, { manager, jobs }: ApiDeps):
       labs: () => manager.list(),
       session: (lab) => manager.sessionIfUp(lab),
       jobCounts: () => jobs.counts(),
+      activity: (lab) => (manager.sessionIfUp(lab) ? manager.activity(lab).status() : undefined),
     },
     new ChannelSampler(),
   );

@@ -49,6 +49,9 @@ export function kindDefinition(kind: ServiceKind): KindDefinition {
   return definition;
 }
 
+/** Whether nodes of `kind` make and take Lightning payments. */
+export const isLightningKind = (kind: ServiceKind): boolean => kind in LIGHTNING_KINDS;
+
 export const allKinds = (): KindDefinition[] => Object.values(KINDS);
 
 /** The kinds of nodes[] that `has` says yes of, by name (for messages and lab.yaml's rules). */

@@ -8,6 +8,7 @@ import {
 } from '../../../lib/yaml-problems.js';
 import { allKinds, kindDefinition, nodeKindsWhere } from '../nodes/registry.js';
 import type { SpecCheck } from '../nodes/types.js';
+import { planProblems } from '../activity/plan.js';
 import { checkAssets, describeAssetError } from './assets.js';
 import { LabSpecError } from './spec-error.js';
 import { checkFaucetAsset } from './faucet-asset.js';
@@ -161,6 +162,9 @@ function checkReferences(lab: RawLab): Reference[] {
         message: `no service named "${name}" in this lab (services: ${[...serviceNames].join(', ')})`,
       });
   }
+  if (lab.activity)
+    for (const problem of planProblems(lab.activity, lab.nodes))
+      problems.push({ path: ['activity', ...problem.path], message: problem.message });
   if (lab.fees.policy === 'node' && lab.fees.sat_per_vbyte !== undefined) {
     problems.push({
       path: ['fees', 'sat_per_vbyte'],

@@ -1,3 +1,4 @@
+import { activityRequestSchema } from '../activity/request.js';
 import { DEFAULT_MAX_TIP_AGE_SECONDS } from '../lab/chain-tip.js';
 import { allKinds, NODE_KIND_NAMES } from '../nodes/registry.js';
 import { assetsSchema } from './assets.js';
@@ -186,6 +187,13 @@ export const labSchema = {
         unhealthy_after: { type: 'integer', minimum: 1, maximum: 100, default: 3 },
         start_timeout_seconds: { type: 'integer', minimum: 1, maximum: 3600, default: 90 },
         services: { type: 'object', default: {}, additionalProperties: restart },
+      },
+    },
+    activity: {
+      ...activityRequestSchema,
+      properties: {
+        ...activityRequestSchema.properties,
+        start: { type: 'boolean', default: false, description: 'start the activity as soon as the lab is ready' },
       },
     },
   },

@@ -1,3 +1,4 @@
+import type { ActivityRequest } from '../activity/request.js';
 import type { LdkNodeSettings } from '../nodes/ldk/settings.js';
 import type { LndNodeSettings } from '../nodes/lnd/settings.js';
 import type { NodeKind } from '../nodes/registry.js';
@@ -23,6 +24,8 @@ export interface LabSpec {
   network: { faults: boolean };
   fees: FeesSpec;
   supervision: SupervisionSpec;
+  /** What `reglab activity start` runs when asked for nothing else; `start`: from the moment the lab is ready. */
+  activity?: ActivityRequest & { start: boolean };
 }
 
 /**

@@ -48,6 +48,10 @@ export class LabCalls {
     return this.api.request<T>('PUT', `/labs/${this.lab}${path}`, body, { signal: this.signal });
   }
 
+  delete<T>(path: string): Promise<T> {
+    return this.api.request<T>('DELETE', `/labs/${this.lab}${path}`, undefined, { signal: this.signal });
+  }
+
   /** Queues a job and answers its result once it has completed; a failed job is a StepFailure. */
   async runJob(path: string, body: unknown): Promise<Record<string, unknown>> {
     const view = await this.post<JobView>(`${path}?wait=true`, body, randomUUID());

@@ -12,6 +12,8 @@ function describe(event, known) {
     case 'blocks':
       return `${plural(event.mined, 'block')} mined: height ${event.height}`;
     case 'payment':
+      // the payment activity's are counted in its own panel
+      if (event.activity) return undefined;
       return `${event.from} paid ${event.to ?? 'an invoice'} ${formatSat(event.amountSat)} (fee ${formatSat(event.feeSat)})`;
     case 'channel':
       return `channel ${event.node}${event.partner ? ` ⟷ ${event.partner}` : ''} ${event.state === 'open' ? 'opened' : 'closed'}`;

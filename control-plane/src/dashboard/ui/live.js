@@ -1,6 +1,18 @@
 // Live updates: the lab's event stream, and a refresh that never runs twice at once.
 
-const EVENT_TYPES = ['lab', 'engine', 'service', 'phase', 'image', 'blocks', 'job', 'payment', 'channel', 'network'];
+const EVENT_TYPES = [
+  'lab',
+  'engine',
+  'service',
+  'phase',
+  'image',
+  'blocks',
+  'job',
+  'payment',
+  'channel',
+  'network',
+  'activity',
+];
 
 /** After the browser gave a stream up, the wait before it is opened again. */
 const REOPEN_MS = 2_000;

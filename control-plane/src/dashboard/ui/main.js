@@ -11,6 +11,7 @@ import { chooseLab } from './labs.js';
 import { coalesce, followEvents } from './live.js';
 import { labChannels, nodeColors } from './model.js';
 import { renderNodes } from './nodes-table.js';
+import { createPaymentActivity } from './payment-activity.js';
 import { createServicesPanel } from './services.js';
 import { forgetToken, storedToken, takeTokenFromUrl } from './token.js';
 
@@ -31,6 +32,7 @@ async function showLab(lab) {
   const services = createServicesPanel(byId('services'), { lab, onError });
   const actions = createActions(byId('action-forms'), { lab, onError });
   const activity = createActivity(byId('activity'));
+  const payments = createPaymentActivity(byId('payments'));
 
   const render = () => {
     byId('lab-status').textContent = view.status;
@@ -98,9 +100,13 @@ async function showLab(lab) {
   addEventListener('hashchange', () => view && takeTokenFromUrl() && checkAccess());
   await refresh();
   if (view) await checkAccess();
+  const readPayments = () => call('GET', `${labPath(lab)}/activity`).then(payments.show, () => undefined);
+  await readPayments();
   followEvents(
     lab,
     (event) => {
+      // the activity's figures change nothing else of the view
+      if (event.type === 'activity') return payments.show(event);
       apply(event);
       refresh();
     },
@@ -109,6 +115,7 @@ async function showLab(lab) {
       byId('live').textContent = connected ? 'live' : 'reconnecting…';
       if (connected) {
         refresh();
+        readPayments();
         noteRestarts();
       }
     },

@@ -24,7 +24,7 @@ export const chainAdapter: KindDefinition = {
       ...chainConfigToEnv(chainRpcFor(access, placement)),
       INDEXER_URL: `tcp://${placement.reach('indexer', 'electrum')}`,
       NETWORK: 'regtest',
-      ...feePolicyToEnv(labFeePolicy(access.lab.spec)),
+      ...feePolicyToEnv(labFeePolicy(access.lab)),
     });
   },
   probe: (access, service) => answersHttp(`http://${access.host.reach(service.name, 'http')}/api/health`),

@@ -25,7 +25,7 @@ export const indexer: KindDefinition = {
   dependsOn: () => [CHAIN_SERVICE],
   launch(access, service) {
     const placement = access.placementFor(service.name);
-    return indexerLaunch(placement, chainRpcFor(access, placement), labFeePolicy(access.lab.spec));
+    return indexerLaunch(placement, chainRpcFor(access, placement), labFeePolicy(access.lab));
   },
   /** Ready when it answers server.version on its TCP port. */
   probe: async (access, service) =>

@@ -27,6 +27,12 @@ export interface LndSettings {
  */
 export const LND_NO_DEADLINE_CONF_TARGET = 2016;
 
+/**
+ * How often lnd reads its fee URL again: seconds, where lnd waits 5 to 20 minutes, so that a fee
+ * spike (reglab fees spike) and its end reach lnd as they reach the lab's other parts.
+ */
+const FEE_URL_REFRESH = ['--fee.min-update-timeout=5s', '--fee.max-update-timeout=10s'];
+
 export const LND_PORTS = ['grpc', 'rest', 'p2p'] as const;
 
 /** Files lnd writes in its folder that clients need, relative to its data folder. */
@@ -67,7 +73,7 @@ export function lndLaunch(placement: Placement, settings: LndSettings): LaunchSp
       '--tlsextradomain=localhost',
       ...(settings.tlsExtraDomains ?? []).map((domain) => `--tlsextradomain=${domain}`),
       '--tlsextraip=127.0.0.1',
-      ...(settings.feeUrl ? [`--fee.url=${settings.feeUrl}`] : []),
+      ...(settings.feeUrl ? [`--fee.url=${settings.feeUrl}`, ...FEE_URL_REFRESH] : []),
       `--sweeper.nodeadlineconftarget=${LND_NO_DEADLINE_CONF_TARGET}`,
       '--bitcoin.defaultchanconfs=1',
       '--trickledelay=50',
