@@ -1,8 +1,12 @@
-// npm run bench:lab-up [-- --runtime docker] [-- --file lab.yaml | --nodes N] [-- --runs N]
+// npm run bench:lab-up [-- --runtime docker[,kubernetes]] [-- --copies N] [-- --file lab.yaml | --nodes N] [-- --runs N]
 // Brings a lab up in a temp folder — lab.yaml (the default lab), another file, or with --nodes N a
 // line of N lnd nodes (n0 -> n1 -> ...) — prints the time to ready, each phase, how long each node
 // took from its start to ready, and the lab's resident memory (process runtime: the sum of RSS over
-// its processes, PSS beside it, both by service), tears it down, and repeats.
+// its processes, PSS beside it, both by service), tears it down, and repeats. With several runtimes
+// (`docker,kubernetes`) each is measured in turn in the same run; with --copies N, N labs of the
+// file (named NAME-1 ... NAME-N) come up at once and the time is until the last is ready. The
+// kubernetes runtime uses $KUBECONFIG (or lab.yaml's kubernetes block) and the images already in
+// the cluster (`reglab images load` or `push` first).
 import { chmodSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,6 +19,7 @@ import { tearDown } from '../control-plane/src/lab/tear-down.js';
 import { discoverEngine } from '../control-plane/src/runtimes/docker/engine.js';
 import { runtimeOptionsFor } from '../control-plane/src/runtimes/select.js';
 import { parseLabSpec } from '../control-plane/src/spec/parse.js';
+import type { LabSpec, RuntimeName } from '../control-plane/src/spec/types.js';
 import { lineLabYaml } from './line-lab.js';
 import { mib, treePssBytes, treeRssBytes, treeSize } from './proc.js';
 import { benchRun, round } from './results.js';
@@ -22,23 +27,25 @@ import { benchRun, round } from './results.js';
 const { values } = parseArgs({
   options: {
     runtime: { type: 'string' },
+    copies: { type: 'string', default: '1' },
     file: { type: 'string', default: 'lab.yaml' },
     nodes: { type: 'string' },
     runs: { type: 'string', default: '3' },
   },
 });
-const runtime = values.runtime as 'process' | 'docker' | undefined;
+const copies = Number(values.copies);
+if (!Number.isInteger(copies) || copies < 1) throw new Error(`--copies must be a whole number of labs, not ${copies}`);
 const [text, file] = values.nodes
-  ? [lineLabYaml(Number(values.nodes), runtime ?? 'process'), `line of ${values.nodes} nodes`]
+  ? [lineLabYaml(Number(values.nodes)), `line of ${values.nodes} nodes`]
   : [readFileSync(values.file!, 'utf8'), values.file!];
 const parsed = parseLabSpec(text, file);
-const spec = { ...parsed, runtime: runtime ?? parsed.runtime };
-const runtimeOptions = await runtimeOptionsFor(spec);
-if (spec.runtime === 'docker') await buildImagesFirst();
-const bench = benchRun('lab-up', { runtime: spec.runtime, lab: file, runs: Number(values.runs) });
+const runtimes = (values.runtime ?? parsed.runtime).split(',') as RuntimeName[];
+const unknown = runtimes.filter((runtime) => !['process', 'docker', 'kubernetes'].includes(runtime));
+if (unknown.length > 0)
+  throw new Error(`--runtime takes process, docker or kubernetes, comma-separated (not ${unknown})`);
 
 /** The lab's images built (or found up to date) before the timed runs: a build is not a bring-up. */
-async function buildImagesFirst(): Promise<void> {
+async function buildImagesFirst(spec: LabSpec): Promise<void> {
   const started = Date.now();
   const { built } = await buildLabImages((await discoverEngine()).docker, spec);
   const rebuilt = built.filter((image) => image.action === 'built').map((image) => image.id);
@@ -95,60 +102,103 @@ function readinessClock() {
   };
 }
 
-const totals: number[] = [];
-const runs: Record<string, unknown>[] = [];
-console.log(
-  `lab ${spec.name} on the ${spec.runtime} runtime: ${spec.nodes.length} nodes, ${spec.channels.length} channels, services: ${Object.keys(spec.services).join(', ') || 'none'}`,
-);
-for (let run = 1; run <= Number(values.runs); run++) {
-  const dir = mkdtempSync(join(tmpdir(), 'reglab-bench-'));
-  chmodSync(dir, 0o755);
-  const lab = newLabState(spec, text, join(dir, spec.name));
-  const loadBefore = load();
-  const clock = readinessClock();
-  const started = Date.now();
-  try {
-    const session = await bringUp(lab, { runtimeOptions, onEvent: clock.onEvent, persist: async () => undefined });
-    const total = Date.now() - started;
-    totals.push(total);
-    const rss = labRss(lab);
-    console.log(
-      `run ${run}: ready in ${seconds(total)} — ${lab.phases.map((phase) => `${phase.name} ${seconds(phase.ms)}`).join(', ')}`,
-    );
-    const nodes = clock.nodes(lab);
-    const kinds = new Map(lab.spec.nodes.map((node) => [node.name, node.kind]));
-    console.log(
-      `  nodes, from their start to ready: ${Object.entries(nodes)
-        .map(([name, s]) => `${name} (${kinds.get(name)}) ${s.toFixed(1)} s`)
-        .join(', ')}`,
-    );
-    console.log(
-      `  RSS ${rss ? `${mib(rss.bytes)} in ${rss.processes} processes (PSS ${mib(rss.pss)})` : 'not measured (containers)'}; load average before ${loadBefore}, after ${load()}`,
-    );
-    if (rss)
-      console.log(
-        `  RSS (PSS) by service: ${rss.services.map((row) => `${row.service} ${mib(row.rss)} (${mib(row.pss)})`).join(', ')}`,
-      );
-    runs.push({
-      readyS: round(total / 1000),
-      phasesS: Object.fromEntries(lab.phases.map((phase) => [phase.name, round(phase.ms / 1000)])),
-      nodesReadyS: nodes,
-      ...(rss && {
-        rssMiB: toMiB(rss.bytes),
-        pssMiB: toMiB(rss.pss),
-        processes: rss.processes,
-        rssByServiceMiB: Object.fromEntries(rss.services.map((row) => [row.service, toMiB(row.rss)])),
-      }),
-    });
-    session.close();
-  } finally {
-    await tearDown(lab, runtimeOptions.runtime, { volumes: true });
-    rmSync(dir, { recursive: true, force: true });
-  }
+/** The labs of one run: the file's, or its copies, each named NAME-i, on `runtime`. */
+function labsOf(runtime: RuntimeName): LabSpec[] {
+  const spec = { ...parsed, runtime };
+  if (copies === 1) return [spec];
+  return Array.from({ length: copies }, (_, index) => ({ ...spec, name: `${spec.name}-${index + 1}` }));
 }
-const sorted = [...totals].sort((a, b) => a - b);
-const median = sorted[Math.floor(sorted.length / 2)]!;
-console.log(
-  `time to a ready lab: median ${seconds(median)}, best ${seconds(sorted[0]!)}, worst ${seconds(sorted.at(-1)!)} over ${sorted.length} runs`,
-);
-bench.record({ readyS: totals.map((ms) => round(ms / 1000)), medianS: round(median / 1000), runs });
+
+async function benchRuntime(runtime: RuntimeName): Promise<void> {
+  const specs = labsOf(runtime);
+  if (runtime !== 'process') await buildImagesFirst(specs[0]!);
+  const bench = benchRun('lab-up', { runtime, lab: file, runs: Number(values.runs), copies });
+  const totals: number[] = [];
+  const runs: Record<string, unknown>[] = [];
+  const spec = specs[0]!;
+  console.log(
+    `${copies > 1 ? `${copies} labs at once, each ` : ''}lab ${parsed.name} on the ${runtime} runtime: ${spec.nodes.length} nodes, ${spec.channels.length} channels, services: ${Object.keys(spec.services).join(', ') || 'none'}`,
+  );
+  for (let run = 1; run <= Number(values.runs); run++) {
+    const dir = mkdtempSync(join(tmpdir(), 'reglab-bench-'));
+    chmodSync(dir, 0o755);
+    const labs = await Promise.all(
+      specs.map(async (copy) => ({
+        lab: newLabState(copy, text, join(dir, copy.name)),
+        runtimeOptions: await runtimeOptionsFor(copy),
+        clock: readinessClock(),
+        readyMs: 0,
+      })),
+    );
+    const loadBefore = load();
+    const started = Date.now();
+    try {
+      // every bring-up settles before the teardown below, so that none runs on against a torn-down lab
+      const outcomes = await Promise.allSettled(
+        labs.map(async (one) => {
+          const session = await bringUp(one.lab, {
+            runtimeOptions: one.runtimeOptions,
+            onEvent: one.clock.onEvent,
+            persist: async () => undefined,
+          });
+          one.readyMs = Date.now() - started;
+          return session;
+        }),
+      );
+      const sessions = outcomes.flatMap((outcome) => (outcome.status === 'fulfilled' ? [outcome.value] : []));
+      const failed = outcomes.find((outcome) => outcome.status === 'rejected');
+      if (failed) {
+        for (const session of sessions) session.close();
+        throw failed.reason;
+      }
+      const total = Date.now() - started;
+      totals.push(total);
+      if (labs.length > 1)
+        console.log(
+          `run ${run}: all ${labs.length} ready in ${seconds(total)} — ${labs.map((one) => `${one.lab.name} ${seconds(one.readyMs)}`).join(', ')}`,
+        );
+      for (const { lab, clock, readyMs } of labs) {
+        const rss = labRss(lab);
+        console.log(
+          `${labs.length > 1 ? `  ${lab.name}` : `run ${run}`}: ready in ${seconds(readyMs)} — ${lab.phases.map((phase) => `${phase.name} ${seconds(phase.ms)}`).join(', ')}`,
+        );
+        const nodes = clock.nodes(lab);
+        const kinds = new Map(lab.spec.nodes.map((node) => [node.name, node.kind]));
+        console.log(
+          `  nodes, from their start to ready: ${Object.entries(nodes)
+            .map(([name, s]) => `${name} (${kinds.get(name)}) ${s.toFixed(1)} s`)
+            .join(', ')}`,
+        );
+        if (rss)
+          console.log(
+            `  RSS ${mib(rss.bytes)} in ${rss.processes} processes (PSS ${mib(rss.pss)}); by service (PSS): ${rss.services.map((row) => `${row.service} ${mib(row.rss)} (${mib(row.pss)})`).join(', ')}`,
+          );
+        runs.push({
+          ...(labs.length > 1 && { lab: lab.name, run }),
+          readyS: round(readyMs / 1000),
+          phasesS: Object.fromEntries(lab.phases.map((phase) => [phase.name, round(phase.ms / 1000)])),
+          nodesReadyS: nodes,
+          ...(rss && {
+            rssMiB: toMiB(rss.bytes),
+            pssMiB: toMiB(rss.pss),
+            processes: rss.processes,
+            rssByServiceMiB: Object.fromEntries(rss.services.map((row) => [row.service, toMiB(row.rss)])),
+          }),
+        });
+      }
+      console.log(`  load average before ${loadBefore}, after ${load()}`);
+      for (const session of sessions) session.close();
+    } finally {
+      await Promise.all(labs.map((one) => tearDown(one.lab, one.runtimeOptions.runtime, { volumes: true })));
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+  const sorted = [...totals].sort((a, b) => a - b);
+  const median = sorted[Math.floor(sorted.length / 2)]!;
+  console.log(
+    `${runtime}: time to ${copies > 1 ? `${copies} ready labs` : 'a ready lab'}: median ${seconds(median)}, best ${seconds(sorted[0]!)}, worst ${seconds(sorted.at(-1)!)} over ${sorted.length} runs`,
+  );
+  bench.record({ readyS: totals.map((ms) => round(ms / 1000)), medianS: round(median / 1000), runs });
+}
+
+for (const runtime of runtimes) await benchRuntime(runtime);

@@ -27,7 +27,7 @@ interface LabStatus {
   nodes: NodeStatus[];
 }
 interface Pod {
-  metadata: { name: string; labels: Record<string, string> };
+  metadata: { name: string; uid: string; labels: Record<string, string> };
   status: {
     phase: string;
     containerStatuses?: { name: string; restartCount: number; lastState?: { terminated?: { exitCode: number } } }[];
@@ -68,6 +68,29 @@ describe('the default lab on the kubernetes runtime, through the CLI', () => {
   const carolFromBob = async () =>
     (await status()).nodes.find((node) => node.name === 'carol')!.channels.find((channel) => channel.partner === 'bob')!
       .localSat;
+  const serviceStatus = async (service: string) =>
+    (await status()).services.find((candidate) => candidate.name === service)!;
+  const podOf = async (service: string) => (await pods()).find((pod) => pod.metadata.name === service);
+  /** Every channel of `node` with `partner` active (or, with `active` false, none). */
+  const channelsWith = async (node: string, partner: string, active: boolean) =>
+    (await status()).nodes
+      .find((candidate) => candidate.name === node)!
+      .channels.filter((channel) => channel.partner === partner)
+      .every((channel) => channel.active === active);
+  /** A payment alice -> carol that carol's channel with bob shows. */
+  const payAliceCarol = async (amount: number) => {
+    await waitFor(
+      async () => (await channelsWith('alice', 'bob', true)) && (await channelsWith('carol', 'bob', true)),
+      { timeoutMs: 120_000, what: 'the channels alice - bob - carol to be active' },
+    );
+    const before = await carolFromBob();
+    const paid = await lab.reglab('pay', 'alice', 'carol', String(amount));
+    expect(paid.code, paid.stdout + paid.stderr).toBe(0);
+    await waitFor(async () => (await carolFromBob()) === before + amount, {
+      timeoutMs: 60_000,
+      what: "carol's side of her channel with bob to grow by the payment",
+    });
+  };
 
   beforeAll(async () => {
     lab = await clusterLabFolder(defaultLabYaml(name));
@@ -174,6 +197,150 @@ describe('the default lab on the kubernetes runtime, through the CLI', () => {
       timeoutMs: 60_000,
       what: "carol's side of her channel with bob to grow by the payment",
     });
+  });
+
+  it('disconnect and connect: alice and bob part as peers, their channel goes inactive, then works again', async () => {
+    const parted = await lab.reglab('disconnect', 'alice', 'bob');
+    expect(parted.code, parted.stdout + parted.stderr).toBe(0);
+    await waitFor(async () => channelsWith('alice', 'bob', false), {
+      timeoutMs: 60_000,
+      what: "alice's channel with bob to be inactive",
+    });
+    const refused = await lab.reglab('pay', 'alice', 'carol', '700');
+    expect(refused.code).toBe(1);
+    expect(refused.stdout + refused.stderr).toContain("alice's channel to bob is inactive");
+
+    const joined = await lab.reglab('connect', 'alice', 'bob');
+    expect(joined.code, joined.stdout + joined.stderr).toBe(0);
+    await payAliceCarol(700);
+  });
+
+  it("stop deletes carol's pod and keeps her claim, start makes it again, restart both", async () => {
+    const stopped = await lab.reglab('stop', 'carol');
+    expect(stopped.code, stopped.stdout + stopped.stderr).toBe(0);
+    expect(stopped.stdout).toContain('carol stopped');
+    await waitFor(async () => (await podOf('carol')) === undefined, {
+      timeoutMs: 60_000,
+      what: "carol's pod to be gone",
+    });
+    expect((await serviceStatus('carol')).status).toBe('stopped');
+    const claims = await lab.getJson<Listed<Claim>>('persistentvolumeclaims', '--namespace', namespace);
+    expect(claims.items.map((claim) => claim.metadata.name)).toContain('carol-data');
+    const refused = await lab.reglab('pay', 'alice', 'carol', '1000');
+    expect(refused.code).toBe(3);
+    expect(refused.stderr).toContain('carol is stopped: start it with `reglab start carol`');
+
+    const started = await lab.reglab('start', 'carol');
+    expect(started.code, started.stdout + started.stderr).toBe(0);
+    expect(started.stdout).toContain('carol ready');
+    const first = (await podOf('carol'))!;
+    expect(first.status.phase).toBe('Running');
+    await payAliceCarol(600);
+
+    const restarted = await lab.reglab('restart', 'carol');
+    expect(restarted.code, restarted.stdout + restarted.stderr).toBe(0);
+    const second = (await podOf('carol'))!;
+    expect(second.metadata.uid).not.toBe(first.metadata.uid);
+    expect(second.status.phase).toBe('Running');
+    const carol = await serviceStatus('carol');
+    // a stop asked for is no crash: no restart counted
+    expect([carol.status, carol.restarts]).toEqual(['ready', 0]);
+    await payAliceCarol(400);
+  });
+
+  it("a kill -9 of carol's lnd from inside her container is a crash, with its reason and restart count", async () => {
+    const open = await lab.reglab('open');
+    const events = collectEvents(`${new URL(open.stdout.trim()).origin}/labs/${name}/events`);
+    try {
+      // the service is the child of the container's runner (PID 1); an exec'd shell's parent is outside
+      const found = await lab.cluster.kubectl([
+        'exec',
+        '--namespace',
+        namespace,
+        'carol',
+        '--',
+        '/bin/sh',
+        '-c',
+        'for d in /proc/[0-9]*; do grep -qx "PPid:[[:space:]]*1" $d/status 2>/dev/null && echo "${d#/proc/} $(cat $d/comm)"; done',
+      ]);
+      const children = found
+        .trim()
+        .split('\n')
+        .map((line) => line.split(' '));
+      expect(children.map(([, command]) => command)).toEqual(['lnd']);
+      const [[pid]] = children as [[string]];
+      await lab.cluster.kubectl(['exec', '--namespace', namespace, 'carol', '--', '/bin/sh', '-c', `kill -9 ${pid}`]);
+
+      const container = await waitFor(
+        async () => {
+          const carol = await podOf('carol');
+          const status = carol?.status.containerStatuses?.find((candidate) => candidate.name === 'carol');
+          return status?.restartCount === 1 ? status : undefined;
+        },
+        { timeoutMs: 60_000, what: "carol's container to be restarted by the kubelet" },
+      );
+      expect(container.lastState?.terminated?.exitCode).toBe(137);
+      const crash = await waitFor(
+        async () =>
+          events.events.find(
+            (event) =>
+              event.type === 'service' &&
+              event.service === 'carol' &&
+              /carol stopped running/.test(event.message ?? ''),
+          ),
+        { timeoutMs: 60_000, what: "carol's crash to be reported" },
+      );
+      expect((crash as { message: string }).message).toMatch(
+        /^carol stopped running: killed by SIGKILL \(restart count \d+\); restarting \(restart 1\)/,
+      );
+      await waitFor(
+        async () => {
+          const carol = await serviceStatus('carol');
+          return carol.status === 'ready' && carol.restarts === 1;
+        },
+        { timeoutMs: 120_000, what: 'carol to be ready again, with one restart counted' },
+      );
+    } finally {
+      events.stop();
+    }
+    await payAliceCarol(300);
+  });
+
+  it('a snapshot saved, the lab changed, then reset: the channels and chain are as saved', async () => {
+    const saved = await lab.reglab('snapshot', 'save', 'base');
+    expect(saved.code, saved.stdout + saved.stderr).toBe(0);
+    expect(saved.stdout).toContain(`lab ${name} saved as snapshot base`);
+    const before = await status();
+    const balances = (lab: LabStatus) =>
+      lab.nodes.map((node) => [node.name, node.channels.map((channel) => channel.localSat)]);
+    const height = async () => JSON.parse((await lab.reglab('--json', 'status')).stdout).chain.height as number;
+    const savedHeight = await height();
+
+    await payAliceCarol(900);
+    expect((await lab.reglab('mine', '3')).code).toBe(0);
+    expect(balances(await status())).not.toEqual(balances(before));
+
+    const reset = await lab.reglab('reset');
+    expect(reset.code, reset.stdout + reset.stderr).toBe(0);
+    expect(reset.stdout).toMatch(new RegExp(`lab ${name} reset to snapshot base in [\\d.]+s`));
+    const after = await status();
+    expect(after.status).toBe('ready');
+    expect(balances(after)).toEqual(balances(before));
+    expect(await height()).toBe(savedHeight);
+    await payAliceCarol(200);
+  });
+
+  it('comes up again from the snapshot after a down, and pays', async () => {
+    expect((await lab.reglab('down')).code).toBe(0);
+    await waitFor(async () => (await leftInCluster(lab, [namespace])).length === 0, {
+      timeoutMs: 120_000,
+      what: `the namespace ${namespace} to be gone before the lab comes up again`,
+    });
+    const up = await lab.reglab('up', '--from-snapshot', 'base');
+    expect(up.code, up.stdout + up.stderr).toBe(0);
+    expect(up.stdout).toContain(`bringing lab ${name} up from snapshot base`);
+    expect((await status()).status).toBe('ready');
+    await payAliceCarol(250);
   });
 
   it('reglab down leaves nothing of the lab in the cluster: no namespace, no claim, no volume', async () => {
