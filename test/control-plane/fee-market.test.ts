@@ -99,6 +99,16 @@ describe('a lab whose fee policy is a fixed 100 sat/vB', () => {
       result: { force: true, maturityBlocks: expect.any(Number) },
     });
     await mine(closed.body.result.maturityBlocks);
+    // no block more until alice has followed these: an lnd behind the tip bumps its fresh sweep on
+    // every block it catches up on, and a bump that meets a new block confirming the sweep can leave
+    // the close pending for good (lnd issue #10938)
+    await waitFor(
+      async () =>
+        (await node('alice')).pendingCloses.some(
+          (close) => close.fundingTxid === channel.fundingTxid && (close.blocksUntilSweep ?? 1) <= 0,
+        ),
+      { timeoutMs: 60_000, intervalMs: 250, what: "alice to follow the chain to her funds' maturity" },
+    );
     // each look mines a block: the sweep is published at maturity and confirmed by the next block
     const swept = waitFor(
       async () => {
