@@ -4,7 +4,7 @@ import './types.js';
 import type { Config } from './config.js';
 import type { Db } from './db/db.js';
 import { openDatabase } from './db/open.js';
-import { openRedis, redisReady } from './redis.js';
+import { openRedis, redisReady } from '../../../lib/redis.js';
 import { Ledger } from './ledger/index.js';
 import { IdempotencyKeys } from './idempotency/keys.js';
 import { HealthRegistry, healthRoutes } from './health.js';
