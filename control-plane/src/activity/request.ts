@@ -3,6 +3,9 @@
 // schema for the three.
 
 /** A defined flow: `amount_sat` from `from` to `to` every `interval_seconds`, `count` times (for ever when absent). */
+/** The smallest pace: a node sends a thousandth of its capacity an hour. */
+const MIN_CAPACITY_MULTIPLIER = 0.001;
+
 export interface FlowSpec {
   from: string;
   to: string;
@@ -47,9 +50,10 @@ export const activityRequestSchema = {
         expected_amount_sat: { type: 'integer', minimum: 1, maximum: 1_000_000_000, description: 'the mean amount' },
         capacity_multiplier: {
           type: 'number',
-          exclusiveMinimum: 0,
+          // not exclusiveMinimum: OpenAPI 3.0 documents take it only as a flag beside a minimum
+          minimum: MIN_CAPACITY_MULTIPLIER,
           maximum: 10_000,
-          description: 'how many times its capacity each node sends in an hour',
+          description: `how many times its capacity each node sends in an hour (at least ${MIN_CAPACITY_MULTIPLIER})`,
         },
       },
     },
