@@ -330,19 +330,6 @@ describe('the default lab on the kubernetes runtime, through the CLI', () => {
     await payAliceCarol(200);
   });
 
-  it('comes up again from the snapshot after a down, and pays', async () => {
-    expect((await lab.reglab('down')).code).toBe(0);
-    await waitFor(async () => (await leftInCluster(lab, [namespace])).length === 0, {
-      timeoutMs: 120_000,
-      what: `the namespace ${namespace} to be gone before the lab comes up again`,
-    });
-    const up = await lab.reglab('up', '--from-snapshot', 'base');
-    expect(up.code, up.stdout + up.stderr).toBe(0);
-    expect(up.stdout).toContain(`bringing lab ${name} up from snapshot base`);
-    expect((await status()).status).toBe('ready');
-    await payAliceCarol(250);
-  });
-
   it('reglab down leaves nothing of the lab in the cluster: no namespace, no claim, no volume', async () => {
     const down = await lab.reglab('down');
     expect(down.code, down.stdout + down.stderr).toBe(0);
