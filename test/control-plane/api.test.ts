@@ -5,7 +5,7 @@
 // api-restarts.test.ts, on a lab of its own.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { waitFor } from '../../lib/wait.js';
-import { defaultLabYaml } from '../support/control-plane.js';
+import { DEFAULT_LAB_SERVICES, defaultLabYaml } from '../support/control-plane.js';
 import { sharedLab, type SharedLab } from '../support/shared-lab.js';
 import { newKey, REGTEST_ADDRESS, signNonce } from '../wallet-server/support.js';
 import { freshKey } from '../chain-adapter/support.js';
@@ -23,18 +23,7 @@ describe('control plane API on the default lab', () => {
 
   it('inspects services, ports, pubkeys, balances, channels and height', async () => {
     const { body } = await call('GET', `/labs/${LAB}`);
-    expect(body.services.map((s: { name: string }) => s.name).sort()).toEqual([
-      'alice',
-      'bob',
-      'carol',
-      'chain',
-      'chain-adapter',
-      'faucet',
-      'indexer',
-      'postgres',
-      'redis',
-      'wallet-server',
-    ]);
+    expect(body.services.map((s: { name: string }) => s.name).sort()).toEqual(DEFAULT_LAB_SERVICES);
     expect(body.services.every((s: { status: string }) => s.status === 'ready')).toBe(true);
     const alice = body.nodes.find((n: { name: string }) => n.name === 'alice');
     expect(alice.pubkey).toMatch(/^0[23][0-9a-f]{64}$/);

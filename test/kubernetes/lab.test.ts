@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LABELS } from '../../control-plane/src/runtimes/kubernetes/names.js';
 import { waitFor } from '../../lib/wait.js';
-import { collectEvents } from '../support/control-plane.js';
+import { collectEvents, DEFAULT_LAB_SERVICES } from '../support/control-plane.js';
 import { TEST_CLUSTER_UP_TIMEOUT_MS } from '../support/kubernetes.js';
 import { type ClusterLabFolder, clusterLabFolder, defaultLabYaml, leftInCluster } from './support.js';
 
@@ -43,18 +43,6 @@ interface Claim {
 
 const name = `k8s-${randomBytes(3).toString('hex')}`;
 const namespace = `reglab-${name}`;
-const SERVICES = [
-  'alice',
-  'bob',
-  'carol',
-  'chain',
-  'chain-adapter',
-  'faucet',
-  'indexer',
-  'postgres',
-  'redis',
-  'wallet-server',
-];
 /** The services that keep data; the lab services (wallet server, faucet, chain adapter) keep theirs in Postgres. */
 const WITH_DATA = ['alice', 'bob', 'carol', 'chain', 'indexer', 'postgres', 'redis'];
 
@@ -107,13 +95,13 @@ describe('the default lab on the kubernetes runtime, through the CLI', () => {
     expect(up.stdout).toMatch(/^ready in /m);
 
     const running = await pods();
-    expect(running.map((pod) => pod.metadata.name).sort()).toEqual(SERVICES);
+    expect(running.map((pod) => pod.metadata.name).sort()).toEqual(DEFAULT_LAB_SERVICES);
     for (const pod of running) {
       expect(pod.status.phase).toBe('Running');
       expect(pod.metadata.labels[LABELS.lab]).toBe(name);
     }
     const services = await lab.getJson<Listed<{ metadata: { name: string } }>>('services', '--namespace', namespace);
-    expect(services.items.map((service) => service.metadata.name).sort()).toEqual(SERVICES);
+    expect(services.items.map((service) => service.metadata.name).sort()).toEqual(DEFAULT_LAB_SERVICES);
     const claims = await lab.getJson<Listed<Claim>>('persistentvolumeclaims', '--namespace', namespace);
     expect(claims.items.map((claim) => [claim.metadata.name, claim.status.phase]).sort()).toEqual(
       WITH_DATA.map((service) => [`${service}-data`, 'Bound']),
@@ -127,7 +115,7 @@ describe('the default lab on the kubernetes runtime, through the CLI', () => {
     const reported = await status();
     expect(reported.runtime).toBe('kubernetes');
     expect(reported.services.map((service) => [service.name, service.status]).sort()).toEqual(
-      SERVICES.map((service) => [service, 'ready']),
+      DEFAULT_LAB_SERVICES.map((service) => [service, 'ready']),
     );
   });
 

@@ -26,6 +26,20 @@ export interface TestControlPlane {
   stop(): Promise<void>;
 }
 
+/** The services of the default lab (defaultLabYaml), in name order. */
+export const DEFAULT_LAB_SERVICES = [
+  'alice',
+  'bob',
+  'carol',
+  'chain',
+  'chain-adapter',
+  'faucet',
+  'indexer',
+  'postgres',
+  'redis',
+  'wallet-server',
+];
+
 /** The repository's default lab.yaml under another name, so a test lab cannot meet a user's lab. */
 export function defaultLabYaml(name: string): string {
   return readFileSync('lab.yaml', 'utf8').replace(/^name: default$/m, `name: ${name}`);
