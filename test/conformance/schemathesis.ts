@@ -43,14 +43,35 @@ export interface ConformanceRun {
   excludePaths?: string[];
   /** Checks left out of this run besides EXCLUDED_CHECKS, each for a reason the caller gives. */
   excludeChecks?: string[];
-  /** Test cases per operation. */
+  /**
+   * Test cases per operation in the fuzzing and stateful phases (MAX_EXAMPLES by default): with the
+   * seed, a fixed amount of work, the same on a quiet machine as on a busy one. An API of a few
+   * operations is given more, for as many cases in all as a larger one.
+   */
   maxExamples?: number;
-  /** Time budget of the whole run, seconds. */
+  /**
+   * A time budget for the whole run, seconds, instead of a fixed amount of work: fuzzing and stateful
+   * testing repeat until it is spent. Only for an API whose answers wait on timers of their own, where
+   * a fixed number of cases would take many minutes (the caller says which).
+   */
   maxTimeSeconds?: number;
-  /** How long one request may take, seconds (15 by default; answers slower than 10 s fail unless this is given). */
+  /**
+   * How long one request may take, seconds (REQUEST_TIMEOUT_SECONDS by default); given, it is also the
+   * response time past which an answer fails (`--max-response-time`).
+   */
   requestTimeoutSeconds?: number;
   seed?: number;
 }
+
+/** Test cases per operation and phase, by default. */
+const MAX_EXAMPLES = 25;
+/** Far longer than any of these APIs takes to answer, so that a busy machine cannot fail a run. */
+const REQUEST_TIMEOUT_SECONDS = 60;
+/** How long a whole run may take before it is ended as hung: minutes more than any takes. */
+const RUN_TIMEOUT_MS = 10 * 60_000;
+
+/** Long enough for any run here on a busy machine (vitest's test time-out, for a test that runs schemathesis). */
+export const CONFORMANCE_TEST_TIMEOUT_MS = RUN_TIMEOUT_MS + 60_000;
 
 export interface ConformanceResult {
   passed: boolean;
@@ -72,13 +93,12 @@ export async function checkConformance(
     '--exclude-checks',
     [...EXCLUDED_CHECKS, ...(options.excludeChecks ?? [])].join(','),
     '--max-examples',
-    String(options.maxExamples ?? 10),
-    '--max-time',
-    String(options.maxTimeSeconds ?? 25),
+    String(options.maxExamples ?? MAX_EXAMPLES),
+    ...(options.maxTimeSeconds ? ['--max-time', String(options.maxTimeSeconds)] : []),
     '--seed',
     String(options.seed ?? 12),
     '--request-timeout',
-    String(options.requestTimeoutSeconds ?? 15),
+    String(options.requestTimeoutSeconds ?? REQUEST_TIMEOUT_SECONDS),
     ...(options.requestTimeoutSeconds ? ['--max-response-time', String(options.requestTimeoutSeconds)] : []),
     // one worker: on Python 3.11 parallel workers can trip over each other inside schemathesis
     '--workers',
@@ -91,7 +111,7 @@ export async function checkConformance(
   ];
   try {
     const { stdout } = await run(st, args, {
-      timeout: ((options.maxTimeSeconds ?? 25) + 60 + (options.requestTimeoutSeconds ?? 15)) * 1000,
+      timeout: RUN_TIMEOUT_MS,
       maxBuffer: 32 * 1024 * 1024,
       env: { ...process.env, NO_COLOR: '1', SCHEMATHESIS_TELEMETRY: 'false' },
     });

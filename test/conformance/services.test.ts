@@ -5,9 +5,16 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { sharedLab, type SharedLab } from '../support/shared-lab.js';
 import { walletServerToken } from '../support/wallet-server-user.js';
-import { checkConformance, ensureSchemathesis } from './schemathesis.js';
+import {
+  CONFORMANCE_TEST_TIMEOUT_MS,
+  type ConformanceRun,
+  checkConformance,
+  ensureSchemathesis,
+} from './schemathesis.js';
 
-describe('the lab services conform to their OpenAPI documents (schemathesis)', () => {
+describe('the lab services conform to their OpenAPI documents (schemathesis)', {
+  timeout: CONFORMANCE_TEST_TIMEOUT_MS,
+}, () => {
   let st: string;
   let lab: SharedLab;
   const url = (service: string) => lab.httpBase(service);
@@ -16,8 +23,8 @@ describe('the lab services conform to their OpenAPI documents (schemathesis)', (
     [st, lab] = await Promise.all([ensureSchemathesis(), sharedLab()]);
   });
 
-  const expectConformance = async (service: string, headers?: Record<string, string>) => {
-    const result = await checkConformance(st, `${await url(service)}/openapi.json`, { headers });
+  const expectConformance = async (service: string, options: ConformanceRun = {}) => {
+    const result = await checkConformance(st, `${await url(service)}/openapi.json`, options);
     expect(result.passed, result.output).toBe(true);
     console.log(`schemathesis, ${service}:\n${result.output}`);
   };
@@ -26,8 +33,9 @@ describe('the lab services conform to their OpenAPI documents (schemathesis)', (
     await expectConformance('chain-adapter');
   });
 
+  // four operations: more cases each
   it('faucet', async () => {
-    await expectConformance('faucet');
+    await expectConformance('faucet', { maxExamples: 400 });
   });
 
   it('wallet server, signed in as an admin with a wallet', async () => {
@@ -40,6 +48,8 @@ describe('the lab services conform to their OpenAPI documents (schemathesis)', (
     });
     expect(created.status, await created.clone().text()).toBe(200);
     const { id: wallet } = await created.json();
-    await expectConformance('wallet-server', { authorization: `Bearer ${token}`, 'x-service-wallet-key': wallet });
+    await expectConformance('wallet-server', {
+      headers: { authorization: `Bearer ${token}`, 'x-service-wallet-key': wallet },
+    });
   });
 });
