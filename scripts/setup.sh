@@ -48,16 +48,38 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 # Debian starts its own PostgreSQL and Redis where an init system runs; the lab runs its own on free ports.
 
+# The npm packages are installed once per package-lock.json (and Node version, for the addons built
+# against it) and kept in ~/.cache/reglab/node-modules, the last three locks' sets: a clone with the
+# same lock gets a copy of them (a copy, not links: nothing done in one tree reaches the kept set),
+# seconds where an install takes a minute. node_modules/.reglab-lock says what it was installed from.
+npm_cache="${REGLAB_CACHE_DIR:-$HOME/.cache/reglab}/node-modules"
+
 npm_packages_and_build() {
-  # node-gyp builds against the installed Node's headers when it has them, instead of downloading them
-  local node_prefix
-  node_prefix=$(dirname "$(dirname "$(command -v node)")")
-  [ -f "$node_prefix/include/node/node.h" ] && export npm_config_nodedir="$node_prefix"
-  # `npm install` rather than `npm ci`, which with this machine's npm settings (lockfiles without
-  # registry URLs) rejected a lock that listed only this platform's optional packages. The lock pins
-  # every package, the optional ones of every platform included, and this install leaves it unchanged.
-  if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  local lock stamp=node_modules/.reglab-lock kept
+  lock="$(sha256sum package-lock.json | cut -c1-16)-node$(node -p 'process.versions.modules + process.arch')"
+  kept="$npm_cache/$lock"
+  if [ "$(cat "$stamp" 2>/dev/null)" = "$lock" ]; then
+    : # installed from this lock
+  elif [ -f "$kept/.reglab-lock" ]; then
+    rm -rf node_modules
+    cp -a "$kept" node_modules
+    echo "npm packages copied from $kept"
+  else
+    # node-gyp builds against the installed Node's headers when it has them, instead of downloading them
+    local node_prefix
+    node_prefix=$(dirname "$(dirname "$(command -v node)")")
+    [ -f "$node_prefix/include/node/node.h" ] && export npm_config_nodedir="$node_prefix"
+    # `npm install` rather than `npm ci`, which with this machine's npm settings (lockfiles without
+    # registry URLs) rejected a lock that listed only this platform's optional packages. The lock pins
+    # every package, the optional ones of every platform included, and this install leaves it unchanged.
     npm install --no-audit --no-fund --loglevel=error
+    echo "$lock" >"$stamp"
+    # kept whole or not at all: a copy is taken in a folder of its own, then renamed into place
+    mkdir -p "$npm_cache"
+    rm -rf "$kept.partial.$$"
+    cp -a node_modules "$kept.partial.$$" && mv -T "$kept.partial.$$" "$kept" 2>/dev/null || rm -rf "$kept.partial.$$"
+    find "$npm_cache" -mindepth 1 -maxdepth 1 -printf '%T@ %p\n' | sort -rn | tail -n +4 | cut -d' ' -f2- |
+      while read -r old; do rm -rf "$old"; done
   fi
   # esbuild bundles each program from the TypeScript sources; `npm test` type-checks them
   npm run --silent build
