@@ -40,6 +40,22 @@ describe('lab.yaml', () => {
       });
   });
 
+  it('gives status 0.75 s for each answer unless status.answer_timeout_seconds says otherwise, within 0.1 to 60', () => {
+    expect(parseLabSpec('name: x\n').status).toEqual({ answer_timeout_seconds: 0.75 });
+    expect(parseLabSpec('name: x\nstatus: { answer_timeout_seconds: 5 }\n').status.answer_timeout_seconds).toBe(5);
+    for (const [value, message] of [
+      ['0.05', 'must be >= 0.1'],
+      ['61', 'must be <= 60'],
+      ['.inf', 'must be <= 60'],
+      ['soon', 'must be number'],
+    ])
+      expect(problemsOf(`name: x\nstatus:\n  answer_timeout_seconds: ${value}\n`)[0]).toMatchObject({
+        line: 3,
+        path: 'status.answer_timeout_seconds',
+        message,
+      });
+  });
+
   it('points at the line of an unknown key', () => {
     const [problem] = problemsOf('name: x\nnodes:\n  - name: a\n    colour: red\n');
     expect(problem).toMatchObject({ file: 'broken.yaml', line: 4, path: 'nodes[0].colour' });

@@ -9,15 +9,19 @@ import type { LabSession } from './session.js';
 import type { LabState } from './state.js';
 
 /**
- * How long status waits for each node's figures, and the chain's: a node that answers does so in
- * milliseconds, while a frozen one, or an lnd whose chain node is down, held status for minutes.
- * Each is asked on its own, so one that does not answer leaves the others' figures in the view.
+ * How long status waits for each node's figures, and the chain's, unless the lab says otherwise
+ * (status.answer_timeout_seconds): a node that answers does so in milliseconds, while a frozen one,
+ * or an lnd whose chain node is down, held status for minutes. Each is asked on its own, so one that
+ * does not answer leaves the others' figures in the view.
  */
-const LIVE_FIGURES_TIMEOUT_MS = 750;
-const NOT_ANSWERING = `not answering (no answer within ${LIVE_FIGURES_TIMEOUT_MS / 1000} s)`;
+export const DEFAULT_ANSWER_TIMEOUT_SECONDS = 0.75;
 
-/** What `work` answers, or an error saying it does not answer. */
-const promptly = <T>(work: Promise<T>) => withTimeout(work, LIVE_FIGURES_TIMEOUT_MS, NOT_ANSWERING);
+/** What `work` answers within the lab's answer time-out, or an error saying it does not answer. */
+const promptly = <T>(lab: LabState, work: Promise<T>) => {
+  // a lab recorded before the setting was has none
+  const seconds = lab.spec.status?.answer_timeout_seconds ?? DEFAULT_ANSWER_TIMEOUT_SECONDS;
+  return withTimeout(work, seconds * 1000, `not answering (no answer within ${seconds} s)`);
+};
 
 /** A channel with its partner named as the lab names it. */
 export interface ChannelSummary extends Channel {
@@ -82,8 +86,8 @@ export async function inspectLab(lab: LabState, session?: LabSession) {
       })),
     };
   const [height, wallet] = await Promise.all([
-    promptly(session.chain.getBlockCount()).catch((error: unknown) => ({ error: describeError(error) })),
-    promptly(session.labWallet.balanceSat()).catch((error: unknown) => ({ error: describeError(error) })),
+    promptly(lab, session.chain.getBlockCount()).catch((error: unknown) => ({ error: describeError(error) })),
+    promptly(lab, session.labWallet.balanceSat()).catch((error: unknown) => ({ error: describeError(error) })),
   ]);
   const names = new Map(lab.spec.nodes.map((node) => [lab.services[node.name]?.info.pubkey, node.name]));
   const nodes = await Promise.all(lab.spec.nodes.map((node) => inspectNode(session, node.name, names)));
@@ -114,6 +118,7 @@ export async function inspectNode(
     const lightning = isLightning(node) ? node.lightning : undefined;
     // all asked at once: `reglab up` prints this view as the last thing it waits for
     const [balance, assets, live] = await promptly(
+      session.lab,
       Promise.all([
         node.onchainBalance(),
         holdsAssets(node) ? holdingsOf(session, node) : undefined,

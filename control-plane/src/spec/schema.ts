@@ -1,5 +1,6 @@
 import { activityRequestSchema } from '../activity/request.js';
 import { DEFAULT_MAX_TIP_AGE_SECONDS } from '../lab/chain-tip.js';
+import { DEFAULT_ANSWER_TIMEOUT_SECONDS } from '../lab/inspect.js';
 import { allKinds, NODE_KIND_NAMES } from '../nodes/registry.js';
 import { assetsSchema } from './assets.js';
 import { MAX_PERIOD_SECONDS, MAX_SAT } from './bounds.js';
@@ -187,6 +188,14 @@ export const labSchema = {
         unhealthy_after: { type: 'integer', minimum: 1, maximum: 100, default: 3 },
         start_timeout_seconds: { type: 'integer', minimum: 1, maximum: 3600, default: 90 },
         services: { type: 'object', default: {}, additionalProperties: restart },
+      },
+    },
+    status: {
+      type: 'object',
+      additionalProperties: false,
+      default: {},
+      properties: {
+        answer_timeout_seconds: { type: 'number', minimum: 0.1, maximum: 60, default: DEFAULT_ANSWER_TIMEOUT_SECONDS },
       },
     },
     activity: {

@@ -24,6 +24,8 @@ export interface LabSpec {
   network: { faults: boolean };
   fees: FeesSpec;
   supervision: SupervisionSpec;
+  /** `answer_timeout_seconds`: how long `reglab status` waits for each node's figures, and the chain's. */
+  status: { answer_timeout_seconds: number };
   /** What `reglab activity start` runs when asked for nothing else; `start`: from the moment the lab is ready. */
   activity?: ActivityRequest & { start: boolean };
 }
