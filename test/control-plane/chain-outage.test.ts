@@ -70,7 +70,7 @@ describe('the chain node stopped until lnd gives up on it, then started again', 
               ?.error?.startsWith('waiting for chain (btcd), which is stopped'),
           );
         },
-        { timeoutMs: 10_000, intervalMs: 100, what: 'every lnd node shown waiting for the chain' },
+        { timeoutMs: 60_000, intervalMs: 100, what: 'every lnd node shown waiting for the chain' },
       );
 
       const mine = await cp.call('POST', `/labs/${LAB}/mine?wait=true`, { blocks: 1 });
@@ -87,7 +87,7 @@ describe('the chain node stopped until lnd gives up on it, then started again', 
       const late = collectEvents(`${cp.plane.url}/labs/${LAB}/events`);
       const degraded = await waitFor(
         async () => late.events.find((event): event is Extract<LabEvent, { type: 'lab' }> => event.type === 'lab'),
-        { timeoutMs: 10_000, intervalMs: 50, what: "the stream's lab status" },
+        { timeoutMs: 60_000, intervalMs: 50, what: "the stream's lab status" },
       );
       late.stop();
       expect(degraded.status).toBe('degraded');
@@ -115,7 +115,7 @@ describe('the chain node stopped until lnd gives up on it, then started again', 
           const nodes = now.filter((service) => LND_NODES.includes(service.name));
           return nodes.every((node) => node.error?.includes('to start it again')) && now;
         },
-        { timeoutMs: 10_000, intervalMs: 200, what: 'the supervisor to wait for the chain to start the nodes again' },
+        { timeoutMs: 60_000, intervalMs: 200, what: 'the supervisor to wait for the chain to start the nodes again' },
       );
       for (const node of waiting.filter((service) => LND_NODES.includes(service.name))) {
         expect(node.status).toBe('waiting');

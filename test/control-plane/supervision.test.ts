@@ -73,7 +73,7 @@ describe('supervision and fault commands', () => {
     const events = collectEvents(`${cp.plane.url}/labs/${LAB}/events`);
     process.kill(pidOf('wallet-server'), 'SIGKILL');
     await waitFor(async () => (await service('wallet-server')).status !== 'ready', {
-      timeoutMs: 10_000,
+      timeoutMs: 30_000,
       intervalMs: 100,
       what: 'the status to show the wallet server down',
     });
@@ -83,7 +83,7 @@ describe('supervision and fault commands', () => {
         events.events.some(
           (event) => event.type === 'service' && event.service === 'wallet-server' && event.status !== 'ready',
         ),
-      { timeoutMs: 5_000, intervalMs: 50, what: 'an event about the wallet server' },
+      { timeoutMs: 30_000, intervalMs: 50, what: 'an event about the wallet server' },
     );
     await waitFor(async () => (await walletServer('GET', '/health').catch(() => ({ status: 0 }))).status === 200, {
       timeoutMs: 30_000,
@@ -95,7 +95,7 @@ describe('supervision and fault commands', () => {
         const found = await service('wallet-server');
         return found.status === 'ready' && found;
       },
-      { timeoutMs: 10_000, intervalMs: 100, what: 'the supervisor to report the wallet server ready' },
+      { timeoutMs: 30_000, intervalMs: 100, what: 'the supervisor to report the wallet server ready' },
     );
     expect(restarted.restarts).toBe(1);
     // after the stream's snapshot of the current state: the crash, then the recovery
@@ -108,7 +108,7 @@ describe('supervision and fault commands', () => {
         const after = statuses().slice(statuses().indexOf('restarting'));
         return after.at(-1) === 'ready' && after;
       },
-      { timeoutMs: 5_000, intervalMs: 50, what: 'the ready event' },
+      { timeoutMs: 30_000, intervalMs: 50, what: 'the ready event' },
     );
     expect(recovery).toEqual(['restarting', 'ready']);
     events.stop();
@@ -201,7 +201,7 @@ describe('supervision and fault commands', () => {
     await waitFor(async () => (await lab()).status === 'ready', { timeoutMs: 30_000, what: 'the lab ready' });
     process.kill(pidOf('alice'), 'SIGKILL');
     await waitFor(async () => (await lab()).status === 'degraded', {
-      timeoutMs: 5_000,
+      timeoutMs: 30_000,
       intervalMs: 100,
       what: 'the lab to be degraded',
     });
@@ -267,7 +267,7 @@ describe('supervision and fault commands', () => {
         const faucet = await service('faucet');
         return faucet.status === 'failed' && faucet;
       },
-      { timeoutMs: 10_000, intervalMs: 100, what: 'the faucet to be reported failed' },
+      { timeoutMs: 30_000, intervalMs: 100, what: 'the faucet to be reported failed' },
     );
     expect(failed.error).toContain('killed by SIGKILL');
     expect(failed.error).toContain('restart policy "no"');
