@@ -1,95 +1,135 @@
 #!/usr/bin/env node
 // `npm test` after the type checks: the unit tests, then (if they passed) the integration tests, each
-// run through vitest with its usual output, then the slowest test files of all runs with their times
-// (where the time goes), then one plain closing line over all runs,
-// `tests: N passed, N failed[, N skipped]`, which CI systems and people read without vitest's colours.
-// Integration files run two at a time, since much of their time is spent waiting on btcd, lnd and
-// the lab, except those of SERIAL_FILES, which run afterwards, one after another, alone.
+// run through vitest with its usual output, then the slowest test files of all runs with their times,
+// hooks included (where the time goes: scripts/test-file-times.mjs), then one plain closing line over
+// all runs, `tests: N passed, N failed[, N skipped]`, which CI systems and people read without
+// vitest's colours.
+// The integration tests run in lanes at the same time, since most of their time is spent waiting on
+// btcd, lnd and the lab: the pool, POOL_WORKERS files at once, and the lanes of LANES, each a part of
+// the machine its files share, one file after another. The pool's output is printed as it comes; a
+// lane's is kept in a file and printed in one piece when the lane ends. Each file's time is kept for
+// the next run, whose files start longest first (test/support/longest-first-sequencer.ts).
 // Exit code: 0 only if every run passed.
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { spawn, spawnSync } from 'node:child_process';
+import {
+  createWriteStream,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { createInterface } from 'node:readline';
+
+/** Integration files the pool runs at once, each with labs, processes and ports of its own or a shared lab. */
+const POOL_WORKERS = 4;
 
 /**
- * Integration files (a folder's when the entry ends in /) that must not run beside another file, by
- * reason. The others each have labs, processes and ports of their own, or a shared lab lent to one
- * file at a time (test/support/shared-lab.ts).
+ * Integration files (a folder's when the entry ends in /) that share one part of the machine, by
+ * lane: a lane runs its files one after another, beside the pool and the other lanes. The pool's
+ * files each have labs, processes and ports of their own, or a shared lab lent to one file at a time
+ * (test/support/shared-lab.ts).
  */
-const SERIAL_FILES = [
-  // the machine's one container engine (Podman's Docker API), whose containers and volumes are named
-  // after their lab, and which engine-outage cuts off
-  'test/docker/',
-  'test/control-plane/snapshots.test.ts',
-  'test/indexer/stop-without-dns.test.ts',
-  // the one test cluster, which changes the host's routes and network namespaces
-  'test/kubernetes/',
-  // cargo's kept target folder, which it builds in
-  'test/lab/ldk-build.test.ts',
-  // a few seconds are part of what they check (a tip three seconds old, a frozen node's client
-  // time-out, lnd giving up on its chain, a kill in the middle of a payment, a restart attempt's
-  // time-out): a second file's load could move them past those seconds
-  'test/control-plane/chain-tip.test.ts',
-  'test/control-plane/chain-outage.test.ts',
-  'test/control-plane/frozen-status.test.ts',
-  'test/control-plane/restart-timeout.test.ts',
-  'test/control-plane/supervision.test.ts',
-  'test/wallet-server/node-outage.test.ts',
-  // schemathesis: each run has a time budget, not a number of requests, and fails an answer slower
-  // than its limit; a second file's load would cut the one and break the other
-  'test/conformance/',
+const LANES = [
+  {
+    name: 'container engine',
+    // the machine's one container engine (Podman's Docker API), whose containers and volumes are
+    // named after their lab, and which engine-outage cuts off
+    files: ['test/docker/', 'test/control-plane/snapshots.test.ts', 'test/indexer/stop-without-dns.test.ts'],
+  },
+  {
+    name: 'cluster',
+    // the one test cluster, which changes the host's routes and network namespaces
+    files: ['test/kubernetes/'],
+  },
 ];
 
-/** The integration project's files (vitest.config.ts), those of SERIAL_FILES, and the others. */
+/** The integration project's files (vitest.config.ts). */
 const integrationFiles = readdirSync('test', { recursive: true })
   .map((file) => join('test', file))
   .filter((file) => file.endsWith('.test.ts') && !file.endsWith('.unit.test.ts'))
   .sort();
-const isSerial = (file) =>
-  SERIAL_FILES.some((entry) => (entry.endsWith('/') ? file.startsWith(entry) : file === entry));
-for (const entry of SERIAL_FILES)
-  if (!integrationFiles.some((file) => isSerial(file) && file.startsWith(entry)))
-    throw new Error(`SERIAL_FILES names ${entry}, which holds no integration test file: moved or renamed?`);
+const inEntry = (file, entry) => (entry.endsWith('/') ? file.startsWith(entry) : file === entry);
+const laneOf = (file) => LANES.find((lane) => lane.files.some((entry) => inEntry(file, entry)));
+for (const lane of LANES)
+  for (const entry of lane.files)
+    if (!integrationFiles.some((file) => inEntry(file, entry)))
+      throw new Error(`the ${lane.name} lane names ${entry}, which holds no integration test file: moved or renamed?`);
 
 // an integration run names its files (vitest matches each file whose path contains one)
-const runs = [
-  { name: 'unit', args: ['--project', 'unit', '--maxWorkers=2'] },
+const integrationRuns = [
   {
     name: 'integration',
-    args: ['--project', 'integration', '--maxWorkers=2', ...integrationFiles.filter((file) => !isSerial(file))],
+    args: [`--maxWorkers=${POOL_WORKERS}`, ...integrationFiles.filter((file) => !laneOf(file))],
+    live: true,
   },
-  { name: 'integration, alone', args: ['--project', 'integration', ...integrationFiles.filter(isSerial)] },
+  ...LANES.map((lane) => ({
+    name: `integration, ${lane.name} lane`,
+    args: ['--maxWorkers=1', ...integrationFiles.filter((file) => laneOf(file) === lane)],
+    live: false,
+  })),
 ];
+
+/** Each test file's time in the last run, by path (ms): the machine's record, which this run updates. */
+const FILE_TIMES = join(process.env.REGLAB_CACHE_DIR ?? join(homedir(), '.cache', 'reglab'), 'test-file-times.json');
+
 const reports = mkdtempSync(join(tmpdir(), 'reglab-test-report-'));
 const total = { passed: 0, failed: 0, skipped: 0 };
 /** Every test file run, with its run's name and how long it took. */
 const files = [];
 const SLOWEST_SHOWN = 10;
 let exitCode = 0;
+let reportCount = 0;
 
-for (const [index, { name, args }] of runs.entries()) {
-  const report = join(reports, `${index}.json`);
-  const run = spawnSync(
-    'npx',
-    ['vitest', 'run', ...args, '--reporter=default', '--reporter=json', `--outputFile.json=${report}`],
-    { stdio: 'inherit' },
-  );
-  const counts = readCounts(report, name);
+/** A vitest run's command line and environment, and where its counts and its files' times will be. */
+const vitestRun = (args) => {
+  const at = join(reports, String(reportCount++));
+  const report = `${at}.json`;
+  const times = `${at}.times`;
+  return {
+    report,
+    times,
+    args: [
+      'vitest',
+      'run',
+      ...args,
+      '--reporter=default',
+      '--reporter=json',
+      `--outputFile.json=${report}`,
+      '--reporter=./scripts/test-file-times.mjs',
+    ],
+    env: { ...process.env, REGLAB_TEST_FILE_TIMES: FILE_TIMES, REGLAB_TEST_FILE_TIMES_OUT: times },
+  };
+};
+
+/** Adds a run's counts and times to the totals; a run that failed counts as a failure even without a report. */
+function record(name, { report, times }, status) {
+  const counts = readCounts(report);
   if (counts) {
     total.passed += counts.passed;
     total.failed += counts.failed;
     total.skipped += counts.skipped;
-    files.push(...counts.files);
   }
-  if (run.status !== 0) {
-    exitCode = run.status ?? 1;
-    // a run that failed without a report (vitest crashed, a setup failed) still counts as a failure
+  files.push(...readTimes(times, name));
+  if (status !== 0) {
+    exitCode = status ?? 1;
+    // vitest crashed, or a set-up failed
     if (!counts || counts.failed === 0) total.failed += 1;
-    // the integration tests wait for passing unit tests; each integration run is worth reading
-    if (name === 'unit') break;
   }
 }
+
+const unit = vitestRun(['--project', 'unit', '--maxWorkers=2']);
+const unitRun = spawnSync('npx', unit.args, { stdio: 'inherit', env: unit.env });
+record('unit', unit, unitRun.status);
+// the integration tests wait for passing unit tests
+if (unitRun.status === 0) await Promise.all(integrationRuns.map(runIntegration));
 rmSync(reports, { recursive: true, force: true });
+keepFileTimes();
 
 if (files.length > 0) {
   const slowest = files.sort((a, b) => b.ms - a.ms).slice(0, SLOWEST_SHOWN);
@@ -100,20 +140,74 @@ const skipped = total.skipped > 0 ? `, ${total.skipped} skipped` : '';
 console.log(`\ntests: ${total.passed} passed, ${total.failed} failed${skipped}`);
 process.exit(exitCode);
 
-function readCounts(file, run) {
+/**
+ * One integration run, beside the others: a live one's output goes to this process's line by line, a
+ * lane's to a file, printed whole once the run ends; lines and lanes' outputs never cut into each other.
+ */
+function runIntegration({ name, args, live }) {
+  const run = vitestRun(['--project', 'integration', ...args]);
+  const output = join(reports, `${name.replace(/\W+/g, '-')}.log`);
+  const log = live ? undefined : createWriteStream(output);
+  // its output is not a terminal, but ours may be: keep vitest's colours then
+  const env = process.stdout.isTTY ? { ...run.env, FORCE_COLOR: '1' } : run.env;
+  const child = spawn('npx', run.args, { stdio: ['ignore', 'pipe', 'pipe'], env });
+  for (const [stream, print] of [
+    [child.stdout, console.log],
+    [child.stderr, console.error],
+  ]) {
+    if (log) stream.pipe(log, { end: false });
+    else createInterface({ input: stream, crlfDelay: Number.POSITIVE_INFINITY }).on('line', (line) => print(line));
+  }
+  return new Promise((resolve) => {
+    child.on('close', (code, signal) => {
+      const done = () => {
+        if (log) {
+          process.stdout.write(`\n──── ${name}: its output ────\n${readFileSync(output, 'utf8')}`);
+          process.stdout.write(`──── ${name}: end (${signal ?? `exit code ${code}`}) ────\n\n`);
+        }
+        record(name, run, code ?? 1);
+        resolve();
+      };
+      if (log) log.end(done);
+      else done();
+    });
+  });
+}
+
+function readCounts(file) {
   try {
     const report = JSON.parse(readFileSync(file, 'utf8'));
     return {
       passed: report.numPassedTests,
       failed: report.numFailedTests,
       skipped: report.numPendingTests + report.numTodoTests,
-      files: report.testResults.map((result) => ({
-        name: relative(process.cwd(), result.name),
-        run,
-        ms: result.endTime - result.startTime,
-      })),
     };
   } catch {
     return undefined;
   }
+}
+
+/** The times scripts/test-file-times.mjs wrote of a run's files. */
+function readTimes(file, run) {
+  if (!existsSync(file)) return [];
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line))
+    .map(({ file: name, ms }) => ({ name, run, ms }));
+}
+
+/** This run's times over the last record's (which keeps files this run did not run), written whole or not at all. */
+function keepFileTimes() {
+  let kept = {};
+  try {
+    kept = JSON.parse(readFileSync(FILE_TIMES, 'utf8'));
+  } catch {
+    // none yet, or unreadable: this run's times start it again
+  }
+  for (const { name, ms } of files) kept[name] = ms;
+  mkdirSync(dirname(FILE_TIMES), { recursive: true });
+  const partial = `${FILE_TIMES}.${process.pid}`;
+  writeFileSync(partial, `${JSON.stringify(kept, null, 1)}\n`);
+  renameSync(partial, FILE_TIMES);
 }

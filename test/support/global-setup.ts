@@ -26,7 +26,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   });
   process.env.REGLAB_PROCESS_REGISTRY = registry;
   watchdog.unref();
-  const sharedLab = await startSharedLabBroker();
+  const sharedLab = await startSharedLabBroker(project.globalConfig.maxWorkers);
   project.provide('sharedLabBroker', sharedLab.url);
   return async () => {
     await sharedLab.stop();

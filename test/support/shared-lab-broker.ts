@@ -5,17 +5,14 @@
 // would move: a file has a lab to itself while it runs. It asks the broker over HTTP (the global
 // set-up provides the broker's address to the files: vitest's provide/inject) and keeps the
 // connection open; the lab is lent until that connection closes, when the file's process ends.
-// The broker brings up another lab only when every lab it has is lent, one per integration worker
-// at most. A lab is lab.yaml under another name, its wallet server with one admin key, whose secret
-// the broker hands out too.
+// The broker brings up another lab only when every lab it has is lent, one per file the run runs at
+// once at most (its workers). A lab is lab.yaml under another name, its wallet server with one admin
+// key, whose secret the broker hands out too.
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { getPublicKey, utils } from '@noble/secp256k1';
 import { describeError } from '../../lib/errors.js';
 import { bringUpLab, defaultLabYaml, startTestControlPlane, type TestControlPlane } from './control-plane.js';
-
-/** As many labs as files run at once (npm test's integration workers: scripts/run-tests.mjs). */
-const MAX_SHARED_LABS = 2;
 
 /** What a file gets of its shared lab. */
 export interface SharedLabAddress {
@@ -54,7 +51,8 @@ export interface SharedLabBroker {
   stop(): Promise<void>;
 }
 
-export async function startSharedLabBroker(): Promise<SharedLabBroker> {
+/** A broker that brings up at most `maxLabs` labs: as many as the run has files at once (its workers). */
+export async function startSharedLabBroker(maxLabs: number): Promise<SharedLabBroker> {
   let controlPlane: Promise<TestControlPlane> | undefined;
   const labs: Lab[] = [];
   /** Files waiting for a lab while every one is lent. */
@@ -81,7 +79,7 @@ export async function startSharedLabBroker(): Promise<SharedLabBroker> {
   const server = createServer((_request, response) => {
     const idle = labs.find((lab) => !lab.lent);
     if (idle) return lend(idle, response);
-    if (labs.length < MAX_SHARED_LABS) {
+    if (labs.length < maxLabs) {
       controlPlane ??= startTestControlPlane();
       const name = `shared-${labs.length + 1}`;
       const lab = { ready: controlPlane.then((plane) => bringUpSharedLab(plane, name)), lent: false };
