@@ -1,6 +1,7 @@
 // The default-shaped labs that integration files which only use a lab, without breaking it, share
-// (test/support/shared-lab.ts): brought up by the global set-up's process, under a control plane
-// of their own there, when a file first asks, so that a run of files that need none starts none.
+// (test/support/shared-lab.ts): brought up by the global set-up's process, each under a control
+// plane of its own there (a file that drives the CLI finds one lab, as a user's control plane has),
+// when a file first asks, so that a run of files that need none starts none.
 // Files run side by side, and one asserts the heights and balances another's mining or payments
 // would move: a file has a lab to itself while it runs. It asks the broker over HTTP (the global
 // set-up provides the broker's address to the files: vitest's provide/inject) and keeps the
@@ -27,6 +28,7 @@ export interface SharedLabAddress {
 }
 
 interface Lab {
+  controlPlane: Promise<TestControlPlane>;
   ready: Promise<SharedLabAddress>;
   lent: boolean;
 }
@@ -53,7 +55,6 @@ export interface SharedLabBroker {
 
 /** A broker that brings up at most `maxLabs` labs: as many as the run has files at once (its workers). */
 export async function startSharedLabBroker(maxLabs: number): Promise<SharedLabBroker> {
-  let controlPlane: Promise<TestControlPlane> | undefined;
   const labs: Lab[] = [];
   /** Files waiting for a lab while every one is lent. */
   const waiting: ServerResponse[] = [];
@@ -80,9 +81,9 @@ export async function startSharedLabBroker(maxLabs: number): Promise<SharedLabBr
     const idle = labs.find((lab) => !lab.lent);
     if (idle) return lend(idle, response);
     if (labs.length < maxLabs) {
-      controlPlane ??= startTestControlPlane();
       const name = `shared-${labs.length + 1}`;
-      const lab = { ready: controlPlane.then((plane) => bringUpSharedLab(plane, name)), lent: false };
+      const controlPlane = startTestControlPlane();
+      const lab = { controlPlane, ready: controlPlane.then((plane) => bringUpSharedLab(plane, name)), lent: false };
       labs.push(lab);
       return lend(lab, response);
     }
@@ -101,7 +102,7 @@ export async function startSharedLabBroker(maxLabs: number): Promise<SharedLabBr
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await Promise.allSettled(labs.map((lab) => lab.ready));
-      await controlPlane?.then((plane) => plane.stop()).catch(() => undefined);
+      await Promise.all(labs.map((lab) => lab.controlPlane.then((plane) => plane.stop()).catch(() => undefined)));
     },
   };
 }
