@@ -3,6 +3,7 @@
 // input. On the shared default-shaped lab (test/support/shared-lab.ts): nothing here breaks it.
 // What a control-plane restart, a service killed meanwhile and the lab's removal do to a lab is in
 // api-restarts.test.ts, on a lab of its own.
+import { randomInt } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { waitFor } from '../../lib/wait.js';
 import { DEFAULT_LAB_SERVICES, defaultLabYaml } from '../support/control-plane.js';
@@ -82,9 +83,12 @@ describe('control plane API on the default lab', () => {
     expect(health.status).toBe(200);
     const { address } = freshKey();
     const before = await height();
+    // as a client of its own, which the lab's faucet takes from this machine's X-Forwarded-For: another
+    // file's claims on the shared lab may have this machine's IP in the faucet's cool-down
+    const client = `198.18.${randomInt(256)}.${randomInt(1, 255)}`;
     const claim = await fetch(`${url('faucet')}api/claim`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
+      headers: { 'content-type': 'application/json', 'x-forwarded-for': client },
       body: JSON.stringify({ address }),
     });
     const claimed = await claim.json();
