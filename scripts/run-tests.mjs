@@ -30,46 +30,59 @@ import { createInterface } from 'node:readline';
 const POOL_WORKERS = 4;
 
 /**
- * Integration files (a folder's when the entry ends in /) that share one part of the machine, by
- * lane: a lane runs its files one after another, beside the pool and the other lanes. The pool's
- * files each have labs, processes and ports of their own, or a shared lab lent to one file at a time
- * (test/support/shared-lab.ts).
+ * Integration files that share one part of the machine, by lane: a lane runs its files one after
+ * another, beside the pool and the other lanes (once those it comes `after` are done). The pool's files
+ * each have labs, processes and ports of their own, or a shared lab lent to one file at a time
+ * (test/support/shared-lab.ts). A file goes to the first lane that takes it.
  */
 const LANES = [
+  {
+    name: 'browser',
+    // Chromium drops a page's requests when the machine's network changes (net::ERR_NETWORK_CHANGED),
+    // as the two lanes below change it, adding and removing their containers' and pods' interfaces
+    after: ['container engine', 'cluster'],
+    takes: (file) => /support\/chromium\.js'/.test(readFileSync(file, 'utf8')),
+  },
   {
     name: 'container engine',
     // the machine's one container engine (Podman's Docker API), whose containers and volumes are
     // named after their lab, and which engine-outage cuts off
-    files: ['test/docker/', 'test/control-plane/snapshots.test.ts', 'test/indexer/stop-without-dns.test.ts'],
+    takes: within('test/docker/', 'test/control-plane/snapshots.test.ts', 'test/indexer/stop-without-dns.test.ts'),
   },
   {
     name: 'cluster',
     // the one test cluster, which changes the host's routes and network namespaces
-    files: ['test/kubernetes/'],
+    takes: within('test/kubernetes/'),
   },
 ];
+
+/** Whether a file is one of `entries`, or in one of those that end in / (folders). */
+function within(...entries) {
+  return (file) => entries.some((entry) => (entry.endsWith('/') ? file.startsWith(entry) : file === entry));
+}
 
 /** The integration project's files (vitest.config.ts). */
 const integrationFiles = readdirSync('test', { recursive: true })
   .map((file) => join('test', file))
   .filter((file) => file.endsWith('.test.ts') && !file.endsWith('.unit.test.ts'))
   .sort();
-const inEntry = (file, entry) => (entry.endsWith('/') ? file.startsWith(entry) : file === entry);
-const laneOf = (file) => LANES.find((lane) => lane.files.some((entry) => inEntry(file, entry)));
+const laneOf = (file) => LANES.find((lane) => lane.takes(file));
 for (const lane of LANES)
-  for (const entry of lane.files)
-    if (!integrationFiles.some((file) => inEntry(file, entry)))
-      throw new Error(`the ${lane.name} lane names ${entry}, which holds no integration test file: moved or renamed?`);
+  if (!integrationFiles.some((file) => laneOf(file) === lane))
+    throw new Error(`the ${lane.name} lane takes no integration test file: moved or renamed?`);
 
 // an integration run names its files (vitest matches each file whose path contains one)
 const integrationRuns = [
   {
     name: 'integration',
+    after: [],
     args: [`--maxWorkers=${POOL_WORKERS}`, ...integrationFiles.filter((file) => !laneOf(file))],
     live: true,
   },
   ...LANES.map((lane) => ({
     name: `integration, ${lane.name} lane`,
+    lane: lane.name,
+    after: lane.after ?? [],
     args: ['--maxWorkers=1', ...integrationFiles.filter((file) => laneOf(file) === lane)],
     live: false,
   })),
@@ -127,7 +140,7 @@ const unit = vitestRun(['--project', 'unit', '--maxWorkers=2']);
 const unitRun = spawnSync('npx', unit.args, { stdio: 'inherit', env: unit.env });
 record('unit', unit, unitRun.status);
 // the integration tests wait for passing unit tests
-if (unitRun.status === 0) await Promise.all(integrationRuns.map(runIntegration));
+if (unitRun.status === 0) await Promise.all(integrationRuns.map(started));
 rmSync(reports, { recursive: true, force: true });
 keepFileTimes();
 
@@ -139,6 +152,15 @@ if (files.length > 0) {
 const skipped = total.skipped > 0 ? `, ${total.skipped} skipped` : '';
 console.log(`\ntests: ${total.passed} passed, ${total.failed} failed${skipped}`);
 process.exit(exitCode);
+
+/** An integration run, started once the lanes it comes after are done (one start however often asked). */
+function started(run) {
+  if (!run.done) {
+    const before = run.after.map((lane) => started(integrationRuns.find((other) => other.lane === lane)));
+    run.done = Promise.all(before).then(() => runIntegration(run));
+  }
+  return run.done;
+}
 
 /**
  * One integration run, beside the others: a live one's output goes to this process's line by line, a
