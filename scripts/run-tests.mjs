@@ -27,7 +27,7 @@ import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 
 /** Integration files the pool runs at once, each with labs, processes and ports of its own or a shared lab. */
-const POOL_WORKERS = 4;
+const POOL_WORKERS = 3;
 
 /**
  * Integration files that share one part of the machine, by lane: a lane runs its files one after
