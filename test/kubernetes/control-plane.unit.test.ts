@@ -25,6 +25,7 @@ const clusterLab = `${defaultLab.replace('runtime: process', 'runtime: kubernete
 
 interface Container {
   name: string;
+  restartPolicy?: string;
   image: string;
   imagePullPolicy: string;
   command?: string[];
@@ -53,7 +54,8 @@ const podSpec = (all: Manifest[]) =>
     containers: Container[];
     volumes: { name: string; persistentVolumeClaim?: { claimName: string }; configMap?: { name: string } }[];
   };
-const container = (all: Manifest[], name: string) => podSpec(all).containers.find((one) => one.name === name)!;
+const container = (all: Manifest[], name: string) =>
+  [...podSpec(all).initContainers, ...podSpec(all).containers].find((one) => one.name === name)!;
 
 describe('reglab render --kubernetes --control-plane', () => {
   it("is the control plane's objects in the lab's namespace, in apply order, none of them the lab's", () => {
@@ -160,21 +162,24 @@ describe('reglab render --kubernetes --control-plane', () => {
     );
   });
 
-  it("keeps the queues in a Redis beside it that appends every write to the claim, handed to Redis's user first", () => {
+  it("keeps the queues in a Redis sidecar that appends every write to the claim, handed to Redis's user first", () => {
     const all = objects(clusterLab.replace('  context: test\n', '  image_registry: registry.example/reglab\n'));
     const queues = container(all, 'queues');
     expect(queues).toMatchObject({
       image: 'registry.example/reglab/reglab-redis:local',
       imagePullPolicy: 'IfNotPresent',
+      // a sidecar: up before the control plane starts, ended after it has stopped
+      restartPolicy: 'Always',
+      startupProbe: { exec: { command: ['redis-cli', '-p', '6379', 'ping'] } },
     });
     expect(queues.args?.join(' ')).toContain('--bind 127.0.0.1 --dir /data --save  --appendonly yes');
     expect(queues.volumeMounts).toEqual([{ name: 'state', mountPath: '/data', subPath: 'queues' }]);
-    expect(podSpec(all).initContainers).toEqual([
-      expect.objectContaining({
-        command: ['/bin/sh', '-c', 'chown redis: /data'],
-        volumeMounts: [{ name: 'state', mountPath: '/data', subPath: 'queues' }],
-      }),
-    ]);
+    expect(podSpec(all).initContainers.map((one) => one.name)).toEqual(['queues-data-owner', 'queues']);
+    expect(podSpec(all).initContainers[0]).toMatchObject({
+      command: ['/bin/sh', '-c', 'chown redis: /data'],
+      volumeMounts: [{ name: 'state', mountPath: '/data', subPath: 'queues' }],
+    });
+    expect(podSpec(all).containers.map((one) => one.name)).toEqual(['control-plane']);
     expect(container(all, 'control-plane').image).toBe('registry.example/reglab/reglab-services:local');
   });
 

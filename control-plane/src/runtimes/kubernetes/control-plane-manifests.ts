@@ -141,14 +141,24 @@ function controlPlaneContainer(input: ControlPlaneInput): V1Container {
   };
 }
 
-/** The queues' Redis (BullMQ), beside the control plane in its pod, keeping every write on the claim. */
+/**
+ * The queues' Redis (BullMQ), beside the control plane in its pod, keeping every write on the claim:
+ * a sidecar (an init container that keeps running), so that it answers before the control plane
+ * starts and outlives it when the pod ends, while the control plane closes its queues.
+ */
 function queuesContainer(input: ControlPlaneInput): V1Container {
   return {
     name: 'queues',
     image: input.images.queues.ref,
     imagePullPolicy: input.images.queues.pullPolicy,
+    restartPolicy: 'Always',
     // after the image's entry point (redis-server): loopback only, every write appended to its file
     args: redisArgs('/data', QUEUES_PORT, '127.0.0.1', true),
+    startupProbe: {
+      exec: { command: ['redis-cli', '-p', String(QUEUES_PORT), 'ping'] },
+      periodSeconds: 1,
+      failureThreshold: 60,
+    },
     resources: requirementsOf({ requests: { cpu: '10m', memory: '16Mi' }, limits: { memory: '256Mi' } }),
     volumeMounts: [{ name: 'state', mountPath: '/data', subPath: QUEUES_SUBPATH }],
   };
@@ -172,16 +182,19 @@ function deployment(input: ControlPlaneInput): V1Deployment {
           automountServiceAccountToken: true,
           enableServiceLinks: false,
           terminationGracePeriodSeconds: 30,
-          initContainers: input.images.queues.user
-            ? [
-                dataOwner(input.images.queues, 'queues-data-owner', {
-                  name: 'state',
-                  mountPath: '/data',
-                  subPath: QUEUES_SUBPATH,
-                }),
-              ]
-            : [],
-          containers: [controlPlaneContainer(input), queuesContainer(input)],
+          initContainers: [
+            ...(input.images.queues.user
+              ? [
+                  dataOwner(input.images.queues, 'queues-data-owner', {
+                    name: 'state',
+                    mountPath: '/data',
+                    subPath: QUEUES_SUBPATH,
+                  }),
+                ]
+              : []),
+            queuesContainer(input),
+          ],
+          containers: [controlPlaneContainer(input)],
           volumes: [
             { name: 'state', persistentVolumeClaim: { claimName: `${CONTROL_PLANE_NAME}-state` } },
             { name: 'lab', configMap: { name: CONTROL_PLANE_NAME } },
