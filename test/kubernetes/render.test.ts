@@ -1,6 +1,7 @@
 // `reglab render --kubernetes` for GitOps users: the real API server of the test cluster accepts
 // every object it prints (`kubectl apply --dry-run=server`), once the lab's namespace exists (a
-// server-side dry run of a Namespace does not make it for the objects after it).
+// server-side dry run of a Namespace does not make it for the objects after it); so does it every
+// object of the lab's control plane inside the cluster (`--control-plane`).
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -41,5 +42,28 @@ describe('reglab render --kubernetes against a real API server', () => {
     expect(accepted).toHaveLength(kinds.length);
     for (const kind of ['pod/redis', 'pod/alice', 'service/chain', 'persistentvolumeclaim/postgres-data'])
       expect(accepted.some((line) => line.startsWith(`${kind} `))).toBe(true);
+  });
+
+  it('prints a control plane inside the cluster that the API server accepts, its NodePort too', async () => {
+    const rendered = await reglab('render', '--kubernetes', '--control-plane', '--node-port', '30999');
+    expect(rendered.code, rendered.stderr).toBe(0);
+    const kinds = rendered.stdout.match(/^kind: .+$/gm) ?? [];
+    const applied = await cluster.kubectl(['apply', '--dry-run=server', '-f', '-'], rendered.stdout);
+    const accepted = applied.split('\n').filter((line) => / \(server dry run\)$/.test(line));
+    expect(accepted).toHaveLength(kinds.length);
+    for (const kind of [
+      'serviceaccount/reglab-control-plane',
+      'role.rbac.authorization.k8s.io/reglab-control-plane',
+      'rolebinding.rbac.authorization.k8s.io/reglab-control-plane',
+      'deployment.apps/reglab-control-plane',
+      'service/reglab-control-plane',
+      'persistentvolumeclaim/reglab-control-plane-state',
+    ])
+      expect(accepted.some((line) => line.startsWith(`${kind} `))).toBe(true);
+    // refused before anything is printed: a port outside the cluster's NodePort range
+    const outside = await reglab('render', '--kubernetes', '--control-plane', '--node-port', '8080');
+    expect(outside.code).toBe(2);
+    expect(outside.stderr).toContain('30000-32767');
+    expect(outside.stdout).toBe('');
   });
 });

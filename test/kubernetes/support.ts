@@ -33,9 +33,10 @@ const containerdSocket = (cluster: TestCluster) => join(dirname(cluster.kubeconf
 
 /**
  * A folder with `labYaml` (without a runtime) set to run on the test cluster, whose images are
- * built and loaded into the cluster by the CLI (each is skipped when up to date).
+ * built and loaded into the cluster by the CLI (each is skipped when up to date); `imageOptions`
+ * go to both commands (`--control-plane`: the control plane's images too).
  */
-export async function clusterLabFolder(labYaml: string): Promise<ClusterLabFolder> {
+export async function clusterLabFolder(labYaml: string, imageOptions: string[] = []): Promise<ClusterLabFolder> {
   const cluster = await testCluster();
   const folder = mkdtempSync(join(tmpdir(), 'reglab-k8s-'));
   chmodSync(folder, 0o755);
@@ -45,8 +46,8 @@ export async function clusterLabFolder(labYaml: string): Promise<ClusterLabFolde
   );
   const reglab = reglabIn(() => folder, COMMAND_TIMEOUT_MS);
   for (const args of [
-    ['images', 'build'],
-    ['images', 'load', '--containerd', containerdSocket(cluster)],
+    ['images', 'build', ...imageOptions],
+    ['images', 'load', '--containerd', containerdSocket(cluster), ...imageOptions],
   ]) {
     const result = await reglab(...args);
     if (result.code !== 0) throw new Error(`reglab ${args.join(' ')} failed:\n${result.stdout}${result.stderr}`);

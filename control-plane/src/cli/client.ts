@@ -140,7 +140,9 @@ export class ControlPlaneClient {
   }
 }
 
+/** The daemon.json of this home folder's running control plane; none when the CLI asks one elsewhere (REGLAB_URL). */
 export function readDaemonInfo(home: string): DaemonInfo | undefined {
+  if (remoteUrl()) return undefined;
   const info = readDaemonFile(home);
   return info && isRunning(info.pid) ? info : undefined;
 }
@@ -153,8 +155,29 @@ async function answers(url: string): Promise<boolean> {
   }
 }
 
-/** The running control plane of this home folder, if any. */
+/**
+ * A control plane that runs elsewhere, which this CLI asks instead of its state folder's: REGLAB_URL
+ * (one inside a cluster, reached through `kubectl port-forward`), with REGLAB_TOKEN for actions and
+ * secrets. This CLI never starts or stops it.
+ */
+export function remoteUrl(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  return env.REGLAB_URL?.replace(/\/+$/, '') || undefined;
+}
+
+async function remoteControlPlane(url: string): Promise<ControlPlaneClient> {
+  if (!(await answers(url)))
+    throw new ApiError(
+      503,
+      'CONTROL_PLANE_UNAVAILABLE',
+      `the control plane at ${url} (REGLAB_URL) does not answer: start the port-forward to it (\`kubectl -n NAMESPACE port-forward service/reglab-control-plane 8080\`), or unset REGLAB_URL to use this folder's`,
+    );
+  return new ControlPlaneClient(url, process.env.REGLAB_TOKEN || undefined);
+}
+
+/** The running control plane of this home folder (or REGLAB_URL's), if any. */
 export async function findControlPlane(home: string): Promise<ControlPlaneClient | undefined> {
+  const remote = remoteUrl();
+  if (remote) return remoteControlPlane(remote);
   const info = readDaemonInfo(home);
   if (!info || !(await answers(info.url))) return undefined;
   warnOfAnotherBuild(home, info);
@@ -239,6 +262,16 @@ export async function ensureControlPlane(
   home: string,
   listen?: string,
 ): Promise<ControlPlaneClient & { started?: boolean }> {
+  const remote = remoteUrl();
+  if (remote) {
+    if (listen !== undefined)
+      throw new ApiError(
+        400,
+        'INVALID_ARGUMENT',
+        `--listen says where a control plane this CLI starts listens; REGLAB_URL names one that runs elsewhere (${remote})`,
+      );
+    return remoteControlPlane(remote);
+  }
   const running = (await findControlPlane(home)) ?? (await keptControlPlane(home));
   if (running) {
     const current = readDaemonInfo(home)?.listen ?? '127.0.0.1';
@@ -272,8 +305,12 @@ export async function ensureControlPlane(
   return Object.assign(started, { started: true });
 }
 
-/** Asks the control plane to stop and waits until its process, and its keeper's, are gone. */
+/**
+ * Asks the control plane to stop and waits until its process, and its keeper's, are gone; one
+ * elsewhere (REGLAB_URL) is left running: its own keeper (a Deployment) would only start it again.
+ */
 export async function stopControlPlane(home: string, client: ControlPlaneClient): Promise<void> {
+  if (remoteUrl()) return;
   const info = readDaemonInfo(home);
   const keeper = runningKeeper(home);
   await client.request('POST', '/shutdown').catch(() => undefined);

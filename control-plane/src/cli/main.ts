@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Command, Option } from 'commander';
+import { DomainError } from '../../../lib/errors.js';
+import { STATUS_OF_KIND } from '../../../lib/http/errors.js';
 import { projectRoot } from '../../../lib/project-root.js';
 import type { LabEvent } from '../lab/events.js';
 import { daemonInfoFile, reglabHome, type DaemonInfo } from '../home.js';
@@ -93,20 +95,72 @@ program
     });
   });
 
+const nodePort = (value: string) => {
+  const port = integer('--node-port')(value);
+  if (port < 30000 || port > 32767)
+    throw new ApiError(
+      400,
+      'INVALID_ARGUMENT',
+      `--node-port must be in a cluster's NodePort range, 30000-32767, not ${port}`,
+    );
+  return port;
+};
+
+const quantity = (name: string) => (value: string) => {
+  if (!/^[0-9]+(\.[0-9]+)?([KMGTPE]i?)?$/.test(value))
+    throw new ApiError(
+      400,
+      'INVALID_ARGUMENT',
+      `${name} must be an amount of bytes as Kubernetes writes it (2Gi, 500Mi), not "${value}"`,
+    );
+  return value;
+};
+
 program
   .command('render')
   .description("print the lab's objects for a cluster, made by the kubernetes runtime's own code (kubectl apply -f -)")
   .option('-f, --file <path>', 'lab file', 'lab.yaml')
   .option('--kubernetes', 'Kubernetes manifests: the namespace, claims, Services and pods (the only format)')
-  .action(async (options: { file: string; kubernetes?: boolean }) => {
-    if (!options.kubernetes)
-      throw new ApiError(400, 'INVALID_ARGUMENT', 'name the format to render: reglab render --kubernetes');
-    const text = readFileSync(options.file, 'utf8');
-    const spec = (await labSpec()).parseLabSpec(text, options.file);
-    const { renderKubernetes, kubernetesObjects } = await import('../lab/render-kubernetes.js');
-    if (json()) console.log(JSON.stringify({ items: kubernetesObjects(spec, text) }, null, 2));
-    else process.stdout.write(renderKubernetes(spec, text));
-  });
+  .option(
+    '--control-plane',
+    "instead, the lab's control plane inside the cluster (`reglab serve` as a Deployment in the lab's namespace, with its account, Role, state claim and Service), which brings the lab up itself",
+  )
+  .option(
+    '--node-port <port>',
+    'with --control-plane: also open its Service on this port of every node (30000-32767)',
+    nodePort,
+  )
+  .option(
+    '--state-size <size>',
+    "with --control-plane: its state claim's size (labs, snapshots, queues)",
+    quantity('--state-size'),
+  )
+  .action(
+    async (options: {
+      file: string;
+      kubernetes?: boolean;
+      controlPlane?: boolean;
+      nodePort?: number;
+      stateSize?: string;
+    }) => {
+      if (!options.kubernetes)
+        throw new ApiError(400, 'INVALID_ARGUMENT', 'name the format to render: reglab render --kubernetes');
+      if (!options.controlPlane && (options.nodePort !== undefined || options.stateSize !== undefined))
+        throw new ApiError(400, 'INVALID_ARGUMENT', '--node-port and --state-size are options of --control-plane');
+      const text = readFileSync(options.file, 'utf8');
+      const render = await import('../lab/render-kubernetes.js');
+      if (options.controlPlane) {
+        const chosen = { nodePort: options.nodePort, stateSize: options.stateSize };
+        if (json())
+          console.log(JSON.stringify({ items: render.controlPlaneObjects(text, options.file, chosen) }, null, 2));
+        else process.stdout.write(render.renderControlPlane(text, options.file, chosen));
+        return;
+      }
+      const spec = (await labSpec()).parseLabSpec(text, options.file);
+      if (json()) console.log(JSON.stringify({ items: render.kubernetesObjects(spec, text) }, null, 2));
+      else process.stdout.write(render.renderKubernetes(spec, text));
+    },
+  );
 
 program
   .command('up')
@@ -592,18 +646,30 @@ netCommands(program, { client: runningClient, labName, out });
 
 const images = program.command('images').description('container images for the docker and kubernetes runtimes');
 
-/** The refs of the images lab.yaml's services run (built by `reglab images build`). */
-async function labImageRefs(file: string): Promise<string[]> {
+/** The images of the control plane inside a cluster, by what runs them; none unless `controlPlane`. */
+const controlPlaneImages = async (controlPlane?: boolean): Promise<Record<string, string>> =>
+  controlPlane ? (await import('../runtimes/kubernetes/control-plane-manifests.js')).CONTROL_PLANE_IMAGES : {};
+
+const CONTROL_PLANE_IMAGES_OPTION = [
+  '--control-plane',
+  'also the images of the control plane inside the cluster (`reglab render --kubernetes --control-plane`)',
+] as const;
+
+/** The refs of the images lab.yaml's services run (built by `reglab images build`), and the control plane's. */
+async function labImageRefs(file: string, controlPlane?: boolean): Promise<string[]> {
   const spec = (await labSpec()).parseLabSpec(readFileSync(file, 'utf8'), file);
   const [{ planLab }, { imageRecipesFor }, { RECIPES }] = await Promise.all([
     import('../lab/plan.js'),
     import('../nodes/registry.js'),
     import('../images/catalog.js'),
   ]);
-  const recipes = imageRecipesFor(
-    planLab(spec).map((service) => service.kind),
-    'local',
-  );
+  const recipes = {
+    ...imageRecipesFor(
+      planLab(spec).map((service) => service.kind),
+      'local',
+    ),
+    ...(await controlPlaneImages(controlPlane)),
+  };
   return [...new Set(Object.values(recipes).map((recipe) => RECIPES[recipe].ref))];
 }
 
@@ -617,8 +683,9 @@ images
     "the node's containerd socket (the test cluster's: ~/.cache/reglab/test-cluster/run/containerd/containerd.sock)",
   )
   .option('-f, --file <path>', 'lab file', 'lab.yaml')
-  .action(async (options: { containerd: string; file: string }) => {
-    const refs = await labImageRefs(options.file);
+  .option(...CONTROL_PLANE_IMAGES_OPTION)
+  .action(async (options: { containerd: string; file: string; controlPlane?: boolean }) => {
+    const refs = await labImageRefs(options.file, options.controlPlane);
     const [{ discoverEngine }, { loadIntoContainerd }] = await Promise.all([
       import('../runtimes/docker/index.js'),
       import('../images/cluster-images.js'),
@@ -634,8 +701,9 @@ images
   .description("push the lab's images (built with `reglab images build`) to a registry a cluster pulls from")
   .argument('<registry>', "e.g. registry.example.com/reglab: lab.yaml's kubernetes.image_registry")
   .option('-f, --file <path>', 'lab file', 'lab.yaml')
-  .action(async (registry: string, options: { file: string }) => {
-    const refs = await labImageRefs(options.file);
+  .option(...CONTROL_PLANE_IMAGES_OPTION)
+  .action(async (registry: string, options: { file: string; controlPlane?: boolean }) => {
+    const refs = await labImageRefs(options.file, options.controlPlane);
     const [{ discoverEngine }, { pushToRegistry }] = await Promise.all([
       import('../runtimes/docker/index.js'),
       import('../images/cluster-images.js'),
@@ -655,13 +723,15 @@ images
   .option('--upstream', 'the upstream flavour (official releases and sources: needs the internet)')
   .option('--local', 'the local flavour (the default): no registry needed')
   .option('--force', 'rebuild even when up to date')
-  .action(async (options: { file: string; upstream?: boolean; force?: boolean }) => {
+  .option(...CONTROL_PLANE_IMAGES_OPTION)
+  .action(async (options: { file: string; upstream?: boolean; force?: boolean; controlPlane?: boolean }) => {
     const spec = (await labSpec()).parseLabSpec(readFileSync(options.file, 'utf8'), options.file);
     const { discoverEngine, buildLabImages } = await import('../runtimes/docker/index.js');
     const engine = await discoverEngine();
     const result = await buildLabImages(engine.docker, spec, {
       flavour: options.upstream ? 'upstream' : 'local',
       force: options.force,
+      extra: await controlPlaneImages(options.controlPlane),
       onProgress: (line) => !json() && console.log(`  ${line}`),
     });
     out(`images for lab ${spec.name} ready`, result);
@@ -718,16 +788,39 @@ program
   .command('serve')
   .description('run the control plane in the foreground (reglab up starts it when needed)')
   .option('--listen <address>', 'where the API and the dashboard listen (default 127.0.0.1)')
-  .action(async (options: { listen?: string }) => {
+  .option(
+    '--port <port>',
+    "the API's port (default: the last control plane's of this folder, else a free one)",
+    integer('--port'),
+  )
+  .option(
+    '--up <file>',
+    'bring up the lab this lab.yaml describes once started, unless this state folder has brought it up before (a control plane in a cluster: its ConfigMap)',
+  )
+  .action(async (options: { listen?: string; port?: number; up?: string }) => {
+    const { readLabAtStart, upAtStart } = await import('../lab-at-start.js');
+    const wanted = options.up === undefined ? undefined : readLabAtStart(options.up);
     const { startControlPlane } = await import('../daemon.js'); // the CLI's other commands need none of it
-    const running = await startControlPlane({ logger: true, listen: options.listen });
+    const running = await startControlPlane({
+      logger: true,
+      listen: options.listen,
+      port: options.port,
+      // a control plane open to the network keeps the token it is given (a Secret, in a cluster)
+      token: process.env.REGLAB_TOKEN || undefined,
+    });
     console.log(`control plane listening on ${running.url}`);
     const stop = () => void running.stop().then(() => process.exit(0));
     process.once('SIGTERM', stop);
     process.once('SIGINT', stop);
+    if (wanted) console.log(await upAtStart(running.manager, wanted));
   });
 
-program.parseAsync().catch((error: unknown) => {
+program.parseAsync().catch((caught: unknown) => {
+  // refused here as the API would refuse it (`reglab render`)
+  const error =
+    caught instanceof DomainError && !(caught instanceof LabSpecError)
+      ? new ApiError(STATUS_OF_KIND[caught.kind], caught.code, caught.message)
+      : caught;
   if (error instanceof LabSpecError) {
     out(error.problems.map(formatProblem).join('\n'), {
       error: { code: 'INVALID_LAB_SPEC', problems: error.problems },

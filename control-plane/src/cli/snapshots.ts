@@ -1,13 +1,14 @@
 // reglab snapshot save|list|rm and reglab reset. Saving and resetting stop and start a lab's
 // services, so they go through the control plane; listing and removing are operations on the state
-// folder, which need no control plane running.
+// folder, which need no control plane running, but for a control plane elsewhere (REGLAB_URL),
+// whose state folder is its own.
 import type { Command } from 'commander';
 import { DomainError } from '../../../lib/errors.js';
 import { STATUS_OF_KIND } from '../../../lib/http/errors.js';
 import { reglabHome } from '../home.js';
 import { describeSnapshot } from '../snapshots/manifest.js';
 import { SnapshotStore } from '../snapshots/store.js';
-import { ApiError } from './client.js';
+import { ApiError, remoteUrl } from './client.js';
 import type { CliContext } from './context.js';
 
 type Snapshot = ReturnType<typeof describeSnapshot>;
@@ -51,7 +52,9 @@ export function snapshotCommands(program: Command, cli: CliContext): void {
     .command('list')
     .description('the snapshots of this folder')
     .action(async () => {
-      const snapshots = await inStore((store) => store.list().map(describeSnapshot));
+      const snapshots = remoteUrl()
+        ? (await (await cli.client()).request<{ snapshots: Snapshot[] }>('GET', '/snapshots')).snapshots
+        : await inStore((store) => store.list().map(describeSnapshot));
       const lines = snapshots.map(
         (saved) =>
           `  ${saved.name.padEnd(20)} lab ${saved.lab} (${saved.runtime}), height ${saved.height}, ${mib(saved.bytes)}, ${saved.createdAt}`,
@@ -66,7 +69,8 @@ export function snapshotCommands(program: Command, cli: CliContext): void {
     .description('remove a snapshot')
     .argument('<name>')
     .action(async (name: string) => {
-      await inStore((store) => store.remove(name));
+      if (remoteUrl()) await (await cli.client()).request('DELETE', `/snapshots/${encodeURIComponent(name)}`);
+      else await inStore((store) => store.remove(name));
       cli.out(`snapshot ${name} removed`, { name, removed: true });
     });
 

@@ -12,20 +12,28 @@ export function servicesStageDir(): string {
   return join(reglabCacheDir(), 'services-build');
 }
 
-/** Folders of static files the services read from the project root (services/<name>/public). */
-const assetFolders = (root: string) =>
-  readdirSync(join(root, 'services'))
+/**
+ * Folders of static files the programs read from the project root: the services' pages
+ * (services/<name>/public) and the control plane's dashboard (the control plane inside a cluster
+ * runs this image), with the CLI's launcher (`reglab` in the image).
+ */
+const assetFolders = (root: string) => [
+  ...readdirSync(join(root, 'services'))
     .filter((service) => existsSync(join(root, 'services', service, 'public')))
-    .map((service) => join('services', service, 'public'));
+    .map((service) => join('services', service, 'public')),
+  DASHBOARD_FOLDER,
+  'bin',
+];
+const DASHBOARD_FOLDER = join('control-plane', 'src', 'dashboard', 'ui');
 
 /** Bumped when the stage's layout changes, so an older stage is not reused. */
-const STAGE_LAYOUT = 'bundle+services-public';
+const STAGE_LAYOUT = 'bundle+services-public+dashboard+bin';
 
 /** The hash of everything the bundled project is made from. */
 export function sourcesPin(root: string): string {
   const hash = createHash('sha256').update(STAGE_LAYOUT);
   for (const file of ['tsconfig.json', 'package.json']) hash.update(readFileSync(join(root, file)));
-  for (const folder of ['lib', 'control-plane/src', 'scenarios/src', 'bench'])
+  for (const folder of ['lib', 'control-plane/src', 'scenarios/src', 'bench', 'bin'])
     if (existsSync(join(root, folder))) hashTree(hash, join(root, folder), folder);
   for (const service of readdirSync(join(root, 'services'))) {
     for (const sub of ['src', 'public']) {
@@ -76,14 +84,14 @@ export async function stageServices(
 }
 
 /**
- * dist/ and the services' public folders (staged), package.json, the host's Node binary and the production packages of
- * node_modules.
+ * dist/, the services' public folders, the dashboard and the CLI's launcher (staged), package.json, the host's Node
+ * binary and the production packages of node_modules.
  */
 export async function servicesParts(root: string, onProgress: (line: string) => void): Promise<ContextPart[]> {
   const staged = await stageServices(root, onProgress);
   const node = realpathSync(process.execPath);
   return [
-    { dir: staged.dir, entries: ['dist', 'services'], fingerprint: staged.pin },
+    { dir: staged.dir, entries: ['dist', 'services', 'control-plane', 'bin'], fingerprint: staged.pin },
     { dir: root, entries: ['package.json'] },
     { dir: dirname(node), entries: [basename(node)], rename: { [basename(node)]: 'node' } },
     await productionModules(root),

@@ -133,7 +133,9 @@ export async function bringUp(lab: LabState, options: LabDriverOptions): Promise
  * The runtime's preparation of the lab: the node binaries its kinds run that are built on demand
  * (reglab-ldk), then the runtime's own (docker: the images of its kinds built or found up to date),
  * the lines of their long work sent as `image` events; with `dataRestored`, the services whose data
- * a snapshot's restore writes over.
+ * a snapshot's restore writes over. A cluster's nodes run images built beforehand (`reglab images
+ * build`), never this machine's binaries: a kubernetes lab builds none (a control plane in a pod
+ * could not).
  */
 export async function prepareRuntime(
   lab: LabState,
@@ -142,7 +144,8 @@ export async function prepareRuntime(
 ): Promise<void> {
   const kinds = Object.values(lab.services).map((service) => service.kind);
   const onProgress = (line: string) => options.onEvent({ type: 'image', lab: lab.name, line });
-  for (const build of binaryBuildsFor(kinds)) await ensureNodeBinary(build, onProgress);
+  if (options.runtimeOptions.runtime.name !== 'kubernetes')
+    for (const build of binaryBuildsFor(kinds)) await ensureNodeBinary(build, onProgress);
   await options.runtimeOptions.runtime.prepareLab(lab, imageRecipesFor(kinds, 'local'), { dataRestored, onProgress });
 }
 

@@ -6,7 +6,7 @@ import { BtcdDriver } from '../../../lib/chain/btcd.js';
 import { FeeCurve } from '../../../lib/chain/fee-curve.js';
 import type { FeePolicy } from '../../../lib/chain/fee-policy.js';
 import { chainRpcFor } from '../nodes/btcd/index.js';
-import { hostPlacement } from '../runtimes/host-placement.js';
+import { runtimeOptionsFor } from '../runtimes/select.js';
 import { DEFAULT_FEES } from '../spec/types.js';
 import { Credentials } from './credentials.js';
 import type { LabState } from './state.js';
@@ -24,12 +24,13 @@ export function labFeePolicy(lab: Pick<LabState, 'spec' | 'feeSpike'>): FeePolic
 /** Where, under the control plane, a lab's rates are in lnd's fee-service format. */
 export const lndFeesPath = (lab: string) => `/labs/${lab}/fees/lnd`;
 
-/** Each lab's rates, from its chain node as this machine reaches it, whatever the lab's status. */
+/** Each lab's rates, from its chain node as the control plane reaches it (its runtime's way), whatever the lab's status. */
 export class LabFeeRates {
   private readonly curves = new Map<string, { chain: string; driver: BtcdDriver; curve: FeeCurve }>();
 
   /** Fails while the chain node does not answer (or has not started yet). */
-  rates(lab: LabState): Promise<Map<number, number>> {
+  async rates(lab: LabState): Promise<Map<number, number>> {
+    const { hostPlacement } = await runtimeOptionsFor(lab.spec);
     const config = chainRpcFor({ lab, credentials: new Credentials(lab.credentials ?? {}) }, hostPlacement(lab));
     // a new chain connection or a new spike: a new curve
     const chain = JSON.stringify({ config, spike: lab.feeSpike });

@@ -60,7 +60,7 @@ const kubernetesSchema = {
     storage_size: bytes,
     image_registry: { type: 'string', pattern: '^[^\\s/][^\\s]*[^\\s/]$' },
     image_pull_policy: { enum: ['Always', 'IfNotPresent', 'Never'] },
-    access: { enum: ['port-forward'] },
+    access: { enum: ['port-forward', 'service'] },
     resources: { type: 'object', additionalProperties: serviceResources },
   },
 };

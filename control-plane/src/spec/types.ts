@@ -116,8 +116,11 @@ export interface ServicesSpec {
 
 export type ExternalOrManaged = { managed: true } | { managed: false; url: string };
 
-/** How the control plane reaches a kubernetes lab's services: through the API server's port-forward. */
-export type KubernetesAccess = 'port-forward';
+/**
+ * How the control plane reaches a kubernetes lab's services: through the API server's port-forward
+ * (from outside the cluster), or straight to their Services by name (from a pod of the lab's namespace).
+ */
+export type KubernetesAccess = 'port-forward' | 'service';
 
 /** A container's CPU and memory, as Kubernetes quantities ("250m", "512Mi"). */
 export interface ResourceAmounts {

@@ -2,7 +2,7 @@
 import { localImage } from '../../images/recipes.js';
 import type { Placement } from '../../runtimes/types.js';
 import type { KindDefinition, LabAccess } from '../types.js';
-import { pingPostgres, postgresLaunch } from './server.js';
+import { pingPostgres, POSTGRES_STOP_SIGNAL, postgresArgs, postgresUser } from './server.js';
 
 const url = (address: string) => `postgres://postgres@${address}/postgres`;
 
@@ -19,19 +19,23 @@ export const postgres: KindDefinition = {
     entrypoint: ['/usr/local/bin/reglab-postgres'],
     user: 'postgres',
   }),
-  stopSignal: 'SIGINT',
+  stopSignal: POSTGRES_STOP_SIGNAL,
   // killed, PostgreSQL leaves its System V shared-memory segment behind (its fast shutdown takes a few ms)
   cleanStopOnly: true,
   dependsOn: () => [],
+  // the binary is the runtime's to find (this machine's, or the image's): the launch needs none here
   launch(access, service) {
     const placement = access.placementFor(service.name);
-    const launch = postgresLaunch(`${placement.dataDir}/data`, placement.port('sql'));
     return {
       program: { type: 'system', name: 'postgres' },
-      args: [...launch.args, '-c', `listen_addresses=${placement.listenHost}`],
+      args: [
+        ...postgresArgs(`${placement.dataDir}/data`, placement.port('sql')),
+        '-c',
+        `listen_addresses=${placement.listenHost}`,
+      ],
       env: {},
-      user: launch.user,
-      stopSignal: launch.stopSignal,
+      user: postgresUser(),
+      stopSignal: POSTGRES_STOP_SIGNAL,
     };
   },
   probe: (access, service) => pingPostgres(url(access.host.reach(service.name, 'sql'))),

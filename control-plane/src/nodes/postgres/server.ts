@@ -86,14 +86,28 @@ export function initPostgresCluster(dataDir: string): void {
   );
 }
 
+/**
+ * PostgreSQL's arguments for the cluster in `dataDir` on `port`, wherever its binary is (this
+ * machine's, or an image's: a control plane in a pod has none of its own).
+ */
+export function postgresArgs(dataDir: string, port: number): string[] {
+  // the socket goes to the data folder: /var/run/postgresql may not exist or be writable
+  // no logical replication launcher (nothing of a lab replicates): a process and its memory fewer
+  return ['-D', dataDir, '-p', String(port), '-k', dataDir, '-c', 'max_logical_replication_workers=0'];
+}
+
+/** The user a PostgreSQL started by root runs as (it refuses root). */
+export const postgresUser = () => (runsAsRoot() ? SYSTEM_USER : undefined);
+
+/** Its fast shutdown: SIGTERM waits for every client to leave. */
+export const POSTGRES_STOP_SIGNAL: NodeJS.Signals = 'SIGINT';
+
 export function postgresLaunch(dataDir: string, port: number): ProcessLaunch {
   return {
     command: join(postgresBinDir(), 'postgres'),
-    // the socket goes to the data folder: /var/run/postgresql may not exist or be writable
-    // no logical replication launcher (nothing of a lab replicates): a process and its memory fewer
-    args: ['-D', dataDir, '-p', String(port), '-k', dataDir, '-c', 'max_logical_replication_workers=0'],
-    user: runsAsRoot() ? SYSTEM_USER : undefined,
-    stopSignal: 'SIGINT',
+    args: postgresArgs(dataDir, port),
+    user: postgresUser(),
+    stopSignal: POSTGRES_STOP_SIGNAL,
   };
 }
 

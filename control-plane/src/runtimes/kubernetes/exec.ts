@@ -31,6 +31,21 @@ export function exitCodeOf(status: V1Status): number {
   return cause?.message !== undefined ? Number(cause.message) : 1;
 }
 
+/**
+ * The websocket's refusal as an Error saying where: what the client rejects with is the websocket's
+ * error event, no Error ("Unexpected server response: 403"), which its callers would otherwise take
+ * for a command that failed (a file not there yet).
+ */
+export function execRefusal(target: ExecTarget, refusal: unknown): Error {
+  if (refusal instanceof Error) return refusal;
+  const said = (refusal as { message?: unknown } | undefined)?.message;
+  const message = typeof said === 'string' ? said : String(refusal);
+  const hint = / 403\b/.test(message)
+    ? " (this account may not exec in the namespace's pods: it needs get and create on pods/exec)"
+    : '';
+  return new Error(`exec in ${target.namespace}/${target.pod} refused: ${message}${hint}`);
+}
+
 /** Runs `command` in the container and answers its output and exit code once it has ended. */
 export async function execIn(
   cluster: Cluster,
@@ -72,10 +87,13 @@ export async function execIn(
           status = answer;
         },
       )
-      .then((socket) => {
-        socket.on('close', () => setImmediate(finish));
-        socket.on('error', reject);
-      }, reject);
+      .then(
+        (socket) => {
+          socket.on('close', () => setImmediate(finish));
+          socket.on('error', (error) => reject(execRefusal(target, error)));
+        },
+        (refusal: unknown) => reject(execRefusal(target, refusal)),
+      );
   });
 }
 

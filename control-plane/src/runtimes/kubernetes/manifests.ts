@@ -11,6 +11,7 @@ import type {
   V1ResourceRequirements,
   V1Service,
   V1Volume,
+  V1VolumeMount,
 } from '@kubernetes/client-node';
 import type { ServiceResources } from '../../spec/types.js';
 import { commandAfterEntrypoint } from '../container-command.js';
@@ -165,7 +166,13 @@ export function podManifest(input: PodInput): V1Pod {
       // variables Kubernetes would add for every Service of the namespace
       enableServiceLinks: false,
       automountServiceAccountToken: false,
-      ...(input.image.user && !input.stateless ? { initContainers: [dataOwner(input.image, input.service)] } : {}),
+      ...(input.image.user && !input.stateless
+        ? {
+            initContainers: [
+              dataOwner(input.image, `${input.service}-data-owner`, { name: VOLUME, mountPath: CONTAINER_DATA_DIR }),
+            ],
+          }
+        : {}),
       containers: [container],
       volumes: [volume],
     },
@@ -174,7 +181,8 @@ export function podManifest(input: PodInput): V1Pod {
   return pod;
 }
 
-function requirementsOf(resources: ServiceResources): V1ResourceRequirements {
+/** Requests and limits as a container takes them. */
+export function requirementsOf(resources: ServiceResources): V1ResourceRequirements {
   const amounts = (of?: ServiceResources['requests']) =>
     of && Object.keys(of).length > 0 ? { ...(of as Record<string, string>) } : undefined;
   const requests = amounts(resources.requests);
@@ -189,16 +197,17 @@ export function launchDigest(pod: V1Pod): string {
 
 /**
  * A new claim's folder belongs to root; an image whose service runs as another user (PostgreSQL,
- * Redis) gets it handed over first, as a docker volume takes the owner of the image's own /data.
+ * Redis) gets it handed over first, as a docker volume takes the owner of the image's own /data: an
+ * init container `name` of that image, with the folder mounted as `mount`.
  */
-function dataOwner(image: PodImage, service: string): V1Container {
+export function dataOwner(image: PodImage, name: string, mount: V1VolumeMount): V1Container {
   return {
-    name: `${service}-data-owner`,
+    name,
     image: image.ref,
     imagePullPolicy: image.pullPolicy,
-    command: ['/bin/sh', '-c', `chown ${image.user}: ${CONTAINER_DATA_DIR}`],
+    command: ['/bin/sh', '-c', `chown ${image.user}: ${mount.mountPath}`],
     securityContext: { runAsUser: 0 },
-    volumeMounts: [{ name: VOLUME, mountPath: CONTAINER_DATA_DIR }],
+    volumeMounts: [mount],
     resources: { requests: { cpu: '10m', memory: '16Mi' }, limits: { memory: '64Mi' } },
   };
 }

@@ -28,7 +28,7 @@ import { handleToTakeBack, type KubernetesHandle, latestRun, runAlive, runExit }
 import { PodWatch } from './pod-watch.js';
 import { PortForwards } from './port-forward.js';
 import { podImageOf, serviceObjects } from './service-objects.js';
-import type { KubernetesSettings } from './settings.js';
+import { type KubernetesSettings, podNamespace } from './settings.js';
 
 export interface KubernetesRuntimeOptions {
   /** The lab this runtime runs (one runtime per lab: each lab.yaml names its cluster and namespace). */
@@ -112,6 +112,9 @@ export class KubernetesRuntime implements Runtime {
     options: PrepareOptions = {},
   ): Promise<void> {
     for (const [kind, recipe] of Object.entries(images)) podImageOf(kind, recipe as ImageId, this.settings);
+    const problem =
+      this.settings.access === 'service' ? serviceAccessProblem(this.namespace, podNamespace()) : undefined;
+    if (problem) throw new Error(problem);
     await this.call(async (cluster) => {
       await removeLabObjects(cluster, lab.name, this.namespace, {
         keepClaimsOf: options.dataRestored ?? [],
@@ -163,13 +166,17 @@ export class KubernetesRuntime implements Runtime {
     return handle;
   }
 
-  /** Listens on the service's host ports here, each carried to its pod (port-forward.ts). */
+  /**
+   * Listens on the service's host ports here, each carried to its pod (port-forward.ts); nothing
+   * with `access: service`, where the control plane reaches the service by its name.
+   */
   private async forward(
     service: string,
     hostPorts: Record<string, number>,
     containerPorts: Record<string, number>,
     open?: boolean,
   ): Promise<void> {
+    if (this.settings.access === 'service') return;
     this.forwards ??= new PortForwards(await this.connected(), this.namespace);
     for (const [portName, hostPort] of Object.entries(hostPorts)) {
       const containerPort = containerPorts[portName];
@@ -394,6 +401,17 @@ export class KubernetesRuntime implements Runtime {
       execIn(cluster, { namespace: this.namespace, pod, container: 'data' }, command, options),
     );
   }
+}
+
+/**
+ * Why the control plane cannot reach the lab's services by their Services' names from where it runs
+ * (`here`: its pod's namespace, undefined outside a pod), or undefined when it can: short names
+ * resolve in the pod's own namespace only, and they are the names the nodes' certificates carry.
+ */
+export function serviceAccessProblem(namespace: string, here: string | undefined): string | undefined {
+  if (here === namespace) return undefined;
+  const where = here === undefined ? 'runs in no pod' : `runs in namespace ${here}`;
+  return `kubernetes.access is service: the control plane reaches the lab's services by their names, which resolve only in a pod of the lab's namespace ${namespace}, and this control plane ${where}. Run it there (\`reglab render --kubernetes --control-plane\`), or set kubernetes.access: port-forward`;
 }
 
 function kubernetesHandle(handle: RuntimeHandle): KubernetesHandle {
