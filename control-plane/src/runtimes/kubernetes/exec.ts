@@ -24,11 +24,14 @@ export interface ExecOptions {
   stdout?: Writable;
 }
 
-/** The exit code the API server's final Status gives (0 for Success). */
-export function exitCodeOf(status: V1Status): number {
+/**
+ * The exit code the API server's final Status gives (0 for Success), or undefined when the command
+ * did not run to an exit: the kubelet could not run it (no such container yet, the runtime refused).
+ */
+export function exitCodeOf(status: V1Status): number | undefined {
   if (status.status === 'Success') return 0;
   const cause = status.details?.causes?.find((candidate) => candidate.reason === 'ExitCode');
-  return cause?.message !== undefined ? Number(cause.message) : 1;
+  return cause?.message !== undefined ? Number(cause.message) : undefined;
 }
 
 /** Runs `command` in the container and answers its output and exit code once it has ended. */
@@ -52,11 +55,14 @@ export async function execIn(
             `${command[0]} in ${target.namespace}/${target.pod} ended without an exit status${errors.length > 0 ? `: ${Buffer.concat(errors).toString('utf8').trim()}` : ''}`,
           ),
         );
-      resolve({
-        stdout: Buffer.concat(chunks),
-        stderr: Buffer.concat(errors).toString('utf8'),
-        code: exitCodeOf(status),
-      });
+      const code = exitCodeOf(status);
+      if (code === undefined)
+        return reject(
+          new Error(
+            `${command[0]} could not run in ${target.namespace}/${target.pod}: ${status.message ?? status.reason ?? 'the exec failed'}`,
+          ),
+        );
+      resolve({ stdout: Buffer.concat(chunks), stderr: Buffer.concat(errors).toString('utf8'), code });
     };
     new Exec(cluster.config)
       .exec(
@@ -72,11 +78,27 @@ export async function execIn(
           status = answer;
         },
       )
-      .then((socket) => {
-        socket.on('close', () => setImmediate(finish));
-        socket.on('error', reject);
-      }, reject);
+      .then(
+        (socket) => {
+          socket.on('close', () => setImmediate(finish));
+          socket.on('error', (error) => reject(execFailure(target, command, error)));
+        },
+        (error: unknown) => reject(execFailure(target, command, error)),
+      );
   });
+}
+
+/**
+ * Why an exec did not run, as an Error: the client rejects a refused upgrade with the websocket's
+ * error event (the API server's answer in its message: the pod has no such container yet, ...).
+ */
+function execFailure(target: ExecTarget, command: string[], error: unknown): Error {
+  if (error instanceof Error) return error;
+  const message = (error as { message?: unknown } | undefined)?.message;
+  return new Error(
+    `${command[0]} could not run in ${target.namespace}/${target.pod}: ${typeof message === 'string' ? message : String(error)}`,
+    { cause: error },
+  );
 }
 
 /** A stream that keeps what is written to it in `into`. */

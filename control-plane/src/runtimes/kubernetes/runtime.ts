@@ -281,19 +281,29 @@ export class KubernetesRuntime implements Runtime {
     );
   }
 
-  /** A file of the service's data folder, read in its running container (kept while that pod lasts). */
+  /**
+   * A file of the service's data folder, read in its running container (kept while that pod
+   * lasts). A container that is not running yet is not asked: an exec there fails, the file is not
+   * there to read yet.
+   */
   async readServiceFile(location: ServiceLocation, relativePath: string): Promise<Buffer> {
     const path = `${CONTAINER_DATA_DIR}/${relativePath.replace(/^\/+/, '')}`;
     const pod = await this.call((cluster) => this.podNow(cluster, podName(location.service)));
-    const missing = () => new Error(`${location.service} has no file ${path} (yet) in lab ${location.lab.name}`);
-    if (!pod) throw missing();
+    const notYet = (why: string) =>
+      new Error(`${location.service} has no file ${path} (yet) in lab ${location.lab.name}: ${why}`);
+    if (!pod) throw notYet('it has no pod');
     const key = `${pod.metadata?.uid}\n${path}`;
     const known = this.files.get(key);
     if (Buffer.isBuffer(known)) return known;
     if (known && Date.now() - known.missingSince < MISSING_FILE_MS) throw known.error;
+    if (latestRun(pod, containerName(location.service)).state !== 'running')
+      throw notYet('its container is not running');
     const result = await this.exec(location.service, ['cat', '--', path]).catch((error: unknown) => error as Error);
     if (result instanceof Error || result.code !== 0) {
-      const error = result instanceof Error ? result : missing();
+      const error =
+        result instanceof Error
+          ? new Error(`cannot read ${path} in ${location.service}'s pod: ${result.message}`, { cause: result })
+          : notYet(result.stderr.trim() || `cat ended with ${result.code}`);
       this.files.set(key, { missingSince: Date.now(), error });
       throw error;
     }
