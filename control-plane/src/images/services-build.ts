@@ -21,11 +21,14 @@ const assetFolders = (root: string) =>
 /** Bumped when the stage's layout changes, so an older stage is not reused. */
 const STAGE_LAYOUT = 'bundle+services-public';
 
-/** The hash of everything the bundled project is made from. */
+/**
+ * The hash of everything the bundled project is made from (not bench/, which no program of the
+ * image imports, and where each bench run writes its results).
+ */
 export function sourcesPin(root: string): string {
   const hash = createHash('sha256').update(STAGE_LAYOUT);
   for (const file of ['tsconfig.json', 'package.json']) hash.update(readFileSync(join(root, file)));
-  for (const folder of ['lib', 'control-plane/src', 'scenarios/src', 'bench'])
+  for (const folder of ['lib', 'control-plane/src', 'scenarios/src'])
     if (existsSync(join(root, folder))) hashTree(hash, join(root, folder), folder);
   for (const service of readdirSync(join(root, 'services'))) {
     for (const sub of ['src', 'public']) {
