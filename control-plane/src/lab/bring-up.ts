@@ -143,7 +143,11 @@ export async function prepareRuntime(
   const kinds = Object.values(lab.services).map((service) => service.kind);
   const onProgress = (line: string) => options.onEvent({ type: 'image', lab: lab.name, line });
   for (const build of binaryBuildsFor(kinds)) await ensureNodeBinary(build, onProgress);
-  await options.runtimeOptions.runtime.prepareLab(lab, imageRecipesFor(kinds, 'local'), { dataRestored, onProgress });
+  await options.runtimeOptions.runtime.prepareLab(lab, imageRecipesFor(kinds, 'local'), {
+    dataRestored,
+    onProgress,
+    services: lab.services,
+  });
 }
 
 /**
