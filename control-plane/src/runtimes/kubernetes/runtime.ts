@@ -132,10 +132,15 @@ export class KubernetesRuntime implements Runtime {
         namespace: !options.dataRestored?.length,
       });
       await ensureNamespace(cluster, namespaceManifest({ lab: lab.name, namespace: this.namespace }));
+      // the claims too: each is bound while the services before it start, and the scheduler does not
+      // set aside (for 10 to 15 s) a pod whose claim is not bound yet
       await Promise.all(
-        Object.entries(options.services ?? {}).map(([service, { kind, containerPorts }]) =>
+        Object.entries(options.services ?? {}).flatMap(([service, { kind, containerPorts }]) => [
           this.ensureServiceOf(cluster, lab.name, service, kind, containerPorts),
-        ),
+          ...(kindDefinition(kind as ServiceKind).stateless
+            ? []
+            : [this.ensureClaimOf(cluster, lab.name, service, kind)]),
+        ]),
       );
     });
     await this.startWatch(lab.name);
@@ -150,6 +155,17 @@ export class KubernetesRuntime implements Runtime {
     containerPorts: Record<string, number>,
   ): Promise<void> {
     return ensureService(cluster, serviceManifest({ lab, namespace: this.namespace, service, kind }, containerPorts));
+  }
+
+  /** The claim of the service's data, made when missing. */
+  private ensureClaimOf(cluster: Cluster, lab: string, service: string, kind: string): Promise<void> {
+    return ensureClaim(
+      cluster,
+      claimManifest(
+        { lab, namespace: this.namespace, service, kind },
+        { size: this.settings.storageSize, storageClass: this.settings.storageClass },
+      ),
+    );
   }
 
   private async startWatch(lab: string): Promise<PodWatch> {
@@ -415,10 +431,7 @@ export class KubernetesRuntime implements Runtime {
     const name = dataPodName(service);
     const of = { lab, namespace: this.namespace, service, kind };
     await this.call(async (cluster) => {
-      await ensureClaim(
-        cluster,
-        claimManifest(of, { size: this.settings.storageSize, storageClass: this.settings.storageClass }),
-      );
+      await this.ensureClaimOf(cluster, lab, service, kind);
       await deletePod(cluster, this.namespace, name, { graceSeconds: 0 });
       await cluster.core.createNamespacedPod({ namespace: this.namespace, body: dataPodManifest({ ...of, image }) });
     });
