@@ -1,4 +1,4 @@
-// npm run bench:lab-up [-- --runtime docker[,kubernetes]] [-- --copies N] [-- --file lab.yaml | --nodes N] [-- --runs N]
+// npm run bench:lab-up [-- --runtime docker[,kubernetes]] [-- --copies N] [-- --file lab.yaml | --nodes N] [-- --runs N] [-- --name NAME]
 // Brings a lab up in a temp folder — lab.yaml (the default lab), another file, or with --nodes N a
 // line of N lnd nodes (n0 -> n1 -> ...) — prints the time to ready, each phase, how long each node
 // took from its start to ready, and the lab's resident memory (process runtime: the sum of RSS over
@@ -20,6 +20,7 @@ import { discoverEngine } from '../control-plane/src/runtimes/docker/engine.js';
 import { runtimeOptionsFor } from '../control-plane/src/runtimes/select.js';
 import { parseLabSpec } from '../control-plane/src/spec/parse.js';
 import type { LabSpec, RuntimeName } from '../control-plane/src/spec/types.js';
+import type { Runtime } from '../control-plane/src/runtimes/types.js';
 import { lineLabYaml } from './line-lab.js';
 import { mib, treePssBytes, treeRssBytes, treeSize } from './proc.js';
 import { benchRun, round } from './results.js';
@@ -31,6 +32,7 @@ const { values } = parseArgs({
     file: { type: 'string', default: 'lab.yaml' },
     nodes: { type: 'string' },
     runs: { type: 'string', default: '3' },
+    name: { type: 'string' },
   },
 });
 const copies = Number(values.copies);
@@ -38,7 +40,8 @@ if (!Number.isInteger(copies) || copies < 1) throw new Error(`--copies must be a
 const [text, file] = values.nodes
   ? [lineLabYaml(Number(values.nodes)), `line of ${values.nodes} nodes`]
   : [readFileSync(values.file!, 'utf8'), values.file!];
-const parsed = parseLabSpec(text, file);
+// --name: the labs' name instead of the file's (NAME, or NAME-1 ... NAME-N), beside labs of that name already up
+const parsed = { ...parseLabSpec(text, file), ...(values.name ? { name: values.name } : {}) };
 const runtimes = (values.runtime ?? parsed.runtime).split(',') as RuntimeName[];
 const unknown = runtimes.filter((runtime) => !['process', 'docker', 'kubernetes'].includes(runtime));
 if (unknown.length > 0)
@@ -102,6 +105,38 @@ function readinessClock() {
   };
 }
 
+/** The labs brought up and not taken down yet: an interrupted bench takes them down before it ends. */
+const up = new Set<{ lab: LabState; runtime: Runtime }>();
+for (const signal of ['SIGINT', 'SIGTERM'] as const)
+  process.once(signal, () => {
+    console.error(`${signal}: taking down ${up.size} lab(s) first`);
+    void Promise.allSettled([...up].map((one) => tearDown(one.lab, one.runtime, { volumes: true }))).then(() =>
+      process.exit(130),
+    );
+  });
+
+/** The last lines of each node's log: what a failed bring-up left to read before its labs are taken down. */
+async function nodeLogs(lab: LabState, runtime: Runtime): Promise<string> {
+  const tails = await Promise.all(
+    lab.spec.nodes.map(async (node) => {
+      const tail = await runtime
+        .logs({ lab, service: node.name }, lab.services[node.name]?.handle, 25)
+        .catch((error: unknown) => `(no log: ${(error as Error).message})`);
+      return `--- ${lab.name}/${node.name} ---\n${tail.trimEnd()}`;
+    }),
+  );
+  return tails.join('\n');
+}
+
+/** The options a run of `runtime` is recorded with. */
+const recordedOptions = (runtime: RuntimeName) => ({
+  runtime,
+  lab: file,
+  name: parsed.name,
+  runs: Number(values.runs),
+  copies,
+});
+
 /** The labs of one run: the file's, or its copies, each named NAME-i, on `runtime`. */
 function labsOf(runtime: RuntimeName): LabSpec[] {
   const spec = { ...parsed, runtime };
@@ -112,7 +147,7 @@ function labsOf(runtime: RuntimeName): LabSpec[] {
 async function benchRuntime(runtime: RuntimeName): Promise<void> {
   const specs = labsOf(runtime);
   if (runtime !== 'process') await buildImagesFirst(specs[0]!);
-  const bench = benchRun('lab-up', { runtime, lab: file, runs: Number(values.runs), copies });
+  const bench = benchRun('lab-up', recordedOptions(runtime));
   const totals: number[] = [];
   const runs: Record<string, unknown>[] = [];
   const spec = specs[0]!;
@@ -132,6 +167,7 @@ async function benchRuntime(runtime: RuntimeName): Promise<void> {
     );
     const loadBefore = load();
     const started = Date.now();
+    for (const one of labs) up.add({ lab: one.lab, runtime: one.runtimeOptions.runtime });
     try {
       // every bring-up settles before the teardown below, so that none runs on against a torn-down lab
       const outcomes = await Promise.allSettled(
@@ -149,6 +185,8 @@ async function benchRuntime(runtime: RuntimeName): Promise<void> {
       const failed = outcomes.find((outcome) => outcome.status === 'rejected');
       if (failed) {
         for (const session of sessions) session.close();
+        for (const one of labs)
+          if (one.lab.status !== 'ready') console.error(await nodeLogs(one.lab, one.runtimeOptions.runtime));
         throw failed.reason;
       }
       const total = Date.now() - started;
@@ -190,6 +228,7 @@ async function benchRuntime(runtime: RuntimeName): Promise<void> {
       for (const session of sessions) session.close();
     } finally {
       await Promise.all(labs.map((one) => tearDown(one.lab, one.runtimeOptions.runtime, { volumes: true })));
+      for (const entry of [...up]) if (labs.some((one) => one.lab === entry.lab)) up.delete(entry);
       rmSync(dir, { recursive: true, force: true });
     }
   }
@@ -201,4 +240,18 @@ async function benchRuntime(runtime: RuntimeName): Promise<void> {
   bench.record({ readyS: totals.map((ms) => round(ms / 1000)), medianS: round(median / 1000), runs });
 }
 
-for (const runtime of runtimes) await benchRuntime(runtime);
+// a runtime whose run fails does not keep the others from being measured: its failure is told and recorded
+let failures = 0;
+for (const runtime of runtimes) {
+  try {
+    await benchRuntime(runtime);
+  } catch (error) {
+    failures++;
+    const message = (error as Error).message ?? String(error);
+    console.error(`${runtime}: the run failed: ${message}`);
+    benchRun('lab-up', recordedOptions(runtime)).record({
+      failed: message.split('\n')[0],
+    });
+  }
+}
+if (failures > 0) process.exitCode = 1;

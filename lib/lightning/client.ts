@@ -225,7 +225,10 @@ export interface ChannelControl {
   ping(): Promise<void>;
   /** Forgets what failed payments taught its router about its peers' channels (a fault that is over). */
   forgetPaymentFailures(): Promise<void>;
-  /** Opens; resolves once the funding transaction is broadcast. */
+  /**
+   * Opens; resolves once the funding transaction is broadcast. A connection to the partner lost
+   * before the open began rejects with PEER_DISCONNECTED (isPeerLost; lnd tells it): nothing was funded.
+   */
   open(request: OpenChannelRequest): Promise<{ fundingTxid: string; fundingVout: number }>;
   /** Cooperative, or force; the closing transaction once it is broadcast, when the node tells it. */
   close(channel: Channel, force: boolean): Promise<{ closingTxid?: string }>;

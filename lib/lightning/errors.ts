@@ -25,6 +25,17 @@ export class LightningUnreachable extends LightningError {
   }
 }
 
+/**
+ * The node lost its connection to the channel's partner before the open began (the partner went
+ * before the two had finished starting their connection): nothing was funded, and a new
+ * connection may well open it.
+ */
+export const peerLost = (message: string, cause?: unknown) =>
+  new LightningError('unavailable', 'PEER_DISCONNECTED', message, { cause });
+
+export const isPeerLost = (error: unknown): boolean =>
+  error instanceof LightningError && error.code === 'PEER_DISCONNECTED';
+
 /** The node refused the caller's input. */
 export const nodeRefused = (message: string, code = 'NODE_REJECTED') => new LightningError('invalid', code, message);
 

@@ -13,6 +13,13 @@ import { engine, recipesOf, uniqueLab } from './support.js';
 const labelOf = async (docker: Docker, ref: string) =>
   (await docker.getImage(ref).inspect()).Config.Labels?.[PIN_LABEL];
 
+/** Removes the tags that keep earlier builds of image `id` under their pins: the next build of it is a build. */
+async function forgetKeptBuilds(docker: Docker, id: string): Promise<void> {
+  const images = await docker.listImages({ filters: { label: [`reglab.image=${id}`] } });
+  for (const tag of images.flatMap((image) => image.RepoTags ?? []).filter((tag) => tag.includes(':pin-')))
+    await docker.getImage(tag).remove();
+}
+
 describe('image pins', () => {
   it('change with the Containerfile folder, the build arguments, the extra context and the base', () => {
     const images = mkdtempSync(join(tmpdir(), 'reglab-pin-'));
@@ -59,8 +66,27 @@ describe('buildImages on Podman', () => {
     for (const image of result.built) expect(await labelOf(docker, image.ref)).toBe(image.pin);
   });
 
-  it('rebuilds an image whose pin differs, and only that one', async () => {
-    // put another pinned image under btcd's name: the builder must notice and build btcd again
+  it('takes back an earlier build of the same inputs, kept under its pin, without building', async () => {
+    const { built } = await buildImages({ docker, images: recipesOf('btcd') });
+    const pin = built.find((image) => image.id === 'btcd')!.pin;
+    // a build kept under its pin (the first build of it here is kept so too)
+    await docker.getImage('localhost/reglab-btcd:local').tag({ repo: 'localhost/reglab-btcd', tag: `pin-${pin}` });
+    // another checkout's build took the name meanwhile
+    await docker.getImage('localhost/reglab-debian:bookworm').tag({ repo: 'localhost/reglab-btcd', tag: 'local' });
+    const lines: string[] = [];
+    const result = await buildImages({ docker, images: recipesOf('btcd'), onProgress: (line) => lines.push(line) });
+    expect(result.built.map((image) => [image.id, image.action])).toEqual([
+      ['debian', 'up-to-date'],
+      ['btcd', 'up-to-date'],
+    ]);
+    expect(lines.join('\n')).toContain(`localhost/reglab-btcd:local is back to its build of pin ${pin.slice(0, 12)}`);
+    expect(lines.join('\n')).not.toMatch(/COPY btcd btcctl/);
+    expect(await labelOf(docker, 'localhost/reglab-btcd:local')).toBe(pin);
+  });
+
+  it('rebuilds an image whose pin differs when no build of its pin is kept, and only that one', async () => {
+    // put another pinned image under btcd's name, with no build of btcd kept: the builder must build btcd again
+    await forgetKeptBuilds(docker, 'btcd');
     await docker.getImage('localhost/reglab-debian:bookworm').tag({ repo: 'localhost/reglab-btcd', tag: 'local' });
     const lines: string[] = [];
     const result = await buildImages({ docker, images: recipesOf('btcd'), onProgress: (line) => lines.push(line) });
@@ -70,11 +96,14 @@ describe('buildImages on Podman', () => {
     ]);
     expect(lines.join('\n')).toMatch(/COPY btcd btcctl/);
     expect(await labelOf(docker, 'localhost/reglab-btcd:local')).toBe(result.built[1].pin);
+    // the build is kept under its pin too, for a checkout that comes back to these inputs
+    expect(await labelOf(docker, `localhost/reglab-btcd:pin-${result.built[1].pin}`)).toBe(result.built[1].pin);
     // the replaced image is still the Debian base: it keeps its tag and stays
     expect(await labelOf(docker, 'localhost/reglab-debian:bookworm')).toBe(result.built[0].pin);
   });
 
   it('tells a lab being prepared what it builds, and nothing of the images it finds up to date', async () => {
+    await forgetKeptBuilds(docker, 'btcd');
     await docker.getImage('localhost/reglab-debian:bookworm').tag({ repo: 'localhost/reglab-btcd', tag: 'local' });
     const runtime = createDockerRuntime({ docker, buildImages: true });
     const lab = { name: uniqueLab('img'), dir: '/nonexistent' };

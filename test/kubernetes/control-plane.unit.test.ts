@@ -91,6 +91,7 @@ describe('reglab render --kubernetes --control-plane', () => {
       { apiGroups: [''], resources: ['pods/exec'], verbs: ['get', 'create'] },
       { apiGroups: [''], resources: ['pods/log'], verbs: ['get'] },
       { apiGroups: [''], resources: ['services', 'persistentvolumeclaims'], verbs: ['list', 'create', 'delete'] },
+      { apiGroups: ['discovery.k8s.io'], resources: ['endpointslices'], verbs: ['list'] },
     ]);
     expect(ofKind(all, 'RoleBinding')).toMatchObject({
       roleRef: { kind: 'Role', name: 'reglab-control-plane' },

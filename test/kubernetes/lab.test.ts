@@ -80,6 +80,33 @@ describe('the default lab on the kubernetes runtime, through the CLI', () => {
     });
   };
 
+  /** Each node's channel balances. */
+  const balancesOf = (lab: LabStatus) =>
+    lab.nodes.map((node) => [node.name, node.channels.map((channel) => channel.localSat)]);
+  const height = async () => JSON.parse((await lab.reglab('--json', 'status')).stdout).chain.height as number;
+  /** What snapshot base holds, as the lab showed it when it was saved. */
+  let snapshotBase: { balances: ReturnType<typeof balancesOf>; height: number };
+  /** The address each of the lab's service names resolves to inside `pod`'s container, as its service looks it up. */
+  const addressesSeenBy = async (pod: string): Promise<Record<string, string>> => {
+    const lookups = DEFAULT_LAB_SERVICES.map((service) => `set -- $(getent hosts ${service}) && echo ${service} $1`);
+    const out = await lab.cluster.kubectl([
+      'exec',
+      '--namespace',
+      namespace,
+      pod,
+      '--',
+      '/bin/sh',
+      '-c',
+      lookups.join('; '),
+    ]);
+    return Object.fromEntries(
+      out
+        .trim()
+        .split('\n')
+        .map((line) => line.split(' ')),
+    );
+  };
+
   beforeAll(async () => {
     lab = await clusterLabFolder(defaultLabYaml(name));
   }, TEST_CLUSTER_UP_TIMEOUT_MS);
@@ -298,24 +325,53 @@ describe('the default lab on the kubernetes runtime, through the CLI', () => {
     const saved = await lab.reglab('snapshot', 'save', 'base');
     expect(saved.code, saved.stdout + saved.stderr).toBe(0);
     expect(saved.stdout).toContain(`lab ${name} saved as snapshot base`);
-    const before = await status();
-    const balances = (lab: LabStatus) =>
-      lab.nodes.map((node) => [node.name, node.channels.map((channel) => channel.localSat)]);
-    const height = async () => JSON.parse((await lab.reglab('--json', 'status')).stdout).chain.height as number;
-    const savedHeight = await height();
+    snapshotBase = { balances: balancesOf(await status()), height: await height() };
 
     await payAliceCarol(900);
     expect((await lab.reglab('mine', '3')).code).toBe(0);
-    expect(balances(await status())).not.toEqual(balances(before));
+    expect(balancesOf(await status())).not.toEqual(snapshotBase.balances);
 
     const reset = await lab.reglab('reset');
     expect(reset.code, reset.stdout + reset.stderr).toBe(0);
     expect(reset.stdout).toMatch(new RegExp(`lab ${name} reset to snapshot base in [\\d.]+s`));
     const after = await status();
     expect(after.status).toBe('ready');
-    expect(balances(after)).toEqual(balances(before));
-    expect(await height()).toBe(savedHeight);
+    expect(balancesOf(after)).toEqual(snapshotBase.balances);
+    expect(await height()).toBe(snapshotBase.height);
     await payAliceCarol(200);
+  });
+
+  it('comes up again from the snapshot right after a down, as saved, its services finding each other', async () => {
+    // alice looks every service up, as her lnd does at its start: the cluster's DNS now remembers
+    // the addresses of the Services that the down deletes
+    const before = await addressesSeenBy('alice');
+    expect(Object.keys(before).sort()).toEqual(DEFAULT_LAB_SERVICES);
+    expect((await lab.reglab('down')).code).toBe(0);
+    await waitFor(async () => (await leftInCluster(lab, [namespace])).length === 0, {
+      timeoutMs: 120_000,
+      what: `the namespace ${namespace} to be gone before the lab comes up again`,
+    });
+
+    const up = await lab.reglab('up', '--from-snapshot', 'base');
+    expect(up.code, up.stdout + up.stderr).toBe(0);
+    expect(up.stdout).toContain(`bringing lab ${name} up from snapshot base`);
+    const after = await status();
+    expect(after.status).toBe('ready');
+    expect(balancesOf(after)).toEqual(snapshotBase.balances);
+    expect(await height()).toBe(snapshotBase.height);
+    // each name stands for its Service of this lab, not for one the down deleted
+    const services = await lab.getJson<Listed<{ metadata: { name: string }; spec: { clusterIP: string } }>>(
+      'services',
+      '--namespace',
+      namespace,
+    );
+    const seen = await addressesSeenBy('alice');
+    for (const service of services.items.filter((service) => service.metadata.name !== 'alice'))
+      expect([service.metadata.name, seen[service.metadata.name]]).toEqual([
+        service.metadata.name,
+        service.spec.clusterIP,
+      ]);
+    await payAliceCarol(250);
   });
 
   it('reglab down leaves nothing of the lab in the cluster: no namespace, no claim, no volume', async () => {

@@ -186,6 +186,19 @@ describe('kubernetes manifests', () => {
     expect(alicePod({ stateless: true }).spec!.volumes).toEqual([{ name: 'data', emptyDir: {} }]);
   });
 
+  it("tells the pod the other services' addresses in its /etc/hosts, not its own name's, and none without them", () => {
+    const pod = alicePod({ addresses: { redis: '10.96.0.12', alice: '10.96.0.11', chain: '10.96.0.10' } });
+    expect(pod.spec!.hostAliases).toEqual([
+      { ip: '10.96.0.10', hostnames: ['chain'] },
+      { ip: '10.96.0.12', hostnames: ['redis'] },
+    ]);
+    expect(alicePod().spec!.hostAliases).toBeUndefined();
+    // Services made again (another address each) make another pod: one made for the old ones is not taken back
+    const digest = (addresses: Record<string, string>) =>
+      alicePod({ addresses }).metadata!.annotations!['reglab.launch'];
+    expect(digest({ chain: '10.96.0.20' })).not.toBe(digest({ chain: '10.96.0.10' }));
+  });
+
   it('digests the launch: the same launch, the same digest; another launch, another', () => {
     const digest = (pod: ReturnType<typeof alicePod>) => pod.metadata!.annotations!['reglab.launch'];
     expect(digest(alicePod())).toMatch(/^[0-9a-f]{64}$/);

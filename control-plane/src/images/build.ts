@@ -98,17 +98,51 @@ class Builder {
     if (current === pin && !this.force) {
       if (this.reportUpToDate) this.onProgress(`${recipe.ref} is up to date (pin ${pin.slice(0, 12)})`);
       this.done.push({ id: recipe.id, ref: recipe.ref, pin, action: 'up-to-date' });
+    } else if (!this.force && (await this.takeBack(recipe, pin))) {
+      this.onProgress(`${recipe.ref} is back to its build of pin ${pin.slice(0, 12)} (${keptRef(recipe.ref, pin)})`);
+      this.done.push({ id: recipe.id, ref: recipe.ref, pin, action: 'up-to-date' });
     } else {
       this.onProgress(
         `building ${recipe.ref} (pin ${pin.slice(0, 12)}${current ? `, was ${current.slice(0, 12)}` : ''})`,
       );
       await this.build(recipe, parts, pin);
+      await this.keep(recipe, pin);
       this.done.push({ id: recipe.id, ref: recipe.ref, pin, action: 'built' });
       // earlier builds of reglab images that nothing tags or runs any more
       await this.docker.pruneImages({ filters: { dangling: ['true'], label: [PIN_LABEL] } }).catch(() => undefined);
     }
     this.pins.set(recipe.id, pin);
     return pin;
+  }
+
+  /** Tags the image kept for `pin` (an earlier build of the same inputs) as the recipe's image again; false when there is none. */
+  private async takeBack(recipe: ImageRecipe, pin: string): Promise<boolean> {
+    const kept = keptRef(recipe.ref, pin);
+    if ((await this.inspect(kept))?.pin !== pin) return false;
+    await this.docker.getImage(kept).tag(repoAndTag(recipe.ref));
+    return true;
+  }
+
+  /**
+   * Keeps the image just built under its pin too, so that a checkout whose sources come back to
+   * these (another branch, a worktree beside this one) takes it back rather than building it again;
+   * the oldest kept builds of the recipe beyond KEPT_BUILDS lose that tag (an image no tag names any
+   * more is then removed, unless a container uses it).
+   */
+  private async keep(recipe: ImageRecipe, pin: string): Promise<void> {
+    await this.docker.getImage(recipe.ref).tag(repoAndTag(keptRef(recipe.ref, pin)));
+    const { repo } = repoAndTag(recipe.ref);
+    const builds = await this.docker.listImages({ filters: { label: [`${IMAGE_LABEL}=${recipe.id}`] } });
+    const newest = keptRef(recipe.ref, pin);
+    const older = builds
+      .sort((a, b) => b.Created - a.Created)
+      .flatMap((image) => (image.RepoTags ?? []).filter((tag) => tag.startsWith(`${repo}:${KEPT_TAG_PREFIX}`)))
+      .filter((tag) => tag !== newest);
+    for (const tag of older.slice(KEPT_BUILDS - 1))
+      await this.docker
+        .getImage(tag)
+        .remove()
+        .catch(() => undefined);
   }
 
   private async requirePresent(recipe: ImageRecipe): Promise<string> {
@@ -158,6 +192,20 @@ class Builder {
         `building ${recipe.ref} finished but the image does not carry pin ${pin} (found ${built ?? 'no image'})`,
       );
   }
+}
+
+/** How many builds of each image are kept under their pins (keptRef), the newest first. */
+const KEPT_BUILDS = 3;
+const KEPT_TAG_PREFIX = 'pin-';
+
+/** The name a build of `ref` is kept under beside it: its repository, tagged with its pin. */
+export const keptRef = (ref: string, pin: string) => `${repoAndTag(ref).repo}:${KEPT_TAG_PREFIX}${pin}`;
+
+function repoAndTag(ref: string): { repo: string; tag: string } {
+  const colon = ref.lastIndexOf(':');
+  return colon > ref.lastIndexOf('/')
+    ? { repo: ref.slice(0, colon), tag: ref.slice(colon + 1) }
+    : { repo: ref, tag: 'latest' };
 }
 
 /** What to tell a user whose lab needs image `ref` that is not in the engine. */

@@ -29,11 +29,14 @@ const DASHBOARD_FOLDER = join('control-plane', 'src', 'dashboard', 'ui');
 /** Bumped when the stage's layout changes, so an older stage is not reused. */
 const STAGE_LAYOUT = 'bundle+services-public+dashboard+bin';
 
-/** The hash of everything the bundled project is made from. */
+/**
+ * The hash of everything the bundled project is made from (not bench/, which no program of the
+ * image imports, and where each bench run writes its results).
+ */
 export function sourcesPin(root: string): string {
   const hash = createHash('sha256').update(STAGE_LAYOUT);
   for (const file of ['tsconfig.json', 'package.json']) hash.update(readFileSync(join(root, file)));
-  for (const folder of ['lib', 'control-plane/src', 'scenarios/src', 'bench', 'bin'])
+  for (const folder of ['lib', 'control-plane/src', 'scenarios/src', 'bin'])
     if (existsSync(join(root, folder))) hashTree(hash, join(root, folder), folder);
   for (const service of readdirSync(join(root, 'services'))) {
     for (const sub of ['src', 'public']) {

@@ -146,7 +146,11 @@ export async function prepareRuntime(
   const onProgress = (line: string) => options.onEvent({ type: 'image', lab: lab.name, line });
   if (options.runtimeOptions.runtime.name !== 'kubernetes')
     for (const build of binaryBuildsFor(kinds)) await ensureNodeBinary(build, onProgress);
-  await options.runtimeOptions.runtime.prepareLab(lab, imageRecipesFor(kinds, 'local'), { dataRestored, onProgress });
+  await options.runtimeOptions.runtime.prepareLab(lab, imageRecipesFor(kinds, 'local'), {
+    dataRestored,
+    onProgress,
+    services: lab.services,
+  });
 }
 
 /**

@@ -7,6 +7,7 @@ import type { Channel, Payment, PaymentLookup, PaymentOutcome } from '../../../l
 import { waitFor } from '../../../lib/wait.js';
 import { isLightning, type LabLightning } from '../nodes/node.js';
 import { nodeNameOf } from './node-names.js';
+import { openRetryingPeerLoss } from './peer-loss.js';
 import {
   PAYMENT_ANSWER_GRACE_SECONDS,
   PAYMENT_TIMEOUT_SECONDS,
@@ -121,13 +122,16 @@ export async function openChannelBetween(
   if (request.from === request.to) throw invalid('SAME_NODE', 'a channel needs two different nodes');
   const opener = lightningNode(session, request.from);
   const partnerPubkey = await nodePubkey(session, request.to);
-  await connectPeers(session, request.from, request.to);
-  return opener.channels.open({
-    partnerPubkey,
-    partnerAddress: session.peerAddress(request.from, request.to),
-    capacitySat: request.capacitySat,
-    pushSat: request.pushSat ?? 0,
-    private: request.private,
+  // a connection lost before the open began funded nothing: the open is tried again over a new one
+  return openRetryingPeerLoss(async () => {
+    await connectPeers(session, request.from, request.to);
+    return opener.channels.open({
+      partnerPubkey,
+      partnerAddress: session.peerAddress(request.from, request.to),
+      capacitySat: request.capacitySat,
+      pushSat: request.pushSat ?? 0,
+      private: request.private,
+    });
   });
 }
 

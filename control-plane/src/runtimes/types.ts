@@ -117,6 +117,11 @@ export interface PrepareOptions {
   dataRestored?: readonly string[];
   /** The preparation's long work (docker: an image built, the project compiled for it), line by line. */
   onProgress?: (line: string) => void;
+  /**
+   * Every service the lab will run, by name (kubernetes: a Service is made for each before any pod,
+   * so that each pod is told the addresses of all of them).
+   */
+  services?: Record<string, { kind: string; containerPorts: Record<string, number> }>;
 }
 
 /** What a runtime must do for the planner and the supervisor; neither knows which runtime it drives. */

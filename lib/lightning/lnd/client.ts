@@ -24,7 +24,7 @@ import type {
   PendingClose,
   StreamReopenReason,
 } from '../client.js';
-import { assetsNeedRgbNode, LightningError } from '../errors.js';
+import { assetsNeedRgbNode, LightningError, peerLost } from '../errors.js';
 import { connectLnd, connectLndUnauthenticated, type LndCredentials } from './connection.js';
 import {
   failureReason,
@@ -34,6 +34,7 @@ import {
   lndErrorText,
   lndFailure,
   neverReachedLnd,
+  openLostPeer,
   REFUSED_BEFORE_SENDING,
   refusedByClient,
   type FailedPayment,
@@ -448,6 +449,12 @@ export class LndLightning implements LightningClient {
             local_tokens: request.capacitySat,
             give_tokens: request.pushSat,
             is_private: request.private ?? false,
+          }).catch((error: unknown) => {
+            if (!openLostPeer(error)) throw error;
+            throw peerLost(
+              `${this.name} lost its connection to ${request.partnerPubkey} before the channel open began (${lndErrorText(error)}): nothing was funded`,
+              error,
+            );
           }),
         );
         return { fundingTxid: opened.transaction_id, fundingVout: opened.transaction_vout };

@@ -28,6 +28,18 @@ const NODE_NOT_READY =
 const NEVER_REACHED_LND =
   /No connection established|Name resolution failed|wallet locked|in the process of starting|not yet ready|server is not active/i;
 
+/**
+ * ln-service's codes of an open that failed because the partner's connection went before the open
+ * began (lnd: "peer … is not online"; "peer … disconnected" while it waited for the connection to
+ * finish starting, or "peer disconnected" while the funding was being agreed, before anything was
+ * signed; "unable to send funding request message: peer exiting"): lnd has cancelled the
+ * reservation and freed its outputs.
+ */
+const PEER_LOST_CODES = new Set(['PeerIsNotOnline', 'RemotePeerDisconnected', 'RemotePeerExited']);
+
+/** Whether an open failed for the loss of its partner's connection, nothing funded (see PEER_LOST_CODES). */
+export const openLostPeer = (error: unknown): boolean => Array.isArray(error) && PEER_LOST_CODES.has(error[1]);
+
 /** Whether lnd certainly never got the request. */
 export const neverReachedLnd = (error: unknown): boolean => NEVER_REACHED_LND.test(lndErrorText(error));
 

@@ -1,7 +1,7 @@
 // The cluster's API, as one lab's settings name it: a kubeconfig file and context, or the pod's own
 // service account. @kubernetes/client-node is loaded only here, when a kubernetes lab needs it.
 import { existsSync } from 'node:fs';
-import type { CoreV1Api, KubeConfig } from '@kubernetes/client-node';
+import type { CoreV1Api, DiscoveryV1Api, KubeConfig } from '@kubernetes/client-node';
 import { DomainError, unavailable } from '../../../../lib/errors.js';
 import { ENGINE_UNAVAILABLE } from '../types.js';
 import type { KubernetesSettings } from './settings.js';
@@ -9,6 +9,8 @@ import type { KubernetesSettings } from './settings.js';
 export interface Cluster {
   config: KubeConfig;
   core: CoreV1Api;
+  /** EndpointSlices: which pods a Service routes to. */
+  discovery: DiscoveryV1Api;
   /** The API server's address (for messages). */
   server: string;
 }
@@ -41,7 +43,12 @@ export async function connectCluster(settings: Pick<KubernetesSettings, 'kubecon
   }
   const server = config.getCurrentCluster()?.server;
   if (!server) throw unavailable(ENGINE_UNAVAILABLE, `the kubeconfig ${settings.kubeconfig} names no cluster. ${HINT}`);
-  return { config, core: config.makeApiClient(client.CoreV1Api), server };
+  return {
+    config,
+    core: config.makeApiClient(client.CoreV1Api),
+    discovery: config.makeApiClient(client.DiscoveryV1Api),
+    server,
+  };
 }
 
 /** The HTTP status of the API server's refusal, when `error` is one. */

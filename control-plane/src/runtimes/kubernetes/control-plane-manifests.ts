@@ -104,6 +104,8 @@ export function controlPlaneRules(namespace: string, access: KubernetesAccess): 
     core(['pods/log'], ['get']),
     ...(access === 'port-forward' ? [core(['pods/portforward'], ['get', 'create'])] : []),
     core(['services', 'persistentvolumeclaims'], ['list', 'create', 'delete']),
+    // whether a service's Service routes to its new pod yet, before what depends on it starts
+    { apiGroups: ['discovery.k8s.io'], resources: ['endpointslices'], verbs: ['list'] },
   ];
 }
 

@@ -24,11 +24,14 @@ export interface ExecOptions {
   stdout?: Writable;
 }
 
-/** The exit code the API server's final Status gives (0 for Success). */
-export function exitCodeOf(status: V1Status): number {
+/**
+ * The exit code the API server's final Status gives (0 for Success), or undefined when the command
+ * did not run to an exit: the kubelet could not run it (no such container yet, the runtime refused).
+ */
+export function exitCodeOf(status: V1Status): number | undefined {
   if (status.status === 'Success') return 0;
   const cause = status.details?.causes?.find((candidate) => candidate.reason === 'ExitCode');
-  return cause?.message !== undefined ? Number(cause.message) : 1;
+  return cause?.message !== undefined ? Number(cause.message) : undefined;
 }
 
 /**
@@ -43,7 +46,7 @@ export function execRefusal(target: ExecTarget, refusal: unknown): Error {
   const hint = / 403\b/.test(message)
     ? " (this account may not exec in the namespace's pods: it needs get and create on pods/exec)"
     : '';
-  return new Error(`exec in ${target.namespace}/${target.pod} refused: ${message}${hint}`);
+  return new Error(`exec in ${target.namespace}/${target.pod} refused: ${message}${hint}`, { cause: refusal });
 }
 
 /** Runs `command` in the container and answers its output and exit code once it has ended. */
@@ -67,11 +70,14 @@ export async function execIn(
             `${command[0]} in ${target.namespace}/${target.pod} ended without an exit status${errors.length > 0 ? `: ${Buffer.concat(errors).toString('utf8').trim()}` : ''}`,
           ),
         );
-      resolve({
-        stdout: Buffer.concat(chunks),
-        stderr: Buffer.concat(errors).toString('utf8'),
-        code: exitCodeOf(status),
-      });
+      const code = exitCodeOf(status);
+      if (code === undefined)
+        return reject(
+          new Error(
+            `${command[0]} could not run in ${target.namespace}/${target.pod}: ${status.message ?? status.reason ?? 'the exec failed'}`,
+          ),
+        );
+      resolve({ stdout: Buffer.concat(chunks), stderr: Buffer.concat(errors).toString('utf8'), code });
     };
     new Exec(cluster.config)
       .exec(

@@ -1,6 +1,6 @@
 // Creating and removing a lab's objects on the cluster: its namespace, each service's Service and
 // claim, its pods; and taking all of it away again, claims and volumes included.
-import type { V1Pod } from '@kubernetes/client-node';
+import type { V1EndpointSliceList, V1Pod } from '@kubernetes/client-node';
 import { sleep, waitFor } from '../../../../lib/wait.js';
 import { type Cluster, ignoreNotFound, isConflict, isNotFound, statusOf } from './client.js';
 import type { claimManifest, namespaceManifest, serviceManifest } from './manifests.js';
@@ -52,6 +52,53 @@ export const ensureService = (cluster: Cluster, manifest: ReturnType<typeof serv
   createUnlessThere(() =>
     cluster.core.createNamespacedService({ namespace: manifest.metadata!.namespace!, body: manifest }),
   );
+
+/**
+ * The address (ClusterIP) of each of the lab's Services, by service name: what each pod is told the
+ * names of the others stand for (manifests.ts, hostAliases).
+ */
+export async function serviceAddresses(
+  cluster: Cluster,
+  namespace: string,
+  lab: string,
+): Promise<Record<string, string>> {
+  const services = await cluster.core.listNamespacedService({ namespace, labelSelector: labSelector(lab) });
+  const addresses: Record<string, string> = {};
+  for (const service of services.items) {
+    const name = service.metadata?.labels?.[LABELS.service];
+    const ip = service.spec?.clusterIP;
+    if (name && ip && ip !== 'None') addresses[name] = ip;
+  }
+  return addresses;
+}
+
+/**
+ * Whether the Service `service` routes to the pod of uid `podUid`: one of its EndpointSlices lists
+ * that pod, ready, with an address. An account that may not read EndpointSlices cannot tell: true.
+ */
+export async function serviceRoutesTo(
+  cluster: Cluster,
+  namespace: string,
+  service: string,
+  podUid: string,
+): Promise<boolean> {
+  let slices: V1EndpointSliceList;
+  try {
+    slices = await cluster.discovery.listNamespacedEndpointSlice({
+      namespace,
+      labelSelector: `kubernetes.io/service-name=${service}`,
+    });
+  } catch (error) {
+    if (statusOf(error) === 403) return true;
+    throw error;
+  }
+  return slices.items.some((slice) =>
+    (slice.endpoints ?? []).some(
+      (endpoint) =>
+        endpoint.targetRef?.uid === podUid && endpoint.addresses.length > 0 && endpoint.conditions?.ready !== false,
+    ),
+  );
+}
 
 export const ensureClaim = (cluster: Cluster, manifest: ReturnType<typeof claimManifest>) =>
   createUnlessThere(() =>

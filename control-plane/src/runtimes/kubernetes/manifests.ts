@@ -8,6 +8,7 @@ import type {
   V1Namespace,
   V1PersistentVolumeClaim,
   V1Pod,
+  V1PodSpec,
   V1ResourceRequirements,
   V1Service,
   V1Volume,
@@ -54,6 +55,13 @@ export interface PodInput extends ServiceObjectsOf {
   stateless: boolean;
   /** How long it has to stop after its stop signal (the docker runtime's stop timeout). */
   terminationGraceSeconds?: number;
+  /**
+   * The address (ClusterIP) of each other service of the lab, by name: the pod's /etc/hosts gives
+   * them, as the docker runtime's containers get theirs. The cluster's DNS would answer too, but
+   * caches its answers (CoreDNS: 30 s), so that a lab brought up again just after its `down` would
+   * reach the addresses of the Services the `down` deleted, where nothing answers.
+   */
+  addresses?: Record<string, string>;
 }
 
 /**
@@ -166,6 +174,7 @@ export function podManifest(input: PodInput): V1Pod {
       // variables Kubernetes would add for every Service of the namespace
       enableServiceLinks: false,
       automountServiceAccountToken: false,
+      ...hostAliasesOf(input),
       ...(input.image.user && !input.stateless
         ? {
             initContainers: [
@@ -179,6 +188,14 @@ export function podManifest(input: PodInput): V1Pod {
   };
   pod.metadata!.annotations![ANNOTATIONS.launch] = launchDigest(pod);
   return pod;
+}
+
+/** The other services' names with their addresses, for the pod's /etc/hosts (its own name is its pod's, as on any pod). */
+function hostAliasesOf(input: PodInput): Pick<V1PodSpec, 'hostAliases'> {
+  const others = Object.entries(input.addresses ?? {})
+    .filter(([name]) => name !== input.service)
+    .sort(([a], [b]) => a.localeCompare(b));
+  return others.length > 0 ? { hostAliases: others.map(([name, ip]) => ({ ip, hostnames: [name] })) } : {};
 }
 
 /** Requests and limits as a container takes them. */

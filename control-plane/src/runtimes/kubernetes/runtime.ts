@@ -3,7 +3,7 @@
 // container that dies, by the Pod's restart policy (lab.yaml's); the supervisor sees each crash
 // through the pod watch and takes the service back where the kubelet restarted it.
 import type { V1Pod } from '@kubernetes/client-node';
-import { waitFor } from '../../../../lib/wait.js';
+import { sleep, waitFor } from '../../../../lib/wait.js';
 import type {
   EngineReach,
   ExitStatus,
@@ -21,8 +21,17 @@ import { EngineReachRecord } from '../docker/reach.js';
 import { CONTAINER_DATA_DIR } from '../container-placement.js';
 import { asReachError, type Cluster, connectCluster, isNotFound } from './client.js';
 import { execIn, type ExecOptions, type ExecResult } from './exec.js';
-import { deletePod, ensureClaim, ensureNamespace, ensureService, readPod, removeLabObjects } from './lab-objects.js';
-import { claimManifest, dataPodManifest, namespaceManifest } from './manifests.js';
+import {
+  deletePod,
+  ensureClaim,
+  ensureNamespace,
+  ensureService,
+  readPod,
+  removeLabObjects,
+  serviceAddresses,
+  serviceRoutesTo,
+} from './lab-objects.js';
+import { claimManifest, dataPodManifest, namespaceManifest, serviceManifest } from './manifests.js';
 import { ANNOTATIONS, containerName, dataPodName, LABELS, labSelector, podName } from './names.js';
 import { handleToTakeBack, type KubernetesHandle, latestRun, runAlive, runExit } from './pod-status.js';
 import { PodWatch } from './pod-watch.js';
@@ -42,6 +51,9 @@ export interface KubernetesRuntimeOptions {
 const IMAGE_PROBLEM = /ErrImageNeverPull|ErrImagePull|ImagePullBackOff|InvalidImageName/;
 /** SIGKILL to every process of the container but PID 1 (the runner) and the shell itself. */
 const KILL_ALL_BUT_RUNNER = ['/bin/sh', '-c', 'kill -s KILL -- -1'];
+/** How long a start waits for the Service to route to a new pod; the probe's own timeout still applies after. */
+const ROUTE_WAIT_MS = 60_000;
+const ROUTE_POLL_MS = 100;
 /** A file found missing is not asked for again (an exec each time) within this long. */
 const MISSING_FILE_MS = 250;
 
@@ -104,7 +116,9 @@ export class KubernetesRuntime implements Runtime {
 
   /**
    * The lab's namespace, and nothing in it that an earlier lab of this name left (its claims but
-   * those of `dataRestored`, which a snapshot's restore writes over); the pod watch started.
+   * those of `dataRestored`, which a snapshot's restore writes over); a Service for each of
+   * `options.services`, so that every pod is told the addresses of all of them (start); the pod
+   * watch started.
    */
   async prepareLab(
     lab: LabHandleInfo,
@@ -121,8 +135,40 @@ export class KubernetesRuntime implements Runtime {
         namespace: !options.dataRestored?.length,
       });
       await ensureNamespace(cluster, namespaceManifest({ lab: lab.name, namespace: this.namespace }));
+      // the claims too: each is bound while the services before it start, and the scheduler does not
+      // set aside (for 10 to 15 s) a pod whose claim is not bound yet
+      await Promise.all(
+        Object.entries(options.services ?? {}).flatMap(([service, { kind, containerPorts }]) => [
+          this.ensureServiceOf(cluster, lab.name, service, kind, containerPorts),
+          ...(kindDefinition(kind as ServiceKind).stateless
+            ? []
+            : [this.ensureClaimOf(cluster, lab.name, service, kind)]),
+        ]),
+      );
     });
     await this.startWatch(lab.name);
+  }
+
+  /** The service's Service, made when missing. */
+  private ensureServiceOf(
+    cluster: Cluster,
+    lab: string,
+    service: string,
+    kind: string,
+    containerPorts: Record<string, number>,
+  ): Promise<void> {
+    return ensureService(cluster, serviceManifest({ lab, namespace: this.namespace, service, kind }, containerPorts));
+  }
+
+  /** The claim of the service's data, made when missing. */
+  private ensureClaimOf(cluster: Cluster, lab: string, service: string, kind: string): Promise<void> {
+    return ensureClaim(
+      cluster,
+      claimManifest(
+        { lab, namespace: this.namespace, service, kind },
+        { size: this.settings.storageSize, storageClass: this.settings.storageClass },
+      ),
+    );
   }
 
   private async startWatch(lab: string): Promise<PodWatch> {
@@ -146,10 +192,13 @@ export class KubernetesRuntime implements Runtime {
    */
   async start(request: StartRequest): Promise<RuntimeHandle> {
     const { lab, service } = request;
-    const objects = serviceObjects(request, this.settings, { stopTimeoutSeconds: this.options.stopTimeoutSeconds });
     await this.startWatch(lab.name);
     const handle = await this.call(async (cluster) => {
-      await ensureService(cluster, objects.service);
+      await this.ensureServiceOf(cluster, lab.name, service, request.kind, request.containerPorts);
+      const objects = serviceObjects(request, this.settings, {
+        stopTimeoutSeconds: this.options.stopTimeoutSeconds,
+        addresses: await serviceAddresses(cluster, this.namespace, lab.name),
+      });
       if (objects.claim) await ensureClaim(cluster, objects.claim);
       const existing = await this.podNow(cluster, podName(service));
       if (
@@ -162,8 +211,27 @@ export class KubernetesRuntime implements Runtime {
       const created = await cluster.core.createNamespacedPod({ namespace: this.namespace, body: objects.pod });
       return handleToTakeBack(created, containerName(service));
     });
+    await this.waitRouted(handle);
     await this.forward(service, request.hostPorts, request.containerPorts, request.public);
     return handle;
+  }
+
+  /**
+   * Waits until the service's Service routes to its pod (an EndpointSlice lists the pod's address),
+   * so that what depends on the service, started once it answers its probe, finds it by its name.
+   * A pod that cannot run (it ended, it is gone, the scheduler cannot place it) is left to the
+   * probe and the supervisor to tell, as is one that has no address after ROUTE_WAIT_MS.
+   */
+  private async waitRouted(handle: KubernetesHandle): Promise<void> {
+    const container = containerName(handle.pod);
+    const deadline = Date.now() + ROUTE_WAIT_MS;
+    while (Date.now() < deadline) {
+      const pod = await this.call((cluster) => this.podNow(cluster, handle.pod));
+      const run = pod?.metadata?.uid === handle.uid ? latestRun(pod, container) : undefined;
+      if (!run || run.state === 'ended' || run.exit) return;
+      if (await this.call((cluster) => serviceRoutesTo(cluster, this.namespace, handle.pod, handle.uid))) return;
+      await sleep(ROUTE_POLL_MS);
+    }
   }
 
   /**
@@ -288,19 +356,29 @@ export class KubernetesRuntime implements Runtime {
     );
   }
 
-  /** A file of the service's data folder, read in its running container (kept while that pod lasts). */
+  /**
+   * A file of the service's data folder, read in its running container (kept while that pod
+   * lasts). A container that is not running yet is not asked: an exec there fails, the file is not
+   * there to read yet.
+   */
   async readServiceFile(location: ServiceLocation, relativePath: string): Promise<Buffer> {
     const path = `${CONTAINER_DATA_DIR}/${relativePath.replace(/^\/+/, '')}`;
     const pod = await this.call((cluster) => this.podNow(cluster, podName(location.service)));
-    const missing = () => new Error(`${location.service} has no file ${path} (yet) in lab ${location.lab.name}`);
-    if (!pod) throw missing();
+    const notYet = (why: string) =>
+      new Error(`${location.service} has no file ${path} (yet) in lab ${location.lab.name}: ${why}`);
+    if (!pod) throw notYet('it has no pod');
     const key = `${pod.metadata?.uid}\n${path}`;
     const known = this.files.get(key);
     if (Buffer.isBuffer(known)) return known;
     if (known && Date.now() - known.missingSince < MISSING_FILE_MS) throw known.error;
+    if (latestRun(pod, containerName(location.service)).state !== 'running')
+      throw notYet('its container is not running');
     const result = await this.exec(location.service, ['cat', '--', path]).catch((error: unknown) => error as Error);
     if (result instanceof Error || result.code !== 0) {
-      const error = result instanceof Error ? result : missing();
+      const error =
+        result instanceof Error
+          ? new Error(`cannot read ${path} in ${location.service}'s pod: ${result.message}`, { cause: result })
+          : notYet(result.stderr.trim() || `cat ended with ${result.code}`);
       this.files.set(key, { missingSince: Date.now(), error });
       throw error;
     }
@@ -360,10 +438,7 @@ export class KubernetesRuntime implements Runtime {
     const name = dataPodName(service);
     const of = { lab, namespace: this.namespace, service, kind };
     await this.call(async (cluster) => {
-      await ensureClaim(
-        cluster,
-        claimManifest(of, { size: this.settings.storageSize, storageClass: this.settings.storageClass }),
-      );
+      await this.ensureClaimOf(cluster, lab, service, kind);
       await deletePod(cluster, this.namespace, name, { graceSeconds: 0 });
       await cluster.core.createNamespacedPod({ namespace: this.namespace, body: dataPodManifest({ ...of, image }) });
     });

@@ -32,7 +32,7 @@ export function podImageOf(kind: string, recipe: ImageId, settings: KubernetesSe
 export function serviceObjects(
   request: StartRequest,
   settings: KubernetesSettings,
-  options: { stopTimeoutSeconds?: number } = {},
+  options: { stopTimeoutSeconds?: number; addresses?: Record<string, string> } = {},
 ): ServiceObjects {
   const { service, kind } = request;
   const stateless = kindDefinition(kind as ServiceKind).stateless === true;
@@ -48,6 +48,7 @@ export function serviceObjects(
       resources: resourcesFor(service, kind, settings.resources),
       stateless,
       terminationGraceSeconds: options.stopTimeoutSeconds,
+      addresses: options.addresses,
     }),
     service: serviceManifest(of, request.containerPorts),
     ...(stateless
