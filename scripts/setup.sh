@@ -55,7 +55,10 @@ fi
 npm_cache="${REGLAB_CACHE_DIR:-$HOME/.cache/reglab}/node-modules"
 
 npm_packages_and_build() {
-  local lock stamp=node_modules/.reglab-lock kept
+  local lock stamp=node_modules/.reglab-lock kept node_prefix
+  # node-gyp builds against the installed Node's headers when it has them, instead of downloading them
+  node_prefix=$(dirname "$(dirname "$(command -v node)")")
+  [ -f "$node_prefix/include/node/node.h" ] && export npm_config_nodedir="$node_prefix"
   lock="$(sha256sum package-lock.json | cut -c1-16)-node$(node -p 'process.versions.modules + process.arch')"
   kept="$npm_cache/$lock"
   if [ "$(cat "$stamp" 2>/dev/null)" = "$lock" ]; then
@@ -63,12 +66,11 @@ npm_packages_and_build() {
   elif [ -f "$kept/.reglab-lock" ]; then
     rm -rf node_modules
     cp -a "$kept" node_modules
+    # rgb-lib's addon finds its library by the absolute path of the folder it was built in (its
+    # RUNPATH), gone with the tree it was installed in: relinked here, it names this tree's copy
+    npm rebuild @rgb-tools/rgb-lib-linux-x64 --loglevel=error
     echo "npm packages copied from $kept"
   else
-    # node-gyp builds against the installed Node's headers when it has them, instead of downloading them
-    local node_prefix
-    node_prefix=$(dirname "$(dirname "$(command -v node)")")
-    [ -f "$node_prefix/include/node/node.h" ] && export npm_config_nodedir="$node_prefix"
     # `npm install` rather than `npm ci`, which with this machine's npm settings (lockfiles without
     # registry URLs) rejected a lock that listed only this platform's optional packages. The lock pins
     # every package, the optional ones of every platform included, and this install leaves it unchanged.
