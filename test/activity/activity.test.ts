@@ -201,5 +201,6 @@ describe('payment activity on a mixed lnd/LDK lab', () => {
     expect(exported.stdout).toBe(`${rows.length} payments written to ${file}\n`);
     expect(rows.some((row) => row.includes(',failed,'))).toBe(true);
     expect(rows.some((row) => row.includes(',succeeded,'))).toBe(true);
-  });
+    // its waits, one after another, each with its own deadline: the test's limit is their sum
+  }, 600_000);
 });
