@@ -57,7 +57,8 @@ describe("a restarted chain node comes back with the lab's chain", () => {
           notReady = lab.services.filter((found: Service) => found.status !== 'ready');
           return lab.status === 'ready';
         },
-        { timeoutMs: 60_000, what: 'the lab ready again' },
+        // lnd dials a restarted chain node again after a wait growing to a minute: its nodes are ready once they have
+        { timeoutMs: 120_000, what: 'the lab ready again' },
       );
     } catch (error) {
       throw new Error(`${(error as Error).message}; not ready: ${JSON.stringify(notReady)}`);

@@ -63,7 +63,7 @@ import {
   subscribeToPayViaDetails,
   subscribeToPayViaRequest,
 } from './methods.js';
-import { getDefaultAccountBalance, getInfo, lndRpc } from './rpc.js';
+import { getBestBlock, getDefaultAccountBalance, getInfo, lndRpc } from './rpc.js';
 
 /** TLV record type of a keysend preimage (what lnd's --accept-keysend reads). */
 const KEYSEND_TYPE = '5482373484';
@@ -149,6 +149,17 @@ export class LndLightning implements LightningClient {
         inactive: info.num_inactive_channels,
       },
     };
+  }
+
+  /**
+   * Whether lnd says it is synced and reaches its chain node now. After the chain node restarts,
+   * lnd's chain client dials it again with a wait that grows 5 s per attempt up to a minute (btcd's
+   * rpcclient), and GetInfo says synced all that time from the blocks it had.
+   */
+  async followsChain(): Promise<boolean> {
+    if (!(await this.info()).synced) return false;
+    await this.call('the chain tip', () => getBestBlock(this.lnd));
+    return true;
   }
 
   async waitSynced(height: number, timeoutMs = 60_000): Promise<void> {

@@ -1,6 +1,9 @@
 // lnd's RPCs called directly through ln-service's gRPC clients, where ln-service's function for
-// them does more work in lnd than the caller needs.
+// them does more work in lnd than the caller needs, or there is none.
 import type { AuthenticatedLnd } from 'ln-service';
+
+/** ln-service's names of lnd's services; its typings leave out ChainKit (`blocks`), which its clients have. */
+type LndService = keyof AuthenticatedLnd | 'blocks';
 
 /**
  * `service`.`method`(`request`) on lnd, its answer as lnd gives it. A failure is shaped as
@@ -8,13 +11,13 @@ import type { AuthenticatedLnd } from 'ln-service';
  */
 export function lndRpc<Response>(
   lnd: AuthenticatedLnd,
-  service: keyof AuthenticatedLnd,
+  service: LndService,
   method: string,
   request: object,
   failure: string,
 ): Promise<Response> {
   return new Promise((resolve, reject) => {
-    lnd[service][method](request, (err: unknown, res: Response) =>
+    (lnd as Record<LndService, AuthenticatedLnd['default']>)[service][method](request, (err: unknown, res: Response) =>
       err ? reject([503, failure, { err }]) : resolve(res),
     );
   });
@@ -55,3 +58,11 @@ export interface LndInfo {
 
 export const getInfo = (lnd: AuthenticatedLnd): Promise<LndInfo> =>
   lndRpc<LndInfo>(lnd, 'default', 'getInfo', {}, 'UnexpectedGetWalletInfoError');
+
+/**
+ * The best block of lnd's chain node, asked over lnd's own connection to it (ChainKit). While that
+ * connection is down lnd holds the request until it is made again, so an answer says lnd reaches
+ * its chain node now; GetInfo goes on answering from what lnd last heard.
+ */
+export const getBestBlock = (lnd: AuthenticatedLnd): Promise<{ block_height: number }> =>
+  lndRpc<{ block_height: number }>(lnd, 'blocks', 'getBestBlock', {}, 'UnexpectedErrorGettingBestBlock');

@@ -81,7 +81,8 @@ export const lnd: KindDefinition = {
     const client = clientOf(access, service.name);
     return (await client.info()).synced && (await client.serverActive());
   },
-  health: async (access, service) => (await clientOf(access, service.name).info()).synced,
+  /** Running: synced, and reaching its chain node now (a restarted chain node is dialled again only after a wait). */
+  health: (access, service) => clientOf(access, service.name).followsChain(),
   async describe(access, service) {
     const dir = join(access.lab.dir, 'credentials', service.name);
     writeCredentialFile(
