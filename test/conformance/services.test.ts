@@ -35,7 +35,7 @@ describe('the lab services conform to their OpenAPI documents (schemathesis)', {
 
   // four operations: more cases each
   it('faucet', async () => {
-    await expectConformance('faucet', { maxExamples: 400 });
+    await expectConformance('faucet', { maxExamples: 200 });
   });
 
   it('wallet server, signed in as an admin with a wallet', async () => {
