@@ -1,7 +1,9 @@
 // Payment activity on a mixed lnd/LDK lab (alice lnd -> bob ldk -> carol lnd), as its users drive
 // it: random keysends replayed by a seed, a defined flow, bad requests refused, and an activity
-// that keeps going while bob is killed with SIGKILL and restarted, counting the failures the kill
-// caused. Its own lab: it kills bob.
+// that keeps going while carol is killed with SIGKILL and restarted, counting the failures the kill
+// caused. Its own lab: it kills carol. The node killed is an lnd one: LDK killed in the middle of
+// payments may find at restart its ChannelManager older than a ChannelMonitor and force-close the
+// channel (rust-lightning#4286, docs/ldk.md), after which no payment with it succeeds again.
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -131,7 +133,7 @@ describe('payment activity on a mixed lnd/LDK lab', () => {
     expect(lines.slice(1).every((line) => line.split(',')[9] === 'succeeded')).toBe(true);
   });
 
-  it('keeps going while bob is killed and restarted, counting the failures the kill caused', async () => {
+  it('keeps going while carol is killed and restarted, counting the failures the kill caused', async () => {
     const metricsBefore = (await cp.call('GET', '/metrics')).body as string;
     const started = await reglab('activity', 'start', '--seed', '11', '--expected-amount', '2000');
     expect(started.code, started.stderr).toBe(0);
@@ -141,30 +143,30 @@ describe('payment activity on a mixed lnd/LDK lab', () => {
       what: '5 payments to succeed before the kill',
     });
     const killedAt = new Date().toISOString();
-    expect((await reglab('kill', 'bob')).code).toBe(0);
+    expect((await reglab('kill', 'carol')).code).toBe(0);
     await waitFor(async () => (await status()).failed >= 3, {
       timeoutMs: 60_000,
-      what: 'payments to fail while bob is down',
+      what: 'payments to fail while carol is down',
     });
     let backAt = '';
     await waitFor(
       async () => {
-        const bob = (await cp.call('GET', `/labs/${LAB}`)).body.services.find(
-          (service: { name: string }) => service.name === 'bob',
+        const carol = (await cp.call('GET', `/labs/${LAB}`)).body.services.find(
+          (service: { name: string }) => service.name === 'carol',
         );
-        if (bob.status !== 'ready') return false;
+        if (carol.status !== 'ready') return false;
         backAt = new Date().toISOString();
         return true;
       },
-      { timeoutMs: 120_000, what: 'bob to be restarted' },
+      { timeoutMs: 120_000, what: 'carol to be restarted' },
     );
     await waitFor(
       async () =>
         (await records()).some(
           (record) =>
-            record.time > backAt && record.outcome === 'succeeded' && [record.from, record.to].includes('bob'),
+            record.time > backAt && record.outcome === 'succeeded' && [record.from, record.to].includes('carol'),
         ),
-      { timeoutMs: 120_000, what: 'payments with bob to succeed again' },
+      { timeoutMs: 120_000, what: 'payments with carol to succeed again' },
     );
     const during = await reglab('--json', 'activity', 'status');
     const running = JSON.parse(during.stdout) as ActivityStatus;

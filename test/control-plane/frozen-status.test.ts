@@ -3,9 +3,11 @@
 // saying it does not answer within the lab's time-out and the others' figures as usual (before, a
 // frozen lnd held the view for 15 to 54 s, a frozen chain node for minutes). The lab gives each
 // answer seconds (status.answer_timeout_seconds), so that on a busy machine the nodes that answer
-// are never taken for frozen ones.
+// are never taken for frozen ones. The node asked for alone (GET /labs/{name}/nodes/{node}) is waited
+// for longer, and says so too.
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ONE_NODE_ANSWER_TIMEOUT_SECONDS } from '../../control-plane/src/lab/inspect.js';
 import { waitFor } from '../../lib/wait.js';
 import { reglabOf } from '../support/cli.js';
 import {
@@ -83,6 +85,12 @@ describe('status while a node does not answer', () => {
       const status = await reglabOf(cp.home, 'status');
       expect(status.stdout).toContain(`\n    bob: ${NOT_ANSWERING}`);
       expect(status.stdout).toMatch(/^ {4}alice\s+on-chain \d+ sat/m);
+      // asked for alone, a node is waited for longer than status waits for each, and still not for ever
+      const alone = await fetch(`${cp.plane.url}/labs/${LAB}/nodes/bob`, {
+        signal: AbortSignal.timeout(CLIENT_TIMEOUT_MS),
+      });
+      expect(alone.status).toBe(200);
+      expect((await alone.json()).error).toBe(`not answering (no answer within ${ONE_NODE_ANSWER_TIMEOUT_SECONDS} s)`);
       expect(frozen(pid)).toBe(true);
     });
   });

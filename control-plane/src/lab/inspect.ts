@@ -16,12 +16,21 @@ import type { LabState } from './state.js';
  */
 export const DEFAULT_ANSWER_TIMEOUT_SECONDS = 0.75;
 
-/** What `work` answers within the lab's answer time-out, or an error saying it does not answer. */
-const promptly = <T>(lab: LabState, work: Promise<T>) => {
+/**
+ * How long GET /labs/{name}/nodes/{node} waits for the one node it was asked for (or the lab's answer
+ * time-out, when longer): a script reading a node's figures on a busy machine wants them, not a view
+ * without them, and a frozen node still cannot hold the request for long.
+ */
+export const ONE_NODE_ANSWER_TIMEOUT_SECONDS = 10;
+
+/** The lab's answer time-out, seconds (status.answer_timeout_seconds). */
+const answerSeconds = (lab: LabState) =>
   // a lab recorded before the setting was has none
-  const seconds = lab.spec.status?.answer_timeout_seconds ?? DEFAULT_ANSWER_TIMEOUT_SECONDS;
-  return withTimeout(work, seconds * 1000, `not answering (no answer within ${seconds} s)`);
-};
+  lab.spec.status?.answer_timeout_seconds ?? DEFAULT_ANSWER_TIMEOUT_SECONDS;
+
+/** What `work` answers within `seconds`, or an error saying it does not answer. */
+const promptly = <T>(seconds: number, work: Promise<T>) =>
+  withTimeout(work, seconds * 1000, `not answering (no answer within ${seconds} s)`);
 
 /** A channel with its partner named as the lab names it. */
 export interface ChannelSummary extends Channel {
@@ -85,12 +94,13 @@ export async function inspectLab(lab: LabState, session?: LabSession) {
         pubkey: lab.services[node.name]?.info.pubkey,
       })),
     };
+  const seconds = answerSeconds(lab);
   const [height, wallet] = await Promise.all([
-    promptly(lab, session.chain.getBlockCount()).catch((error: unknown) => ({ error: describeError(error) })),
-    promptly(lab, session.labWallet.balanceSat()).catch((error: unknown) => ({ error: describeError(error) })),
+    promptly(seconds, session.chain.getBlockCount()).catch((error: unknown) => ({ error: describeError(error) })),
+    promptly(seconds, session.labWallet.balanceSat()).catch((error: unknown) => ({ error: describeError(error) })),
   ]);
   const names = new Map(lab.spec.nodes.map((node) => [lab.services[node.name]?.info.pubkey, node.name]));
-  const nodes = await Promise.all(lab.spec.nodes.map((node) => inspectNode(session, node.name, names)));
+  const nodes = await Promise.all(lab.spec.nodes.map((node) => inspectNode(session, node.name, names, seconds)));
   return {
     ...base,
     chain: { kind: lab.spec.chain.kind, ...(typeof height === 'number' ? { height } : height) },
@@ -104,11 +114,15 @@ export async function inspectLab(lab: LabState, session?: LabSession) {
   };
 }
 
-/** One node's live figures; a node that is not ready shows its status instead, one that does not answer says so. */
+/**
+ * One node's live figures, waited for `seconds` (the lab's answer time-out, or longer for the node
+ * asked for alone); a node that is not ready shows its status instead, one that does not answer says so.
+ */
 export async function inspectNode(
   session: LabSession,
   name: string,
   names: Map<string | undefined, string>,
+  seconds = Math.max(answerSeconds(session.lab), ONE_NODE_ANSWER_TIMEOUT_SECONDS),
 ): Promise<NodeView> {
   const service = session.lab.services[name];
   const view: NodeView = { name, kind: service.kind, status: service.status, pubkey: service.info.pubkey };
@@ -118,7 +132,7 @@ export async function inspectNode(
     const lightning = isLightning(node) ? node.lightning : undefined;
     // all asked at once: `reglab up` prints this view as the last thing it waits for
     const [balance, assets, live] = await promptly(
-      session.lab,
+      seconds,
       Promise.all([
         node.onchainBalance(),
         holdsAssets(node) ? holdingsOf(session, node) : undefined,
