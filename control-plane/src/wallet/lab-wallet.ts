@@ -25,6 +25,8 @@ const DUST_SAT = 546n;
  */
 export class LabWallet {
   private readonly key: ReturnType<typeof regtestKey>;
+  /** The outputs last found, and the chain state (tip and mempool) they were found in. */
+  private found?: { state: string; unspent: { spendable: Utxo[]; immature: Utxo[] } };
 
   constructor(
     private readonly chain: RpcChainDriver,
@@ -84,8 +86,23 @@ export class LabWallet {
     return this.chain.sendRawTransaction(psbt.extractTransaction().toHex());
   }
 
+  /**
+   * The wallet's outputs, found again only when the chain's tip or its mempool changed: finding them
+   * has btcd decode every transaction the address ever had (each coinbase of the lab's blocks), and
+   * every `reglab status`, every poll of GET /labs/{name}, asks for the balance. The same tip and the
+   * same mempool hold the same outputs.
+   */
   private async listUnspent(): Promise<{ spendable: Utxo[]; immature: Utxo[] }> {
-    return this.chain.kind === 'btcd' ? this.listUnspentFromAddressIndex() : this.listUnspentFromUtxoScan();
+    const [tip, mempool] = await Promise.all([this.chain.getBestBlockHash(), this.chain.getRawMempool()]);
+    const state = `${tip} ${[...mempool].sort().join(',')}`;
+    if (this.found?.state !== state)
+      this.found = {
+        state,
+        unspent:
+          this.chain.kind === 'btcd' ? await this.listUnspentFromAddressIndex() : await this.listUnspentFromUtxoScan(),
+      };
+    const { spendable, immature } = this.found.unspent;
+    return { spendable: [...spendable], immature: [...immature] };
   }
 
   /** btcd: every transaction touching the address (mempool included), minus the outputs they spend. */
