@@ -38,11 +38,11 @@ const POOL_WORKERS = 3;
 const LANES = [
   {
     name: 'alone',
-    // a kill of an LDK node in the middle of payments: beside the pool's load its restart and the
-    // payments in flight outlasted the tests' deadlines in two runs of two; alone, at the end, until
-    // that is understood
+    // a kill of an LDK node right after payments: LDK writes its ChannelManager in the background,
+    // later under load, and a node killed before finds it older than a ChannelMonitor at restart and
+    // force-closes the channel (nodes/ldk/README.md); alone, at the end, the write is not late
     after: ['pool', 'browser', 'container engine', 'cluster'],
-    takes: within('test/activity/activity.test.ts', 'test/docker/ldk-lab.test.ts'),
+    takes: within('test/docker/ldk-lab.test.ts'),
   },
   {
     name: 'browser',
