@@ -89,9 +89,11 @@ export class DockerRuntime implements Runtime {
   private readonly volumeFolders = new Map<string, string>();
   /**
    * The first process of each running container, where this machine sees it: whether a container
-   * still runs is told from it while the engine does not answer.
+   * still runs is told from it, without asking the engine.
    */
   private readonly localPids = new Map<string, number>();
+  /** The last ping of the engine by `isAlive`, and when it was sent. */
+  private lastPing?: { at: number; done: Promise<void> };
   /** Each lab network's subnet and gateway, asked once. */
   private readonly subnets = new Map<string, Promise<{ Subnet?: string; Gateway?: string }>>();
 
@@ -127,6 +129,13 @@ export class DockerRuntime implements Runtime {
 
   async checkEngine(): Promise<void> {
     await (await this.docker()).ping();
+  }
+
+  /** A ping of the engine at most once a second, its outcome recorded as every call's is; never throws. */
+  private pingEngine(): Promise<void> {
+    if (!this.lastPing || Date.now() - this.lastPing.at >= 1_000)
+      this.lastPing = { at: Date.now(), done: this.checkEngine().catch(() => undefined) };
+    return this.lastPing.done;
   }
 
   leftInEngine(lab: LabHandleInfo): string {
@@ -339,8 +348,19 @@ export class DockerRuntime implements Runtime {
     return watchContainerExits(() => this.docker(), `${LABELS.lab}=${lab.name}`, onExit);
   }
 
+  /**
+   * A container whose main process this machine sees, still in the container's cgroup, runs: the
+   * supervisor asks every two seconds for each service, and an inspect of each costs the engine
+   * (Podman's API service) CPU of its own; one ping a second still tells whether the engine answers.
+   * Otherwise, and once that process is gone, the engine says.
+   */
   async isAlive(handle: RuntimeHandle): Promise<boolean> {
     const id = containerId(handle);
+    const seen = this.localPids.get(id);
+    if (seen !== undefined && (await runsInContainer(seen, id))) {
+      await this.pingEngine();
+      return true;
+    }
     try {
       const { State } = await (await this.docker()).getContainer(id).inspect();
       if (!State.Running) this.localPids.delete(id);
