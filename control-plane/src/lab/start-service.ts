@@ -128,11 +128,11 @@ export async function startService(
         stopOn: (error) => error instanceof ExitedError,
       },
     );
-    await definition.initialise?.(session, name);
+    const found = await definition.initialise?.(session, name);
     service.info = await definition.describe(session, service);
     setStatus(service, 'ready');
     await options.persist();
-    options.onEvent(serviceEvent(session, service));
+    options.onEvent({ ...serviceEvent(session, service), ...(found ? { message: found } : {}) });
   } catch (error) {
     if (started) await session.runtime.kill(started).catch(() => undefined);
     const tail = await logTail(session, service);

@@ -119,9 +119,10 @@ export interface KindDefinition {
   holdsAssets?: true;
   /**
    * Set-up each time the service has started and answers, before it counts as ready (RLN: init and unlock; the chain
-   * node: the lab's blocks).
+   * node: the lab's blocks). May answer what the start found that a user should hear of (an LDK node's channels
+   * force-closed as it started), told with the event of its being ready.
    */
-  initialise?(access: LabAccess, name: string): Promise<void>;
+  initialise?(access: LabAccess, name: string): Promise<string | undefined | void>;
   /** Kinds of nodes[]: set-up once its bring-up funding is confirmed (RLN: colored UTXOs). */
   afterFunding?(access: LabAccess, name: string): Promise<void>;
   /**

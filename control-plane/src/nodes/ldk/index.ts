@@ -2,6 +2,7 @@
 // Electrum indexer or its Esplora-style chain adapter.
 import { localImage } from '../../images/recipes.js';
 import { lightningClient, lightningEnv } from '../../../../lib/lightning/implementations.js';
+import { LdkClient } from '../../../../lib/lightning/ldk/api.js';
 import { announcedAddress } from '../../network/placement.js';
 import type { LabSpec } from '../../spec/types.js';
 import { nodeUriOf } from '../../connect/node-uri.js';
@@ -11,6 +12,7 @@ import { answersHttp } from '../project-service.js';
 import { reconnectChannelPeers } from '../reconnect.js';
 import type { KindDefinition, LabAccess } from '../types.js';
 import { LDK_DAEMON_BUILD } from './daemon-build.js';
+import { staleManagerClosures } from './stale-manager.js';
 import { LDK_CHAIN_SOURCES, ldkLaunch } from './launch.js';
 import { checkChainSource, DEFAULT_LDK_CHAIN_SOURCE, LDK_NODE_SETTINGS, type LdkChainSource } from './settings.js';
 import { isLightning, lightningNode } from '../node.js';
@@ -65,6 +67,14 @@ export const ldk: KindDefinition = {
   }),
   node: (access, name) =>
     lightningNode(name, 'ldk', lightningClient('ldk', { url: apiUrl(access, name), chain: access.chain }, { name })),
-  initialise: reconnectChannelPeers,
+  async initialise(access, name) {
+    await reconnectChannelPeers(access, name);
+    const names = new Map(
+      Object.values(access.lab.services).flatMap((service) =>
+        service.info.pubkey ? [[service.info.pubkey, service.name] as const] : [],
+      ),
+    );
+    return staleManagerClosures(new LdkClient(apiUrl(access, name)), access.lab.services[name]!.since, names);
+  },
   clientEnv: (_access, name, placement) => lightningEnv('ldk', { url: `http://${placement.reach(name, 'api')}` }),
 };
