@@ -37,14 +37,6 @@ const POOL_WORKERS = 3;
  */
 const LANES = [
   {
-    name: 'alone',
-    // a kill of an LDK node right after payments: LDK writes its ChannelManager in the background,
-    // later under load, and a node killed before finds it older than a ChannelMonitor at restart and
-    // force-closes the channel (nodes/ldk/README.md); alone, at the end, the write is not late
-    after: ['pool', 'browser', 'container engine', 'cluster'],
-    takes: within('test/docker/ldk-lab.test.ts'),
-  },
-  {
     name: 'browser',
     // Chromium drops a page's requests when the machine's network changes (net::ERR_NETWORK_CHANGED),
     // as the two lanes below change it, adding and removing their containers' and pods' interfaces

@@ -44,24 +44,8 @@ describe('an ldk node in a docker lab (btcd, the indexer, alice on lnd, bob on l
     });
   });
 
-  it('opened the declared channel from bob to alice across the lab network, and pays both ways', async () => {
-    const channels = await session.lightning('bob').channels.list();
-    expect(channels).toEqual([
-      expect.objectContaining({
-        capacitySat: 1_000_000,
-        partnerPubkey: await nodePubkey(session, 'alice'),
-        active: true,
-      }),
-    ]);
-    expect(await payBetween(session, { from: 'bob', to: 'alice', amountSat: 4_000 })).toMatchObject({
-      amountSat: 4_000,
-    });
-    expect(await payBetween(session, { from: 'alice', to: 'bob', amountSat: 3_000 })).toMatchObject({
-      amountSat: 3_000,
-      hops: 1,
-    });
-  });
-
+  // before the payments: LDK killed right after one can find its ChannelManager older than the
+  // channel's monitor as it starts, and force-close the channel (nodes/ldk/README.md)
   it("keeps bob's node, wallet and channel across a container kill and start", async () => {
     const pubkey = lab.services.bob.info.pubkey;
     const handle = lab.services.bob.handle!;
@@ -77,6 +61,24 @@ describe('an ldk node in a docker lab (btcd, the indexer, alice on lnd, bob on l
     expect((await session.lightning('bob').channels.list()).map((channel) => channel.active)).toEqual([true]);
     expect(await keysendBetween(session, { from: 'bob', to: 'alice', amountSat: 1_000 })).toMatchObject({
       amountSat: 1_000,
+    });
+  });
+
+  it('opened the declared channel from bob to alice across the lab network, and pays both ways', async () => {
+    const channels = await session.lightning('bob').channels.list();
+    expect(channels).toEqual([
+      expect.objectContaining({
+        capacitySat: 1_000_000,
+        partnerPubkey: await nodePubkey(session, 'alice'),
+        active: true,
+      }),
+    ]);
+    expect(await payBetween(session, { from: 'bob', to: 'alice', amountSat: 4_000 })).toMatchObject({
+      amountSat: 4_000,
+    });
+    expect(await payBetween(session, { from: 'alice', to: 'bob', amountSat: 3_000 })).toMatchObject({
+      amountSat: 3_000,
+      hops: 1,
     });
   });
 
