@@ -10,11 +10,17 @@ import { bringUpLab, defaultLabYaml, startTestControlPlane, type TestControlPlan
 import { signInToWalletServer, type WalletServerCall } from '../support/wallet-server-user.js';
 import { engine } from '../docker/support.js';
 
-// alice -> bob pushes 2,000,000 sat to bob, so bob can pay the wallet server (on alice)
+/**
+ * The default lab, alice -> bob pushing 2,000,000 sat to bob so that bob can pay the wallet server (on
+ * alice), its status waiting for every figure the tests compare (a busy machine answers late).
+ */
 const yamlOf = (lab: string, runtime: string) =>
-  defaultLabYaml(lab)
+  `${defaultLabYaml(lab)
     .replace(/^runtime: .*$/m, `runtime: ${runtime}`)
-    .replace(/(- from: alice\n\s+to: bob\n\s+capacity_sat: 5000000\n\s+push_sat:) 0/, '$1 2000000');
+    .replace(
+      /(- from: alice\n\s+to: bob\n\s+capacity_sat: 5000000\n\s+push_sat:) 0/,
+      '$1 2000000',
+    )}status:\n  answer_timeout_seconds: 10\n`;
 
 type Lab = {
   status: string;
@@ -62,6 +68,7 @@ describe.each(['process', 'docker'])('snapshots on the %s runtime', (runtime) =>
       async () => (await lab()).services.find((service) => service.name === 'wallet-server')!.info.url!,
     );
     wallet = (await walletServer('POST', '/wallets', { name: 'snapshot' })).body.id;
+    const aliceBefore = balancesOf(await lab()).nodes.alice!.channelSat;
     const invoice = (await walletServer('POST', '/payments/invoices', { amount_msat: 300_000_000 }, wallet)).body;
     expect(
       (await cp.call('POST', `/labs/${LAB}/payments?wait=true`, { from: 'bob', invoice: invoice.payment_request })).body
@@ -70,6 +77,13 @@ describe.each(['process', 'docker'])('snapshots on the %s runtime', (runtime) =>
     await waitFor(async () => (await walletBalance()) === '300000000', {
       timeoutMs: 20_000,
       what: 'the wallet funded by bob',
+    });
+    // lnd settles the invoice as the payment arrives, and counts it in alice's channel balance only
+    // once the channel's commitments are signed again: the balances the snapshot is checked against
+    // are those after that
+    await waitFor(async () => balancesOf(await lab()).nodes.alice!.channelSat === aliceBefore + 300_000, {
+      timeoutMs: 20_000,
+      what: "the payment in alice's channel balance",
     });
   });
 
