@@ -35,13 +35,15 @@ echo "building reglab-ldk (pin $pin) into $out — about 6 minutes on 2 idle cor
 # cargo finds the crate up to date. The record is taken away while cargo runs, and written only once
 # a build succeeded.
 built="$target/.reglab-ldk.sources-pin"
-if [ -f "$built" ] && [ "$(cat "$built")" = "$pin" ]; then
-  touch -r "$built" "$crate/Cargo.toml" "$crate/Cargo.lock"
-  find "$crate/src" -type f -exec touch -r "$built" {} +
-fi
 next=$(mktemp "$target/.reglab-ldk.sources-pin.XXXXXX")
 trap 'rm -f "$next"' EXIT
 echo "$pin" > "$next"
+if [ -f "$built" ] && [ "$(cat "$built")" = "$pin" ]; then
+  touch -r "$built" "$crate/Cargo.toml" "$crate/Cargo.lock"
+  find "$crate/src" -type f -exec touch -r "$built" {} +
+  # cargo compiles nothing now: the record keeps the time of the build that did
+  touch -r "$built" "$next"
+fi
 rm -f "$built"
 CARGO_TARGET_DIR="$target" cargo build --release --locked --manifest-path "$crate/Cargo.toml"
 mv -f "$next" "$built"
