@@ -39,6 +39,8 @@ use crate::settings::Settings;
 /// How long a payment request waits for LDK's final answer before it answers `pending` (202).
 pub const DEFAULT_PAYMENT_WAIT_SECS: u64 = 60;
 const MAX_PAYMENT_WAIT_SECS: u64 = 600;
+/// What LDK says when it closes a channel whose funding transaction its wallet could not make.
+const FUNDING_NOT_MADE: &str = "Failed to create funding transaction";
 /// How long opening a channel waits for its funding transaction (the ChannelPending step).
 const FUNDING_WAIT: Duration = Duration::from_secs(15);
 
@@ -357,6 +359,14 @@ async fn open_channel(State(state): AppStateRef, Body(request): Body<OpenRequest
 			.into_response());
 		}
 		if let Some(reason) = state.events.with_derived(|derived| derived.close_reasons.get(&user_channel_id.0).cloned()) {
+			// the wallet could not pay for it (the fee on top of the capacity, or coins taken by opens still unconfirmed):
+			// the node's state, not a failure of the peer
+			if reason.contains(FUNDING_NOT_MADE) {
+				return Err(ApiError::conflict(
+					"INSUFFICIENT_FUNDS",
+					format!("the wallet could not make the funding transaction of {capacity} sat to {node_id} with its fee ({reason}); fund it (POST /v1/address), mine and POST /v1/sync"),
+				));
+			}
 			return Err(ApiError::bad_gateway("CHANNEL_OPEN_FAILED", format!("the channel to {node_id} was closed before it was funded: {reason}")));
 		}
 		let left = deadline.saturating_duration_since(Instant::now());

@@ -70,7 +70,8 @@ impl ApiError {
 				"CHANNEL_OPEN_FAILED",
 				"the peer refused or the funding failed; check GET /v1/events and the node's log (DATA_DIR/ldk_node.log)",
 			),
-			ChannelClosingFailed => (StatusCode::BAD_GATEWAY, "CHANNEL_CLOSE_FAILED", "the channel could not be closed now; a force close may still work"),
+			// LDK refuses a close the channel's state does not allow now (not yet funded, already closing)
+			ChannelClosingFailed => (StatusCode::CONFLICT, "CHANNEL_CLOSE_FAILED", "the channel could not be closed now; a force close may still work"),
 			// refused before anything left the node: no route, too little outbound balance, expired
 			PaymentSendingFailed => (
 				StatusCode::CONFLICT,
