@@ -94,6 +94,16 @@ const routable = (channel: GraphChannel) =>
   channel.policies.length === 2 && channel.policies.every((policy) => policy.cltv_delta !== undefined);
 
 /** lnd's payment timeout, which ln-service calls its pathfinding timeout. */
+/**
+ * Blocks until a force-closed channel's own funds can be swept. lnd answers 0 blocks (and maturity
+ * height 0) until its resolver has seen the commitment confirmed: that is "not known yet", not "now".
+ * lnd counts below zero once the funds matured, until its sweep confirms.
+ */
+export const blocksUntilSweep = (channel: { timelock_blocks?: number; timelock_expiration?: number }) =>
+  channel.timelock_blocks === undefined || !channel.timelock_expiration
+    ? undefined
+    : Math.max(0, channel.timelock_blocks);
+
 const paymentTimeout = (timeoutSec: number | undefined) =>
   timeoutSec === undefined ? {} : { pathfinding_timeout: timeoutSec * 1000 };
 
@@ -484,8 +494,7 @@ export class LndLightning implements LightningClient {
           .map((channel) => ({
             fundingTxid: channel.transaction_id,
             closingTxid: channel.close_transaction_id,
-            // lnd counts below zero once the funds matured, until its sweep confirms
-            blocksUntilSweep: channel.timelock_blocks === undefined ? undefined : Math.max(0, channel.timelock_blocks),
+            blocksUntilSweep: blocksUntilSweep(channel),
             pendingSat: channel.pending_balance ?? channel.local_balance,
           }));
       },
