@@ -34,7 +34,10 @@ const containerdSocket = (cluster: TestCluster) => join(dirname(cluster.kubeconf
 /**
  * A folder with `labYaml` (without a runtime) set to run on the test cluster, whose images are
  * built and loaded into the cluster by the CLI (each is skipped when up to date); `imageOptions`
- * go to both commands (`--control-plane`: the control plane's images too).
+ * go to both commands (`--control-plane`: the control plane's images too). The tests read each
+ * node's figures from `reglab status`, which shows a node that answers after the lab's answer
+ * time-out as not answering: on a machine busy with other tests a node in a pod can take more than
+ * the default 0.75 s, so these labs wait 10 s.
  */
 export async function clusterLabFolder(labYaml: string, imageOptions: string[] = []): Promise<ClusterLabFolder> {
   const cluster = await testCluster();
@@ -42,7 +45,7 @@ export async function clusterLabFolder(labYaml: string, imageOptions: string[] =
   chmodSync(folder, 0o755);
   writeFileSync(
     join(folder, 'lab.yaml'),
-    `${labYaml.trimEnd()}\nruntime: kubernetes\nkubernetes:\n  kubeconfig: ${cluster.kubeconfig}\n`,
+    `${labYaml.trimEnd()}\nruntime: kubernetes\nkubernetes:\n  kubeconfig: ${cluster.kubeconfig}\nstatus:\n  answer_timeout_seconds: 10\n`,
   );
   const reglab = reglabIn(() => folder, COMMAND_TIMEOUT_MS);
   for (const args of [
