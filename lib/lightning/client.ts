@@ -210,6 +210,11 @@ export interface PendingClose {
   closingTxid?: string;
   /** Blocks until the node's own funds of a force close mature; 0 once they have: the node is sweeping them. */
   blocksUntilSweep?: number;
+  /**
+   * Those funds matured blocks ago and are still not swept (lnd): a lab's next block confirms a
+   * sweep, and lnd can leave one pending until it restarts (lnd issue #10938, docs/lab-yaml.md).
+   */
+  sweepOverdue?: true;
   pendingSat: number;
 }
 

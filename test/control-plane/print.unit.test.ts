@@ -77,7 +77,9 @@ describe('formatDown', () => {
 });
 
 describe('formatLab', () => {
-  const lab = (pendingCloses: { fundingTxid: string; pendingSat: number; blocksUntilSweep?: number }[]) => ({
+  const lab = (
+    pendingCloses: { fundingTxid: string; pendingSat: number; blocksUntilSweep?: number; sweepOverdue?: true }[],
+  ) => ({
     name: 'dev',
     status: 'ready',
     runtime: 'process',
@@ -89,13 +91,14 @@ describe('formatLab', () => {
     ],
   });
 
-  it("shows a node's pending closes: timelocked for N more blocks, or matured and being swept, never a negative wait", () => {
+  it("shows a node's pending closes: timelocked for N more blocks, matured and being swept, or overdue, never a negative wait", () => {
     const text = formatLab(
       lab([
         { fundingTxid: 'ab'.repeat(32), pendingSat: 499_000, blocksUntilSweep: 143 },
         { fundingTxid: 'cd'.repeat(32), pendingSat: 1_000, blocksUntilSweep: 1 },
         { fundingTxid: 'ef'.repeat(32), pendingSat: 250_000, blocksUntilSweep: -96 },
         { fundingTxid: '01'.repeat(32), pendingSat: 7_000 },
+        { fundingTxid: '23'.repeat(32), pendingSat: 90_000, blocksUntilSweep: 0, sweepOverdue: true },
       ]),
     );
     expect(text.split('\n').filter((line) => line.includes('closing'))).toEqual([
@@ -103,21 +106,25 @@ describe('formatLab', () => {
       '      ⇣ closing (funded by cdcdcdcdcdcd…): 1000 sat, spendable in 1 block',
       '      ⇣ closing (funded by efefefefefef…): 250000 sat, sweeping',
       '      ⇣ closing (funded by 010101010101…): 7000 sat',
+      '      ⇣ closing (funded by 232323232323…): 90000 sat, matured but not swept: `reglab restart carol` lets lnd sweep it (lnd issue #10938)',
     ]);
   });
 });
 
 describe("the dashboard's pending close", () => {
-  it('says spendable in N blocks while timelocked, sweeping once matured, never a negative wait', async () => {
+  it('says spendable in N blocks while timelocked, sweeping once matured or overdue, never a negative wait', async () => {
     // the dashboard's browser module: plain JavaScript without DOM calls
     const { closingText } = (await import('../../control-plane/src/dashboard/ui/format.js' as string)) as {
-      closingText(close: { pendingSat: number; blocksUntilSweep?: number }): string;
+      closingText(close: { pendingSat: number; blocksUntilSweep?: number; sweepOverdue?: true }): string;
     };
     expect(closingText({ pendingSat: 499_000, blocksUntilSweep: 143 })).toBe(
       'closing: 499,000 sat, spendable in 143 blocks',
     );
     expect(closingText({ pendingSat: 250_000, blocksUntilSweep: -96 })).toBe('closing: 250,000 sat, sweeping');
     expect(closingText({ pendingSat: 250_000, blocksUntilSweep: 0 })).toBe('closing: 250,000 sat, sweeping');
+    expect(closingText({ pendingSat: 250_000, blocksUntilSweep: 0, sweepOverdue: true })).toBe(
+      'closing: 250,000 sat, matured but not swept: restart the node to sweep it',
+    );
     expect(closingText({ pendingSat: 7_000 })).toBe('closing: 7,000 sat');
   });
 });

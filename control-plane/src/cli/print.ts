@@ -44,18 +44,20 @@ type Inspected = {
 };
 
 /** A channel being closed, as GET /labs/{name} shows it. */
-type PendingClose = { fundingTxid: string; pendingSat: number; blocksUntilSweep?: number };
+type PendingClose = { fundingTxid: string; pendingSat: number; blocksUntilSweep?: number; sweepOverdue?: true };
 
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)}s`;
 
-/** Where a closing channel's funds are: timelocked for N more blocks, or matured and being swept. */
-function closing(close: PendingClose): string {
+/** Where a closing channel's funds are: timelocked for N more blocks, matured and being swept, or overdue. */
+function closing(close: PendingClose, node: string): string {
   const wait =
     close.blocksUntilSweep === undefined
       ? ''
       : close.blocksUntilSweep > 0
         ? `, spendable in ${close.blocksUntilSweep} block${close.blocksUntilSweep === 1 ? '' : 's'}`
-        : ', sweeping';
+        : close.sweepOverdue
+          ? `, matured but not swept: \`reglab restart ${node}\` lets lnd sweep it (lnd issue #10938)`
+          : ', sweeping';
   return `closing (funded by ${close.fundingTxid.slice(0, 12)}…): ${close.pendingSat} sat${wait}`;
 }
 
@@ -154,7 +156,7 @@ export function formatLab(lab: Inspected): string {
         `      ↔ ${channel.partner}: ${channel.localSat}/${channel.capacitySat} sat local${channel.active ? '' : ' (inactive)'}${channel.id ? `  ${channel.id}` : ''}`,
       );
     }
-    for (const close of node.pendingCloses ?? []) lines.push(`      ⇣ ${closing(close)}`);
+    for (const close of node.pendingCloses ?? []) lines.push(`      ⇣ ${closing(close, node.name)}`);
     for (const asset of node.assets ?? []) lines.push(`      ◆ ${holding(asset)}`);
   }
   if (lab.network) lines.push(...formatNetwork(lab.network));

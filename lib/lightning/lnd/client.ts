@@ -93,7 +93,6 @@ type GraphChannel = { transaction_id: string; policies: { cltv_delta?: number }[
 const routable = (channel: GraphChannel) =>
   channel.policies.length === 2 && channel.policies.every((policy) => policy.cltv_delta !== undefined);
 
-/** lnd's payment timeout, which ln-service calls its pathfinding timeout. */
 /**
  * Blocks until a force-closed channel's own funds can be swept. lnd answers 0 blocks (and maturity
  * height 0) until its resolver has seen the commitment confirmed: that is "not known yet", not "now".
@@ -104,6 +103,28 @@ export const blocksUntilSweep = (channel: { timelock_blocks?: number; timelock_e
     ? undefined
     : Math.max(0, channel.timelock_blocks);
 
+/**
+ * Blocks lnd has processed past a maturity after which funds still not swept are overdue: lnd
+ * publishes its sweep at maturity and the next block confirms it.
+ */
+const SWEEP_OVERDUE_BLOCKS = 3;
+
+/**
+ * Whether a force close's matured funds are overdue for their sweep (PendingClose.sweepOverdue), by
+ * the height lnd has processed: one catching up on many blocks mined at once is not late yet. A
+ * close with HTLCs still in it waits for their timeouts, however long ago its own funds matured.
+ */
+export const sweepOverdue = (
+  channel: { timelock_expiration?: number; pending_payments?: unknown[] },
+  lndHeight: number,
+) =>
+  channel.timelock_expiration &&
+  !channel.pending_payments?.length &&
+  lndHeight - channel.timelock_expiration >= SWEEP_OVERDUE_BLOCKS
+    ? true
+    : undefined;
+
+/** lnd's payment timeout, which ln-service calls its pathfinding timeout. */
 const paymentTimeout = (timeoutSec: number | undefined) =>
   timeoutSec === undefined ? {} : { pathfinding_timeout: timeoutSec * 1000 };
 
@@ -488,13 +509,17 @@ export class LndLightning implements LightningClient {
         return { closingTxid: closed.transaction_id };
       },
       pendingCloses: async (): Promise<PendingClose[]> => {
-        const { pending_channels } = await this.call('the pending channels', () => getPendingChannels({ lnd }));
+        const [{ pending_channels }, { block_height }] = await Promise.all([
+          this.call('the pending channels', () => getPendingChannels({ lnd })),
+          this.call('the node info', () => getInfo(this.lnd)),
+        ]);
         return pending_channels
           .filter((channel) => channel.is_closing)
           .map((channel) => ({
             fundingTxid: channel.transaction_id,
             closingTxid: channel.close_transaction_id,
             blocksUntilSweep: blocksUntilSweep(channel),
+            sweepOverdue: sweepOverdue(channel, block_height),
             pendingSat: channel.pending_balance ?? channel.local_balance,
           }));
       },

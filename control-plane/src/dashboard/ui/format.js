@@ -17,14 +17,19 @@ export const shortHex = (hex) => (hex ? `${hex.slice(0, 8)}…${hex.slice(-6)}` 
 
 export const plural = (count, one, many = `${one}s`) => `${grouped.format(count)} ${count === 1 ? one : many}`;
 
-/** A channel being closed: its funds on their way back on-chain, timelocked for N more blocks or, matured, being swept. */
+/**
+ * A channel being closed: its funds on their way back on-chain, timelocked for N more blocks or,
+ * matured, being swept, or overdue for their sweep (docs/lab-yaml.md: lnd issue #10938).
+ */
 export function closingText(close) {
   const wait =
     close.blocksUntilSweep === undefined
       ? ''
       : close.blocksUntilSweep > 0
         ? `, spendable in ${plural(close.blocksUntilSweep, 'block')}`
-        : ', sweeping';
+        : close.sweepOverdue
+          ? ', matured but not swept: restart the node to sweep it'
+          : ', sweeping';
   return `closing: ${formatSat(close.pendingSat)}${wait}`;
 }
 
