@@ -509,9 +509,9 @@ export class LndLightning implements LightningClient {
         return { closingTxid: closed.transaction_id };
       },
       pendingCloses: async (): Promise<PendingClose[]> => {
-        const [{ pending_channels }, { block_height }] = await Promise.all([
+        const [{ pending_channels }, { height }] = await Promise.all([
           this.call('the pending channels', () => getPendingChannels({ lnd })),
-          this.call('the node info', () => getInfo(this.lnd)),
+          this.info(),
         ]);
         return pending_channels
           .filter((channel) => channel.is_closing)
@@ -519,7 +519,7 @@ export class LndLightning implements LightningClient {
             fundingTxid: channel.transaction_id,
             closingTxid: channel.close_transaction_id,
             blocksUntilSweep: blocksUntilSweep(channel),
-            sweepOverdue: sweepOverdue(channel, block_height),
+            sweepOverdue: sweepOverdue(channel, height),
             pendingSat: channel.pending_balance ?? channel.local_balance,
           }));
       },
