@@ -25,6 +25,8 @@ export interface BuildImagesOptions {
   reportUpToDate?: boolean;
   /** Rebuild even when an image with the same pin exists. */
   force?: boolean;
+  /** The recipes by id: RECIPES unless given (a test gives its images names of their own). */
+  catalog?: Record<ImageId, ImageRecipe>;
 }
 
 export interface BuiltImage {
@@ -47,6 +49,7 @@ export interface BuildImagesResult {
 export async function buildImages(options: BuildImagesOptions): Promise<BuildImagesResult> {
   const flavour = options.flavour ?? 'local';
   const onProgress = options.onProgress ?? (() => undefined);
+  const catalog = options.catalog ?? RECIPES;
   const images: ImageMap = {};
   const wanted = new Set<ImageId>();
   for (const [kind, id] of Object.entries(options.images)) {
@@ -55,10 +58,11 @@ export async function buildImages(options: BuildImagesOptions): Promise<BuildIma
       images[kind] = override;
       continue;
     }
-    images[kind] = RECIPES[id].ref;
+    images[kind] = catalog[id].ref;
     wanted.add(id);
   }
   const builder = new Builder(
+    catalog,
     options.docker,
     onProgress,
     options.force ?? false,
@@ -66,7 +70,7 @@ export async function buildImages(options: BuildImagesOptions): Promise<BuildIma
     options.reportUpToDate ?? true,
   );
   await withBuildLock(onProgress, async () => {
-    for (const id of wanted) await builder.ensure(RECIPES[id]);
+    for (const id of wanted) await builder.ensure(catalog[id]);
   });
   return { images, built: builder.done };
 }
@@ -77,6 +81,7 @@ class Builder {
   private readonly imagesDir = join(projectRoot(), 'images');
 
   constructor(
+    private readonly catalog: Record<ImageId, ImageRecipe>,
     private readonly docker: Docker,
     private readonly onProgress: (line: string) => void,
     private readonly force: boolean,
@@ -89,7 +94,7 @@ class Builder {
     const known = this.pins.get(recipe.id);
     if (known !== undefined) return known;
     const basePins: string[] = [];
-    for (const base of recipe.from) basePins.push(await this.ensure(RECIPES[base]));
+    for (const base of recipe.from) basePins.push(await this.ensure(this.catalog[base]));
     if (!recipe.offline && this.offlineOnly) return this.requirePresent(recipe);
     const parts = (await recipe.parts?.(this.onProgress)) ?? [];
     const pin = recipePin(recipe, this.imagesDir, parts, basePins);

@@ -5,7 +5,7 @@ import { basename, join } from 'node:path';
 import type Docker from 'dockerode';
 import { waitFor } from '../../../../lib/wait.js';
 import { RECIPES } from '../../images/catalog.js';
-import type { ImageId } from '../../images/types.js';
+import type { ImageId, ImageRecipe } from '../../images/types.js';
 import { buildImages, missingImageMessage, type ImageMap } from '../../images/build.js';
 import {
   ImageUnavailableError,
@@ -45,6 +45,8 @@ export interface DockerRuntimeOptions {
    * separate `reglab images build`. Images named in `images` are never built.
    */
   buildImages?: boolean;
+  /** The image recipes by id: RECIPES unless given (a test gives its images names of their own). */
+  imageCatalog?: Record<ImageId, ImageRecipe>;
 }
 
 /** A container of a lab, as found from its labels (what a restarted control plane sees). */
@@ -144,7 +146,7 @@ export class DockerRuntime implements Runtime {
   }
 
   imageFor(kind: string, recipe: ImageId): string {
-    return this.options.images?.[kind] ?? RECIPES[recipe].ref;
+    return this.options.images?.[kind] ?? (this.options.imageCatalog ?? RECIPES)[recipe].ref;
   }
 
   /** The lab's network, and its images built first: a build can take a minute, and the lab's
@@ -535,7 +537,14 @@ export class DockerRuntime implements Runtime {
   private build(docker: Docker, kind: string, image: ImageId, onProgress?: (line: string) => void): Promise<unknown> {
     let ensured = this.ensured.get(image);
     if (!ensured) {
-      const run = () => buildImages({ docker, images: { [kind]: image }, onProgress, reportUpToDate: false });
+      const run = () =>
+        buildImages({
+          docker,
+          images: { [kind]: image },
+          onProgress,
+          reportUpToDate: false,
+          catalog: this.options.imageCatalog,
+        });
       ensured = this.builds = this.builds.then(run, run);
       ensured.catch(() => this.ensured.delete(image));
       this.ensured.set(image, ensured);
