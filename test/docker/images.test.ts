@@ -21,14 +21,15 @@ const BTCD_REPO = 'localhost/reglab-btcd-image-test';
 const BTCD_REF = `${BTCD_REPO}:local`;
 const CATALOG = { ...RECIPES, btcd: { ...RECIPES.btcd, ref: BTCD_REF } };
 
-/** Removes the tags that keep earlier builds of this test's btcd image under their pins: the next build of it is a build. */
-async function forgetKeptBuilds(docker: Docker): Promise<void> {
+/** Removes the tags of this test's btcd image that start with `prefix`. */
+async function removeTags(docker: Docker, prefix: string): Promise<void> {
   const images = await docker.listImages({ filters: { label: ['reglab.image=btcd'] } });
-  for (const tag of images
-    .flatMap((image) => image.RepoTags ?? [])
-    .filter((tag) => tag.startsWith(`${BTCD_REPO}:pin-`)))
+  for (const tag of images.flatMap((image) => image.RepoTags ?? []).filter((tag) => tag.startsWith(prefix)))
     await docker.getImage(tag).remove();
 }
+
+/** Removes the tags that keep earlier builds of this test's btcd image under their pins: the next build of it is a build. */
+const forgetKeptBuilds = (docker: Docker) => removeTags(docker, `${BTCD_REPO}:pin-`);
 
 describe('image pins', () => {
   it('change with the Containerfile folder, the build arguments, the extra context and the base', () => {
@@ -64,9 +65,7 @@ describe('buildImages on Podman', () => {
     await buildImages({ docker, catalog: CATALOG, images: recipesOf('btcd'), onProgress: () => undefined });
   });
   afterAll(async () => {
-    const images = await docker.listImages({ filters: { label: ['reglab.image=btcd'] } });
-    for (const tag of images.flatMap((image) => image.RepoTags ?? []).filter((tag) => tag.startsWith(`${BTCD_REPO}:`)))
-      await docker.getImage(tag).remove();
+    await removeTags(docker, `${BTCD_REPO}:`);
   });
 
   it('skips every image that already carries its pin', async () => {
