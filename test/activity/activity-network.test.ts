@@ -48,8 +48,9 @@ describe('payment activity through network faults', () => {
       { timeoutMs: 120_000, what: 'alice to pay over the delayed link' },
     );
 
-    const cut = new Date().toISOString();
     expect((await cp.call('POST', `/labs/${LAB}/net/partition`, { a: 'carol' })).status).toBe(200);
+    // the partition is in place once its answer comes: a payment sent before then may still go through
+    const cut = new Date().toISOString();
     await waitFor(
       async () => (await since(cut)).filter((record) => record.outcome === 'failed' && withCarol(record)).length >= 3,
       { timeoutMs: 120_000, what: 'payments with carol to fail while she is cut off' },
