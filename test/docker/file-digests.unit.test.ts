@@ -5,6 +5,8 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 
 const cache = mkdtempSync(join(tmpdir(), 'reglab-digests-'));
+// unit test files share their workers' processes (npm run test:unit): the machine's cache is given back
+const machineCache = process.env.REGLAB_CACHE_DIR;
 process.env.REGLAB_CACHE_DIR = cache;
 const { fileContent, saveFileDigests } = await import('../../control-plane/src/images/file-digests.js');
 
@@ -14,7 +16,11 @@ const remembered = (file = join(cache, 'file-digests.json')) =>
   (existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : {}) as Record<string, { digest: string }>;
 const later = (path: string) => statSync(path).ctimeMs + 60_000;
 
-afterAll(() => rmSync(cache, { recursive: true, force: true }));
+afterAll(() => {
+  if (machineCache === undefined) delete process.env.REGLAB_CACHE_DIR;
+  else process.env.REGLAB_CACHE_DIR = machineCache;
+  rmSync(cache, { recursive: true, force: true });
+});
 
 describe('file digests of an image pin', () => {
   it('gives a small file its bytes and a big one the SHA-256 of its bytes', () => {

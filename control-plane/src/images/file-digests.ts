@@ -22,16 +22,26 @@ interface Remembered {
 
 const cacheFile = () => join(reglabCacheDir(), 'file-digests.json');
 
-let remembered: Map<string, Remembered> | undefined;
-let changed = false;
+/** The digests read from a cache's file, and whether some were learnt since. */
+interface DigestFile {
+  file: string;
+  digests: Map<string, Remembered>;
+  changed: boolean;
+}
 
-function load(): Map<string, Remembered> {
-  if (remembered) return remembered;
+let remembered: DigestFile | undefined;
+
+/** The cache's digests, read once (again if REGLAB_CACHE_DIR has since named another cache). */
+function load(): DigestFile {
+  const file = cacheFile();
+  if (remembered?.file === file) return remembered;
+  let digests: Map<string, Remembered>;
   try {
-    remembered = new Map(Object.entries(JSON.parse(readFileSync(cacheFile(), 'utf8')) as Record<string, Remembered>));
+    digests = new Map(Object.entries(JSON.parse(readFileSync(file, 'utf8')) as Record<string, Remembered>));
   } catch {
-    remembered = new Map();
+    digests = new Map();
   }
+  remembered = { file, digests, changed: false };
   return remembered;
 }
 
@@ -49,23 +59,23 @@ const sameFile = (entry: Remembered, stat: Stats) =>
 export function fileContent(path: string, stat: Stats, now = Date.now()): Buffer | string {
   if (stat.size < REMEMBERED_FROM_BYTES) return readFileSync(path);
   const cache = load();
-  const known = cache.get(path);
+  const known = cache.digests.get(path);
   if (known && sameFile(known, stat)) return `sha256 ${known.digest}`;
   const digest = createHash('sha256').update(readFileSync(path)).digest('hex');
   if (now - Math.max(stat.mtimeMs, stat.ctimeMs) > SETTLED_AFTER_MS) {
-    cache.set(path, { size: stat.size, mtimeMs: stat.mtimeMs, ctimeMs: stat.ctimeMs, ino: stat.ino, digest });
-    changed = true;
+    cache.digests.set(path, { size: stat.size, mtimeMs: stat.mtimeMs, ctimeMs: stat.ctimeMs, ino: stat.ino, digest });
+    cache.changed = true;
   }
   return `sha256 ${digest}`;
 }
 
 /** Writes the digests learnt since the last call (atomically: another reglab may read the file meanwhile). */
 export function saveFileDigests(): void {
-  if (!changed || !remembered) return;
-  const file = cacheFile();
+  if (!remembered?.changed) return;
+  const { file, digests } = remembered;
   mkdirSync(dirname(file), { recursive: true });
   const temporary = `${file}.${process.pid}`;
-  writeFileSync(temporary, JSON.stringify(Object.fromEntries(remembered)));
+  writeFileSync(temporary, JSON.stringify(Object.fromEntries(digests)));
   renameSync(temporary, file);
-  changed = false;
+  remembered.changed = false;
 }
