@@ -2,9 +2,8 @@
 // lab's indexer and consignment proxy. lab.yaml's assets are issued and handed out at bring-up;
 // `asset send` moves exact amounts to blinded and witness invoices; bad input changes nothing.
 // Its own lab: rgb nodes and assets, which the default lab has not.
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { reglabOf } from '../support/cli.js';
 import { bringUpLab, startTestControlPlane, type TestControlPlane } from '../support/control-plane.js';
 
 const LAB = `name: assets
@@ -33,20 +32,8 @@ describe('RGB assets in a lab', () => {
     );
   };
   const send = (body: object) => cp.call('POST', '/labs/assets/assets/send?wait=true', body);
-  /** The CLI against this lab: its exit code and what it printed. */
-  const reglab = async (...args: string[]) => {
-    try {
-      const { stdout, stderr } = await promisify(execFile)(
-        process.execPath,
-        ['--import', 'tsx', 'control-plane/src/cli/main.ts', '--lab', 'assets', ...args],
-        { env: { ...process.env, REGLAB_HOME: cp.home }, timeout: 60_000 },
-      );
-      return { code: 0, stdout, stderr };
-    } catch (error) {
-      const failed = error as { code: number; stdout: string; stderr: string };
-      return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
-    }
-  };
+  /** The CLI as users run it, against this lab: its exit code and what it printed. */
+  const reglab = (...args: string[]) => reglabOf(cp.home, '--lab', 'assets', ...args);
 
   beforeAll(async () => {
     cp = await startTestControlPlane();

@@ -3,18 +3,16 @@
 // `reglab scenario run` as users run it, with its reports and exit codes.
 // Its own lab: the library's scenarios kill and stop services, disconnect peers, reorg the chain
 // and open and close channels.
-import { execFile } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadScenarioFile } from '../../scenarios/src/load/load-scenario.js';
 import type { RunReport } from '../../scenarios/src/report/types.js';
 import { runScenario } from '../../scenarios/src/run/runner.js';
+import { reglabOf } from '../support/cli.js';
 import { readJunit } from './junit-reader.js';
 import { failuresOf, startLab, type RunningLab } from './support.js';
 
-const run = promisify(execFile);
 const LAB = readFileSync('lab.yaml', 'utf8').replace(/^name: default$/m, 'name: scenarios');
 const LIBRARY = readdirSync('scenarios')
   .filter((name) => name.endsWith('.yaml'))
@@ -50,20 +48,8 @@ describe('the scenario library against the default lab', () => {
   }, 600_000);
 
   describe('reglab scenario run', () => {
-    // the CLI from its sources, finding the control plane of this test through REGLAB_HOME
-    const reglab = async (...args: string[]) => {
-      try {
-        const { stdout, stderr } = await run(
-          process.execPath,
-          ['--import', 'tsx', 'control-plane/src/cli/main.ts', ...args],
-          { env: { ...process.env, REGLAB_HOME: lab.home }, timeout: 300_000 },
-        );
-        return { code: 0, stdout, stderr };
-      } catch (error) {
-        const failed = error as { code: number; stdout: string; stderr: string };
-        return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
-      }
-    };
+    // the CLI as users run it, finding the control plane of this test through REGLAB_HOME
+    const reglab = (...args: string[]) => reglabOf(lab.home, ...args);
 
     it('runs every file of a folder against the lab, writes JUnit and JSON reports, and exits 1 when a step fails', async () => {
       const folder = join(lab.home, 'suite');
