@@ -69,6 +69,9 @@ npm_packages_and_build() {
     # rgb-lib's addon finds its library by the absolute path of the folder it was built in (its
     # RUNPATH), gone with the tree it was installed in: relinked here, it names this tree's copy
     npm rebuild @rgb-tools/rgb-lib-linux-x64 --loglevel=error
+    # the rebuild changed no package: npm's record of what it installed stays true, newer than the
+    # folder the rebuild touched (the image builder trusts the record only then, else runs `npm ls`)
+    touch node_modules/.package-lock.json
     echo "npm packages copied from $kept"
   else
     # `npm install` rather than `npm ci`, which with this machine's npm settings (lockfiles without
