@@ -25,7 +25,7 @@ export async function startPostgres(): Promise<RunningServer & { createDatabase(
   const dir = mkdtempSync(join(tmpdir(), 'reglab-pg-'));
   chmodSync(dir, 0o755); // the postgres system user must reach the data folder inside
   const dataDir = join(dir, 'data');
-  initPostgresCluster(dataDir);
+  await initPostgresCluster(dataDir);
   const port = await freePort();
   const launch = postgresLaunch(dataDir, port);
   const pid = startDetached(launch, join(dir, 'postgres.log'));

@@ -1,8 +1,24 @@
-import { execFileSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import {
+  chmodSync,
+  chownSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { reglabCacheDir } from '../../images/cache.js';
 import type { ProcessLaunch } from '../../runtimes/process/child.js';
-import { runAs } from '../../runtimes/process/system-user.js';
+import { type RunAs, runAs } from '../../runtimes/process/system-user.js';
+
+const run = promisify(execFile);
 
 /** Where Debian's postgresql package puts the server binaries. */
 export function postgresBinDir(): string {
@@ -59,24 +75,24 @@ function letThrough(dataDir: string, user: { uid: number; gid: number }): void {
 }
 
 /**
- * Creates a throw-away cluster in `dataDir` (once) with trust auth on loopback: a lab database
- * holds test coins only, and the lab records the URL for its services.
+ * initdb's arguments but the folder: trust auth (a lab database holds test coins only, and the lab
+ * records the URL for its services); 1 MiB WAL segments instead of 16, as a lab writes little and
+ * its data folder (copied into every snapshot) stays small.
  */
-export function initPostgresCluster(dataDir: string): void {
+const INITDB_ARGS = ['-U', 'postgres', '--auth=trust', '--encoding=UTF8', '--no-sync', '--wal-segsize=1'];
+
+/**
+ * Creates a throw-away cluster in `dataDir` (once): a copy of the machine's template cluster, made
+ * by initdb the first time (templateCluster), listening on loopback only.
+ */
+export async function initPostgresCluster(dataDir: string): Promise<void> {
   if (existsSync(join(dataDir, 'PG_VERSION'))) return;
-  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
-  // 1 MiB WAL segments instead of 16: a lab writes little, and its data folder (copied into every snapshot)
-  // stays small
-  const args = ['-D', dataDir, '-U', 'postgres', '--auth=trust', '--encoding=UTF8', '--no-sync', '--wal-segsize=1'];
   const user = runsAsRoot() ? runAs(SYSTEM_USER) : undefined;
-  if (user) {
-    letThrough(dataDir, user);
-    execFileSync('chown', ['-R', `${SYSTEM_USER}:${SYSTEM_USER}`, dataDir]);
-  }
-  execFileSync(join(postgresBinDir(), 'initdb'), args, {
-    stdio: 'pipe',
-    ...(user ? { uid: user.uid, gid: user.gid, env: { ...process.env, ...user.env } } : {}),
-  });
+  const template = await templateCluster(user);
+  mkdirSync(dirname(dataDir), { recursive: true });
+  if (user) letThrough(dataDir, user);
+  // -a keeps the template's modes and owner: PostgreSQL wants its folder 0700, its user's
+  await run('cp', ['-a', '-T', template, dataDir]);
   // Without fsync a commit still reaches the kernel before it is answered, so a killed Postgres
   // (not a crashed machine) keeps it; synchronous_commit must stay on for that (off, the commits
   // answered last died with the process: test/control-plane/supervision.test.ts).
@@ -84,6 +100,47 @@ export function initPostgresCluster(dataDir: string): void {
     join(dataDir, 'postgresql.auto.conf'),
     "listen_addresses = '127.0.0.1'\nfsync = off\nfull_page_writes = off\nmax_connections = 100\nshared_buffers = 16MB\nmin_wal_size = 2MB\n",
   );
+}
+
+/**
+ * The machine's template cluster for this initdb and user, in reglab's cache: made by initdb once,
+ * then copied for each lab, which takes a fraction of initdb's time and does not start a process
+ * per lab. initdb runs in a folder of the system's temporary one (the postgres user may not pass
+ * through the cache's folders); the cluster made is moved into the cache whole, and a template
+ * another control plane made meanwhile is kept.
+ */
+async function templateCluster(user: RunAs | undefined): Promise<string> {
+  const initdb = join(postgresBinDir(), 'initdb');
+  const key = createHash('sha256')
+    .update(JSON.stringify([initdb, statSync(initdb).mtimeMs, INITDB_ARGS, process.getuid?.()]))
+    .digest('hex')
+    .slice(0, 16);
+  const template = join(reglabCacheDir(), 'postgres', key);
+  if (existsSync(join(template, 'PG_VERSION'))) return template;
+  const scratch = mkdtempSync(join(tmpdir(), 'reglab-initdb-'));
+  try {
+    const made = join(scratch, 'data');
+    if (user) {
+      chownSync(scratch, user.uid, user.gid);
+      letThrough(made, user);
+    }
+    await run(
+      initdb,
+      ['-D', made, ...INITDB_ARGS],
+      user ? { uid: user.uid, gid: user.gid, env: { ...process.env, ...user.env } } : {},
+    );
+    mkdirSync(dirname(template), { recursive: true });
+    const partial = `${template}.partial.${process.pid}`;
+    await run('cp', ['-a', '-T', made, partial]);
+    try {
+      renameSync(partial, template);
+    } catch {
+      rmSync(partial, { recursive: true, force: true }); // another control plane's is there
+    }
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+  return template;
 }
 
 /**

@@ -37,7 +37,7 @@ export class ProcessRuntime implements Runtime {
     const dataDir = serviceDataDir(request.lab.dir, request.service);
     mkdirSync(dataDir, { recursive: true });
     if (request.launch.program.type === 'system' && request.launch.program.name === 'postgres') {
-      initPostgresCluster(join(dataDir, 'data'));
+      await initPostgresCluster(join(dataDir, 'data'));
     }
     const pid = startDetached(
       toProcessLaunch(request.launch, dataDir),
