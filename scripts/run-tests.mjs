@@ -47,7 +47,7 @@ const LANES = [
     name: 'container engine',
     // the machine's one container engine (Podman's Docker API), whose containers and volumes are
     // named after their lab, and which engine-outage cuts off
-    takes: within('test/docker/', 'test/control-plane/snapshots.test.ts', 'test/indexer/stop-without-dns.test.ts'),
+    takes: within('test/docker/', 'test/indexer/stop-without-dns.test.ts'),
   },
   {
     name: 'cluster',
