@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { createChainDriver } from '../../lib/chain/from-env.js';
+import { programArguments } from '../../lib/programs.js';
 import { freePort } from '../../control-plane/src/util/ports.js';
 import { waitFor } from '../../lib/wait.js';
 import { newPrivateKeyHex, regtestKey } from '../../control-plane/src/wallet/keys.js';
@@ -78,14 +79,17 @@ export interface RunningEntryPoint {
   stop(): Promise<number | null>;
 }
 
-/** Runs a service's main.ts as the lab would (from env, on PORT) and waits until `readyPath` answers 200. */
+/**
+ * Runs a service's main.ts as the lab would (its bundle once built, lib/programs.ts; from env, on
+ * PORT) and waits until `readyPath` answers 200.
+ */
 export async function runEntryPoint(
   entry: string,
   env: Record<string, string>,
   readyPath: string,
 ): Promise<RunningEntryPoint> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', entry], {
+  const child = spawn(process.execPath, programArguments(entry.replace(/\.ts$/, '.js')), {
     env: { ...process.env, ...env, HOST: '127.0.0.1', PORT: String(port) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

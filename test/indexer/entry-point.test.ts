@@ -4,6 +4,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { BUNDLED_PROGRAMS, programArguments } from '../../lib/programs.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mineBlocks } from '../../control-plane/src/lab/operations.js';
 import { freePort } from '../../control-plane/src/util/ports.js';
@@ -22,7 +23,8 @@ describe('indexer entry point (services/indexer/src/main.ts)', () => {
     regtest = await startRegtest();
     dataDir = mkdtempSync(join(tmpdir(), 'indexer-main-'));
     const port = await freePort();
-    child = spawn(process.execPath, ['--import', 'tsx', 'services/indexer/src/main.ts'], {
+    // as the lab runs it: its bundle once built
+    child = spawn(process.execPath, programArguments(BUNDLED_PROGRAMS.indexer!), {
       env: { ...process.env, ...regtest.chainEnv, PORT: String(port), DATA_DIR: dataDir, POLL_MS: '100' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

@@ -8,6 +8,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { BUNDLED_PROGRAMS, programArguments } from '../../lib/programs.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { electrumCall } from '../../control-plane/src/nodes/indexer/electrum.js';
 import { freePort } from '../../control-plane/src/util/ports.js';
@@ -40,7 +41,7 @@ describe('indexer stop with a silent resolver', () => {
     const port = await freePort();
     child = spawn(
       process.execPath,
-      ['--require', join(import.meta.dirname, 'silent-dns.cjs'), '--import', 'tsx', 'services/indexer/src/main.ts'],
+      ['--require', join(import.meta.dirname, 'silent-dns.cjs'), ...programArguments(BUNDLED_PROGRAMS.indexer!)],
       {
         env: {
           ...process.env,

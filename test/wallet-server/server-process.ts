@@ -1,7 +1,8 @@
-// The wallet server as a real child process (services/wallet-server/src/main.ts), for tests that
-// kill it: start, SIGKILL, and HTTP calls as a signed-in user.
+// The wallet server as a real child process, as the lab runs it (its bundle once built:
+// lib/programs.ts), for tests that kill it: start, SIGKILL, and HTTP calls as a signed-in user.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import { BUNDLED_PROGRAMS, programArguments } from '../../lib/programs.js';
 import { REGTEST_ADDRESS, newKey, signNonce } from './support.js';
 import { eventually } from './lightning-support.js';
 
@@ -19,7 +20,7 @@ export class WalletServerProcess {
   ) {}
 
   async start(): Promise<void> {
-    this.proc = spawn(process.execPath, ['--import', 'tsx', 'services/wallet-server/src/main.ts'], {
+    this.proc = spawn(process.execPath, programArguments(BUNDLED_PROGRAMS['wallet-server']!), {
       env: { ...process.env, ...this.env },
       stdio: ['ignore', 'ignore', 'inherit'],
     });
