@@ -1,16 +1,16 @@
 #!/usr/bin/env node
-// `npm test` after the type checks: the unit tests, then (if they passed) the integration tests, each
-// run through vitest with its usual output, then the slowest test files of all runs with their times,
-// hooks included (where the time goes: scripts/test-file-times.mjs), then one plain closing line over
-// all runs, `tests: N passed, N failed[, N skipped]`, which CI systems and people read without
-// vitest's colours.
+// `npm test` after the build and Biome: the type check (tsc, tsconfig.test.json: the sources and the
+// tests) beside the unit tests, then (if both passed) the integration tests, each run through vitest
+// with its usual output, then the slowest test files of all runs with their times, hooks included
+// (where the time goes: scripts/test-file-times.mjs), then one plain closing line over all runs,
+// `tests: N passed, N failed[, N skipped]`, which CI systems and people read without vitest's colours.
 // The integration tests run in lanes at the same time, since most of their time is spent waiting on
 // btcd, lnd and the lab: the pool, POOL_WORKERS files at once, and the lanes of LANES, each a part of
 // the machine its files share, one file after another. The pool's output is printed as it comes; a
 // lane's is kept in a file and printed in one piece when the lane ends. Each file's time is kept for
 // the next run, whose files start longest first (test/support/longest-first-sequencer.ts).
 // Exit code: 0 only if every run passed.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import {
   createWriteStream,
   existsSync,
@@ -140,10 +140,23 @@ function record(name, { report, times }, status) {
 // the unit test files share their workers' processes (--no-isolate): a process each cost more than
 // the tests themselves, and they leave no state behind (a file that sets the environment restores it)
 const unit = vitestRun(['--project', 'unit', '--maxWorkers=2', '--no-isolate']);
-const unitRun = spawnSync('npx', unit.args, { stdio: 'inherit', env: unit.env });
-record('unit', unit, unitRun.status);
-// the integration tests wait for passing unit tests
-if (unitRun.status === 0) await Promise.all(integrationRuns.map(started));
+// tsc runs on one core for most of its time: the unit tests take the other; its output (the errors
+// only) is printed once both are done
+const typeCheck = spawn('npx', ['tsc', '-p', 'tsconfig.test.json'], { stdio: ['ignore', 'pipe', 'pipe'] });
+let typeErrors = '';
+for (const stream of [typeCheck.stdout, typeCheck.stderr]) stream.on('data', (chunk) => (typeErrors += chunk));
+const [typeCheckStatus, unitStatus] = await Promise.all([
+  exitCodeOf(typeCheck),
+  exitCodeOf(spawn('npx', unit.args, { stdio: 'inherit', env: unit.env })),
+]);
+record('unit', unit, unitStatus);
+if (typeCheckStatus !== 0) {
+  console.log(`\ntype check (tsc -p tsconfig.test.json) failed:\n${typeErrors}`);
+  exitCode = typeCheckStatus;
+  total.failed += 1;
+}
+// the integration tests wait for passing unit tests and type check
+if (unitStatus === 0 && typeCheckStatus === 0) await Promise.all(integrationRuns.map(started));
 rmSync(reports, { recursive: true, force: true });
 keepFileTimes();
 
@@ -155,6 +168,11 @@ if (files.length > 0) {
 const skipped = total.skipped > 0 ? `, ${total.skipped} skipped` : '';
 console.log(`\ntests: ${total.passed} passed, ${total.failed} failed${skipped}`);
 process.exit(exitCode);
+
+/** A child process's exit code once it has ended (1 when a signal ended it). */
+function exitCodeOf(child) {
+  return new Promise((resolve) => child.on('close', (code) => resolve(code ?? 1)));
+}
 
 /** An integration run, started once the lanes it comes after are done (one start however often asked). */
 function started(run) {
