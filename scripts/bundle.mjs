@@ -5,17 +5,49 @@
 // Packages with native code or files of their own to load stay in node_modules; the bundle finds
 // them there as the compiled tree did, in the project and in the services image alike (both keep
 // dist/ and node_modules/ side by side).
+import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { readdir, readFile, rm, stat } from 'node:fs/promises';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
-import { tsImport } from 'tsx/esm/api';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const options = process.argv.slice(2);
 const dist = resolve(options.find((option) => !option.startsWith('--')) ?? join(root, 'dist'));
 const sourceMaps = !options.includes('--no-source-maps');
+
+/**
+ * What the last build of DIST was made from: every file esbuild read (sources and packages) with the
+ * SHA-256 of its content, this script's included, and the options. A build whose files and options
+ * are all the same would write the same bundles: `npm test` after the set-up's build, or twice in a
+ * row, skips it. A file no input imports cannot change a bundle until an input changes to import it.
+ */
+const INPUTS_RECORD = join(dist, '.bundle-inputs.json');
+const digestOf = async (file) => {
+  try {
+    return createHash('sha256')
+      .update(await readFile(join(root, file)))
+      .digest('hex');
+  } catch {
+    return undefined; // gone
+  }
+};
+async function upToDate() {
+  if (!existsSync(INPUTS_RECORD)) return false;
+  const record = JSON.parse(await readFile(INPUTS_RECORD, 'utf8'));
+  if (record.sourceMaps !== sourceMaps || !record.outputs.every((output) => existsSync(join(root, output))))
+    return false;
+  const digests = await Promise.all(Object.keys(record.inputs).map(digestOf));
+  return Object.values(record.inputs).every((digest, index) => digest === digests[index]);
+}
+if (await upToDate()) {
+  console.log(`bundles in ${dist} up to date: no file they are made from changed`);
+  process.exit(0);
+}
+
+const { build } = await import('esbuild');
+const { tsImport } = await import('tsx/esm/api');
 /** A module of the project, from its TypeScript source. */
 const source = (file) => tsImport(join(root, file), import.meta.url);
 const { BUNDLED_PROGRAMS, BUNDLE_DIR, sourceOf } = await source('lib/programs.ts');
@@ -144,7 +176,24 @@ const [programs, lightning] = await Promise.all([
   }),
   bundleLightningFiles(),
 ]);
-await removeEarlierBuilds({ ...programs.metafile.outputs, ...lightning.metafile.outputs });
+const outputs = { ...programs.metafile.outputs, ...lightning.metafile.outputs };
+await removeEarlierBuilds(outputs);
+const inputs = [
+  ...new Set([
+    relative(root, fileURLToPath(import.meta.url)),
+    ...Object.keys(programs.metafile.inputs),
+    ...Object.keys(lightning.metafile.inputs),
+  ]),
+].filter((input) => existsSync(join(root, input)));
+const digests = await Promise.all(inputs.map(digestOf));
+await writeFile(
+  INPUTS_RECORD,
+  JSON.stringify({
+    sourceMaps,
+    outputs: Object.keys(outputs),
+    inputs: Object.fromEntries(inputs.map((input, index) => [input, digests[index]])),
+  }),
+);
 console.log(
   `bundled ${Object.keys(BUNDLED_PROGRAMS).length} programs and the lightning package's files into ${outdir} in ${((performance.now() - started) / 1000).toFixed(1)} s`,
 );
