@@ -6,7 +6,9 @@ import type { ContextPart } from './types.js';
 export function contextTar(parts: ContextPart[]): Readable {
   const args = ['-c', '--numeric-owner'];
   for (const part of parts) {
-    for (const [from, to] of Object.entries(part.rename ?? {})) args.push(`--transform=s|^${escapeSed(from)}$|${to}|`);
+    for (const [from, to] of Object.entries(part.rename ?? {}))
+      args.push(`--transform=s|^${escapeSed(from)}$|${to}|`, `--transform=s|^${escapeSed(from)}/|${to}/|`);
+    for (const path of part.exclude ?? []) args.push(`--exclude=${path}`);
   }
   for (const part of parts) args.push('-C', part.dir, ...part.entries);
   const tar = spawn('tar', args, { stdio: ['ignore', 'pipe', 'pipe'] });

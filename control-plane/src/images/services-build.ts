@@ -87,16 +87,33 @@ export async function stageServices(
 }
 
 /**
+ * rgb-lib's addon, as the set-up builds it in each clone (node_modules/…/build): its binary names the
+ * clone's folder, so it differs from one clone to the next where the rest of node_modules does not.
+ */
+const RGB_LIB_BUILD = join('node_modules', '@rgb-tools', 'rgb-lib-linux-x64', 'build');
+
+/**
  * dist/, the services' public folders, the dashboard and the CLI's launcher (staged), package.json, the host's Node
- * binary and the production packages of node_modules.
+ * binary and the production packages of node_modules, rgb-lib's addon apart (`rgb-lib-build`): the
+ * Containerfile copies it after the rest, so that the rest, the image's largest layer, is the same
+ * layer for every clone of one package-lock.json, which the engine's build cache and a cluster's
+ * containerd then keep instead of copying it again.
  */
 export async function servicesParts(root: string, onProgress: (line: string) => void): Promise<ContextPart[]> {
   const staged = await stageServices(root, onProgress);
   const node = realpathSync(process.execPath);
+  const modules = await productionModules(root);
   return [
     { dir: staged.dir, entries: ['dist', 'services', 'control-plane', 'bin'], fingerprint: staged.pin },
     { dir: root, entries: ['package.json'] },
     { dir: dirname(node), entries: [basename(node)], rename: { [basename(node)]: 'node' } },
-    await productionModules(root),
+    { ...modules, exclude: [RGB_LIB_BUILD] },
+    {
+      dir: dirname(join(root, RGB_LIB_BUILD)),
+      entries: ['build'],
+      rename: { build: 'rgb-lib-build' },
+      // the same addon in every clone of the lock, but for the folder it names
+      fingerprint: `rgb-lib addon of ${modules.fingerprint}`,
+    },
   ];
 }

@@ -15,8 +15,10 @@ export interface ContextPart {
   entries: string[];
   /** Stands for the content in the pin when hashing it all would be slow (node_modules). */
   fingerprint?: string;
-  /** Names the entries take in the context, when they differ from the names on disk. */
+  /** Names the entries (files or folders) take in the context, when they differ from the names on disk. */
   rename?: Record<string, string>;
+  /** Paths under the entries left out of the context, as `tar -C dir` names them. */
+  exclude?: string[];
 }
 
 export interface ImageRecipe {
