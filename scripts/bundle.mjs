@@ -14,7 +14,8 @@ import { fileURLToPath } from 'node:url';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const options = process.argv.slice(2);
-const dist = resolve(options.find((option) => !option.startsWith('--')) ?? join(root, 'dist'));
+const distGiven = options.find((option) => !option.startsWith('--'));
+const dist = resolve(distGiven ?? join(root, 'dist'));
 const sourceMaps = !options.includes('--no-source-maps');
 
 /**
@@ -22,8 +23,10 @@ const sourceMaps = !options.includes('--no-source-maps');
  * SHA-256 of its content, this script's included, and the options. A build whose files and options
  * are all the same would write the same bundles: `npm test` after the set-up's build, or twice in a
  * row, skips it. A file no input imports cannot change a bundle until an input changes to import it.
+ * Kept for the project's dist/ only: a DIST given is bundled anew (the services image's stage, once
+ * per sources pin), and holds the bundles alone.
  */
-const INPUTS_RECORD = join(dist, '.bundle-inputs.json');
+const INPUTS_RECORD = distGiven === undefined ? join(dist, '.bundle-inputs.json') : undefined;
 const digestOf = async (file) => {
   try {
     return createHash('sha256')
@@ -34,7 +37,7 @@ const digestOf = async (file) => {
   }
 };
 async function upToDate() {
-  if (!existsSync(INPUTS_RECORD)) return false;
+  if (INPUTS_RECORD === undefined || !existsSync(INPUTS_RECORD)) return false;
   const record = JSON.parse(await readFile(INPUTS_RECORD, 'utf8'));
   if (record.sourceMaps !== sourceMaps || !record.outputs.every((output) => existsSync(join(root, output))))
     return false;
@@ -178,22 +181,26 @@ const [programs, lightning] = await Promise.all([
 ]);
 const outputs = { ...programs.metafile.outputs, ...lightning.metafile.outputs };
 await removeEarlierBuilds(outputs);
-const inputs = [
-  ...new Set([
-    relative(root, fileURLToPath(import.meta.url)),
-    ...Object.keys(programs.metafile.inputs),
-    ...Object.keys(lightning.metafile.inputs),
-  ]),
-].filter((input) => existsSync(join(root, input)));
-const digests = await Promise.all(inputs.map(digestOf));
-await writeFile(
-  INPUTS_RECORD,
-  JSON.stringify({
-    sourceMaps,
-    outputs: Object.keys(outputs),
-    inputs: Object.fromEntries(inputs.map((input, index) => [input, digests[index]])),
-  }),
-);
+if (INPUTS_RECORD !== undefined) await recordInputs([programs.metafile, lightning.metafile], Object.keys(outputs));
 console.log(
   `bundled ${Object.keys(BUNDLED_PROGRAMS).length} programs and the lightning package's files into ${outdir} in ${((performance.now() - started) / 1000).toFixed(1)} s`,
 );
+
+/** Writes INPUTS_RECORD: the files the builds read (their metafiles' inputs), with their digests, and the outputs. */
+async function recordInputs(metafiles, outputs) {
+  const inputs = [
+    ...new Set([
+      relative(root, fileURLToPath(import.meta.url)),
+      ...metafiles.flatMap((meta) => Object.keys(meta.inputs)),
+    ]),
+  ].filter((input) => existsSync(join(root, input)));
+  const digests = await Promise.all(inputs.map(digestOf));
+  await writeFile(
+    INPUTS_RECORD,
+    JSON.stringify({
+      sourceMaps,
+      outputs,
+      inputs: Object.fromEntries(inputs.map((input, index) => [input, digests[index]])),
+    }),
+  );
+}
