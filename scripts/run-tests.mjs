@@ -140,8 +140,8 @@ function record(name, { report, times }, status) {
 // the unit test files share their workers' processes (--no-isolate): a process each cost more than
 // the tests themselves, and they leave no state behind (a file that sets the environment restores it)
 const unit = vitestRun(['--project', 'unit', '--maxWorkers=2', '--no-isolate']);
-// tsc runs on one core for most of its time: the unit tests take the other; its output (the errors
-// only) is printed once both are done
+// the type check and the unit tests need nothing of each other, and the integration tests wait for
+// both: they run at once, tsc's output (its errors only) printed once both are done
 const typeCheck = spawn('npx', ['tsc', '-p', 'tsconfig.test.json'], { stdio: ['ignore', 'pipe', 'pipe'] });
 let typeErrors = '';
 for (const stream of [typeCheck.stdout, typeCheck.stderr]) stream.on('data', (chunk) => (typeErrors += chunk));
