@@ -30,7 +30,7 @@ import type {
   LdkGraphChannel as GraphChannel,
   LdkPayment as Payment,
 } from '../../lib/lightning/ldk/api.js';
-import { ldkEvents, startLdk, stopAll, waitEvent, type LdkNode } from './support.js';
+import { ldkEvents, startLdk, stopAll, waitEvent, type LdkAnswer, type LdkNode } from './support.js';
 
 const sha256 = (hex: string) => createHash('sha256').update(Buffer.from(hex, 'hex')).digest('hex');
 
@@ -174,6 +174,25 @@ describe('reglab-ldk with lnd nodes, over the lab indexer (Electrum)', () => {
     expect(onchain).toContainEqual(
       expect.objectContaining({ direction: 'inbound', confirmed: true, amount_msat: 5_000_000_000 }),
     );
+  });
+
+  it("answers a sync the indexer held past ldk-node's time with the synced info, having tried it once more", async () => {
+    const handle = regtest.lab.services.indexer?.handle;
+    if (handle?.runtime !== 'process') throw new Error('the indexer runs no process');
+    const retried = (log: string) => log.split('trying once more').length - 1;
+    const before = retried(ldk.log());
+    process.kill(handle.pid, 'SIGSTOP');
+    let answer: Promise<LdkAnswer<{ synced: boolean; block: { height: number } }>>;
+    try {
+      answer = ldk.call('POST', '/v1/sync');
+      // the first try ends in ldk-node's time-out while the indexer is frozen: let it answer the second
+      await waitFor(async () => retried(ldk.log()) > before, { timeoutMs: 60_000, what: "the daemon's second try" });
+    } finally {
+      process.kill(handle.pid, 'SIGCONT');
+    }
+    const { status, body } = await answer;
+    expect(status, JSON.stringify(body)).toBe(200);
+    expect(body).toMatchObject({ synced: true, block: { height: await regtest.chain.getBlockCount() } });
   });
 
   it('answers bad input with the error shape and the right status', async () => {

@@ -24,7 +24,7 @@ use ldk_node::lightning::routing::router::RouteParametersConfig;
 use ldk_node::lightning_types::payment::PaymentPreimage;
 use ldk_node::lightning_invoice::{Bolt11Invoice, Bolt11InvoiceDescription, Description, Sha256};
 use ldk_node::payment::{PaymentDetails, PaymentStatus};
-use ldk_node::Node;
+use ldk_node::{Node, NodeError};
 use serde::de::DeserializeOwned;
 use serde::Deserialize;
 use serde_json::{json, Value};
@@ -219,10 +219,24 @@ async fn info(State(state): AppStateRef) -> Json<Value> {
 	Json(info_json(&state))
 }
 
+/// A sync's steps that ldk-node gives a fixed time, and gives up on when the chain source answers later.
+fn timed_out(error: &NodeError) -> bool {
+	matches!(error, NodeError::WalletOperationTimeout | NodeError::TxSyncTimeout | NodeError::FeerateEstimationUpdateTimeout)
+}
+
+// ldk-node gives each step of a sync a fixed time (BDK_WALLET_SYNC_TIMEOUT_SECS and its siblings),
+// which a lab's indexer can overrun on a machine shared by many labs: a sync that timed out is tried
+// once more, and answers CHAIN_SOURCE_UNAVAILABLE only if that one fails too.
 async fn sync(State(state): AppStateRef, Body(_): Body<Empty>) -> ApiResult<Json<Value>> {
-	let node = Arc::clone(&state.node);
 	let started = Instant::now();
-	blocking(move || node.sync_wallets()).await?.map_err(|error| ApiError::from_ldk(error, "syncing the wallets"))?;
+	let node = Arc::clone(&state.node);
+	let mut synced = blocking(move || node.sync_wallets()).await?;
+	if let Some(error) = synced.as_ref().err().filter(|error| timed_out(error)) {
+		eprintln!("reglab-ldk: a wallet sync timed out ({error}); trying once more");
+		let node = Arc::clone(&state.node);
+		synced = blocking(move || node.sync_wallets()).await?;
+	}
+	synced.map_err(|error| ApiError::from_ldk(error, "syncing the wallets"))?;
 	state.synced.store(true, Ordering::SeqCst);
 	let mut info = info_json(&state);
 	info["sync_ms"] = json!(started.elapsed().as_millis() as u64);
