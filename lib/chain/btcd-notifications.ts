@@ -24,10 +24,9 @@ export interface BtcdWatch {
 
 /**
  * btcd's notifications over its websocket RPC: each block it connects or disconnects
- * (`notifyblocks`) and, when asked, each transaction it accepts. Asking btcd instead costs a TLS
- * handshake a call (btcd closes every HTTP connection after its answer). `onChange` runs at each
- * notice, and once btcd has taken each subscription, so that the caller catches up with what it did
- * not hear before. The connection ends when the node does; it is made again, one second after the
+ * (`notifyblocks`) and, when asked, each transaction it accepts, instead of asking btcd again and
+ * again. `onChange` runs at each notice, and once btcd has taken each subscription, so that the
+ * caller catches up with what it did not hear before. The connection ends when the node does; it is made again, one second after the
  * first failure, then less often up to every ten seconds. `config` is asked at each connection: a
  * restarted node may have a new certificate.
  */

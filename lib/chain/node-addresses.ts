@@ -6,8 +6,8 @@ const UNREACHED = new Set(['ECONNREFUSED', 'EHOSTUNREACH', 'EHOSTDOWN', 'ENETUNR
 
 /**
  * Chain nodes' addresses, looked up once per process and kept until a connection to the name fails
- * (its container was started again, perhaps at another address). btcd closes its connection after
- * every answer, so without this each call of a client polling it asked DNS. In a docker lab on
+ * (its container was started again, perhaps at another address): without this each connection to
+ * the node, one per call over HTTP, asked DNS. In a docker lab on
  * Podman the node's name may be answered by aardvark-dns, which drops the queries that come while it
  * reloads (at every start or stop of a container on any network); glibc then waits 5 s for each
  * try, and the lookup, in libuv's thread pool, is waited for even by process.exit: an indexer

@@ -1,39 +1,40 @@
 import { Agent as HttpAgent, request as httpRequest } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { createSecureContext } from 'node:tls';
+import { BtcdWebSocketRpc, type RpcExchange } from './btcd-websocket-rpc.js';
 import { nodeAddresses } from './node-addresses.js';
 import { ChainRpcError, type ChainRpcConfig } from './types.js';
 
-/** A JSON-RPC 1.0 client (bitcoind and btcd dialect) over HTTP or HTTPS with basic auth. */
+/** How long a request may go unanswered before its connection is taken as dead. */
+const TIMEOUT_MS = 60_000;
+
+/** Sends one request body (a call or a batch, whose first id is `id`) and brings back the node's answer. */
+interface RpcTransport {
+  exchange(body: string, id: number): Promise<RpcExchange>;
+  close(): void;
+}
+
+/**
+ * A JSON-RPC 1.0 client (bitcoind and btcd dialect) with basic auth: over btcd's websocket for btcd
+ * (one connection for every call: lib/chain/btcd-websocket-rpc.ts), over HTTP or HTTPS otherwise.
+ */
 export class JsonRpcClient {
-  private readonly url: URL;
-  private readonly auth: string;
-  private readonly agent: HttpAgent;
+  private readonly transport: RpcTransport;
   private nextId = 0;
 
   constructor(private readonly config: ChainRpcConfig) {
-    this.url = new URL(config.url);
-    this.auth = `Basic ${Buffer.from(`${config.user}:${config.password}`).toString('base64')}`;
-    // One TLS context for every connection: given `ca`, Node builds a context for each one (parsing
-    // the certificate, setting the ciphers), and btcd closes each connection after its answer: a
-    // context per call was a large part of what an idle indexer, polling btcd, spent its CPU on.
-    this.agent =
-      this.url.protocol === 'https:'
-        ? new HttpsAgent({
-            keepAlive: true,
-            maxSockets: 8,
-            secureContext: createSecureContext({ ca: config.tlsCertPem }),
-            lookup: nodeAddresses.lookup,
-          })
-        : new HttpAgent({ keepAlive: true, maxSockets: 8, lookup: nodeAddresses.lookup });
+    this.transport = config.kind === 'btcd' ? new BtcdWebSocketRpc(config, TIMEOUT_MS) : new HttpRpc(config);
   }
 
   async call<T>(method: string, params: unknown[] = []): Promise<T> {
-    const body = JSON.stringify({ jsonrpc: '1.0', id: ++this.nextId, method, params });
-    const { status, text } = await this.post(body);
+    const id = ++this.nextId;
+    const { status, text, json } = await this.transport.exchange(
+      JSON.stringify({ jsonrpc: '1.0', id, method, params }),
+      id,
+    );
     let parsed: { result?: T; error?: { code: number; message: string } | null };
     try {
-      parsed = JSON.parse(text);
+      parsed = (json ?? JSON.parse(text)) as typeof parsed;
     } catch {
       throw new ChainRpcError(
         method,
@@ -47,9 +48,8 @@ export class JsonRpcClient {
 
   /**
    * Several calls in one HTTP request (a JSON-RPC batch: an array body, answered by an array, which
-   * btcd and bitcoind both serve). btcd closes its HTTPS connection after every answer, so a batch
-   * also saves a TLS handshake per call. Results come in the order of `calls`; the first call the
-   * node refused throws its ChainRpcError.
+   * btcd and bitcoind both serve, btcd also on its websocket). Results come in the order of `calls`;
+   * the first call the node refused throws its ChainRpcError.
    */
   async batch<T>(calls: Array<{ method: string; params: unknown[] }>): Promise<T[]> {
     if (calls.length === 0) return [];
@@ -58,10 +58,10 @@ export class JsonRpcClient {
     const body = JSON.stringify(
       calls.map((c, i) => ({ jsonrpc: '1.0', id: firstId + i, method: c.method, params: c.params })),
     );
-    const { status, text } = await this.post(body);
+    const { status, text, json } = await this.transport.exchange(body, firstId);
     let answers: Array<{ id: number; result?: T; error?: { code: number; message: string } | null }>;
     try {
-      answers = JSON.parse(text);
+      answers = (json ?? JSON.parse(text)) as typeof answers;
     } catch {
       throw new ChainRpcError(
         calls[0]!.method,
@@ -90,10 +90,37 @@ export class JsonRpcClient {
   }
 
   close(): void {
+    this.transport.close();
+  }
+}
+
+/** Each request a connection of its own (btcd closes each after its answer), from one agent. */
+class HttpRpc implements RpcTransport {
+  private readonly url: URL;
+  private readonly auth: string;
+  private readonly agent: HttpAgent;
+
+  constructor(private readonly config: ChainRpcConfig) {
+    this.url = new URL(config.url);
+    this.auth = `Basic ${Buffer.from(`${config.user}:${config.password}`).toString('base64')}`;
+    // One TLS context for every connection: given `ca`, Node builds a context for each one (parsing
+    // the certificate, setting the ciphers)
+    this.agent =
+      this.url.protocol === 'https:'
+        ? new HttpsAgent({
+            keepAlive: true,
+            maxSockets: 8,
+            secureContext: createSecureContext({ ca: config.tlsCertPem }),
+            lookup: nodeAddresses.lookup,
+          })
+        : new HttpAgent({ keepAlive: true, maxSockets: 8, lookup: nodeAddresses.lookup });
+  }
+
+  close(): void {
     this.agent.destroy();
   }
 
-  private post(body: string): Promise<{ status: number; text: string }> {
+  exchange(body: string): Promise<RpcExchange> {
     const send = this.url.protocol === 'https:' ? httpsRequest : httpRequest;
     return new Promise((resolve, reject) => {
       const req = send(
@@ -106,7 +133,7 @@ export class JsonRpcClient {
             authorization: this.auth,
             'content-length': Buffer.byteLength(body),
           },
-          timeout: 60_000,
+          timeout: TIMEOUT_MS,
         },
         (res) => {
           const chunks: Buffer[] = [];

@@ -9,6 +9,7 @@ import { Block, Transaction, address as addressLib, networks, payments } from 'b
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildRegtestBlock } from '../../lib/chain/block-builder.js';
 import { JsonRpcClient } from '../../lib/chain/rpc.js';
+import { ChainRpcError } from '../../lib/chain/types.js';
 import { fund, mineBlocks } from '../../control-plane/src/lab/operations.js';
 import { waitFor } from '../../lib/wait.js';
 import { fromDisplayHex, scriptHash, sha256d, toDisplayHex } from '../../services/indexer/src/hashes.js';
@@ -59,17 +60,39 @@ describe('indexer following a real btcd', () => {
     if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it("refuses a chain node whose certificate it was not given (one TLS context serves all of a client's connections)", async () => {
+  it("refuses a chain node whose certificate it was not given, and passes on the node's refusal of a password", async () => {
     const trusting = new JsonRpcClient(regtest.chainRpc);
     const stranger = new JsonRpcClient({ ...regtest.chainRpc, tlsCertPem: rootCertificates[0]! });
+    const impostor = new JsonRpcClient({ ...regtest.chainRpc, password: 'not-the-password' });
     try {
       expect(regtest.chainRpc.url).toMatch(/^https:/);
       for (let i = 0; i < 3; i++)
         expect(await trusting.call<number>('getblockcount')).toBe(await regtest.chain.getBlockCount());
       await expect(stranger.call('getblockcount')).rejects.toThrow(/certificate/i);
+      const refusal = impostor.call('getblockcount');
+      await expect(refusal).rejects.toBeInstanceOf(ChainRpcError);
+      await expect(refusal).rejects.toThrow(/btcd answered 401/);
     } finally {
       trusting.close();
       stranger.close();
+      impostor.close();
+    }
+  });
+
+  it('answers calls made at once on its one connection, and a batch, each with its own answers', async () => {
+    const rpc = new JsonRpcClient(regtest.chainRpc);
+    try {
+      const height = await regtest.chain.getBlockCount();
+      const heights = Array.from({ length: 20 }, (_, i) => height - i);
+      const [batched, ...single] = await Promise.all([
+        rpc.batch<string>(heights.map((at) => ({ method: 'getblockhash', params: [at] }))),
+        ...heights.map((at) => rpc.call<string>('getblockhash', [at])),
+      ]);
+      expect(new Set(single).size).toBe(heights.length);
+      expect(single).toEqual(batched);
+      await expect(rpc.call('getblockhash', [height + 1_000])).rejects.toBeInstanceOf(ChainRpcError);
+    } finally {
+      rpc.close();
     }
   });
 

@@ -17,8 +17,7 @@ export interface FollowerEvents {
   change: [ChainChange];
 }
 
-/** Blocks fetched in one batch of RPC calls: btcd closes its HTTPS connection after every answer,
- * so one call a block would cost a TLS handshake a block. */
+/** Blocks fetched in one batch of RPC calls: one round trip to the node for many blocks. */
 const BATCH_BLOCKS = 100;
 /** Batches fetched ahead of the one being applied, so applying never waits on the node. */
 const BATCHES_AHEAD = 2;
