@@ -20,6 +20,7 @@ import type { DomainError } from '../errors.js';
 import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { codeOfStatus, errorBody, errorResponseSchema, httpAnswerFor } from './errors.js';
+import { numbersNotWritten } from './numbers-in-text.js';
 
 export interface ServiceOptions {
   title: string;
@@ -50,6 +51,22 @@ function compiledOnFirstUse<Result>(compile: () => (data: unknown) => Result): (
   return Object.defineProperty(run, 'errors', { get: () => (compiled as { errors?: unknown } | undefined)?.errors });
 }
 
+/** `validate` for text (path, query, headers), refusing first a number its schema asks for that is not written as one. */
+function numbersAsWritten(schema: unknown, validate: (data: unknown) => boolean): (data: unknown) => boolean {
+  let errors: unknown;
+  const run = (data: unknown): boolean => {
+    const notWritten = numbersNotWritten(schema, data);
+    if (notWritten) {
+      errors = notWritten;
+      return false;
+    }
+    const valid = validate(data);
+    errors = (validate as { errors?: unknown }).errors;
+    return valid;
+  };
+  return Object.defineProperty(run, 'errors', { get: () => errors });
+}
+
 /** Fastify's own serializer compiler (fast-json-stringify), each route's compiled on first use. */
 const buildSerializerOnFirstUse: SerializerFactory = (externalSchemas, options) => {
   const compile = SerializerSelector()(externalSchemas, options);
@@ -59,7 +76,7 @@ const buildSerializerOnFirstUse: SerializerFactory = (externalSchemas, options) 
 /**
  * Bodies are validated strictly: no type coercion (a "5" is not an amount of 5), unknown fields
  * refused where a schema says additionalProperties: false. Path, query and headers arrive as text,
- * so they are coerced.
+ * so they are coerced, a number only from text that writes one (lib/http/numbers-in-text.ts).
  */
 function installStrictValidation(app: FastifyInstance): void {
   const make = (coerceTypes: boolean | 'array') => {
@@ -79,7 +96,12 @@ function installStrictValidation(app: FastifyInstance): void {
   const strict = make(false);
   const coercing = make('array');
   app.setValidatorCompiler(({ schema, httpPart }) =>
-    compiledOnFirstUse(() => (httpPart === 'body' ? strict : coercing).compile(schema)),
+    httpPart === 'body'
+      ? compiledOnFirstUse(() => strict.compile(schema))
+      : numbersAsWritten(
+          schema,
+          compiledOnFirstUse(() => coercing.compile(schema)),
+        ),
   );
   // Ajv's "must NOT have additional properties" does not say which: the message names the field.
   app.setSchemaErrorFormatter((errors, dataVar) => {

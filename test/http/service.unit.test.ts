@@ -20,6 +20,19 @@ describe('the HTTP service kit', () => {
       async (request) => ({ id: (request.params as { id: string }).id }),
     );
     app.post('/things/count', async () => ({ count: 1 }));
+    app.get(
+      '/blocks/:height',
+      {
+        schema: {
+          params: { type: 'object', properties: { height: { type: 'integer', minimum: 0 } } },
+          querystring: { type: 'object', properties: { fee: { type: 'number' } } },
+        },
+      },
+      async (request) => ({
+        height: (request.params as { height: number }).height,
+        fee: (request.query as { fee?: number }).fee,
+      }),
+    );
     await app.ready();
   });
   afterAll(async () => {
@@ -74,5 +87,23 @@ describe('the HTTP service kit', () => {
     const document = (await app.inject({ url: '/openapi.json' })).json();
     expect(Object.keys(document.paths['/things/{id}'].get.responses)).toEqual(expect.arrayContaining(['400', '500']));
     expect(Object.keys(document.paths['/things/{id}'].get.responses)).not.toContain('414');
+  });
+
+  it('takes a number in the path or query only written as one: not blank, spaced, hexadecimal or with an exponent for an integer', async () => {
+    expect((await app.inject({ url: '/blocks/16?fee=1.5' })).json()).toEqual({ height: 16, fee: 1.5 });
+    expect((await app.inject({ url: '/blocks/0?fee=2e-1' })).json()).toEqual({ height: 0, fee: 0.2 });
+    for (const [url, wrong] of [
+      ['/blocks/%20', 'params/height must be an integer in digits, not " "'],
+      ['/blocks/%C2%A0', 'params/height must be an integer in digits, not "\\u00a0"'],
+      ['/blocks/0x10', 'params/height must be an integer in digits, not "0x10"'],
+      ['/blocks/1e3', 'params/height must be an integer in digits, not "1e3"'],
+      ['/blocks/%205', 'params/height must be an integer in digits, not " 5"'],
+      ['/blocks/1?fee=', 'querystring/fee must be a number in digits, not ""'],
+      ['/blocks/1?fee=0x1', 'querystring/fee must be a number in digits, not "0x1"'],
+    ]) {
+      const answer = await app.inject({ url });
+      expect(answer.statusCode, url).toBe(400);
+      expect(answer.json().error.message, url).toBe(wrong);
+    }
   });
 });
