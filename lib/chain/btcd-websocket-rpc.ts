@@ -16,6 +16,8 @@ interface Waiting {
   resolve(answer: RpcExchange): void;
   reject(error: Error): void;
   timer: NodeJS.Timeout;
+  /** The connection the request went on: its end is the request's. */
+  socket?: WebSocket;
 }
 
 /**
@@ -32,6 +34,8 @@ export class BtcdWebSocketRpc {
   /** The TCP or TLS socket under the websocket: held open only while a request waits. */
   private stream?: Socket;
   private readonly waiting = new Map<number, Waiting>();
+  /** Requests made while the connection is being made, sent once it is open. */
+  private unsent: string[] = [];
 
   constructor(
     private readonly config: ChainRpcConfig,
@@ -46,17 +50,25 @@ export class BtcdWebSocketRpc {
         reject(new Error(`${this.config.kind} RPC timed out at ${this.config.url}`));
         this.socket?.terminate();
       }, this.timeoutMs);
-      this.waiting.set(id, { resolve, reject, timer });
+      const waiting: Waiting = { resolve, reject, timer };
+      this.waiting.set(id, waiting);
       this.stream?.ref();
-      const socket = this.connected();
+      let socket: WebSocket;
+      try {
+        socket = this.connected();
+      } catch (error) {
+        clearTimeout(timer);
+        this.waiting.delete(id);
+        return reject(error);
+      }
+      waiting.socket = socket;
       if (socket.readyState === WebSocket.OPEN) socket.send(body);
-      else socket.once('open', () => socket.send(body));
+      else this.unsent.push(body);
     });
   }
 
   close(): void {
     this.socket?.terminate();
-    this.socket = undefined;
   }
 
   private connected(): WebSocket {
@@ -82,7 +94,12 @@ export class BtcdWebSocketRpc {
     });
     this.socket = socket;
     this.stream = stream;
-    socket.on('open', () => this.holdWhileWaiting());
+    this.unsent = [];
+    socket.on('open', () => {
+      for (const body of this.unsent) socket.send(body);
+      this.unsent = [];
+      this.holdWhileWaiting();
+    });
     socket.on('message', (data) => this.answer(data.toString()));
     // btcd refused the connection with an HTTP answer (401 for a wrong password): each waiting
     // request gets it, as it got it over HTTP
@@ -91,20 +108,21 @@ export class BtcdWebSocketRpc {
       response.on('data', (chunk: Buffer) => chunks.push(chunk));
       response.on('end', () => {
         const text = Buffer.concat(chunks).toString('utf8');
-        this.settleAll((waiting) => waiting.resolve({ status: response.statusCode ?? 0, text }));
+        this.settle(socket, (waiting) => waiting.resolve({ status: response.statusCode ?? 0, text }));
         socket.terminate();
       });
     });
     socket.on('error', (error: NodeJS.ErrnoException) => {
       nodeAddresses.forgetAfter(rpcUrl.hostname, error);
-      if (this.socket === socket) this.settleAll((waiting) => waiting.reject(error));
+      this.settle(socket, (waiting) => waiting.reject(error));
     });
     socket.on('close', () => {
-      if (this.socket !== socket) return;
-      this.socket = undefined;
-      this.stream = undefined;
-      this.settleAll((waiting) =>
-        waiting.reject(new Error(`${this.config.kind} closed its RPC connection at ${this.config.url}`)),
+      if (this.socket === socket) {
+        this.socket = undefined;
+        this.stream = undefined;
+      }
+      this.settle(socket, (waiting) =>
+        waiting.reject(new Error(`the RPC connection to ${this.config.kind} at ${this.config.url} ended`)),
       );
     });
     return socket;
@@ -130,13 +148,15 @@ export class BtcdWebSocketRpc {
     this.holdWhileWaiting();
   }
 
-  private settleAll(settle: (waiting: Waiting) => void): void {
-    const all = [...this.waiting.values()];
-    this.waiting.clear();
-    for (const waiting of all) {
+  /** Ends each request that went on `socket`. */
+  private settle(socket: WebSocket, end: (waiting: Waiting) => void): void {
+    for (const [id, waiting] of this.waiting) {
+      if (waiting.socket !== socket) continue;
+      this.waiting.delete(id);
       clearTimeout(waiting.timer);
-      settle(waiting);
+      end(waiting);
     }
+    this.holdWhileWaiting();
   }
 
   private holdWhileWaiting(): void {
