@@ -201,7 +201,7 @@ describe('network faults on a lab of lnd and LDK nodes', () => {
       await page.locator('#graph .node[data-node="carol"][data-cut-off="false"]').waitFor({ timeout: 30_000 });
       expect(await page.locator('#graph .link-fault').count()).toBe(0);
       // the activity list hears of each change by the lab's events, not with the graph's redraw
-      await page.locator('#activity li[data-type="network"]').nth(2).waitFor({ timeout: 30_000 });
+      await page.locator('#activity li[data-type="network"]').nth(2).waitFor({ state: 'attached', timeout: 30_000 });
     } finally {
       await browser.close();
     }
