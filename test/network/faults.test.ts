@@ -187,7 +187,9 @@ describe('network faults on a lab of lnd and LDK nodes', () => {
     const browser = await launchChromium();
     try {
       const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-      await openPage(page, `${cp.plane.url}/`, '#graph [data-node="carol"]', 60_000);
+      // the page follows the lab's events once it shows the lab: a change made before would not be in its activity
+      await openPage(page, `${cp.plane.url}/`, '#live[data-live="true"]', 60_000);
+      await page.locator('#graph [data-node="carol"]').waitFor({ timeout: 30_000 });
       const drawn = (between: string) => page.locator(`#graph .link-fault[data-between="${between}"]`);
       await cp.call('POST', `/labs/${LAB}/net/delay`, { a: 'alice', b: 'bob', delay_ms: 200 });
       await drawn('alice|bob').waitFor({ timeout: 30_000 });
