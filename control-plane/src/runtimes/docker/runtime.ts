@@ -198,6 +198,9 @@ export class DockerRuntime implements Runtime {
     const container = await docker.createContainer(spec.options);
     await container.start();
     recordInRegistry(container.id);
+    // its process known from the start, a death while the engine is away is seen even before the first liveness
+    // check; an engine gone meanwhile leaves that to the checks
+    await this.askEngine(docker, container.id).catch(() => undefined);
     return { runtime: 'docker', containerId: container.id };
   }
 
@@ -364,11 +367,7 @@ export class DockerRuntime implements Runtime {
       return true;
     }
     try {
-      const { State } = await (await this.docker()).getContainer(id).inspect();
-      if (!State.Running) this.localPids.delete(id);
-      else if (State.Pid && this.localPids.get(id) !== State.Pid && (await runsInContainer(State.Pid, id)))
-        this.localPids.set(id, State.Pid);
-      return State.Running;
+      return await this.askEngine(await this.docker(), id);
     } catch (error) {
       const pid = this.localPids.get(id);
       // a service killed while the engine is away is seen dead at once, not only when its probe fails
@@ -377,6 +376,15 @@ export class DockerRuntime implements Runtime {
       this.localPids.delete(id);
       return false;
     }
+  }
+
+  /** Whether the engine says container `id` runs; the process it names is kept where this machine sees it. */
+  private async askEngine(docker: Docker, id: string): Promise<boolean> {
+    const { State } = await docker.getContainer(id).inspect();
+    if (!State.Running) this.localPids.delete(id);
+    else if (State.Pid && this.localPids.get(id) !== State.Pid && (await runsInContainer(State.Pid, id)))
+      this.localPids.set(id, State.Pid);
+    return State.Running;
   }
 
   async readServiceFile(location: ServiceLocation, relativePath: string): Promise<Buffer> {
