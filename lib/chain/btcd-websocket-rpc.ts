@@ -3,14 +3,7 @@ import { connect as tlsConnect, type ConnectionOptions } from 'node:tls';
 import { connect as netConnect, type NetConnectOpts } from 'node:net';
 import WebSocket from 'ws';
 import { nodeAddresses } from './node-addresses.js';
-import type { ChainRpcConfig } from './types.js';
-
-/** What a request got back: the HTTP status (200 for a websocket message), the body's text, and its JSON when read. */
-export interface RpcExchange {
-  status: number;
-  text: string;
-  json?: unknown;
-}
+import type { ChainRpcConfig, RpcExchange } from './types.js';
 
 interface Waiting {
   resolve(answer: RpcExchange): void;

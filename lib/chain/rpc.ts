@@ -1,9 +1,9 @@
 import { Agent as HttpAgent, request as httpRequest } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { createSecureContext } from 'node:tls';
-import { BtcdWebSocketRpc, type RpcExchange } from './btcd-websocket-rpc.js';
+import { BtcdWebSocketRpc } from './btcd-websocket-rpc.js';
 import { nodeAddresses } from './node-addresses.js';
-import { ChainRpcError, type ChainRpcConfig } from './types.js';
+import { ChainRpcError, type ChainRpcConfig, type RpcExchange } from './types.js';
 
 /** How long a request may go unanswered before its connection is taken as dead. */
 const TIMEOUT_MS = 60_000;

@@ -26,6 +26,13 @@ export interface ChainDriver {
 
 export type ChainKind = 'btcd' | 'bitcoind';
 
+/** What a request got back: the HTTP status (200 for a websocket message), the body's text, and its JSON when read. */
+export interface RpcExchange {
+  status: number;
+  text: string;
+  json?: unknown;
+}
+
 export interface BlockAtHeight {
   height: number;
   hash: string;
