@@ -99,6 +99,13 @@ export class BtcdWebSocketRpc {
     socket.on('unexpected-response', (_request, response) => {
       const chunks: Buffer[] = [];
       response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('error', (error) => {
+        const cut = new Error(
+          `${this.config.kind} at ${this.config.url} cut its answer ${response.statusCode} short (${error.message})`,
+        );
+        this.settle(socket, (waiting) => waiting.reject(cut));
+        socket.terminate();
+      });
       response.on('end', () => {
         const text = Buffer.concat(chunks).toString('utf8');
         this.settle(socket, (waiting) => waiting.resolve({ status: response.statusCode ?? 0, text }));
