@@ -78,7 +78,9 @@ describe("a restarted chain node comes back with the lab's chain", () => {
     expect(mined.body.state, JSON.stringify(mined.body)).toBe('completed');
     expect(mined.body.result.height).toBe(height + 1);
     const session = cp.plane.manager.session(LAB);
-    await Promise.all(LND_NODES.map((node) => session.node(node).waitSynced(height + 1)));
+    // each lnd reaches btcd over several connections, each dialled again on its own growing wait (up to a minute):
+    // the one that brings blocks may come back after the one the lab's readiness asked over
+    await Promise.all(LND_NODES.map((node) => session.node(node).waitSynced(height + 1, 120_000)));
     await waitFor(
       async () =>
         ((await electrum.request('blockchain.headers.subscribe')) as { height: number }).height === height + 1,
