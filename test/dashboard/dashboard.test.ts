@@ -14,7 +14,7 @@ import { launchChromium, openPage } from '../support/chromium.js';
 
 const LAB = readFileSync('lab.yaml', 'utf8').replace(/^name: default$/m, 'name: dash');
 // docs/dashboard.md shows these: REGLAB_SCREENSHOTS=docs/images npx vitest run test/dashboard renews
-// them; a plain test run writes them aside, so it leaves the repository as it was
+// them; a plain test run writes them aside and removes them, so it leaves the repository as it was
 const SCREENSHOTS = process.env.REGLAB_SCREENSHOTS
   ? resolve(process.env.REGLAB_SCREENSHOTS)
   : mkdtempSync(join(tmpdir(), 'reglab-dashboard-'));
@@ -86,6 +86,7 @@ describe('dashboard on the default lab', () => {
       await plane.stop();
     }
     rmSync(home, { recursive: true, force: true });
+    if (!process.env.REGLAB_SCREENSHOTS) rmSync(SCREENSHOTS, { recursive: true, force: true });
   });
 
   it('draws three nodes and two channels with the balances the API reports', async () => {
