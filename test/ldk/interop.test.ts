@@ -67,6 +67,16 @@ describe('reglab-ldk with lnd nodes, over the lab indexer (Electrum)', () => {
     (await channels(node)).find((channel) => channel.funding_txo?.txid === txid);
   const balances = (node: LdkNode) => node.get<Balances>('/v1/balances');
   const lndChainBalance = async (name: 'alice' | 'bob') => (await getChainBalance({ lnd: lnd(name) })).chain_balance;
+  /**
+   * The channel funded by `txid` among the lnd node's closed channels. Its wallet counts the closing
+   * output as the block comes, and it lists the channel once its contract court has handled that
+   * block: one may come before the other.
+   */
+  const closedOn = (name: 'alice' | 'bob', txid: string) =>
+    waitFor(async () => (await getClosedChannels({ lnd: lnd(name) })).channels.find((c) => c.transaction_id === txid), {
+      timeoutMs: 30_000,
+      what: `the channel funded by ${txid} among ${name}'s closed channels`,
+    });
   /** Waits until both ends see the channel usable (LDK) and active (lnd). */
   const waitChannelUsable = async (node: LdkNode, lndName: 'alice' | 'bob', txid: string) => {
     await waitFor(
@@ -757,9 +767,7 @@ describe('reglab-ldk with lnd nodes, over the lab indexer (Electrum)', () => {
       timeoutMs: 30_000,
       what: "alice's share in her wallet",
     });
-    expect(
-      (await getClosedChannels({ lnd: lnd('alice') })).channels.find((c) => c.transaction_id === aliceChannel),
-    ).toMatchObject({ is_cooperative_close: true });
+    expect(await closedOn('alice', aliceChannel)).toMatchObject({ is_cooperative_close: true });
   });
 
   it('closes cooperatively from the LDK side (a channel bob funded); both wallets get their share', async () => {
@@ -786,9 +794,7 @@ describe('reglab-ldk with lnd nodes, over the lab indexer (Electrum)', () => {
       timeoutMs: 30_000,
       what: "bob's share in his wallet",
     });
-    expect(
-      (await getClosedChannels({ lnd: lnd('bob') })).channels.find((c) => c.transaction_id === txid),
-    ).toMatchObject({ is_cooperative_close: true });
+    expect(await closedOn('bob', txid)).toMatchObject({ is_cooperative_close: true });
   });
 
   // LDK's lowest closing fee is its 144-block estimate: the lab's chain services answer the relay
@@ -811,16 +817,10 @@ describe('reglab-ldk with lnd nodes, over the lab indexer (Electrum)', () => {
       },
       { timeoutMs: 30_000, what: 'the close output in the LDK wallet' },
     );
-    await waitFor(
-      async () =>
-        (await getClosedChannels({ lnd: lnd('alice') })).channels.find((c) => c.transaction_id === opened.funding_txid),
-      {
-        timeoutMs: 30_000,
-        what: 'the closed channel on alice',
-      },
-    ).then((closedOnAlice) =>
-      expect(closedOnAlice).toMatchObject({ is_cooperative_close: true, is_remote_force_close: false }),
-    );
+    expect(await closedOn('alice', opened.funding_txid)).toMatchObject({
+      is_cooperative_close: true,
+      is_remote_force_close: false,
+    });
   });
 
   it('force-closes from the LDK side (its channel to bob); both sides sweep after the delay', async () => {
