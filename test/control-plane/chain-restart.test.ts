@@ -78,9 +78,21 @@ describe("a restarted chain node comes back with the lab's chain", () => {
     expect(mined.body.state, JSON.stringify(mined.body)).toBe('completed');
     expect(mined.body.result.height).toBe(height + 1);
     const session = cp.plane.manager.session(LAB);
-    // each lnd reaches btcd over several connections, each dialled again on its own growing wait (up to a minute):
-    // the one that brings blocks may come back after the one the lab's readiness asked over
-    await Promise.all(LND_NODES.map((node) => session.node(node).waitSynced(height + 1, 120_000)));
+    await Promise.all(
+      LND_NODES.map((node) =>
+        session
+          .node(node)
+          .waitSynced(height + 1)
+          .catch(async (error: Error) => {
+            // what the node said of its chain, to tell why it did not follow
+            const log = String((await cp.call('GET', `/labs/${LAB}/logs/${node}?lines=3000`)).body);
+            const chainLines = log
+              .split('\n')
+              .filter((line) => /NTFN|BTCN|CRTR|LNWL|BTWL|BLBT|GRPH|RPCC|onnect/.test(line));
+            throw new Error(`${error.message}; ${node}'s log:\n${chainLines.slice(-60).join('\n')}`);
+          }),
+      ),
+    );
     await waitFor(
       async () =>
         ((await electrum.request('blockchain.headers.subscribe')) as { height: number }).height === height + 1,
