@@ -14,6 +14,7 @@ import { BtcdDriver } from '../../lib/chain/btcd.js';
 import { waitFor } from '../../lib/wait.js';
 import { connectLineClient, type LineClient } from '../indexer/rpc-line-client.js';
 import { bringUpLab, defaultLabYaml, startTestControlPlane, type TestControlPlane } from '../support/control-plane.js';
+import { logLines } from '../support/lab-logs.js';
 
 const LAB = 'keep';
 const LND_NODES = ['alice', 'bob', 'carol'];
@@ -85,11 +86,14 @@ describe("a restarted chain node comes back with the lab's chain", () => {
           .waitSynced(height + 1)
           .catch(async (error: Error) => {
             // what the node said of its chain, to tell why it did not follow
-            const log = String((await cp.call('GET', `/labs/${LAB}/logs/${node}?lines=3000`)).body);
-            const chainLines = log
-              .split('\n')
-              .filter((line) => /NTFN|BTCN|CRTR|LNWL|BTWL|BLBT|GRPH|RPCC|onnect/.test(line));
-            throw new Error(`${error.message}; ${node}'s log:\n${chainLines.slice(-60).join('\n')}`);
+            const chainLines = await logLines(
+              cp.plane.url,
+              LAB,
+              node,
+              /NTFN|BTCN|CRTR|LNWL|BTWL|BLBT|GRPH|RPCC|onnect/,
+              60,
+            );
+            throw new Error(`${error.message}; ${node}'s log:\n${chainLines.join('\n')}`);
           }),
       ),
     );

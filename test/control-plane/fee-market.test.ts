@@ -8,6 +8,7 @@ import { electrumCall } from '../../control-plane/src/nodes/indexer/electrum.js'
 import { connectLnd } from '../../lib/lightning/lnd/connection.js';
 import { waitFor } from '../../lib/wait.js';
 import { bringUpLab, startTestControlPlane, type TestControlPlane } from '../support/control-plane.js';
+import { logLines } from '../support/lab-logs.js';
 
 const LAB = 'fees';
 const RATE = 100;
@@ -139,9 +140,8 @@ describe('a lab whose fee policy is a fixed 100 sat/vB', () => {
     );
     // a sweep that never comes: what alice's sweeper said, to tell why
     await swept.catch(async (error: Error) => {
-      const log = String((await cp.call('GET', `/labs/${LAB}/logs/alice?lines=2000`)).body);
-      const sweeper = log.split('\n').filter((line) => /SWPR|UTXN|CNCT/.test(line));
-      throw new Error(`${error.message}; alice's sweeper said:\n${sweeper.slice(-40).join('\n')}`);
+      const sweeper = await logLines(cp.plane.url, LAB, 'alice', /SWPR|UTXN|CNCT/);
+      throw new Error(`${error.message}; alice's sweeper said:\n${sweeper.join('\n')}`);
     });
   }, 300_000);
 

@@ -10,6 +10,7 @@ import { loadScenarioFile } from '../../scenarios/src/load/load-scenario.js';
 import type { RunReport } from '../../scenarios/src/report/types.js';
 import { runScenario } from '../../scenarios/src/run/runner.js';
 import { reglabOf } from '../support/cli.js';
+import { logLines } from '../support/lab-logs.js';
 import { readJunit } from './junit-reader.js';
 import { failuresOf, startLab, type RunningLab } from './support.js';
 
@@ -24,15 +25,8 @@ const LIBRARY = readdirSync('scenarios')
  */
 async function sweeperLines(lab: RunningLab): Promise<string> {
   const told: string[] = [];
-  for (const node of ['alice', 'bob', 'carol']) {
-    const log = await lab.client
-      .request<string>('GET', `/labs/${lab.name}/logs/${node}?lines=5000`)
-      .catch((error: Error) => error.message);
-    const lines = String(log)
-      .split('\n')
-      .filter((line) => /SWPR|UTXN|CNCT|BTCN/.test(line));
-    told.push(`${node}:`, ...lines.slice(-40));
-  }
+  for (const node of ['alice', 'bob', 'carol'])
+    told.push(`${node}:`, ...(await logLines(lab.client.url, lab.name, node, /SWPR|UTXN|CNCT|BTCN/)));
   return told.join('\n');
 }
 
