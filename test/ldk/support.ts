@@ -83,8 +83,10 @@ export async function startLdk(options: StartLdkOptions): Promise<LdkNode> {
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
   const out = createWriteStream(logFile, { flags: 'a' });
-  child.stdout!.pipe(out);
-  child.stderr!.pipe(out);
+  // both into one file, which stop() ends once the process has closed both: the first of them to end
+  // must not end it, or what the other says last ("stopped") is lost
+  child.stdout!.pipe(out, { end: false });
+  child.stderr!.pipe(out, { end: false });
   let exited = false;
   child.once('exit', () => (exited = true));
   child.once('error', () => (exited = true));
