@@ -276,7 +276,8 @@ describe('the default lab on the kubernetes runtime, through the CLI', () => {
         '--',
         '/bin/sh',
         '-c',
-        'for d in /proc/[0-9]*; do grep -qx "PPid:[[:space:]]*1" $d/status 2>/dev/null && echo "${d#/proc/} $(cat $d/comm)"; done',
+        // an `if`, so that the loop's status is not that of the last process's grep
+        'for d in /proc/[0-9]*; do if grep -qx "PPid:[[:space:]]*1" $d/status 2>/dev/null; then echo "${d#/proc/} $(cat $d/comm)"; fi; done',
       ]);
       const children = found
         .trim()
