@@ -94,7 +94,12 @@ describe('the container runner', () => {
     await run.untilStarted(1);
     run.child.kill('SIGUSR1');
     await run.held();
-    expect(existsSync(join(folder, HELD_MARKER))).toBe(true);
+    // the runner reports the hold before it writes the marker, the runtime waits for the marker
+    await waitFor(async () => existsSync(join(folder, HELD_MARKER)), {
+      timeoutMs: 2_000,
+      intervalMs: 5,
+      what: 'the held marker',
+    });
     run.child.kill('SIGUSR2');
     await run.untilStarted(2);
     expect(existsSync(join(folder, HELD_MARKER))).toBe(false);
