@@ -79,6 +79,8 @@ function runScript(args: string[], options: { input?: string; progress?: boolean
       if (options.progress) process.stderr.write(chunk);
     });
     child.on('error', reject);
+    // a script that exits without reading its input closes the pipe: its exit status tells what went wrong
+    child.stdin.on('error', (error) => (output += `\n(its input was not read: ${error.message})`));
     child.on('close', (code) => resolvePromise({ code: code ?? 1, stdout, output }));
     child.stdin.end(options.input ?? '');
   });

@@ -37,6 +37,8 @@ function ctr(address: string, args: string[], input?: NodeJS.ReadableStream): Pr
     );
     if (input) {
       input.once('error', (error) => child.kill() && reject(error));
+      // ctr that fails before it has read the archive closes its input: its exit status says why
+      child.stdin!.on('error', () => undefined);
       input.pipe(child.stdin!);
     }
     child.once('close', (code) =>
