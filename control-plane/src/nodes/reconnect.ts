@@ -1,4 +1,5 @@
 // Bringing a restarted Lightning node's channels with the other lab nodes back.
+import { describeError } from '../../../lib/errors.js';
 import { waitFor } from '../../../lib/wait.js';
 import type { Channel } from '../../../lib/lightning/client.js';
 import { RUNNING_STATUSES, type ServiceStatus } from '../lab/state.js';
@@ -11,6 +12,22 @@ export interface ChannelPartners {
   withLabNodes: Channel[];
   /** Those of them that were inactive, whose partner was dialled. */
   dialled: Channel[];
+  /** Why a dial failed, by the partner's pubkey. */
+  failures: Map<string, string>;
+}
+
+/** The lab nodes `name` may dial, by pubkey: in `partnerStatuses` when given, never one a partition cuts it off from. */
+function partnersOf(access: LabAccess, name: string, partnerStatuses?: ReadonlySet<ServiceStatus>) {
+  return new Map(
+    Object.values(access.lab.services)
+      .filter(
+        (service) =>
+          service.info.pubkey &&
+          (!partnerStatuses || partnerStatuses.has(service.status)) &&
+          !isPartitioned(access.lab.network, name, service.name),
+      )
+      .map((service) => [service.info.pubkey as string, service.name]),
+  );
 }
 
 /**
@@ -25,17 +42,9 @@ export async function dialChannelPartners(
   options: { partnerStatuses?: ReadonlySet<ServiceStatus> } = {},
 ): Promise<ChannelPartners> {
   const node = access.node(name);
-  if (!isLightning(node)) return { withLabNodes: [], dialled: [] };
-  const partners = new Map(
-    Object.values(access.lab.services)
-      .filter(
-        (service) =>
-          service.info.pubkey &&
-          (!options.partnerStatuses || options.partnerStatuses.has(service.status)) &&
-          !isPartitioned(access.lab.network, name, service.name),
-      )
-      .map((service) => [service.info.pubkey, service.name]),
-  );
+  const failures = new Map<string, string>();
+  if (!isLightning(node)) return { withLabNodes: [], dialled: [], failures };
+  const partners = partnersOf(access, name, options.partnerStatuses);
   const { channels } = node.lightning;
   const withLabNodes = (await channels.list()).filter((channel) => partners.has(channel.partnerPubkey));
   const dialled = withLabNodes.filter((channel) => !channel.active);
@@ -44,10 +53,37 @@ export async function dialChannelPartners(
     dialled.map((channel) =>
       channels
         .connectPeer(channel.partnerPubkey, placement.reach(partners.get(channel.partnerPubkey)!, 'p2p'))
-        .catch(() => undefined),
+        .catch((error: unknown) => failures.set(channel.partnerPubkey, describeError(error))),
     ),
   );
-  return { withLabNodes, dialled };
+  return { withLabNodes, dialled, failures };
+}
+
+/**
+ * Has each partner of `inactive` drop its connection to `name` and dial it: a partner that still
+ * holds a session of the node from before its restart takes no new one, whoever dials. Answers why a
+ * partner's dial failed, by its pubkey.
+ */
+async function dialFromPartners(access: LabAccess, name: string, inactive: Channel[]): Promise<Map<string, string>> {
+  const failures = new Map<string, string>();
+  const pubkey = access.lab.services[name]?.info.pubkey;
+  if (!pubkey) return failures;
+  const partners = partnersOf(access, name, READY);
+  await Promise.all(
+    inactive.map(async (channel) => {
+      const partnerName = partners.get(channel.partnerPubkey);
+      if (partnerName === undefined) return;
+      const partner = access.node(partnerName);
+      if (!isLightning(partner)) return;
+      await partner.lightning.channels.disconnectPeer(pubkey).catch(() => undefined); // not connected: nothing to drop
+      await partner.lightning.channels
+        .connectPeer(pubkey, access.placementFor(partnerName).reach(name, 'p2p'))
+        .catch((error: unknown) =>
+          failures.set(channel.partnerPubkey, `${partnerName}'s dial: ${describeError(error)}`),
+        );
+    }),
+  );
+  return failures;
 }
 
 /** How long a restarted node waits for its channels with ready partners to be active again. */
@@ -64,30 +100,55 @@ const READY: ReadonlySet<ServiceStatus> = new Set(['ready']);
 /**
  * A kind's `initialise` after a restart, before the lab reports the node ready: dials its ready
  * channel partners (those in `partnerStatuses`) and waits, for a bounded time, until those channels
- * are active again (dialling again every REDIAL_INTERVAL_MS), so a node reported ready can pay.
+ * are active again (dialling again every REDIAL_INTERVAL_MS, and from halfway through also from the
+ * partners' side), so a node reported ready can pay. Answers, for the event of its being ready, the
+ * channels still inactive after the wait and what their last dials said.
  */
 export async function reconnectChannelPeers(
   access: LabAccess,
   name: string,
   timing = { timeoutMs: REACTIVATION_TIMEOUT_MS, redialMs: REDIAL_INTERVAL_MS },
   partnerStatuses = READY,
-): Promise<void> {
+): Promise<string | undefined> {
   const node = access.node(name);
-  if (!isLightning(node)) return;
-  const { dialled } = await dialChannelPartners(access, name, { partnerStatuses });
-  if (dialled.length === 0) return;
-  const redial = redialEvery(timing.redialMs, () => dialChannelPartners(access, name, { partnerStatuses }));
-  await waitFor(
+  if (!isLightning(node)) return undefined;
+  const first = await dialChannelPartners(access, name, { partnerStatuses });
+  if (first.dialled.length === 0) return undefined;
+  let failures = first.failures;
+  let inactive = first.dialled;
+  const startedAt = Date.now();
+  let partnersDialled = false;
+  const partnerFailures = new Map<string, string>();
+  const redial = redialEvery(timing.redialMs, async () => {
+    failures = (await dialChannelPartners(access, name, { partnerStatuses })).failures;
+    if (partnersDialled || Date.now() - startedAt < timing.timeoutMs / 2) return;
+    partnersDialled = true;
+    for (const [pubkey, why] of await dialFromPartners(access, name, inactive)) partnerFailures.set(pubkey, why);
+  });
+  const reactivated = await waitFor(
     async () => {
       const active = new Set(
         (await node.lightning.channels.list()).filter((channel) => channel.active).map((channel) => channel.id),
       );
-      if (dialled.every((channel) => active.has(channel.id))) return true;
+      inactive = first.dialled.filter((channel) => !active.has(channel.id));
+      if (inactive.length === 0) return true;
       await redial();
       return false;
     },
     { timeoutMs: timing.timeoutMs, intervalMs: 200, what: `the channels of ${name} to be active again` },
-  ).catch(() => undefined);
+  ).catch(() => false);
+  if (reactivated) return undefined;
+  const partnerNames = partnersOf(access, name);
+  const still = inactive.map((channel) => {
+    const partner = partnerNames.get(channel.partnerPubkey) ?? channel.partnerPubkey.slice(0, 16);
+    const dials = [failures.get(channel.partnerPubkey), partnerFailures.get(channel.partnerPubkey)];
+    const why = dials.filter(Boolean).join('; ') || 'dialled, the channel not re-established';
+    return { partner, text: `with ${partner} (${why})` };
+  });
+  return (
+    `channels still inactive ${Math.round(timing.timeoutMs / 1000)} s after the start: ${still.map((one) => one.text).join(', ')}; ` +
+    `the node keeps dialling on its own, \`reglab connect ${name} ${still[0]!.partner}\` dials at once`
+  );
 }
 
 /**

@@ -68,13 +68,18 @@ export const ldk: KindDefinition = {
   node: (access, name) =>
     lightningNode(name, 'ldk', lightningClient('ldk', { url: apiUrl(access, name), chain: access.chain }, { name })),
   async initialise(access, name) {
-    await reconnectChannelPeers(access, name);
+    const stillInactive = await reconnectChannelPeers(access, name);
     const names = new Map(
       Object.values(access.lab.services).flatMap((service) =>
         service.info.pubkey ? [[service.info.pubkey, service.name] as const] : [],
       ),
     );
-    return staleManagerClosures(new LdkClient(apiUrl(access, name)), access.lab.services[name]!.since, names);
+    const closed = await staleManagerClosures(
+      new LdkClient(apiUrl(access, name)),
+      access.lab.services[name]!.since,
+      names,
+    );
+    return [closed, stillInactive].filter(Boolean).join('; ') || undefined;
   },
   clientEnv: (_access, name, placement) => lightningEnv('ldk', { url: `http://${placement.reach(name, 'api')}` }),
 };
