@@ -286,6 +286,8 @@ describe('supervision and fault commands', () => {
       timeoutMs: 20_000,
       what: 'the channel inactive without the peer',
     });
+    // asked again, the two are already apart: as asked
+    expect((await cp.call('POST', `/labs/${LAB}/peers/disconnect`, { a: 'bob', b: 'alice' })).status).toBe(200);
     expect((await cp.call('POST', `/labs/${LAB}/peers/connect`, { a: 'bob', b: 'alice' })).status).toBe(200);
     await waitFor(async () => (await bobSees()).active === true, {
       timeoutMs: 30_000,

@@ -158,10 +158,14 @@ export async function reconnectPeers(session: LabSession, from: string, to: stri
 /**
  * Disconnects the two nodes from both sides: a node with a channel keeps its peer as one to
  * reconnect to, so each forgets the other (until `connectPeers`). The second side may already
- * have seen the connection go.
+ * have seen the connection go; two nodes already apart are left so, as asked.
  */
 export async function disconnectPeers(session: LabSession, from: string, to: string): Promise<void> {
-  await lightningNode(session, from).channels.disconnectPeer(await nodePubkey(session, to));
+  const first = lightningNode(session, from).channels;
+  const partner = await nodePubkey(session, to);
+  await first.disconnectPeer(partner).catch(async (error: unknown) => {
+    if ((await first.connectedPeers()).includes(partner)) throw error;
+  });
   await lightningNode(session, to)
     .channels.disconnectPeer(await nodePubkey(session, from))
     .catch(() => undefined);
